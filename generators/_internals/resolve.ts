@@ -1,0 +1,69 @@
+/** $ref resolution against the schema registry (absolute `$id`s, relative refs, local JSON pointers). */
+import type { SchemaRegistry } from '../../harness/schemas.ts';
+
+export type Schema = Record<string, unknown>;
+
+export interface Located {
+  schema: Schema;
+  /** The `$id` of the document it lives in: the base for the refs inside it. */
+  base: string;
+}
+
+export function resolveRef(registry: SchemaRegistry, ref: string, base: string): Located {
+  const absolute = new URL(ref, base).href;
+  const [docId, pointer = ''] = absolute.split('#');
+  let node: unknown = registry.schema(docId);
+  for (const part of pointer.split('/').slice(1)) {
+    node = (node as Schema)?.[decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  if (!node || typeof node !== 'object') throw new Error(`cannot resolve $ref ${ref} from ${base}`);
+  return { schema: node as Schema, base: docId };
+}
+
+/** Follows `$ref` (keeping sibling keywords, which win) and merges `allOf` into one schema. */
+export function flatten(registry: SchemaRegistry, located: Located): Located {
+  let { schema, base } = located;
+  while (typeof schema.$ref === 'string') {
+    const { $ref, ...siblings } = schema;
+    const target = resolveRef(registry, $ref as string, base);
+    schema = { ...target.schema, ...siblings };
+    base = target.base;
+  }
+  if (Array.isArray(schema.allOf)) {
+    const { allOf, ...rest } = schema;
+    let merged: Schema = { ...rest };
+    for (const part of allOf as Schema[]) {
+      const flat = flatten(registry, { schema: part, base }).schema;
+      merged = {
+        ...flat,
+        ...merged,
+        properties: { ...((flat.properties as Schema) ?? {}), ...((merged.properties as Schema) ?? {}) },
+        required: [...new Set([...((flat.required as string[]) ?? []), ...((merged.required as string[]) ?? [])])],
+      };
+    }
+    schema = merged;
+  }
+  return { schema, base };
+}
+
+export function typeOf(schema: Schema): string | undefined {
+  if (typeof schema.type === 'string') return schema.type;
+  if (Array.isArray(schema.type)) return schema.type.find((t) => t !== 'null') as string | undefined;
+  if (schema.properties) return 'object';
+  if (schema.items) return 'array';
+  return undefined;
+}
+
+/** Generator hints kept out of validation: { minimum, maximum, decimals, maxItems, maxLength, faker }. */
+export interface GenerateHints {
+  minimum?: number;
+  maximum?: number;
+  decimals?: number;
+  maxItems?: number;
+  maxLength?: number;
+  faker?: string;
+}
+
+export function hintsOf(schema: Schema): GenerateHints {
+  return (schema['x-generate'] as GenerateHints | undefined) ?? {};
+}

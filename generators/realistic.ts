@@ -1,0 +1,31 @@
+/**
+ * Realistic values by name, for schema annotations `x-generate: { faker: <name> }`. Each is a pure
+ * function of a fast-check-chosen seed, so shrinking and replay stay deterministic.
+ */
+import { fakerRU, faker } from '@faker-js/faker';
+import fc from 'fast-check';
+
+type Maker = (f: typeof faker) => string;
+
+const MAKERS: Record<string, Maker> = {
+  contractId: (f) => `${f.helpers.arrayElement(['INV', 'UNI', 'LIFE', 'NSG'])}-${f.date.past({ years: 5 }).getFullYear()}-${f.string.numeric(8)}`,
+  personName: (f) => fakerRU.person.fullName({ sex: f.helpers.arrayElement(['female', 'male']) }),
+  phone: () => `+7${fakerRU.string.numeric(10)}`,
+  email: (f) => f.internet.email().toLowerCase(),
+  companyName: () => fakerRU.company.name(),
+  sentence: (f) => f.lorem.sentence(),
+};
+
+export function realisticNames(): string[] {
+  return Object.keys(MAKERS);
+}
+
+export function realistic(name: string): fc.Arbitrary<string> {
+  const make = MAKERS[name];
+  if (!make) throw new Error(`x-generate.faker: unknown realistic value "${name}"; known: ${realisticNames().join(', ')}`);
+  return fc.integer({ min: 1, max: 2 ** 31 - 1 }).map((seed) => {
+    faker.seed(seed);
+    fakerRU.seed(seed);
+    return make(faker);
+  });
+}

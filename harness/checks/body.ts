@@ -1,0 +1,46 @@
+import type { ErrorObject } from 'ajv';
+import type { CapturedResponse } from '../http.ts';
+import { schemaRegistry } from '../schemas.ts';
+import { failure, type Failure } from './failure.ts';
+
+/** The body parsed as JSON. */
+export function jsonBody(res: CapturedResponse, requirement: string): Failure[] {
+  if (res.rawBody === '') return [failure(requirement, 'a JSON body', 'an empty body')];
+  if (res.jsonError) return [failure(requirement, 'a JSON body', `a body that is not JSON (${res.jsonError})`)];
+  return [];
+}
+
+/** The JSON body conforms to the schema with `$id` (ajv, allErrors); one failure per ajv error. */
+export function conformsTo(res: CapturedResponse, schemaId: string, requirement: string): Failure[] {
+  const notJson = jsonBody(res, requirement);
+  if (notJson.length) return notJson;
+  return valueConformsTo(res.json, schemaId, requirement);
+}
+
+export function valueConformsTo(value: unknown, schemaId: string, requirement: string): Failure[] {
+  const validate = schemaRegistry().validator(schemaId);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((e) => failure(requirement, schemaExpectation(e), receivedAt(value, e.instancePath), e.instancePath || '/'));
+}
+
+function schemaExpectation(e: ErrorObject): string {
+  const where = e.schemaPath.replace(/^.*\/schemas\//, '');
+  return `${e.message ?? e.keyword}${e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : ''} [${where}]`;
+}
+
+function receivedAt(value: unknown, pointer: string): string {
+  let node: unknown = value;
+  for (const part of pointer.split('/').slice(1)) {
+    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  }
+  const text = JSON.stringify(node);
+  return text === undefined ? 'nothing' : text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** The Content-Type's type/subtype (parameters such as charset ignored) is one of `allowed`. */
+export function contentTypeIn(res: CapturedResponse, allowed: readonly string[], requirement: string): Failure[] {
+  const raw = res.headers['content-type'];
+  const media = raw?.split(';')[0].trim().toLowerCase();
+  if (media && allowed.includes(media)) return [];
+  return [failure(requirement, `Content-Type ${allowed.join(' or ')}`, raw ? `Content-Type ${raw}` : 'no Content-Type')];
+}

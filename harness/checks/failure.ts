@@ -1,0 +1,48 @@
+/**
+ * A check returns failures as data: the requirement id, what was expected, what came back.
+ * `ConformanceError` turns them into one readable, redacted message with a curl reproduction.
+ */
+import type { CapturedResponse } from '../http.ts';
+import type { Redactor } from '../redact.ts';
+
+export interface Failure {
+  requirement: string;
+  expected: string;
+  received: string;
+  /** Where in the body, when it is about one field: a JSON pointer. */
+  at?: string;
+}
+
+export function failure(requirement: string, expected: string, received: string, at?: string): Failure {
+  return { requirement, expected, received, at };
+}
+
+const MAX_BODY_SHOWN = 600;
+
+export function describeResponse(res: CapturedResponse): string {
+  const contentType = res.headers['content-type'] ?? '(none)';
+  const body = res.rawBody.length > MAX_BODY_SHOWN ? `${res.rawBody.slice(0, MAX_BODY_SHOWN)}…(${res.rawBody.length} bytes)` : res.rawBody;
+  return `HTTP ${res.status}, content-type ${contentType}, body: ${body === '' ? '(empty)' : body}`;
+}
+
+export class ConformanceError extends Error {
+  constructor(
+    readonly failures: Failure[],
+    context: { title: string; response?: CapturedResponse; redactor: Redactor; note?: string },
+  ) {
+    const lines = [context.title];
+    for (const f of failures.slice(0, 10)) {
+      lines.push(`  ✗ ${f.requirement}${f.at ? ` at ${f.at}` : ''}`);
+      lines.push(`    Expected: ${f.expected}`);
+      lines.push(`    Received: ${f.received}`);
+    }
+    if (failures.length > 10) lines.push(`  … and ${failures.length - 10} more`);
+    if (context.note) lines.push(`  Case: ${context.note}`);
+    if (context.response) {
+      lines.push(`  Response: ${describeResponse(context.response)}`);
+      lines.push(`  Reproduce: ${context.response.curl}`);
+    }
+    super(context.redactor.redact(lines.join('\n')));
+    this.name = 'ConformanceError';
+  }
+}

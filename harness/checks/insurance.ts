@@ -1,0 +1,56 @@
+/** Checks of the surrender answer against what was sent (spec 2.5, 4.4). */
+import type { SurrenderRequest } from '../../generators/insurance.ts';
+import { failure, type Failure } from './failure.ts';
+
+interface StoredRecord {
+  contractId?: unknown;
+  id?: unknown;
+  createdAt?: unknown;
+  updatedAt?: unknown;
+  currency?: unknown;
+  calcPeriodFrom?: unknown;
+  calcPeriodTo?: unknown;
+  surrenderPercent?: unknown;
+  surrenderValue?: unknown;
+}
+
+const sameInstant = (a: unknown, b: string) => typeof a === 'string' && Date.parse(a) === Date.parse(b);
+const key = (r: StoredRecord) => JSON.stringify([r.calcPeriodFrom, r.calcPeriodTo, r.currency, r.surrenderPercent, r.surrenderValue]);
+
+/** The contract record echoes the request and holds one stored record per sent item (a fresh contract). */
+export function echoesRequest(sent: SurrenderRequest, body: unknown, requirement: string): Failure[] {
+  const out: Failure[] = [];
+  const record = (body ?? {}) as { contractId?: unknown; productType?: unknown; updateDate?: unknown; surrender?: unknown };
+  if (record.contractId !== sent.contractId) out.push(failure(requirement, `contractId ${JSON.stringify(sent.contractId)}`, JSON.stringify(record.contractId), '/contractId'));
+  if (record.productType !== sent.productType) out.push(failure(requirement, `productType ${JSON.stringify(sent.productType)}`, JSON.stringify(record.productType), '/productType'));
+  if (!sameInstant(record.updateDate, sent.updateDate)) out.push(failure(requirement, `updateDate the same instant as ${sent.updateDate}`, JSON.stringify(record.updateDate), '/updateDate'));
+  const stored = Array.isArray(record.surrender) ? (record.surrender as StoredRecord[]) : [];
+  if (stored.length !== sent.surrender.length) {
+    out.push(failure(requirement, `${sent.surrender.length} stored record(s), one per sent item`, `${stored.length}`, '/surrender'));
+  }
+  const remaining = stored.map(key);
+  sent.surrender.forEach((item, i) => {
+    const at = remaining.indexOf(key(item));
+    if (at >= 0) remaining.splice(at, 1);
+    else out.push(failure(requirement, `a stored record equal to sent item ${i}: ${key(item)}`, 'none among the stored records', `/surrender`));
+  });
+  return out;
+}
+
+/** Stored records belong to the contract, have distinct integer ids, and createdAt <= updatedAt. */
+export function storedRecordsConsistent(sent: SurrenderRequest, body: unknown, requirement: string): Failure[] {
+  const out: Failure[] = [];
+  const stored = ((body as { surrender?: unknown })?.surrender ?? []) as StoredRecord[];
+  if (!Array.isArray(stored)) return [failure(requirement, 'surrender: an array of stored records', JSON.stringify(stored))];
+  const ids = new Set<unknown>();
+  stored.forEach((r, i) => {
+    if (r.contractId !== sent.contractId) out.push(failure(requirement, `contractId ${JSON.stringify(sent.contractId)}`, JSON.stringify(r.contractId), `/surrender/${i}/contractId`));
+    if (!Number.isInteger(r.id)) out.push(failure(requirement, 'an integer id', JSON.stringify(r.id), `/surrender/${i}/id`));
+    else if (ids.has(r.id)) out.push(failure(requirement, 'an id distinct from the other records', `id ${r.id} repeated`, `/surrender/${i}/id`));
+    ids.add(r.id);
+    const created = Date.parse(String(r.createdAt));
+    const updated = Date.parse(String(r.updatedAt));
+    if (!(created <= updated)) out.push(failure(requirement, 'createdAt not after updatedAt', `createdAt ${r.createdAt}, updatedAt ${r.updatedAt}`, `/surrender/${i}`));
+  });
+  return out;
+}

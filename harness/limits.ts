@@ -1,0 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import type { Area, RateLimit } from './target.ts';
+
+interface LimitsFile {
+  undocumentedDefault: RateLimit;
+  services: Partial<Record<Area, RateLimit>>;
+}
+
+/** The documented rate limits of specs/limits.yaml. */
+export function documentedLimits(): LimitsFile {
+  const file = fileURLToPath(new URL('../specs/limits.yaml', import.meta.url));
+  return parse(readFileSync(file, 'utf8')) as LimitsFile;
+}

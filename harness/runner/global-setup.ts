@@ -1,0 +1,71 @@
+/**
+ * vitest globalSetup: resolves the target (CONFORMANCE_TARGET, or the embedded sandbox started on free
+ * loopback ports), validates it, starts the shared pacer, and hands the workers what they need.
+ * The only place outside selftest/ that starts the sandbox.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startPacerServer } from '../pacer.ts';
+import { loadTarget } from '../target.ts';
+import { runSettings } from './settings.ts';
+import { setRunInfo } from './run-info.ts';
+
+interface Shared {
+  ready: Promise<{ targetFile: string; pacerUrl: string; seed: number; runs: number; shrink: boolean }>;
+  teardown: () => Promise<void>;
+  users: number;
+}
+const KEY = Symbol.for('partner-conformance.global-setup');
+const store = globalThis as unknown as Record<symbol, Shared | undefined>;
+
+async function start(): Promise<Shared> {
+  const closers: Array<() => Promise<void>> = [];
+  const teardown = async () => {
+    for (const close of closers.reverse()) await close();
+  };
+  const ready = (async () => {
+    const settings = runSettings(process.env);
+    let targetFile = settings.targetFile;
+    if (!targetFile) {
+      const { startSandbox } = await import('../../sandbox/server.ts');
+      const sandbox = await startSandbox({ faults: settings.sandboxFaults });
+      const dir = mkdtempSync(join(tmpdir(), 'pc-target-'));
+      targetFile = sandbox.writeTarget(join(dir, 'sandbox-target.yaml'));
+      closers.push(async () => {
+        await sandbox.close();
+        rmSync(dir, { recursive: true, force: true });
+      });
+    }
+    const target = loadTarget(targetFile);
+    const final = runSettings(process.env, target);
+    const pacer = await startPacerServer();
+    closers.push(pacer.close);
+    setRunInfo({ targetFile: target.file, targetName: target.name, kind: target.kind, vendorConventions: target.vendorConventions, seed: final.seed, runs: final.runs, reportDir: final.reportDir });
+    console.log(`conformance target: ${target.name} (kind ${target.kind}, vendorConventions ${target.vendorConventions}); seed ${final.seed}; ${final.runs} runs per property`);
+    return { targetFile: target.file, pacerUrl: pacer.url, seed: final.seed, runs: final.runs, shrink: final.shrink };
+  })().catch(async (error) => {
+    await teardown();
+    throw error;
+  });
+  return {
+    ready,
+    users: 0,
+    teardown,
+  };
+}
+
+export default async function setup(project: TestProject) {
+  const shared = (store[KEY] ??= await start());
+  shared.users++;
+  const provided = await shared.ready;
+  for (const [key, value] of Object.entries(provided)) project.provide(key as keyof typeof provided, value as never);
+  return async () => {
+    shared.users--;
+    if (shared.users === 0) {
+      store[KEY] = undefined;
+      await shared.teardown();
+    }
+  };
+}

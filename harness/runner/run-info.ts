@@ -1,0 +1,21 @@
+/** What the global setup learned, for the reporter in the same process. */
+export interface RunInfo {
+  targetFile: string;
+  targetName: string;
+  kind: string;
+  vendorConventions: boolean;
+  seed: number;
+  runs: number;
+  reportDir: string;
+}
+
+const KEY = Symbol.for('partner-conformance.run-info');
+const store = globalThis as unknown as Record<symbol, RunInfo | undefined>;
+
+export function setRunInfo(info: RunInfo): void {
+  store[KEY] = info;
+}
+
+export function getRunInfo(): RunInfo | undefined {
+  return store[KEY];
+}

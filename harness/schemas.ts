@@ -1,0 +1,71 @@
+/**
+ * The schema registry: every JSON Schema under specs/schemas is added to one Ajv 2020-12 instance
+ * (strict, allErrors, ajv-formats) and compiled once, on first use, by `$id`.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type AnySchema, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+export const SCHEMA_BASE = 'https://partner-conformance.example/schemas';
+export const SCHEMA_DIR = fileURLToPath(new URL('../specs/schemas/', import.meta.url));
+
+// Annotation keywords that drive the generators only; they never change validation.
+const ANNOTATIONS = ['x-generate'];
+
+type AddFormats = (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+
+export class SchemaRegistry {
+  readonly ajv: Ajv2020;
+  private readonly cache = new Map<string, ValidateFunction>();
+  readonly schemas = new Map<string, Record<string, unknown>>();
+
+  constructor(dir: string = SCHEMA_DIR) {
+    this.ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats(this.ajv);
+    this.ajv.addVocabulary(ANNOTATIONS);
+    for (const file of walk(dir)) {
+      const schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      if (typeof schema.$id !== 'string') throw new Error(`schema ${file} has no $id`);
+      this.schemas.set(schema.$id, schema);
+      this.ajv.addSchema(schema as AnySchema);
+    }
+  }
+
+  validator(id: string): ValidateFunction {
+    let fn = this.cache.get(id);
+    if (!fn) {
+      fn = this.ajv.getSchema(id);
+      if (!fn) throw new Error(`no schema with $id ${id} in the registry`);
+      this.cache.set(id, fn);
+    }
+    return fn;
+  }
+
+  schema(id: string): Record<string, unknown> {
+    const schema = this.schemas.get(id);
+    if (!schema) throw new Error(`no schema with $id ${id} in the registry`);
+    return schema;
+  }
+}
+
+function* walk(dir: string): Generator<string> {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* walk(path);
+    else if (name.endsWith('.json')) yield path;
+  }
+}
+
+let shared: SchemaRegistry | undefined;
+export function schemaRegistry(): SchemaRegistry {
+  shared ??= new SchemaRegistry();
+  return shared;
+}
+
+/** `$id` of a schema file under specs/schemas, e.g. schemaId('insurance/contract-record'). */
+export function schemaId(relative: string): string {
+  return `${SCHEMA_BASE}/${relative}.json`;
+}

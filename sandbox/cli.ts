@@ -1,0 +1,56 @@
+/**
+ * npm run sandbox -- --port 8080 [--tls-port 8443] [--faults id,id] [--target-out target.yaml] [--list-faults]
+ * Starts the sandbox alone and, once every listener is up, writes a target file that points at it.
+ */
+import { parseArgs } from 'node:util';
+import { loadFaults } from './faults/index.ts';
+import { startSandbox } from './server.ts';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '8080' },
+    'tls-port': { type: 'string' },
+    host: { type: 'string', default: '127.0.0.1' },
+    faults: { type: 'string', default: '' },
+    'target-out': { type: 'string', default: 'sandbox-target.yaml' },
+    'list-faults': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (values.help) {
+  console.log('usage: npm run sandbox -- --port 8080 [--tls-port 8443] [--faults id,id] [--target-out target.yaml] [--list-faults]');
+  process.exit(0);
+}
+if (values['list-faults']) {
+  for (const f of await loadFaults()) console.log(`${f.id.padEnd(40)} ${f.area.padEnd(10)} ${f.description}  [${f.catches.join(', ')}]`);
+  process.exit(0);
+}
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`sandbox: --port must be a port number, got "${values.port}"`);
+  process.exit(2);
+}
+try {
+  const sandbox = await startSandbox({
+    host: values.host,
+    port,
+    tlsPort: values['tls-port'] ? Number(values['tls-port']) : undefined,
+    faults: values.faults.split(',').map((s) => s.trim()).filter(Boolean),
+  });
+  const file = sandbox.writeTarget(values['target-out']);
+  console.log(`sandbox listening on ${sandbox.urls.http}${sandbox.urls.https ? ` and ${sandbox.urls.https} (mTLS)` : ''}`);
+  console.log(`faults: ${sandbox.faults.length ? sandbox.faults.join(', ') : 'none'}`);
+  console.log(`target file: ${file}`);
+  console.log(`run the suite against it: CONFORMANCE_TARGET=${file} npm test`);
+  const stop = async () => {
+    await sandbox.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+} catch (error) {
+  console.error(`sandbox: ${(error as Error).message}`);
+  process.exit(1);
+}

@@ -1,0 +1,33 @@
+/**
+ * Every service of the sandbox, discovered by folder: sandbox/services/<area>/index.ts exports
+ * `service` (a SandboxService), `faults` (its Fault list) and `credentials` (its fixed development
+ * credentials). A new area is a new folder; nothing else is edited.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Fault } from '../faults/types.ts';
+import type { SandboxService } from '../types.ts';
+
+export interface ServiceModule {
+  service: SandboxService;
+  faults: Fault[];
+  credentials: Record<string, string>;
+}
+
+const DIR = fileURLToPath(new URL('.', import.meta.url));
+let loaded: Promise<ServiceModule[]> | undefined;
+
+export function loadServices(): Promise<ServiceModule[]> {
+  loaded ??= (async () => {
+    const folders = readdirSync(DIR).filter((name) => statSync(join(DIR, name)).isDirectory()).sort();
+    const modules: ServiceModule[] = [];
+    for (const folder of folders) {
+      const mod = (await import(pathToFileURL(join(DIR, folder, 'index.ts')).href)) as Partial<ServiceModule>;
+      if (!mod.service || !mod.faults || !mod.credentials) throw new Error(`sandbox/services/${folder}/index.ts must export service, faults and credentials`);
+      modules.push(mod as ServiceModule);
+    }
+    return modules;
+  })();
+  return loaded;
+}

@@ -1,0 +1,108 @@
+/** Spec 2.5, 4.4 and 7: requests that break the contract are rejected (400 or 422), never a 5xx. */
+import { describe } from 'vitest';
+import { rejectedWith } from '../../harness/checks/status.ts';
+import { failure } from '../../harness/checks/failure.ts';
+import { requirementTest } from '../../harness/suite.ts';
+import { invalidCaseArbitrary } from '../../generators/invalid-cases.ts';
+import { freshContractId, sampleItem, sampleRequest, SURRENDER_REQUEST, surrenderRequest } from '../../generators/insurance.ts';
+import { REJECTED, sendSurrender } from './_surrender.ts';
+
+const withoutKey = (obj: object, key: string) => Object.fromEntries(Object.entries(obj).filter(([k]) => k !== key));
+
+describe('insurance surrender: invalid requests', () => {
+  for (const field of ['contractId', 'productType', 'surrender', 'updateDate']) {
+    requirementTest('INS-REQ-001', { row: `request without ${field} is rejected with 400 or 422` }, async (t) => {
+      const res = await sendSurrender(t, withoutKey(sampleRequest(), field));
+      t.expectNone(rejectedWith(res, REJECTED, t.id), res);
+    });
+  }
+  for (const field of ['calcPeriodFrom', 'calcPeriodTo', 'currency', 'surrenderPercent', 'surrenderValue']) {
+    requirementTest('INS-REQ-001', { row: `surrender item without ${field} is rejected with 400 or 422` }, async (t) => {
+      const res = await sendSurrender(t, { ...sampleRequest(), surrender: [withoutKey(sampleItem(), field)] });
+      t.expectNone(rejectedWith(res, REJECTED, t.id), res);
+    });
+  }
+
+  const wrongTypes: Array<[string, (r: Record<string, unknown>) => unknown]> = [
+    ['contractId as an object', (r) => ({ ...r, contractId: { id: r.contractId } })],
+    ['contractId as an array', (r) => ({ ...r, contractId: [r.contractId] })],
+    ['productType as an array', (r) => ({ ...r, productType: ['investment'] })],
+    ['surrender as an object', (r) => ({ ...r, surrender: sampleItem() })],
+    ['updateDate as a boolean', (r) => ({ ...r, updateDate: true })],
+    ['a surrender item as a string', (r) => ({ ...r, surrender: ['RUB 100'] })],
+    ['surrenderPercent as a non-numeric string', (r) => ({ ...r, surrender: [{ ...sampleItem(), surrenderPercent: 'eighty' }] })],
+    ['surrenderValue as an object', (r) => ({ ...r, surrender: [{ ...sampleItem(), surrenderValue: { amount: 1 } }] })],
+    ['currency as a number', (r) => ({ ...r, surrender: [{ ...sampleItem(), currency: 643 }] })],
+  ];
+  for (const [what, mutate] of wrongTypes) {
+    requirementTest('INS-TYP-001', { row: `${what} is rejected with 400 or 422` }, async (t) => {
+      const res = await sendSurrender(t, mutate(sampleRequest() as unknown as Record<string, unknown>));
+      t.expectNone(rejectedWith(res, REJECTED, t.id), res);
+    });
+  }
+
+  const badDates: Array<[string, Record<string, unknown>]> = [
+    ['calcPeriodFrom 2024-02-30 (no such day)', { calcPeriodFrom: '2024-02-30', calcPeriodTo: '2024-12-31' }],
+    ['calcPeriodTo 2023-02-29 (not a leap year)', { calcPeriodFrom: '2023-01-01', calcPeriodTo: '2023-02-29' }],
+    ['calcPeriodFrom 01.02.2024 (dd.mm.yyyy)', { calcPeriodFrom: '01.02.2024' }],
+    ['calcPeriodTo 2024-13-01 (month 13)', { calcPeriodTo: '2024-13-01' }],
+  ];
+  for (const [what, fields] of badDates) {
+    requirementTest('INS-TYP-002', { row: `${what} is rejected with 400 or 422` }, async (t) => {
+      const res = await sendSurrender(t, sampleRequest({ surrender: [sampleItem(fields)] }));
+      t.expectNone(rejectedWith(res, REJECTED, t.id), res);
+    });
+  }
+  for (const updateDate of ['yesterday', '2024-02-30T10:00:00Z', '2024-01-01T25:00:00Z']) {
+    requirementTest('INS-TYP-002', { row: `updateDate ${JSON.stringify(updateDate)} is rejected with 400 or 422` }, async (t) => {
+      const res = await sendSurrender(t, sampleRequest({ updateDate }));
+      t.expectNone(rejectedWith(res, REJECTED, t.id), res);
+    });
+  }
+
+  requirementTest('INS-SEM-001', async (t) => {
+    const res = await sendSurrender(t, sampleRequest({ surrender: [sampleItem({ calcPeriodFrom: '2025-12-31', calcPeriodTo: '2025-01-01' })] }));
+    t.expectNone(rejectedWith(res, REJECTED, t.id), res);
+  });
+
+  requirementTest('INS-NEG-001', async (t) => {
+    const invalid = invalidCaseArbitrary(SURRENDER_REQUEST, surrenderRequest().map((r) => ({ ...r, contractId: freshContractId() })));
+    await t.property(invalid, async (c) => {
+      const res = await sendSurrender(t, c.value);
+      t.expectNone(rejectedWith(res, REJECTED, t.id), res, `${c.description} (breaks ${c.rule} at ${c.path || '/'})`);
+    });
+  });
+
+  const malformed: Array<[string, string]> = [
+    ['a truncated JSON object', '{"contractId": "PC-1", "productType": "investment", "surrender": ['],
+    ['JSON followed by garbage', `${JSON.stringify({ contractId: 'PC-1' })}bla`],
+    ['an empty body', ''],
+    ['single-quoted keys', "{'contractId': 'PC-1'}"],
+  ];
+  for (const [what, raw] of malformed) {
+    requirementTest('INS-ERR-001', { row: `${what} is rejected with 400 or 422` }, async (t) => {
+      const res = await sendSurrender(t, undefined, { raw });
+      t.expectNone(rejectedWith(res, REJECTED, t.id), res);
+    });
+  }
+
+  requirementTest('INS-ERR-002', async (t) => {
+    const res = await sendSurrender(t, undefined, { raw: `contractId=${freshContractId()}&productType=investment`, contentType: 'text/plain' });
+    const ok = res.status >= 400 && res.status < 500 && res.status !== 401 && res.status !== 403;
+    t.expectNone(ok ? [] : [failure(t.id, 'a 4xx rejection (400, 415 or 422)', `status ${res.status}`)], res);
+  });
+
+  for (const [what, number] of [
+    ['surrenderValue 1e400', '1e400'],
+    ['surrenderValue of 400 digits', '9'.repeat(400)],
+    ['surrenderPercent -1e400', '-1e400'],
+  ] as const) {
+    requirementTest('INS-ERR-003', { row: `${what} never draws a 5xx` }, async (t) => {
+      const field = what.startsWith('surrenderPercent') ? 'surrenderPercent' : 'surrenderValue';
+      const placeholder = '"__NUMBER__"';
+      const template = JSON.stringify(sampleRequest({ surrender: [sampleItem({ [field]: '__NUMBER__' } as never)] }));
+      const res = await sendSurrender(t, undefined, { raw: template.replace(placeholder, number) });
+      t.expectNone(res.status >= 500 ? [failure(t.id, 'a 4xx rejection or an acceptance, never a server error', `status ${res.status}`)] : [], res);
+    });
+  }
+});

@@ -1,0 +1,33 @@
+/**
+ * The conformance run. Ordinary suites run in parallel; rate-limit suites (*.ratelimit.test.ts) run
+ * afterwards, one file at a time, so that their bursts never meet other traffic of the same service.
+ * Reports go to CONFORMANCE_REPORT_DIR (default reports/).
+ */
+import { defineConfig } from 'vitest/config';
+
+const reportDir = process.env.CONFORMANCE_REPORT_DIR || 'reports';
+
+export default defineConfig({
+  test: {
+    globalSetup: ['harness/runner/global-setup.ts'],
+    reporters: ['default', 'junit', './harness/report/summary-reporter.ts'],
+    outputFile: { junit: `${reportDir}/junit.xml` },
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'conformance', include: ['suites/**/*.test.ts'], exclude: ['suites/**/*.ratelimit.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'rate-limits',
+          include: ['suites/**/*.ratelimit.test.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
+  },
+});
