@@ -14,6 +14,16 @@ const MAKERS: Record<string, Maker> = {
   email: (f) => f.internet.email().toLowerCase(),
   companyName: () => fakerRU.company.name(),
   sentence: (f) => f.lorem.sentence(),
+  issuerSystem: (f) => `${f.internet.domainWord()}-backend.${f.internet.domainName()}`,
+  endUserId: (f) => f.helpers.arrayElement([f.string.uuid(), f.internet.username(), f.string.numeric(10)]),
+  sessionId: (f) => f.string.alphanumeric({ length: { min: 16, max: 40 } }),
+  familyName: (f) => fakerRU.person.lastName(f.helpers.arrayElement(['female', 'male'])),
+  givenName: (f) => fakerRU.person.firstName(f.helpers.arrayElement(['female', 'male'])),
+  patronymic: (f) => fakerRU.person.middleName(f.helpers.arrayElement(['female', 'male'])),
+  gender: (f) => f.helpers.arrayElement(['female', 'male']),
+  figi: (f) => `BBG${f.string.alphanumeric({ length: 9, casing: 'upper' })}`,
+  ticker: (f) => f.string.alpha({ length: { min: 3, max: 5 }, casing: 'upper' }),
+  instrumentType: (f) => f.helpers.arrayElement(['share', 'bond', 'etf', 'currency', 'futures', 'option', 'sp']),
 };
 
 export function realisticNames(): string[] {

@@ -86,6 +86,7 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
           endOnFailure: !run.shrink,
         });
         if (result.failed) {
+          if (isSkip(result.errorInstance)) throw result.errorInstance;
           const inner = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
           const shrunk = result.numShrinks > 0 ? `, shrunk ${result.numShrinks} times` : '';
           throw new Error(

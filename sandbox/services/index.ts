@@ -3,7 +3,7 @@
  * `service` (a SandboxService), `faults` (its Fault list) and `credentials` (its fixed development
  * credentials). A new area is a new folder; nothing else is edited.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Fault } from '../faults/types.ts';
@@ -20,7 +20,8 @@ let loaded: Promise<ServiceModule[]> | undefined;
 
 export function loadServices(): Promise<ServiceModule[]> {
   loaded ??= (async () => {
-    const folders = readdirSync(DIR).filter((name) => statSync(join(DIR, name)).isDirectory()).sort();
+    // A folder is a service once it has an index.ts (helpers such as _shared/ have none).
+    const folders = readdirSync(DIR).filter((name) => statSync(join(DIR, name)).isDirectory() && existsSync(join(DIR, name, 'index.ts'))).sort();
     const modules: ServiceModule[] = [];
     for (const folder of folders) {
       const mod = (await import(pathToFileURL(join(DIR, folder, 'index.ts')).href)) as Partial<ServiceModule>;

@@ -1,0 +1,91 @@
+/**
+ * The suite run as a user runs it: against a standalone sandbox (twice, and with a fault), against a
+ * production-kind target, against an unreachable target, and with a broken target file.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { ROOT, runSuite, tempDir } from '../helpers.ts';
+
+const INSURANCE = ['suites/insurance/'];
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGTERM');
+});
+
+/** Starts `npm run sandbox` on a free port and resolves with the target file it wrote. */
+function startCliSandbox(faults: string[] = []): Promise<string> {
+  const target = join(tempDir(), 'target.yaml');
+  const args = ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--target-out', target, ...(faults.length ? ['--faults', faults.join(',')] : [])];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('target file:')) resolve(target);
+    });
+    child.stderr!.on('data', (d) => (out += d));
+    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${out}`)));
+  });
+}
+
+const ids = (tests: Array<{ requirement?: string }>) => new Set(tests.map((t) => t.requirement));
+
+describe('the suite against a standalone sandbox', () => {
+  it('passes twice in a row against one long-lived sandbox, as the default run does', async () => {
+    const target = await startCliSandbox();
+    for (const round of [1, 2]) {
+      const run = await runSuite({ env: { CONFORMANCE_TARGET: target }, files: INSURANCE });
+      expect(run.code, `round ${round}: ${run.stdout.slice(-2000)}`).toBe(0);
+      expect(run.summary?.counts.failed).toBe(0);
+      expect(run.summary?.counts.passed).toBeGreaterThan(40);
+    }
+  }, 240_000);
+
+  it('fails on the requirement of a fault the sandbox was started with', async () => {
+    const target = await startCliSandbox(['ins-contract-id-unbounded']);
+    const run = await runSuite({ env: { CONFORMANCE_TARGET: target }, files: ['suites/insurance/limits.test.ts'] });
+    expect(run.code).not.toBe(0);
+    const failed = run.summary!.tests.filter((t) => t.state === 'failed');
+    expect([...ids(failed)]).toEqual(['INS-LIM-002']);
+    expect(failed[0].message).toMatch(/Expected: rejected with one of 400, 422\n\s+Received: accepted with 201/);
+  }, 120_000);
+});
+
+describe('the safety gate on a production target', () => {
+  it('skips every surrender test with the gate as its reason, sending nothing', async () => {
+    const sandboxTarget = parse(readFileSync(await startCliSandbox(), 'utf8'));
+    const file = join(tempDir(), 'production.yaml');
+    writeFileSync(file, stringify({ ...sandboxTarget, name: 'prod', kind: 'production', areas: ['insurance'] }));
+    const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: INSURANCE });
+    expect(run.code).toBe(0);
+    const tests = run.summary!.tests;
+    expect(tests.length).toBeGreaterThan(40);
+    expect(tests.filter((t) => t.state !== 'skipped')).toEqual([]);
+    for (const t of tests) expect(t.skipReason).toMatch(/safety gate: .* kind production \(read only\)|allowBursts/);
+    expect(run.stdout).toContain('skipped (');
+  }, 120_000);
+});
+
+describe('bad targets', () => {
+  it('an unreachable target fails each test with the cause, and the run ends', async () => {
+    const file = join(tempDir(), 'down.yaml');
+    writeFileSync(file, stringify({ name: 'down', kind: 'staging', services: { insurance: { url: 'http://127.0.0.1:9', token: 'tok-unreachable' } } }));
+    const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: ['suites/insurance/limits.test.ts'], timeoutMs: 90_000 });
+    expect(run.code).not.toBe(0);
+    const failed = run.summary!.tests.filter((t) => t.state === 'failed');
+    expect(failed.length).toBe(run.summary!.counts.total);
+    for (const t of failed) expect(t.message).toMatch(/TARGET_UNREACHABLE: POST \/invest\/axiom\/providers-api\/v1\/contracts\/surrender\/create\/: could not reach http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED/);
+  }, 120_000);
+
+  it('a broken target file stops the run at once, naming the file and the key', async () => {
+    const file = join(tempDir(), 'broken.yaml');
+    writeFileSync(file, 'name: broken\nkind: staging\nservices:\n  insurance: { url: "https://x.test", token: "${PC_NOT_SET_ANYWHERE}" }\n');
+    const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: INSURANCE });
+    expect(run.code).not.toBe(0);
+    expect(run.stdout + run.stderr).toContain(`${file}: key "services.insurance.token" refers to environment variable \${PC_NOT_SET_ANYWHERE}`);
+  }, 60_000);
+});

@@ -1,0 +1,101 @@
+/** The HTTP client against real loopback servers: capture, timeouts, unreachable targets, 429 retry, pacing, the gate. */
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolError } from '../../harness/errors.ts';
+import { HttpClient, type RequestSpec } from '../../harness/http.ts';
+import { LocalPacer, Schedule } from '../../harness/pacer.ts';
+import { Redactor } from '../../harness/redact.ts';
+import { DEFAULT_SETTINGS, type Target } from '../../harness/target.ts';
+
+let server: Server;
+let base = '';
+let hits429 = 0;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === '/json') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":1}');
+    if (req.url === '/html') return res.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>');
+    if (req.url === '/slow') return setTimeout(() => res.end('late'), 2000);
+    if (req.url === '/429-once') {
+      hits429++;
+      return hits429 === 1 ? res.writeHead(429, { 'retry-after': '0' }).end() : res.end('ok');
+    }
+    res.end('');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+function client(kind: Target['kind'] = 'sandbox', timeoutMs = 1000): HttpClient {
+  const redactor = new Redactor();
+  redactor.register('top-secret-token');
+  const target: Target = {
+    file: 't.yaml', name: 't', kind, vendorConventions: false, areas: ['insurance'],
+    safety: { allowDestructive: false, allowMoney: false, allowBursts: false },
+    settings: { ...DEFAULT_SETTINGS, timeoutMs }, services: { insurance: { url: base } }, redactor,
+  };
+  return new HttpClient(target, { pacer: new LocalPacer(), limits: { insurance: { requests: 1000, perSeconds: 1 } } });
+}
+
+const spec = (path: string, extra: Partial<RequestSpec> = {}): RequestSpec => ({
+  area: 'insurance', operation: `GET ${path}`, sideEffect: 'read', method: 'GET', url: `${base}${path}`, ...extra,
+});
+
+describe('HttpClient', () => {
+  it('captures status, headers, raw body and parsed JSON', async () => {
+    const res = await client().send(spec('/json'));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.json).toEqual({ a: 1 });
+    expect(res.jsonError).toBeUndefined();
+  });
+
+  it('keeps a non-JSON body with the parse error', async () => {
+    const res = await client().send(spec('/html'));
+    expect(res.status).toBe(502);
+    expect(res.rawBody).toContain('bad gateway');
+    expect(res.jsonError).toMatch(/JSON/);
+  });
+
+  it('times out with TARGET_TIMEOUT naming the operation', async () => {
+    const started = Date.now();
+    const error = await client('sandbox', 300).send(spec('/slow')).catch((e) => e);
+    expect(error).toBeInstanceOf(ToolError);
+    expect((error as ToolError).code).toBe('TARGET_TIMEOUT');
+    expect((error as ToolError).message).toContain('GET /slow');
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('reports an unreachable target with TARGET_UNREACHABLE and the cause', async () => {
+    const c = client();
+    const error = await c.send({ ...spec('/x'), url: 'http://127.0.0.1:9/x' }).catch((e) => e);
+    expect((error as ToolError).code).toBe('TARGET_UNREACHABLE');
+    expect((error as ToolError).message).toContain('ECONNREFUSED');
+  });
+
+  it('retries a 429 honouring Retry-After, a bounded number of times', async () => {
+    hits429 = 0;
+    const res = await client().send(spec('/429-once'));
+    expect(res.status).toBe(200);
+    expect(res.retried429).toBe(1);
+  });
+
+  it('refuses before any socket opens when the gate says no', async () => {
+    const error = await client('production').send({ ...spec('/x'), sideEffect: 'write', method: 'POST', url: 'http://127.0.0.1:9/never' }).catch((e) => e);
+    expect((error as ToolError).code).toBe('SAFETY_REFUSED');
+  });
+
+  it('writes a curl reproduction with secrets masked', async () => {
+    const res = await client().send(spec('/json', { headers: { authorization: 'Bearer top-secret-token' }, json: { token: 'top-secret-token' }, method: 'POST' }));
+    expect(res.curl).toContain(`curl -sS -i -X POST '${base}/json'`);
+    expect(res.curl).not.toContain('top-secret-token');
+  });
+});
+
+describe('Schedule', () => {
+  it('spaces reservations evenly and never schedules in the past', () => {
+    const s = new Schedule(100);
+    expect([s.reserve(1000), s.reserve(1000), s.reserve(1000), s.reserve(5000)]).toEqual([1000, 1100, 1200, 5000]);
+  });
+});

@@ -1,0 +1,52 @@
+/** Helpers for the selftests: temporary folders, running the suite as a user would. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunSummary } from '../harness/report/summary-reporter.ts';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+
+export function tempDir(prefix = 'pc-selftest-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface SuiteRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  summary?: RunSummary;
+  reportDir: string;
+  wallMs: number;
+}
+
+/** Runs the conformance suite (vitest.config.ts) in a child process and reads its summary. */
+export function runSuite(options: { env?: Record<string, string>; files?: string[]; reportDir?: string; timeoutMs?: number }): Promise<SuiteRun> {
+  const reportDir = options.reportDir ?? tempDir('pc-report-');
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [VITEST, 'run', '--config', 'vitest.config.ts', ...(options.files ?? [])], {
+      cwd: ROOT,
+      env: { ...process.env, CONFORMANCE_REPORT_DIR: reportDir, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 300_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      let summary: RunSummary | undefined;
+      try {
+        summary = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as RunSummary;
+      } catch {
+        summary = undefined;
+      }
+      resolve({ code, stdout, stderr, summary, reportDir, wallMs: Date.now() - started });
+    });
+  });
+}

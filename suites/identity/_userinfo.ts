@@ -1,0 +1,79 @@
+/** How the identity suites call userinfo (spec 4.2, 5.2) and read their part of the target file. */
+import type { CapturedResponse } from '../../harness/http.ts';
+import type { RequirementContext } from '../../harness/suite.ts';
+import { ToolError } from '../../harness/errors.ts';
+import { credentialOf, serviceOf } from '../../harness/target.ts';
+import { CANONICAL_REQUEST, encodeForm, formPairs, percentEncodeAll, type RequestVariation } from '../../generators/identity.ts';
+
+export const USERINFO_PATH = '/userinfo/userinfo';
+export const OPERATION = `POST ${USERINFO_PATH}`;
+const FORM = 'application/x-www-form-urlencoded';
+/** What the token of accessToken and tokens.people carries unless services.identity.scopes says otherwise. */
+export const DEFAULT_SCOPES = ['openid', 'profile', 'phone', 'email'];
+
+export interface CallOptions {
+  /** The access token; `null` sends no Authorization header. Default: services.identity.accessToken. */
+  token?: string | null;
+  /** A raw Authorization header value instead of "<scheme> <token>". */
+  authorization?: string;
+  /** `null` leaves the field out. Defaults: services.identity.clientId and clientSecret. */
+  clientId?: string | null;
+  clientSecret?: string | null;
+  variation?: RequestVariation;
+  /** Send client_id and client_secret as a JSON body instead of the form. */
+  asJson?: boolean;
+}
+
+export function userinfoUrl(t: RequirementContext): string {
+  return `${serviceOf(t.target, 'identity').url.replace(/\/$/, '')}${USERINFO_PATH}`;
+}
+
+export async function callUserinfo(t: RequirementContext, options: CallOptions = {}): Promise<CapturedResponse> {
+  const v = options.variation ?? CANONICAL_REQUEST;
+  const token = options.token === undefined ? credentialOf(t.target, 'identity', 'accessToken') : options.token;
+  const clientId = options.clientId === undefined ? credentialOf(t.target, 'identity', 'clientId') : (options.clientId ?? undefined);
+  const clientSecret = options.clientSecret === undefined ? credentialOf(t.target, 'identity', 'clientSecret') : (options.clientSecret ?? undefined);
+  const headers: Record<string, string> = {};
+  if (options.authorization !== undefined) headers.authorization = options.authorization;
+  else if (token !== null) headers.authorization = `${v.scheme} ${token}`;
+  let body: string;
+  if (options.asJson) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify({ client_id: clientId, client_secret: clientSecret });
+  } else {
+    headers['content-type'] = v.charset ? `${FORM}; charset=UTF-8` : FORM;
+    // The encoded secret is a secret too: register it before it can reach a curl line or a message.
+    if (v.percentEncodeAll && clientSecret) t.target.redactor.register(percentEncodeAll(clientSecret));
+    body = encodeForm(formPairs(clientId, clientSecret, v), v.percentEncodeAll);
+  }
+  return t.client.send({ area: 'identity', operation: OPERATION, sideEffect: 'read', method: 'POST', url: userinfoUrl(t), headers, body });
+}
+
+/** A token under services.identity.tokens.<name>, or a CREDENTIAL_MISSING skip naming the key. */
+export function tokenOf(t: RequirementContext, name: string): string {
+  const tokens = serviceOf(t.target, 'identity').tokens as Record<string, unknown> | undefined;
+  const value = tokens?.[name];
+  if (typeof value !== 'string' || value === '') {
+    throw new ToolError('CREDENTIAL_MISSING', `the target file ${t.target.name} has no services.identity.tokens.${name}`);
+  }
+  return value;
+}
+
+/** The people to check: accessToken's user, then services.identity.tokens.people (duplicates dropped). */
+export function peopleOf(t: RequirementContext): Array<{ label: string; token: string }> {
+  const main = credentialOf(t.target, 'identity', 'accessToken');
+  const listed = (serviceOf(t.target, 'identity').tokens as { people?: unknown } | undefined)?.people;
+  if (listed !== undefined && !(Array.isArray(listed) && listed.every((x) => typeof x === 'string' && x !== ''))) {
+    throw new Error(`${t.target.file}: services.identity.tokens.people must be a list of access tokens`);
+  }
+  const pool = [...new Set([main, ...((listed as string[] | undefined) ?? [])])];
+  return pool.map((token, i) => ({ label: i === 0 ? 'the user of accessToken' : `person ${i} of tokens.people`, token }));
+}
+
+/** Scopes the accessToken and tokens.people carry: services.identity.scopes, or profile, phone, email (and openid). */
+export function grantedScopes(t: RequirementContext): string[] {
+  const scopes = serviceOf(t.target, 'identity').scopes;
+  if (scopes === undefined) return DEFAULT_SCOPES;
+  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) throw new Error(`${t.target.file}: services.identity.scopes must be a list of scope names`);
+  return scopes as string[];
+}
