@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../harness/errors.ts';
 import { loadTarget } from '../../harness/target.ts';
-import { tempDir } from '../helpers.ts';
+import { ROOT, tempDir } from '../helpers.ts';
 
 function file(content: string): string {
   const path = join(tempDir(), 'target.yaml');
@@ -61,5 +61,14 @@ describe('loadTarget', () => {
     const error = errorOf(() => loadTarget('/nonexistent/target.yaml', {}));
     expect(error.code).toBe('TARGET_FILE_INVALID');
     expect(error.message).toContain('ENOENT');
+  });
+});
+
+describe('examples/target.example.yaml', () => {
+  it('loads, with every credential it names registered for redaction', () => {
+    const env = Object.fromEntries(['SPEECH_API_KEY', 'SPEECH_SECRET_KEY', 'ID_ACCESS_TOKEN', 'ID_CLIENT_SECRET', 'INVEST_TOKEN', 'INSURANCE_TOKEN', 'INSURANCE_TOKEN_NO_SCOPE', 'BUSINESS_TOKEN'].map((k) => [k, `value-of-${k}`]));
+    const target = loadTarget(join(ROOT, 'examples', 'target.example.yaml'), env);
+    expect(target.kind).toBe('staging');
+    for (const value of Object.values(env)) expect(target.redactor.redact(`x ${value} y`)).toBe('x *** y');
   });
 });

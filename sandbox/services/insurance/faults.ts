@@ -30,5 +30,7 @@ export const insuranceFaults: Fault[] = [
   f('ins-text-plain-500', ['INS-ERR-002'], 'a text/plain body crashes the handler (500)'),
   f('ins-huge-number-500', ['INS-ERR-003'], 'an out-of-range number crashes the handler (500)'),
   f('ins-lenient-dates', ['INS-TYP-002'], 'impossible calendar dates such as 2024-02-30 roll over and are accepted'),
+  f('ins-datetime-offset-rejected', ['INS-GEN-001'], 'an updateDate with a numeric UTC offset (+03:00) is rejected; only Z is understood'),
+  f('ins-value-string-coerced', ['INS-NEG-001'], 'a surrenderValue sent as a string is coerced with Number() and accepted'),
   f('ins-contract-id-coerced', ['INS-TYP-001'], 'a non-string contractId is coerced to a string and accepted'),
 ];

@@ -25,8 +25,9 @@ export function isCalendarDate(value: string, lenient = false): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
-export function isDateTime(value: string, lenient = false): boolean {
+export function isDateTime(value: string, lenient = false, zuluOnly = false): boolean {
   const m = DATE_TIME.exec(value);
+  if (zuluOnly && m && m[6] !== 'Z' && m[6] !== 'z') return false;
   if (!m || !isCalendarDate(m[1], lenient)) return false;
   const [h, mi, s] = [Number(m[2]), Number(m[3]), Number(m[4])];
   const offsetOk = m[7] === undefined || (Number(m[7]) <= 23 && Number(m[8]) <= 59);
@@ -51,6 +52,7 @@ function checkItem(item: unknown, at: string, faults: FaultSet): Problem | undef
   for (const key of ['surrenderPercent', 'surrenderValue'] as const) {
     const v = item[key];
     if (v === undefined) return problem(`${at}.${key}`, 'required', 'is required');
+    if (key === 'surrenderValue' && typeof v === 'string' && faults.has('ins-value-string-coerced')) continue;
     if (typeof v !== 'number' || !Number.isFinite(v)) return problem(`${at}.${key}`, 'type', 'must be a finite number');
   }
   return undefined;
@@ -80,7 +82,7 @@ export function validateSurrenderRequest(body: unknown, faults: FaultSet): Probl
   }
   if (updateDate === undefined) {
     if (!faults.has('ins-update-date-optional')) return problem('updateDate', 'required', 'is required');
-  } else if (typeof updateDate !== 'string' || !isDateTime(updateDate, faults.has('ins-lenient-dates'))) {
+  } else if (typeof updateDate !== 'string' || !isDateTime(updateDate, faults.has('ins-lenient-dates'), faults.has('ins-datetime-offset-rejected'))) {
     return problem('updateDate', 'format', 'must be an RFC 3339 date-time');
   }
   return undefined;
