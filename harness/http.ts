@@ -24,6 +24,11 @@ export interface RequestSpec {
   timeoutMs?: number;
   /** `burst` skips the pacer and the 429 retry: only rate-limit tests use it. */
   pacing?: 'paced' | 'burst';
+  /**
+   * The documented limit of this operation's group when it is not the service's (business groups have
+   * their own limits), with the key its budget is shared under, e.g. 'business:ndfl3'.
+   */
+  rateGroup?: { key: string; limit: RateLimit };
   dispatcher?: Dispatcher;
 }
 
@@ -75,10 +80,11 @@ export class HttpClient {
     }
     if (body !== undefined) bodyText = typeof body === 'string' ? body : body.toString('utf8');
     const paced = spec.pacing !== 'burst';
-    const interval = intervalMs(this.limitOf(spec.area), this.target.settings.paceFraction);
+    const interval = intervalMs(spec.rateGroup?.limit ?? this.limitOf(spec.area), this.target.settings.paceFraction);
+    const paceKey = spec.rateGroup?.key ?? spec.area;
     const maxRetries = paced ? this.target.settings.retry429 : 0;
     for (let attempt = 0; ; attempt++) {
-      if (paced) await this.pacer.wait(spec.area, interval);
+      if (paced) await this.pacer.wait(paceKey, interval);
       const response = await this.once(spec, headers, body, bodyText, attempt);
       if (response.status !== 429 || attempt >= maxRetries) return response;
       await sleep(retryDelayMs(response.headers));

@@ -1,0 +1,62 @@
+/**
+ * GET {business_url}/openapi/docs/openapi.yaml (spec 4.5, 9): the sandbox's own hand-written OpenAPI
+ * 3.0 document, served as YAML without credentials. With a document fault on, the served copy is
+ * edited (see document-faults.ts); the clean text is served byte for byte.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { parse, stringify } from 'yaml';
+import type { FaultSet } from '../../faults/types.ts';
+import { DOCUMENT_FAULTS } from './document-faults.ts';
+import { requestIdOf, sendBusinessError } from './errors.ts';
+
+export const DOCUMENT_PATH = '/openapi/docs/openapi.yaml';
+const FILE = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
+
+let text: string | undefined;
+let parsed: Record<string, unknown> | undefined;
+
+export function documentText(): string {
+  return (text ??= readFileSync(FILE, 'utf8'));
+}
+
+/** The clean document, parsed once; callers must not modify it. */
+export function cleanDocument(): Record<string, unknown> {
+  return (parsed ??= parse(documentText()) as Record<string, unknown>);
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+/** "METHOD /path" of every operation the clean document marks with x-mtls-required: true. */
+export function mtlsOperations(): string[] {
+  const out: string[] = [];
+  for (const [path, item] of Object.entries((cleanDocument().paths ?? {}) as Record<string, Record<string, { 'x-mtls-required'?: boolean }>>)) {
+    for (const method of METHODS) if (item[method]?.['x-mtls-required'] === true) out.push(`${method.toUpperCase()} ${path}`);
+  }
+  return out;
+}
+
+/** The document as this sandbox serves it with its faults: the text, or a status to answer instead. */
+export function servedDocument(faults: FaultSet): { status: number } | { text: string } {
+  const on = DOCUMENT_FAULTS.filter((f) => faults.has(f.id));
+  const refusal = on.find((f) => f.status !== undefined);
+  if (refusal) return { status: refusal.status! };
+  const edits = on.filter((f) => f.edit);
+  let served = documentText();
+  if (edits.length) {
+    const copy = structuredClone(cleanDocument());
+    for (const fault of edits) fault.edit!(copy);
+    served = stringify(copy, { lineWidth: 0 });
+  }
+  for (const fault of on) if (fault.text) served = fault.text(served);
+  return { text: served };
+}
+
+export function registerDocument(app: FastifyInstance, faults: FaultSet): void {
+  const served = servedDocument(faults);
+  app.get(DOCUMENT_PATH, async (request, reply) => {
+    if ('status' in served) return sendBusinessError(request, reply, served.status, 'NOT_FOUND', 'the specification file is not available');
+    return reply.code(200).header('x-request-id', requestIdOf(request)).type('application/yaml; charset=utf-8').send(served.text);
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * Business-banking (spec 4.5, 5.5, 7, 9), under the prefix /business of the sandbox listener, which is
+ * the spec's {business_url}. What it registers, in order:
+ *   errors.ts     the business error body for unknown paths and unexpected errors
+ *   document.ts   GET /openapi/docs/openapi.yaml, the sandbox's own OpenAPI document (openapi.yaml)
+ *   ndfl3/        the 3-NDFL declaration workflow and its neighbours (specific behaviour)
+ *   runtime/      every other operation of the document, by a generic handler that reads it
+ * Each part exports register, targetSection, faults and credentials; specific parts register before
+ * the generic one, so their routes win.
+ */
+import type { SandboxService, ServiceContext } from '../../types.ts';
+import { registerDocument, mtlsOperations } from './document.ts';
+import { registerErrorAnswers } from './errors.ts';
+import { businessFaults } from './faults.ts';
+import * as ndfl3 from './ndfl3/index.ts';
+import * as runtime from './runtime/index.ts';
+
+const PARTS = [ndfl3, runtime];
+
+export const BUSINESS_PREFIX = '/business';
+
+export const faults = [...businessFaults, ...PARTS.flatMap((p) => p.faults)];
+
+/** Fixed development credentials (documented in README.md next to this file). */
+export const credentials: Record<string, string> = Object.assign({ token: 'dev-business-token' }, ...PARTS.map((p) => p.credentials));
+
+export const service: SandboxService = {
+  area: 'business',
+  prefix: BUSINESS_PREFIX,
+
+  register(app, ctx: ServiceContext) {
+    registerErrorAnswers(app);
+    registerDocument(app, ctx.faults);
+    for (const part of PARTS) part.register(app, ctx);
+  },
+
+  targetSection(urls, ctx) {
+    return {
+      url: `${urls.http}${BUSINESS_PREFIX}`,
+      token: ctx.credentials.business.token,
+      // Which operations need a client certificate is configuration (spec 5.5 names only two that do
+      // not): the sandbox's list is the one its own document marks.
+      mtlsOperations: mtlsOperations(),
+      ...(urls.https ? { mtlsUrl: `${urls.https}${BUSINESS_PREFIX}` } : {}),
+      ...Object.assign({}, ...PARTS.map((p) => p.targetSection(urls, ctx))),
+    };
+  },
+};
