@@ -24,6 +24,7 @@ const MAKERS: Record<string, Maker> = {
   figi: (f) => `BBG${f.string.alphanumeric({ length: 9, casing: 'upper' })}`,
   ticker: (f) => f.string.alpha({ length: { min: 3, max: 5 }, casing: 'upper' }),
   instrumentType: (f) => f.helpers.arrayElement(['share', 'bond', 'etf', 'currency', 'futures', 'option', 'sp']),
+  utcDateTime: (f) => f.date.between({ from: '2020-01-01T00:00:00Z', to: '2035-12-31T23:59:59Z' }).toISOString(),
 };
 
 export function realisticNames(): string[] {

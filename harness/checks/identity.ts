@@ -19,14 +19,18 @@ export const OIDC_SCOPE_CLAIMS: Readonly<Record<string, readonly string[]>> = {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Answered 200 with a JSON object labelled application/json (spec 4.2). */
-export function answeredWithUserinfo(res: CapturedResponse, requirement: string): Failure[] {
+/** Answered 200 with a JSON object (spec 4.2): what every check of the fields needs first. */
+export function answeredWithObject(res: CapturedResponse, requirement: string): Failure[] {
   if (res.status !== 200) return [failure(requirement, 'status 200 with the userinfo fields', `status ${res.status}`)];
   const notJson = jsonBody(res, requirement);
   if (notJson.length) return notJson;
-  const out = contentTypeIn(res, ['application/json'], requirement);
-  if (!isObject(res.json)) out.push(failure(requirement, 'a JSON object', JSON.stringify(res.json).slice(0, 120)));
-  return out;
+  return isObject(res.json) ? [] : [failure(requirement, 'a JSON object', JSON.stringify(res.json).slice(0, 120))];
+}
+
+/** Answered 200 with a JSON object labelled application/json (spec 4.2). */
+export function answeredWithUserinfo(res: CapturedResponse, requirement: string): Failure[] {
+  const answered = answeredWithObject(res, requirement);
+  return answered.length ? answered : contentTypeIn(res, ['application/json'], requirement);
 }
 
 /**

@@ -64,7 +64,7 @@ export function peopleOf(t: RequirementContext): Array<{ label: string; token: s
   const main = credentialOf(t.target, 'identity', 'accessToken');
   const listed = (serviceOf(t.target, 'identity').tokens as { people?: unknown } | undefined)?.people;
   if (listed !== undefined && !(Array.isArray(listed) && listed.every((x) => typeof x === 'string' && x !== ''))) {
-    throw new Error(`${t.target.file}: services.identity.tokens.people must be a list of access tokens`);
+    throw new ToolError('TARGET_FILE_INVALID', `${t.target.file}: key "services.identity.tokens.people": must be a list of access tokens`);
   }
   const pool = [...new Set([main, ...((listed as string[] | undefined) ?? [])])];
   return pool.map((token, i) => ({ label: i === 0 ? 'the user of accessToken' : `person ${i} of tokens.people`, token }));
@@ -74,6 +74,13 @@ export function peopleOf(t: RequirementContext): Array<{ label: string; token: s
 export function grantedScopes(t: RequirementContext): string[] {
   const scopes = serviceOf(t.target, 'identity').scopes;
   if (scopes === undefined) return DEFAULT_SCOPES;
-  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) throw new Error(`${t.target.file}: services.identity.scopes must be a list of scope names`);
+  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) throw new ToolError('TARGET_FILE_INVALID', `${t.target.file}: key "services.identity.scopes": must be a list of scope names`);
   return scopes as string[];
+}
+
+/** The secret with its last character changed; still mostly the secret, so it is registered for masking too. */
+export function nearMissOf(t: Pick<RequirementContext, 'target'>, secret: string): string {
+  const miss = secret.slice(0, -1) + (secret.at(-1) === 'x' ? 'y' : 'x');
+  t.target.redactor.register(miss);
+  return miss;
 }

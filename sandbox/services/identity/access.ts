@@ -56,7 +56,7 @@ export function accessTable(c: Record<string, string>): AccessTable {
 }
 
 export function peopleTokens(c: Record<string, string>): string[] {
-  return c.peopleTokens.split(',').map((s) => s.trim()).filter(Boolean).slice(0, POOL.length);
+  return POOL.map((_, i) => `${c.peopleTokenPrefix}-${String(i + 1).padStart(2, '0')}`);
 }
 
 const refuse = (status: number, code: string, oauthError: string, message: string, person?: Person): { refusal: Refusal } => ({

@@ -30,7 +30,8 @@ export const credentials = {
   tokenWithoutEmail: 'dev-idn-token-main-profile-phone',
   tokenWithoutConsent: 'dev-idn-token-unconsented-user',
   tokenNonPartner: 'dev-idn-token-retail-client',
-  peopleTokens: Array.from({ length: 8 }, (_, i) => `dev-idn-token-person-${String(i + 1).padStart(2, '0')}`).join(','),
+  /** The pool's tokens are this prefix plus -01 to -08 (one key, so that an override renames them all). */
+  peopleTokenPrefix: 'dev-idn-token-person',
 };
 
 function sendRefusal(reply: FastifyReply, refusal: Refusal, faults: FaultSet, extra: Record<string, unknown> = {}) {

@@ -6,7 +6,7 @@
  * instruments in USD, virtual positions, and an account with nothing in it.
  */
 import { createHash } from 'node:crypto';
-import { type Currency, dec } from './money.ts';
+import { type Currency, dec, NANO, times } from './money.ts';
 
 export type InstrumentType = 'share' | 'bond' | 'etf' | 'currency' | 'futures' | 'option' | 'sp';
 
@@ -93,9 +93,10 @@ function draw(random: () => number, [min, max, decimals]: [number, number, numbe
 function holding(accountId: string, key: string, quantity: string, random: () => number): Holding {
   const t = CATALOG[key];
   const price = draw(random, t.price);
-  const drift = (range: number) => dec((1 + (random() - 0.5) * range).toFixed(6));
-  const averagePrice = (price * drift(0.3)) / 1_000_000_000n;
+  const drift = (range: number) => (t.instrumentType === 'currency' ? NANO : dec((1 + (random() - 0.5) * range).toFixed(6)));
+  const averagePrice = times(price, drift(0.3));
   const qty = dec(quantity);
+  const nkd = t.nkd ? draw(random, [t.nkd[0], t.nkd[1], 2]) : 0n;
   return {
     figi: t.figi,
     ticker: t.ticker,
@@ -105,14 +106,14 @@ function holding(accountId: string, key: string, quantity: string, random: () =>
     currency: t.currency,
     lot: BigInt(t.lot),
     quantity: qty,
-    blockedLots: t.instrumentType === 'share' && random() < 0.5 ? 1n * 1_000_000_000n : 0n,
+    blockedLots: t.instrumentType === 'share' && random() < 0.5 ? NANO : 0n,
     price,
     averagePrice,
-    averagePriceFifo: (averagePrice * drift(0.02)) / 1_000_000_000n,
+    averagePriceFifo: times(averagePrice, drift(0.02)),
     pricePt: t.instrumentType === 'futures' ? price : 0n,
-    nkd: t.nkd ? draw(random, [t.nkd[0], t.nkd[1], 2]) : 0n,
+    nkd,
     varMargin: t.instrumentType === 'futures' ? draw(random, [-2500, 2500, 2]) : 0n,
-    dailyYield: draw(random, [-1500, 1500, 2]),
+    dailyYield: t.instrumentType === 'currency' ? 0n : times(times(price + nkd, qty), draw(random, [-0.03, 0.03, 4])),
   };
 }
 

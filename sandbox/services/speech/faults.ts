@@ -25,7 +25,7 @@ export const speechFaults: Fault[] = [
   f('spe-no-bearer-accepted', ['SPE-BRR-001'], 'the Authorization scheme is not checked: a bare token or another scheme is accepted'),
   f('spe-no-auth-served', ['SPE-BRR-002'], 'the token check is skipped when no token is sent'),
   f('spe-refuse-403', ['SPE-STA-001'], 'every refused token is answered 403 instead of 401'),
-  f('spe-echo-token', ['SPE-KEY-001'], 'error answers echo the received Authorization header'),
+  f('spe-echo-token', ['SPE-KEY-001'], 'error answers echo the received token in their details (a debugging aid left on)'),
   f('spe-transcript-renamed', ['SPE-RSP-001'], 'recognition alternatives carry `text` instead of `transcript`'),
   f('spe-jit-only', ['SPE-JTI-002', 'SPE-TOK-001'], 'a strict claim allowlist that knows only the older `jit` spelling refuses tokens carrying `jti`'),
   f('spe-token-id-refused', ['SPE-JTI-001', 'SPE-JTI-002', 'SPE-TOK-001'], 'a strict claim allowlist that knows neither spelling of the token id refuses tokens carrying one'),

@@ -28,10 +28,10 @@ export const credentials = {
 };
 
 /** The sandbox's error body (the spec shows none): the vendor gateway's gRPC status shape. */
-function sendError(reply: FastifyReply, status: number, reason: string) {
+function sendError(reply: FastifyReply, status: number, reason: string, details: unknown[] = []) {
   const [code, name] = GRPC_CODES[status] ?? [2, 'UNKNOWN'];
   if (status === 401) reply.header('www-authenticate', 'Bearer error="invalid_token"');
-  return reply.code(status).type('application/json').send({ code, message: `${name}: ${reason}`, details: [] });
+  return reply.code(status).type('application/json').send({ code, message: `${name}: ${reason}`, details });
 }
 
 async function rawBody(request: FastifyRequest): Promise<Buffer | 'too large'> {
@@ -98,8 +98,8 @@ export const service: SandboxService = {
         const verdict = verifyCall(authorization, raw, config);
         if (!verdict.ok) {
           const status = faults.has('spe-refuse-403') && verdict.status === 401 ? 403 : verdict.status;
-          const echo = faults.has('spe-echo-token') ? ` (received Authorization: ${authorization ?? 'none'})` : '';
-          return sendError(reply, status, verdict.reason + echo);
+          const echo = faults.has('spe-echo-token') ? [{ receivedToken: authorization?.replace(/^bearer\s+/i, '') ?? null }] : [];
+          return sendError(reply, status, verdict.reason, echo);
         }
         const answer = recognition(raw, faults.has('spe-transcript-renamed') ? 'text' : 'transcript');
         if (answer.status !== 200) return sendError(reply, answer.status, answer.body as string);

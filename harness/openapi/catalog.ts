@@ -1,0 +1,112 @@
+/**
+ * The business catalog as data: the operations of spec 4.5 (specs/catalog/business-operations.yaml)
+ * and the change notes of 2.6, 8 and 9 as assertions (specs/catalog/change-notes.yaml). Loaded once,
+ * each entry checked for shape so that a typo in the data fails loudly instead of checking nothing.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import type { SideEffect } from '../safety.ts';
+import { HTTP_METHODS, operationKey, parseOperationName } from './paths.ts';
+
+export type OperationStatus = 'current' | 'deprecated' | 'removed';
+
+export interface CatalogOperation {
+  method: string;
+  path: string;
+  version: string;
+  area: string;
+  status: OperationStatus;
+  replacedBy?: string;
+  sideEffect: SideEffect;
+  mtlsDefault: boolean;
+  reading?: string;
+}
+
+export type Location = 'requestBody' | 'response' | 'operation' | `query:${string}` | `path:${string}` | `header:${string}`;
+
+export interface Expectations {
+  present?: boolean;
+  required?: boolean;
+  type?: string;
+  format?: string;
+  pattern?: string;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  enumIncludes?: unknown[];
+  enumExcludes?: unknown[];
+  deprecated?: boolean;
+}
+
+export interface ChangeNote {
+  id: string;
+  section: string;
+  text: string;
+  operation: string;
+  in: Location;
+  /** For `in: response`: the status whose body is meant (default: the lowest 2xx with a JSON body). */
+  status?: string;
+  path: string[];
+  expect: Expectations;
+  reading?: string;
+}
+
+const CATALOG_DIR = new URL('../../specs/catalog/', import.meta.url);
+const STATUSES = new Set(['current', 'deprecated', 'removed']);
+const SIDE_EFFECTS = new Set(['read', 'write', 'destructive', 'money']);
+const EXPECTATIONS = new Set(['present', 'required', 'type', 'format', 'pattern', 'default', 'minimum', 'maximum', 'enumIncludes', 'enumExcludes', 'deprecated']);
+const LOCATION = /^(requestBody|response|operation|(query|path|header):[^\s:]+)$/;
+
+function read(name: string): unknown {
+  return parse(readFileSync(fileURLToPath(new URL(name, CATALOG_DIR)), 'utf8'));
+}
+
+let operations: CatalogOperation[] | undefined;
+let notes: ChangeNote[] | undefined;
+
+export function catalogOperations(): CatalogOperation[] {
+  if (operations) return operations;
+  const rows = (read('business-operations.yaml') as { operations?: CatalogOperation[] }).operations ?? [];
+  const keys = new Set<string>();
+  for (const row of rows) {
+    const where = `business-operations.yaml: ${row.method} ${row.path}`;
+    if (!HTTP_METHODS.includes(String(row.method).toLowerCase() as (typeof HTTP_METHODS)[number])) throw new Error(`${where}: unknown method`);
+    if (typeof row.path !== 'string' || !row.path.startsWith('/')) throw new Error(`${where}: path must start with /`);
+    if (!STATUSES.has(row.status)) throw new Error(`${where}: status "${row.status}"`);
+    if (!SIDE_EFFECTS.has(row.sideEffect)) throw new Error(`${where}: sideEffect "${row.sideEffect}"`);
+    if (typeof row.mtlsDefault !== 'boolean') throw new Error(`${where}: mtlsDefault must be true or false`);
+    const key = operationKey(row.method, row.path);
+    if (keys.has(key)) throw new Error(`${where}: listed twice under the path-matching rule`);
+    keys.add(key);
+  }
+  operations = rows;
+  return rows;
+}
+
+export function changeNotes(): ChangeNote[] {
+  if (notes) return notes;
+  const list = (read('change-notes.yaml') as { assertions?: ChangeNote[] }).assertions ?? [];
+  const ids = new Set<string>();
+  for (const note of list) {
+    const where = `change-notes.yaml: ${note.id}`;
+    if (ids.has(note.id)) throw new Error(`${where}: id listed twice`);
+    ids.add(note.id);
+    parseOperationName(note.operation);
+    if (!LOCATION.test(note.in)) throw new Error(`${where}: unknown location "in: ${note.in}"`);
+    if (!Array.isArray(note.path) || note.path.some((step) => typeof step !== 'string')) throw new Error(`${where}: path must be a list of strings`);
+    const keys = Object.keys(note.expect ?? {});
+    if (!keys.length) throw new Error(`${where}: expects nothing`);
+    const unknown = keys.filter((k) => !EXPECTATIONS.has(k));
+    if (unknown.length) throw new Error(`${where}: unknown expectation(s) ${unknown.join(', ')}`);
+    note.section = String(note.section);
+  }
+  notes = list;
+  return list;
+}
+
+export function changeNote(id: string): ChangeNote {
+  const found = changeNotes().find((n) => n.id === id);
+  if (!found) throw new Error(`no change note ${id} in specs/catalog/change-notes.yaml`);
+  return found;
+}

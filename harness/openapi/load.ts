@@ -1,0 +1,99 @@
+/**
+ * The served business document, fetched once per process (a vitest worker) and shared by every
+ * document-level test: fetched through the HTTP client (safety gate, pacer), parsed with `yaml`,
+ * dereferenced, indexed, and validated on first demand. A document that could not be read carries
+ * the reason, so each test can fail with it instead of crashing; a transport error is cached too, so
+ * an unreachable target costs one timeout, not one per test.
+ */
+import type { CapturedResponse, HttpClient } from '../http.ts';
+import type { Target } from '../target.ts';
+import { businessDocumentUrl, DEFAULT_DOCUMENT_PATH } from './business-target.ts';
+import { dereferenceDocument } from './dereference.ts';
+import { describeProblem, parseOpenApiText, type YamlProblem } from './parse.ts';
+import { OperationIndex } from './paths.ts';
+import { validateOpenApi, type ValidationResult } from './validate.ts';
+
+export interface ReadableDocument {
+  /** As parsed, `$ref`s intact. */
+  raw: Record<string, unknown>;
+  /** Dereferenced (object cycles where the document is recursive). */
+  document: Record<string, unknown>;
+  index: OperationIndex;
+}
+
+export interface ServedDocument {
+  url: string;
+  response: CapturedResponse;
+  /** The document was refused without the bearer token and fetched with it. */
+  neededToken: boolean;
+  /** YAML problems, fatal or not (a duplicate key is reported but read past). */
+  yamlProblems: YamlProblem[];
+  /** Why the document could not be read; absent when it could. */
+  unreadable?: string;
+  readable?: ReadableDocument;
+  validation(): Promise<ValidationResult>;
+}
+
+const OPERATION = `GET ${DEFAULT_DOCUMENT_PATH}`;
+const ACCEPT = 'application/yaml, application/x-yaml, text/yaml, application/json;q=0.9, */*;q=0.5';
+const cache = new Map<string, Promise<ServedDocument>>();
+
+const snippet = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text || '(empty)');
+
+async function fetchDocument(client: HttpClient, target: Target, url: string): Promise<{ response: CapturedResponse; neededToken: boolean }> {
+  const send = (headers: Record<string, string>) => client.send({ area: 'business', operation: OPERATION, sideEffect: 'read', method: 'GET', url, headers });
+  const response = await send({ accept: ACCEPT });
+  const token = target.services.business?.token;
+  if ((response.status === 401 || response.status === 403) && typeof token === 'string' && token !== '') {
+    return { response: await send({ accept: ACCEPT, authorization: `Bearer ${token}` }), neededToken: true };
+  }
+  return { response, neededToken: false };
+}
+
+async function load(client: HttpClient, target: Target, url: string): Promise<ServedDocument> {
+  const { response, neededToken } = await fetchDocument(client, target, url);
+  let validation: Promise<ValidationResult> | undefined;
+  const served: ServedDocument = {
+    url,
+    response,
+    neededToken,
+    yamlProblems: [],
+    validation: () => (validation ??= served.readable ? validateOpenApi(served.readable.raw) : Promise.resolve({ findings: [] })),
+  };
+  if (response.status < 200 || response.status > 299) {
+    served.unreadable = `GET ${url} answered HTTP ${response.status} (content-type ${response.headers['content-type'] ?? 'none'}, body ${snippet(response.rawBody)})`;
+    return served;
+  }
+  const parsed = parseOpenApiText(response.rawBody);
+  served.yamlProblems = parsed.problems;
+  if (!parsed.ok) {
+    const html = /html/i.test(response.headers['content-type'] ?? '') ? ` (content-type ${response.headers['content-type']}: a login or error page?)` : '';
+    served.unreadable = `the body of GET ${url} is not a readable YAML document: ${describeProblem(parsed.problem, response.rawBody)}${html}`;
+    return served;
+  }
+  let document: Record<string, unknown>;
+  try {
+    document = await dereferenceDocument(parsed.value);
+  } catch (error) {
+    served.unreadable = `the document parsed, but its $refs could not be resolved: ${(error as Error).message.split('\n')[0]}`;
+    return served;
+  }
+  served.readable = { raw: parsed.value, document, index: new OperationIndex(document) };
+  return served;
+}
+
+export function loadServedDocument(client: HttpClient, target: Target): Promise<ServedDocument> {
+  const url = businessDocumentUrl(target);
+  let pending = cache.get(url);
+  if (!pending) cache.set(url, (pending = load(client, target, url)));
+  return pending;
+}
+
+/** The document this process already fetched, if any (for after-all reports that must not fetch). */
+export function alreadyLoaded(target: Target): Promise<ServedDocument> | undefined {
+  try {
+    return cache.get(businessDocumentUrl(target));
+  } catch {
+    return undefined;
+  }
+}

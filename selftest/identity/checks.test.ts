@@ -1,0 +1,118 @@
+/** The identity checks: acceptance, refusal without data, the name rule, the scope mapping, sub. */
+import { describe, expect, it } from 'vitest';
+import {
+  answeredWithUserinfo,
+  followsScopeMapping,
+  hasRequestId,
+  hasSub,
+  nameHoldsFamilyAndGiven,
+  refusedWithoutData,
+  sameUser,
+} from '../../harness/checks/identity.ts';
+import type { CapturedResponse } from '../../harness/http.ts';
+
+function response(status: number, body?: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }): CapturedResponse {
+  const rawBody = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  let json: unknown;
+  let jsonError: string | undefined;
+  try {
+    json = rawBody ? JSON.parse(rawBody) : undefined;
+  } catch (error) {
+    jsonError = (error as Error).message;
+  }
+  return { status, headers, rawBody, json, jsonError, durationMs: 1, retried429: 0, request: { method: 'POST', url: 'http://x', headers: {} }, curl: '' };
+}
+
+describe('answeredWithUserinfo', () => {
+  it('accepts 200 with a JSON object labelled application/json, charset or not', () => {
+    expect(answeredWithUserinfo(response(200, { sub: 'a' }), 'R')).toEqual([]);
+    expect(answeredWithUserinfo(response(200, {}, { 'content-type': 'application/json; charset=utf-8' }), 'R')).toEqual([]);
+  });
+
+  it('names a refusal, a non-JSON body, an array and a wrong content type', () => {
+    expect(answeredWithUserinfo(response(403, { errorCode: 'X' }), 'R')[0]).toMatchObject({ requirement: 'R', received: 'status 403' });
+    expect(answeredWithUserinfo(response(200, '<html>'), 'R')[0].received).toMatch(/not JSON/);
+    expect(answeredWithUserinfo(response(200, [{ sub: 'a' }]), 'R')[0].expected).toBe('a JSON object');
+    expect(answeredWithUserinfo(response(200, {}, { 'content-type': 'text/plain' }), 'R')[0].received).toBe('Content-Type text/plain');
+  });
+});
+
+describe('refusedWithoutData', () => {
+  it('accepts every 4xx but 429', () => {
+    for (const status of [400, 401, 403, 404, 415, 422]) expect(refusedWithoutData(response(status, { errorCode: 'X' }), 'R')).toEqual([]);
+    expect(refusedWithoutData(response(429), 'R')[0].received).toMatch(/429/);
+  });
+
+  it('names an acceptance and a server error', () => {
+    expect(refusedWithoutData(response(200, { sub: 'a' }), 'R')[0].received).toBe('accepted with 200');
+    expect(refusedWithoutData(response(500), 'R')[0].received).toBe('server error 500');
+  });
+
+  it('fails a refusal that carries the user\'s data, and names the claims', () => {
+    const leaked = refusedWithoutData(response(403, { errorCode: 'CONSENT_REQUIRED', email: 'a@b.ru', phone_number: '+79990000000' }), 'R');
+    expect(leaked).toHaveLength(1);
+    expect(leaked[0].received).toBe('a 403 that carries phone_number, email');
+  });
+
+  it('does not take error words for data', () => {
+    expect(refusedWithoutData(response(400, { errorMessage: 'email and phone_number are missing', name: 'BadRequest' }), 'R')).toEqual([]);
+  });
+});
+
+describe('nameHoldsFamilyAndGiven', () => {
+  it('accepts both orders, a patronymic, other case and ё for е', () => {
+    const base = { family_name: 'Фёдоров', given_name: 'Пётр' };
+    for (const name of ['Фёдоров Пётр', 'Пётр Фёдоров', 'Фёдоров Пётр Ильич', 'ФЕДОРОВ ПЕТР', 'Федоров  Петр']) {
+      expect(nameHoldsFamilyAndGiven({ ...base, name }, 'R'), name).toEqual([]);
+    }
+  });
+
+  it('fails a name without the family name, and names what is missing', () => {
+    const f = nameHoldsFamilyAndGiven({ name: 'Пётр Ильич', family_name: 'Фёдоров', given_name: 'Пётр' }, 'R');
+    expect(f).toHaveLength(1);
+    expect(f[0]).toMatchObject({ at: '/name', expected: 'name holding family_name "Фёдоров"' });
+  });
+
+  it('says nothing unless all three are strings (absence is never a failure)', () => {
+    expect(nameHoldsFamilyAndGiven({ name: 'X', given_name: 'Y' }, 'R')).toEqual([]);
+    expect(nameHoldsFamilyAndGiven({ family_name: 'X', given_name: 'Y' }, 'R')).toEqual([]);
+    expect(nameHoldsFamilyAndGiven(null, 'R')).toEqual([]);
+  });
+});
+
+describe('followsScopeMapping', () => {
+  const granted = ['openid', 'profile', 'phone', 'email'];
+  it('accepts every claim of profile, phone and email, sub, and claims outside OpenID Connect', () => {
+    const body = { sub: 's', name: 'n', nickname: 'k', birthdate: '1990-01-01', phone_number: '+7', email_verified: true, partner_segment: 'x' };
+    expect(followsScopeMapping(body, granted, 'R')).toEqual([]);
+  });
+
+  it('fails the address claim without the address scope, and a phone claim without phone', () => {
+    expect(followsScopeMapping({ address: { formatted: 'x' } }, granted, 'R')[0]).toMatchObject({ at: '/address' });
+    expect(followsScopeMapping({ phone_number: '+7999' }, ['profile', 'email'], 'R')[0].expected).toMatch(/scope phone/);
+    expect(followsScopeMapping({ address: {} }, [...granted, 'address'], 'R')).toEqual([]);
+  });
+});
+
+describe('hasSub, sameUser, hasRequestId', () => {
+  it('hasSub wants a non-empty string', () => {
+    expect(hasSub({ sub: 'x' }, 'R')).toEqual([]);
+    expect(hasSub({}, 'R')[0].received).toBe('no sub');
+    expect(hasSub({ sub: '' }, 'R')).toHaveLength(1);
+    expect(hasSub({ sub: 42 }, 'R')).toHaveLength(1);
+  });
+
+  it('sameUser compares sub, or every claim when neither answer has one', () => {
+    expect(sameUser({ sub: 'a', email: 'x' }, { sub: 'a', email: 'y' }, 'R')).toEqual([]);
+    expect(sameUser({ sub: 'a' }, { sub: 'b' }, 'R')).toHaveLength(1);
+    expect(sameUser({ sub: 'a' }, {}, 'R')).toHaveLength(1);
+    expect(sameUser({ email: 'x', name: 'n' }, { name: 'n', email: 'x' }, 'R')).toEqual([]);
+    expect(sameUser({ email: 'x' }, { email: 'y' }, 'R')).toHaveLength(1);
+  });
+
+  it('hasRequestId wants a non-empty X-Request-Id', () => {
+    expect(hasRequestId(response(401, {}, { 'x-request-id': 'abc' }), 'R')).toEqual([]);
+    expect(hasRequestId(response(401, {}, {}), 'R')[0].received).toBe('none');
+    expect(hasRequestId(response(401, {}, { 'x-request-id': ' ' }), 'R')).toHaveLength(1);
+  });
+});

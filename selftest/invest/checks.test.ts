@@ -1,0 +1,182 @@
+/**
+ * The invest checks over generated portfolios, locally: every portfolio the generator makes passes
+ * every check (no false alarms), and one broken amount, total or date is caught where it was broken.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  accountIs,
+  amountsIn,
+  convertedNotRelabelled,
+  isIsoUtc,
+  nanosBelowOneUnit,
+  noPortfolioIn,
+  portfolioConforms,
+  portfolioIsSumOfClasses,
+  rateLimitHeaders,
+  signsAgree,
+  TOTALS,
+  totalsInCurrency,
+  unitsAreDecimalIntegers,
+  unitsFitInt64,
+  vendorErrorBody,
+  virtualExpireDatesUtc,
+} from '../../harness/checks/invest.ts';
+import type { CapturedResponse } from '../../harness/http.ts';
+import { valueConformsTo } from '../../harness/checks/body.ts';
+import { accountIdLike, PORTFOLIO_REQUEST, portfolioRequest, portfolioResponse } from '../../generators/invest.ts';
+
+type Body = Record<string, unknown>;
+const RUNS = { numRuns: 60 };
+const withPortfolio = fc.oneof(...['rub', 'usd', 'eur'].map((c) => portfolioResponse({ currency: c, accountId: '2000000001' }).map((body) => ({ c, body }))));
+/** A portfolio with at least one amount, and the index of the one to break. */
+const withTarget = withPortfolio.chain(({ c, body }) => fc.nat({ max: amountsIn(body).length - 1 }).map((i) => ({ c, body, at: amountsIn(body)[i].at })));
+
+function setAt(body: Body, pointer: string, value: unknown): Body {
+  const copy = structuredClone(body);
+  const parts = pointer.split('/').slice(1);
+  let node = copy as Record<string, unknown>;
+  for (const part of parts.slice(0, -1)) node = node[part] as Record<string, unknown>;
+  node[parts[parts.length - 1]] = value;
+  return copy;
+}
+const getAt = (body: Body, pointer: string) => pointer.split('/').slice(1).reduce<unknown>((n, p) => (n as Record<string, unknown>)[p], body) as Body;
+
+function response(status: number, body: unknown, headers: Record<string, string> = {}): CapturedResponse {
+  const rawBody = body === undefined ? '' : JSON.stringify(body);
+  return { status, headers, rawBody, json: body, durationMs: 1, retried429: 0, request: { method: 'POST', url: 'http://x', headers: {} }, curl: '' };
+}
+
+describe('generated portfolios pass every check', () => {
+  it('schema, value rules, totals, sum, expiry dates, account', () => {
+    fc.assert(
+      fc.property(withPortfolio, ({ c, body }) => {
+        expect(portfolioConforms(body, 'R')).toEqual([]);
+        expect(signsAgree(body, 'R')).toEqual([]);
+        expect(unitsFitInt64(body, 'R')).toEqual([]);
+        expect(totalsInCurrency(body, c.toUpperCase(), 'R')).toEqual([]);
+        expect(portfolioIsSumOfClasses(body, 'R')).toEqual([]);
+        expect(virtualExpireDatesUtc(body, 'R')).toEqual([]);
+        expect(accountIs(body, '2000000001', 'R')).toEqual([]);
+      }),
+      RUNS,
+    );
+  });
+
+  it('finds every MoneyValue and Quotation: the eight totals at least, and each position field', () => {
+    fc.assert(
+      fc.property(withPortfolio, ({ body }) => {
+        const found = amountsIn(body).map((f) => f.at);
+        for (const name of TOTALS) expect(found).toContain(`/${name}`);
+        const positions = (body.positions as Body[] | undefined) ?? [];
+        positions.forEach((p, i) => {
+          if (p.currentPrice) expect(found).toContain(`/positions/${i}/currentPrice`);
+          if (p.quantity) expect(found).toContain(`/positions/${i}/quantity`);
+        });
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('one broken value is caught where it was broken', () => {
+  const breaks: Array<[string, (a: Body) => Body, (b: Body) => ReturnType<typeof signsAgree>]> = [
+    ['nano of 1e9', (a) => ({ ...a, nano: 1_000_000_000 }), (b) => nanosBelowOneUnit(b, 'R')],
+    ['units "12.5"', (a) => ({ ...a, units: '12.5' }), (b) => unitsAreDecimalIntegers(b, 'R')],
+    ['units as a number', (a) => ({ ...a, units: 12 }), (b) => unitsAreDecimalIntegers(b, 'R')],
+    ['opposite signs', (a) => ({ ...a, units: '-3', nano: 500_000_000 }), (b) => signsAgree(b, 'R')],
+    ['units beyond int64', (a) => ({ ...a, units: '9223372036854775808' }), (b) => unitsFitInt64(b, 'R')],
+  ];
+  for (const [what, mutate, check] of breaks) {
+    it(what, () => {
+      fc.assert(
+        fc.property(withTarget, ({ body, at }) => {
+          const failures = check(setAt(body, at, mutate(getAt(body, at))));
+          expect(failures.map((f) => f.at)).toEqual([at]);
+        }),
+        RUNS,
+      );
+    });
+  }
+
+  it('a total in another currency', () => {
+    fc.assert(
+      fc.property(withPortfolio, fc.constantFrom(...TOTALS), ({ c, body }, name) => {
+        const other = c === 'usd' ? 'eur' : 'usd';
+        const broken = setAt(body, `/${name}`, { ...(body[name] as Body), currency: other });
+        expect(totalsInCurrency(broken, c, 'R').map((f) => f.at)).toEqual([`/${name}`]);
+        expect(portfolioIsSumOfClasses(broken, 'R')).toHaveLength(1);
+      }),
+      RUNS,
+    );
+  });
+
+  it('a portfolio total one nano off the sum', () => {
+    fc.assert(
+      fc.property(withPortfolio, fc.constantFrom(1, -1), ({ body }, delta) => {
+        const total = body.totalAmountPortfolio as { units: string; nano: number; currency: string };
+        const nano = total.nano + delta;
+        const broken = setAt(body, '/totalAmountPortfolio', Math.abs(nano) < 1e9 ? { ...total, nano } : { ...total, units: String(BigInt(total.units) + BigInt(Math.sign(delta))), nano: 0 });
+        expect(portfolioIsSumOfClasses(broken, 'R')[0]?.received).toMatch(/off by -?0\.000000001\)/);
+      }),
+      RUNS,
+    );
+  });
+
+  it('relabelled totals: the RUB numbers with USD written on them', () => {
+    fc.assert(
+      fc.property(portfolioResponse({ currency: 'rub' }), (rub) => {
+        const relabelled = Object.fromEntries(Object.entries(rub).map(([k, v]) => [k, TOTALS.includes(k as never) ? { ...(v as Body), currency: 'usd' } : v]));
+        const nonZero = TOTALS.filter((n) => (rub[n] as Body).units !== '0' || (rub[n] as Body).nano !== 0).length;
+        expect(convertedNotRelabelled(rub, relabelled, 'USD', 'R')).toHaveLength(nonZero);
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('dates, errors, headers, requests', () => {
+  it('expireDate: ISO 8601 in UTC only', () => {
+    for (const good of ['2026-12-21T21:00:00Z', '2026-12-21T21:00:00.123456789Z', '2024-02-29T00:00:00+00:00', '2026-01-01t00:00:00z']) expect(isIsoUtc(good)).toBe(true);
+    for (const bad of ['2026-12-22T00:00:00+03:00', '2026-12-21 21:00:00Z', '2026-12-21', '2023-02-29T00:00:00Z', '2026-12-21T24:00:00Z', 1766350800, undefined]) expect(isIsoUtc(bad)).toBe(false);
+  });
+
+  it("the vendor's error body: shape, gRPC code of the status, the documented API code", () => {
+    const expected = { status: 404, description: 50004 };
+    expect(vendorErrorBody(response(404, { code: 5, message: 'Account not found', description: 50004 }), expected, 'R')).toEqual([]);
+    expect(vendorErrorBody(response(404, { code: 5, message: 'Account not found' }), expected, 'R')[0].expected).toMatch(/required property 'description'/);
+    expect(vendorErrorBody(response(404, { code: 3, message: 'x', description: 50004 }), expected, 'R')[0].expected).toMatch(/code 5/);
+    expect(vendorErrorBody(response(404, { code: 5, message: 'x', description: 40002 }), expected, 'R')[0].expected).toMatch(/description 50004/);
+    expect(vendorErrorBody(response(403, { code: 7, message: 'x', description: 40002 }), expected, 'R')).toEqual([]);
+    expect(vendorErrorBody(response(403, { code: 7, message: 'x', description: 30022 }), expected, 'R')[0].expected).toMatch(/4xxxx/);
+    expect(vendorErrorBody(response(200, {}), expected, 'R')[0].received).toBe('status 200');
+  });
+
+  it('rate-limit headers: integers (a list is fine), remaining within the limit, a tracking id', () => {
+    const headers = { 'x-ratelimit-limit': '200, 200;w=60', 'x-ratelimit-remaining': '150', 'x-ratelimit-reset': '42', 'x-tracking-id': 'abc' };
+    expect(rateLimitHeaders(response(200, {}, headers), 'R')).toEqual([]);
+    expect(rateLimitHeaders(response(200, {}, { ...headers, 'x-ratelimit-remaining': '201' }), 'R')).toHaveLength(1);
+    expect(rateLimitHeaders(response(200, {}, { 'x-ratelimit-limit': 'many' }), 'R')).toHaveLength(4);
+  });
+
+  it('a refusal that carries the portfolio is a leak', () => {
+    expect(noPortfolioIn(response(403, { code: 7, message: 'x', description: 40002 }), 'R')).toEqual([]);
+    expect(noPortfolioIn(response(403, { positions: [], totalAmountPortfolio: {} }), 'R')).toHaveLength(1);
+  });
+
+  it('requests: valid against the request schema; fresh account ids keep the shape and miss the known ones', () => {
+    fc.assert(
+      fc.property(portfolioRequest(['2000000001', 'A-77']), (r) => {
+        expect(['2000000001', 'A-77']).toContain(r.accountId);
+        expect(valueConformsTo(r, PORTFOLIO_REQUEST, 'R')).toEqual([]);
+      }),
+    );
+    const known = new Set(['2000000001']);
+    for (let i = 0; i < 50; i++) {
+      const id = accountIdLike('2000000001', known);
+      expect(id).toMatch(/^[0-9]{10}$/);
+      expect(known.has(id)).toBe(false);
+    }
+    expect(accountIdLike('ab-12')).toMatch(/^[a-z]{2}-[0-9]{2}$/);
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * The speech suite run as a user runs it: with the vendor's POST (the default run uses the spec's GET),
+ * and with marker secrets against faults whose answers echo tokens: the console, junit and summaries
+ * must hold no secret in any encoding and no whole token (spec 5.1 key handling).
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { secretVariants } from '../../harness/speech-token.ts';
+import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
+import { runSuite, tempDir } from '../helpers.ts';
+
+const SPEECH = ['suites/speech/'];
+const WHOLE_JWT = /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/;
+const sandboxes: RunningSandbox[] = [];
+afterEach(async () => {
+  for (const s of sandboxes.splice(0)) await s.close();
+});
+
+async function targetFile(sandbox: RunningSandbox, speech: Record<string, unknown> = {}): Promise<string> {
+  sandboxes.push(sandbox);
+  const doc = parse(stringify(sandbox.targetDocument())) as { services: Record<string, Record<string, unknown>>; sandboxFaults?: unknown };
+  delete doc.sandboxFaults;
+  doc.services.speech = { ...doc.services.speech, ...speech };
+  const file = join(tempDir(), 'target.yaml');
+  writeFileSync(file, stringify({ ...doc, areas: ['speech'] }));
+  return file;
+}
+
+describe('the speech suite', () => {
+  it('passes 100% with method POST and a JSON body, as the vendor calls it', async () => {
+    const file = await targetFile(await startSandbox(), { method: 'POST' });
+    const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: SPEECH });
+    expect(run.code, run.stdout.slice(-3000)).toBe(0);
+    expect(run.summary!.counts.failed).toBe(0);
+    expect(run.summary!.counts.passed).toBeGreaterThanOrEqual(48);
+  }, 180_000);
+
+  it('never prints the secret key or a whole token, even when answers echo them', async () => {
+    const apiKey = `PCMARKAPI${randomBytes(8).toString('hex')}`;
+    const secretKey = `PCMARKSEC${randomBytes(12).toString('hex')}`.slice(0, 32);
+    const sandbox = await startSandbox({ faults: ['spe-echo-token', 'spe-sig-not-verified', 'spe-refuse-403'], credentials: { speech: { apiKey, secretKey } } });
+    const file = await targetFile(sandbox);
+    const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: SPEECH });
+    expect(run.code, 'the faults must make the run fail, or nothing with a token was printed').not.toBe(0);
+    const failed = run.summary!.tests.filter((t) => t.state === 'failed').map((t) => t.requirement);
+    expect(failed).toEqual(expect.arrayContaining(['SPE-KEY-001', 'SPE-SIG-001', 'SPE-STA-001']));
+    const texts: Array<[string, string]> = [['console', run.stdout + run.stderr]];
+    for (const name of readdirSync(run.reportDir)) texts.push([name, readFileSync(join(run.reportDir, name), 'utf8')]);
+    const markers = [apiKey, ...secretVariants(secretKey, 'base64')];
+    for (const [where, text] of texts) {
+      for (const marker of markers) expect(text.includes(marker), `${where} contains a secret (${marker.slice(0, 9)}…)`).toBe(false);
+      expect(WHOLE_JWT.exec(text)?.[0], `${where} contains a whole token`).toBeUndefined();
+    }
+    // The echoed tokens did reach the report, masked: the check above looked at real token output.
+    expect(readFileSync(join(run.reportDir, 'conformance.md'), 'utf8')).toContain('"receivedToken":"eyJ***"');
+  }, 180_000);
+});

@@ -1,0 +1,133 @@
+/**
+ * The business document level (spec 4.5, 5.5, 9): the OpenAPI document served at
+ * {business_url}/openapi/docs/openapi.yaml, fetched once for this whole file, checked for being
+ * readable and valid, against the operation catalog, against the change notes of 2.6 / 8 / 9, and for
+ * its client-certificate markings. Drift against the catalog is written to <report dir>/drift.json.
+ */
+import { afterAll, describe } from 'vitest';
+import {
+  changeNoteHolds,
+  documentServed,
+  mtlsMarkingsMatch,
+  notMarkedMtls,
+  openApiValid,
+  operationAbsent,
+  operationDeprecated,
+  operationPresent,
+  successDocumented,
+} from '../../harness/checks/business.ts';
+import { mtlsOperations } from '../../harness/openapi/business-target.ts';
+import { catalogOperations, changeNote } from '../../harness/openapi/catalog.ts';
+import { computeDrift, summariseDrift, writeDrift } from '../../harness/openapi/drift.ts';
+import { alreadyLoaded } from '../../harness/openapi/load.ts';
+import { runSettings } from '../../harness/runner/settings.ts';
+import { requirementTest, runContext } from '../../harness/suite.ts';
+import { readableDocument, servedDocument } from './_document.ts';
+
+const rows = (status: string) => catalogOperations().filter((row) => row.status === status);
+
+describe('business document: served, YAML, OpenAPI', () => {
+  requirementTest('BUS-DOC-001', async (t) => {
+    const served = await servedDocument(t);
+    t.expectNone(documentServed(served, t.id), served.response);
+  });
+
+  requirementTest('BUS-DOC-002', async (t) => {
+    await readableDocument(t);
+    const served = await servedDocument(t);
+    t.expectNone(openApiValid(await served.validation(), t.id));
+  });
+
+  requirementTest('BUS-DOC-003', async (t) => {
+    const { index } = await readableDocument(t);
+    t.expectNone(successDocumented(index, t.id));
+  });
+});
+
+describe('business document: the operation catalog (4.5, 9)', () => {
+  for (const row of rows('current')) {
+    requirementTest('BUS-CAT-001', { row: `${row.method} ${row.path} is present` }, async (t) => {
+      t.expectNone(operationPresent((await readableDocument(t)).index, row, t.id));
+    });
+  }
+  for (const row of rows('deprecated')) {
+    requirementTest('BUS-CAT-002', { row: `${row.method} ${row.path} is present and marked deprecated` }, async (t) => {
+      t.expectNone(operationDeprecated((await readableDocument(t)).index, row, t.id));
+    });
+  }
+  for (const row of rows('removed')) {
+    requirementTest('BUS-CAT-003', { row: `${row.method} ${row.path} (removed) is absent` }, async (t) => {
+      t.expectNone(operationAbsent((await readableDocument(t)).index, row, t.id));
+    });
+  }
+
+  afterAll(async () => {
+    const pending = alreadyLoaded(runContext().target);
+    const served = pending && (await pending.catch(() => undefined));
+    if (!served?.readable) return;
+    const drift = computeDrift(served.readable.index, catalogOperations(), served.url);
+    const file = writeDrift(runSettings(process.env).reportDir, drift);
+    console.log(runContext().target.redactor.redact(summariseDrift(drift, file)));
+  });
+});
+
+/** One test per assertion of specs/catalog/change-notes.yaml, grouped as 2.6 groups its facts. */
+function changeNoteTests(...ids: string[]): void {
+  for (const id of ids) {
+    const note = changeNote(id);
+    requirementTest(id, async (t) => {
+      t.expectNone(changeNoteHolds((await readableDocument(t)).index, note, t.id));
+    });
+  }
+}
+
+describe('business document: change notes (2.6, 8, 9)', () => {
+  describe('checkout order request (v2)', () => {
+    changeNoteTests('BUS-CHG-001', 'BUS-CHG-002', 'BUS-CHG-003', 'BUS-CHG-004', 'BUS-CHG-005', 'BUS-CHG-006', 'BUS-CHG-007');
+    changeNoteTests('BUS-CHG-008', 'BUS-CHG-009', 'BUS-CHG-010', 'BUS-CHG-011', 'BUS-CHG-012', 'BUS-CHG-013');
+  });
+  describe('checkout order response (v2)', () => {
+    changeNoteTests('BUS-CHG-014', 'BUS-CHG-015', 'BUS-CHG-016', 'BUS-CHG-017', 'BUS-CHG-018', 'BUS-CHG-019');
+  });
+  describe('checkout fields that do not exist in v2', () => {
+    changeNoteTests('BUS-CHG-020', 'BUS-CHG-021', 'BUS-CHG-022', 'BUS-CHG-023', 'BUS-CHG-024', 'BUS-CHG-025');
+    changeNoteTests('BUS-CHG-026', 'BUS-CHG-027', 'BUS-CHG-028', 'BUS-CHG-029', 'BUS-CHG-030', 'BUS-CHG-031');
+  });
+  describe('statements and bank accounts', () => {
+    changeNoteTests('BUS-CHG-032', 'BUS-CHG-033', 'BUS-CHG-034', 'BUS-CHG-035', 'BUS-CHG-036', 'BUS-CHG-037', 'BUS-CHG-038', 'BUS-CHG-039');
+  });
+  describe('nominal accounts and beneficiaries', () => {
+    changeNoteTests('BUS-CHG-040', 'BUS-CHG-041', 'BUS-CHG-042', 'BUS-CHG-043', 'BUS-CHG-044', 'BUS-CHG-045');
+  });
+  describe('payments', () => {
+    changeNoteTests('BUS-CHG-046', 'BUS-CHG-047', 'BUS-CHG-048', 'BUS-CHG-049');
+  });
+  describe('self-employed', () => {
+    changeNoteTests('BUS-CHG-050', 'BUS-CHG-051', 'BUS-CHG-052', 'BUS-CHG-053', 'BUS-CHG-054', 'BUS-CHG-055', 'BUS-CHG-056');
+  });
+  describe('invoices, company, loyalty', () => {
+    changeNoteTests('BUS-CHG-057', 'BUS-CHG-058', 'BUS-CHG-059', 'BUS-CHG-060', 'BUS-CHG-061', 'BUS-CHG-062', 'BUS-CHG-063');
+  });
+  describe('cards list (8, 2.6)', () => {
+    changeNoteTests('BUS-CHG-064', 'BUS-CHG-065', 'BUS-CHG-066', 'BUS-CHG-067', 'BUS-CHG-068');
+  });
+  describe('deprecations (9)', () => {
+    changeNoteTests('BUS-CHG-069', 'BUS-CHG-070', 'BUS-CHG-071', 'BUS-CHG-072');
+  });
+});
+
+/** Spec 5.5: "the cards list and single-card methods do not" need a client certificate. */
+const WITHOUT_CERTIFICATE = ['GET /api/v1/card', 'GET /api/v1/card/{ucid}'];
+
+describe('business document: client-certificate markings (5.5)', () => {
+  for (const operation of WITHOUT_CERTIFICATE) {
+    requirementTest('BUS-MTL-001', { row: `${operation} is not marked as needing a client certificate` }, async (t) => {
+      t.expectNone(notMarkedMtls((await readableDocument(t)).index, operation, t.id));
+    });
+  }
+
+  requirementTest('BUS-MTL-002', async (t) => {
+    const configured = mtlsOperations(t.target);
+    t.expectNone(mtlsMarkingsMatch((await readableDocument(t)).index, configured, t.id));
+  });
+});

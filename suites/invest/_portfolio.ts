@@ -1,0 +1,108 @@
+/**
+ * How the invest suites call GetPortfolio (spec 4.3): {url}/rest/{package}.OperationsService/GetPortfolio.
+ * The documented limit is 200 requests a minute, so answers are memoised per test file: the tests of a
+ * file each check their own requirement on the same few answers instead of asking again.
+ */
+import type { Failure } from '../../harness/checks/failure.ts';
+import { failure } from '../../harness/checks/failure.ts';
+import type { CapturedResponse } from '../../harness/http.ts';
+import type { RequirementContext } from '../../harness/suite.ts';
+import { credentialOf, serviceOf } from '../../harness/target.ts';
+import { accountIdLike, REQUEST_CURRENCIES, type RequestCurrency as Currency } from '../../generators/invest.ts';
+
+export const DEFAULT_PACKAGE = 'vendor.public.invest.api.contract.v1';
+export const OPERATION = 'POST /rest/{package}.OperationsService/GetPortfolio';
+/** Spec part 7, besides "default: unexpected error". */
+export const DOCUMENTED = [200, 400, 401, 403, 404, 408, 415, 429, 500, 501, 503, 504] as const;
+export const CURRENCIES = REQUEST_CURRENCIES;
+/** A currency of the request, or `undefined` for a request that leaves the field out. */
+export type RequestCurrency = Currency | undefined;
+
+export interface SendOptions {
+  /** Bearer token; `null` sends no Authorization header. Default: services.invest.token. */
+  token?: string | null;
+  /** A whole Authorization header value instead of a bearer token. */
+  authorization?: string;
+  /** Raw body instead of JSON. */
+  raw?: string;
+  contentType?: string;
+  pacing?: 'paced' | 'burst';
+}
+
+export function portfolioUrl(t: RequirementContext): string {
+  const service = serviceOf(t.target, 'invest');
+  const pkg = typeof service.package === 'string' && service.package !== '' ? service.package : DEFAULT_PACKAGE;
+  return `${service.url.replace(/\/$/, '')}/rest/${pkg}.OperationsService/GetPortfolio`;
+}
+
+export async function sendPortfolio(t: RequirementContext, body: unknown, options: SendOptions = {}): Promise<CapturedResponse> {
+  const token = options.token === undefined ? credentialOf(t.target, 'invest', 'token') : options.token;
+  const headers: Record<string, string> = {};
+  if (options.authorization !== undefined) headers.authorization = options.authorization;
+  else if (token !== null) headers.authorization = `Bearer ${token}`;
+  const contentType = options.contentType ?? (options.raw !== undefined ? 'application/json' : undefined);
+  if (contentType) headers['content-type'] = contentType;
+  return t.client.send({
+    area: 'invest',
+    operation: OPERATION,
+    sideEffect: 'read',
+    method: 'POST',
+    url: portfolioUrl(t),
+    headers,
+    ...(options.raw !== undefined ? { body: options.raw } : { json: body }),
+    pacing: options.pacing,
+  });
+}
+
+/** services.invest.accountId first, then services.invest.accountIds. */
+export function accountsOf(t: RequirementContext): string[] {
+  const main = credentialOf(t.target, 'invest', 'accountId');
+  const more = serviceOf(t.target, 'invest').accountIds;
+  const extra = Array.isArray(more) ? more.filter((a): a is string => typeof a === 'string' && a !== '') : [];
+  return [...new Set([main, ...extra])];
+}
+
+const answers = new Map<string, Promise<CapturedResponse>>();
+
+/** The (memoised) answer for one account in one currency (`undefined`: the field is left out). */
+export function portfolioOf(t: RequirementContext, accountId: string, currency: RequestCurrency): Promise<CapturedResponse> {
+  const key = `${accountId}\u0000${currency ?? ''}`;
+  let answer = answers.get(key);
+  if (!answer) {
+    answer = sendPortfolio(t, currency === undefined ? { accountId } : { accountId, currency });
+    answers.set(key, answer);
+  }
+  return answer;
+}
+
+export interface Sampled {
+  accountId: string;
+  currency: RequestCurrency;
+  res: CapturedResponse;
+}
+
+/** Every account of the target file in every currency and with none: the area's whole sample. */
+export async function sample(t: RequirementContext): Promise<Sampled[]> {
+  const out: Sampled[] = [];
+  for (const accountId of accountsOf(t)) {
+    for (const currency of [undefined, ...CURRENCIES]) out.push({ accountId, currency, res: await portfolioOf(t, accountId, currency) });
+  }
+  return out;
+}
+
+export const describeRequest = (s: Pick<Sampled, 'accountId' | 'currency'>) => `account ${s.accountId}, currency ${s.currency ?? '(omitted)'}`;
+
+/** A well-formed account id that names no account: shaped like services.invest.accountId, drawn afresh. */
+export function unknownAccountLike(t: RequirementContext): string {
+  const known = new Set([...accountsOf(t), String(serviceOf(t.target, 'invest').otherAccountId ?? '')]);
+  return accountIdLike(credentialOf(t.target, 'invest', 'accountId'), known);
+}
+
+/**
+ * A status of the list, or an error status, which "default: unexpected error" covers. A success other
+ * than 200 or a redirect is outside both.
+ */
+export function statusDocumentedOrError(res: CapturedResponse, requirement: string): Failure[] {
+  if ((DOCUMENTED as readonly number[]).includes(res.status) || res.status >= 400) return [];
+  return [failure(requirement, `a documented status (${DOCUMENTED.join(', ')}) or an error status (default: unexpected error)`, `status ${res.status}`)];
+}
