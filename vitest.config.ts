@@ -6,12 +6,16 @@
 import { defineConfig } from 'vitest/config';
 
 const reportDir = process.env.CONFORMANCE_REPORT_DIR || 'reports';
+// Conformance tests mostly wait on the network and on the shared pacer (which keeps every rate budget
+// across workers), not on the CPU: more workers than cores shortens the run. CONFORMANCE_WORKERS overrides.
+const workers = Number(process.env.CONFORMANCE_WORKERS) || 6;
 
 export default defineConfig({
   test: {
     globalSetup: ['harness/runner/global-setup.ts'],
     reporters: ['default', 'junit', './harness/report/summary-reporter.ts'],
     outputFile: { junit: `${reportDir}/junit.xml` },
+    maxWorkers: workers,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [

@@ -25,6 +25,11 @@ const MAKERS: Record<string, Maker> = {
   ticker: (f) => f.string.alpha({ length: { min: 3, max: 5 }, casing: 'upper' }),
   instrumentType: (f) => f.helpers.arrayElement(['share', 'bond', 'etf', 'currency', 'futures', 'option', 'sp']),
   utcDateTime: (f) => f.date.between({ from: '2020-01-01T00:00:00Z', to: '2035-12-31T23:59:59Z' }).toISOString(),
+  url: (f) => `https://${f.internet.domainName()}/${f.string.alphanumeric({ length: { min: 0, max: 12 } })}`,
+  base64: (f) => Buffer.from(f.lorem.words({ min: 1, max: 6 })).toString('base64'),
+  hostname: (f) => f.internet.domainName(),
+  ipv4: (f) => f.internet.ipv4(),
+  isoTime: (f) => `${f.date.anytime().toISOString().slice(11, 19)}Z`,
 };
 
 export function realisticNames(): string[] {

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { schemaRegistry, type SchemaRegistry } from '../harness/schemas.ts';
-import { flatten, hintsOf, typeOf, type Located, type Schema } from './_internals/resolve.ts';
+import { flatten, hintsOf, mergeSchemas, typeOf, type Located, type Schema } from './_internals/resolve.ts';
 import { realistic } from './realistic.ts';
 
 export interface SchemaArbitraryConstraints {
@@ -85,7 +85,11 @@ function build(located: Located, c: Required<Omit<SchemaArbitraryConstraints, 'r
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   for (const key of ['oneOf', 'anyOf'] as const) {
-    if (Array.isArray(schema[key])) return fc.oneof(...(schema[key] as Schema[]).map((s) => build({ schema: s, base }, c, registry)));
+    if (!Array.isArray(schema[key])) continue;
+    // A branch may only add constraints to the schema around it (anyOf: [{ required: [jti] }, …]):
+    // generate from the surrounding schema merged with the branch.
+    const { [key]: branches, ...around } = schema;
+    return fc.oneof(...(branches as Schema[]).map((branch) => build({ schema: mergeSchemas(around, flatten(registry, { schema: branch, base }).schema), base }, c, registry)));
   }
   const type = typeOf(schema);
   const nullable = Array.isArray(schema.type) && schema.type.includes('null');

@@ -9,7 +9,9 @@ export type ToolErrorCode =
   | 'TARGET_TIMEOUT'
   | 'SAFETY_REFUSED'
   | 'CREDENTIAL_MISSING'
-  | 'BURST_NOT_ALLOWED';
+  | 'BURST_NOT_ALLOWED'
+  /** The target lacks data a test needs first (nothing to attach a child to, a create that was refused). */
+  | 'PRECONDITION_MISSING';
 
 export class ToolError extends Error {
   constructor(
@@ -22,7 +24,7 @@ export class ToolError extends Error {
 }
 
 /** Errors that mean "this test cannot run here", reported as skipped with the reason, never as passed. */
-export const SKIP_CODES: ReadonlySet<ToolErrorCode> = new Set(['SAFETY_REFUSED', 'CREDENTIAL_MISSING', 'BURST_NOT_ALLOWED']);
+export const SKIP_CODES: ReadonlySet<ToolErrorCode> = new Set(['SAFETY_REFUSED', 'CREDENTIAL_MISSING', 'BURST_NOT_ALLOWED', 'PRECONDITION_MISSING']);
 
 export function isSkip(error: unknown): error is ToolError {
   return error instanceof ToolError && SKIP_CODES.has(error.code);

@@ -21,6 +21,9 @@ export class SchemaRegistry {
   readonly ajv: Ajv2020;
   private readonly cache = new Map<string, ValidateFunction>();
   readonly schemas = new Map<string, Record<string, unknown>>();
+  /** Schemas that did not come from specs/ (converted from a fetched document), compiled without strict mode. */
+  private lenient?: Ajv2020;
+  private readonly lenientIds = new Set<string>();
 
   constructor(dir: string = SCHEMA_DIR) {
     this.ajv = new Ajv2020({ strict: true, allErrors: true });
@@ -34,10 +37,28 @@ export class SchemaRegistry {
     }
   }
 
+  /**
+   * Adds a schema from outside specs/ (an OpenAPI schema converted to JSON Schema): compiled by a second,
+   * non-strict ajv, since a real document is rarely clean. The generators reach it by its `$id` like any
+   * other. Adding an `$id` again is a no-op, so callers should make ids from the content (a digest).
+   */
+  addLenient(schema: Record<string, unknown>): void {
+    const id = schema.$id;
+    if (typeof id !== 'string') throw new Error('a schema added to the registry needs an $id');
+    if (this.schemas.has(id)) return;
+    if (!this.lenient) {
+      this.lenient = new Ajv2020({ strict: false, allErrors: true, unicodeRegExp: false, logger: false });
+      addFormats(this.lenient);
+    }
+    this.lenient.addSchema(schema as AnySchema);
+    this.schemas.set(id, schema);
+    this.lenientIds.add(id);
+  }
+
   validator(id: string): ValidateFunction {
     let fn = this.cache.get(id);
     if (!fn) {
-      fn = this.ajv.getSchema(id);
+      fn = (this.lenientIds.has(id.split('#')[0]) ? this.lenient! : this.ajv).getSchema(id);
       if (!fn) throw new Error(`no schema with $id ${id} in the registry`);
       this.cache.set(id, fn);
     }

@@ -27,16 +27,23 @@ if (values['list-faults']) {
   process.exit(0);
 }
 
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`sandbox: --port must be a port number, got "${values.port}"`);
-  process.exit(2);
+function portOf(flag: string, value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`sandbox: ${flag} must be a port number, got "${value}"`);
+    process.exit(2);
+  }
+  return port;
 }
+
+const port = portOf('--port', values.port);
+// The mTLS listener takes --tls-port, or a free port when it is not given.
+const tlsPort = values['tls-port'] !== undefined ? portOf('--tls-port', values['tls-port']) : undefined;
 try {
   const sandbox = await startSandbox({
     host: values.host,
     port,
-    tlsPort: values['tls-port'] ? Number(values['tls-port']) : undefined,
+    tlsPort,
     faults: values.faults.split(',').map((s) => s.trim()).filter(Boolean),
   });
   const file = sandbox.writeTarget(values['target-out']);

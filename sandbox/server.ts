@@ -1,13 +1,17 @@
 /**
  * The embedded sandbox: an independent reference implementation of the five interfaces, with named
- * faults. One plain HTTP listener serves every service under its own prefix; services that need a
- * client certificate may add an mTLS listener. It never imports specs/, generators/ or suites/.
+ * faults. One plain HTTP listener serves every service under its own prefix; an mTLS listener (HTTPS
+ * that asks every client for a certificate of the sandbox's own CA, made at start) serves the same
+ * routes, so a handler tells the two apart with `clientCertified(request)`. It never imports specs/,
+ * generators/ or suites/.
  */
-import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { stringify } from 'yaml';
+import { makeCertificates } from './certificates.ts';
 import { mergeCredentials } from './credentials.ts';
 import { FaultSet } from './faults/types.ts';
 import { loadServices } from './services/index.ts';
@@ -39,10 +43,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const SERVICES = modules.map((m) => m.service);
   const faults = new FaultSet(new Map(modules.flatMap((m) => m.faults).map((f) => [f.id, f])), options.faults ?? []);
   const defaults = Object.fromEntries(modules.map((m) => [m.service.area, m.credentials]));
+  const ownWorkDir = options.workDir === undefined;
+  const workDir = options.workDir ?? mkdtempSync(join(tmpdir(), 'pc-sandbox-'));
   const ctx: ServiceContext = {
     faults,
     credentials: mergeCredentials(defaults, options.credentials),
-    workDir: options.workDir ?? mkdtempSync(join(tmpdir(), 'pc-sandbox-')),
+    workDir,
+    tls: await makeCertificates(workDir, host),
   };
   const app: FastifyInstance = Fastify({ logger: options.logger ?? false, bodyLimit: 32 * 1024 * 1024 });
   // Every service parses its own body, so malformed input gets the service's own error answer.
@@ -53,7 +60,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
   await app.listen({ host, port: options.port ?? 0 });
   const address = app.server.address() as { port: number };
-  const urls: ListenerUrls = { http: `http://${host}:${address.port}` };
+  let tlsServer: HttpsServer;
+  try {
+    tlsServer = await listenMtls(app, ctx.tls!, host, options.tlsPort ?? 0);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const tlsPort = (tlsServer.address() as { port: number }).port;
+  const urls: ListenerUrls = { http: `http://${host}:${address.port}`, https: `https://${urlHost(host)}:${tlsPort}` };
 
   const targetDocument = () => ({
     name: 'embedded-sandbox',
@@ -81,6 +96,32 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       renameSync(temporary, path);
       return path;
     },
-    close: () => app.close(),
+    async close() {
+      tlsServer.closeAllConnections();
+      await new Promise<void>((r) => tlsServer.close(() => r()));
+      await app.close();
+      if (ownWorkDir) rmSync(workDir, { recursive: true, force: true });
+    },
   };
+}
+
+/**
+ * The mTLS listener: the same routes as the plain one. Every client is asked for a certificate; one
+ * that the sandbox's CA did not sign (or none) still gets through the handshake, so that the service
+ * can answer with its own error body (403, the vendor's "wrong TLS certificate"), as a real gateway does.
+ */
+async function listenMtls(app: FastifyInstance, tls: NonNullable<ServiceContext['tls']>, host: string, port: number): Promise<HttpsServer> {
+  const server = createHttpsServer(
+    { key: readFileSync(tls.serverKey), cert: readFileSync(tls.serverCert), ca: readFileSync(tls.ca), requestCert: true, rejectUnauthorized: false },
+    app.routing,
+  );
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(new Error(`the mTLS listener cannot listen on ${host}:${port} (${error.code ?? error.message})`)));
+    server.listen(port, host, () => resolveListen());
+  });
+  return server;
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
 }

@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TLSSocket } from 'node:tls';
+import type { CertificateFiles } from './certificates.ts';
 import type { Credentials } from './credentials.ts';
 import type { FaultSet } from './faults/types.ts';
 
@@ -9,6 +11,8 @@ export interface ServiceContext {
   credentials: Credentials;
   /** Folder for files the sandbox makes (certificates); absolute. */
   workDir: string;
+  /** The sandbox's CA and client certificate (absolute PEM paths), made at start for the mTLS listener. */
+  tls?: CertificateFiles;
 }
 
 export interface ListenerUrls {
@@ -24,4 +28,15 @@ export interface SandboxService {
   prefix: string;
   register(app: FastifyInstance, ctx: ServiceContext): void | Promise<void>;
   targetSection(urls: ListenerUrls, ctx: ServiceContext): Record<string, unknown>;
+}
+
+/**
+ * Whether the request came over the mTLS listener with a client certificate that the sandbox's CA
+ * signed. Both listeners serve the same routes; only this tells them apart. `authorized` alone is not
+ * enough: node reports a resumed TLS 1.3 session as authorized even when it carried no certificate.
+ */
+export function clientCertified(request: FastifyRequest): boolean {
+  const socket = request.raw.socket as Partial<TLSSocket>;
+  if (socket.encrypted !== true || socket.authorized !== true || typeof socket.getPeerCertificate !== 'function') return false;
+  return socket.getPeerCertificate().raw !== undefined;
 }

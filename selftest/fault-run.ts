@@ -85,7 +85,7 @@ async function runFault(fault: Fault, credentials: Record<string, Record<string,
   try {
     const target = sandbox.writeTarget(join(dir, 'target.yaml'));
     const run = await runSuite({
-      env: { CONFORMANCE_TARGET: target, CONFORMANCE_SHRINK: '0', CONFORMANCE_SEED: String(CI_SEED) },
+      env: { CONFORMANCE_TARGET: target, CONFORMANCE_SHRINK: '0', CONFORMANCE_SEED: String(CI_SEED), CONFORMANCE_WORKERS: '2' },
       files: suiteFilesFor(fault),
       reportDir: join(dir, 'reports'),
     });

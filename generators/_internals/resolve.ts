@@ -32,18 +32,20 @@ export function flatten(registry: SchemaRegistry, located: Located): Located {
   if (Array.isArray(schema.allOf)) {
     const { allOf, ...rest } = schema;
     let merged: Schema = { ...rest };
-    for (const part of allOf as Schema[]) {
-      const flat = flatten(registry, { schema: part, base }).schema;
-      merged = {
-        ...flat,
-        ...merged,
-        properties: { ...((flat.properties as Schema) ?? {}), ...((merged.properties as Schema) ?? {}) },
-        required: [...new Set([...((flat.required as string[]) ?? []), ...((merged.required as string[]) ?? [])])],
-      };
-    }
+    for (const part of allOf as Schema[]) merged = mergeSchemas(flatten(registry, { schema: part, base }).schema, merged);
     schema = merged;
   }
   return { schema, base };
+}
+
+/** Both schemas at once (a shallow merge; `b` wins, properties merged, required united). */
+export function mergeSchemas(a: Schema, b: Schema): Schema {
+  return {
+    ...a,
+    ...b,
+    properties: { ...((a.properties as Schema) ?? {}), ...((b.properties as Schema) ?? {}) },
+    required: [...new Set([...((a.required as string[]) ?? []), ...((b.required as string[]) ?? [])])],
+  };
 }
 
 export function typeOf(schema: Schema): string | undefined {

@@ -12,11 +12,12 @@ import { OperationIndex } from '../../harness/openapi/paths.ts';
 import { validateOpenApi } from '../../harness/openapi/validate.ts';
 import { requirements } from '../../harness/requirements.ts';
 import { FaultSet } from '../../sandbox/faults/types.ts';
-import { faults as businessFaults } from '../../sandbox/services/business/index.ts';
+import { DOCUMENT_FAULTS } from '../../sandbox/services/business/document-faults.ts';
+import { businessFaults as documentFaults } from '../../sandbox/services/business/faults.ts';
 import { mtlsOperations, servedDocument } from '../../sandbox/services/business/document.ts';
 import { ROOT } from '../helpers.ts';
 
-const catalog = new Map(businessFaults.map((f) => [f.id, f]));
+const catalog = new Map(documentFaults.map((f) => [f.id, f]));
 const served = (...ids: string[]) => servedDocument(new FaultSet(catalog, ids));
 const FILE = join(ROOT, 'sandbox', 'services', 'business', 'openapi.yaml');
 
@@ -36,15 +37,15 @@ describe('the sandbox business document', () => {
   });
 
   it('has at least 12 document faults, each naming known business requirements', () => {
-    expect(businessFaults.length).toBeGreaterThanOrEqual(12);
-    for (const fault of businessFaults) {
+    expect(documentFaults.length).toBeGreaterThanOrEqual(12);
+    for (const fault of documentFaults) {
       expect(fault.area).toBe('business');
       expect(fault.catches.length).toBeGreaterThan(0);
       for (const id of fault.catches) expect(requirements().get(id)?.area, `${fault.id} -> ${id}`).toBe('business');
     }
   });
 
-  it.each(businessFaults.map((f) => f.id))('fault %s changes what is served', (id) => {
+  it.each(DOCUMENT_FAULTS.map((f) => f.id))('fault %s changes what is served', (id) => {
     const clean = served() as { text: string };
     const faulty = served(id);
     if ('status' in faulty) expect(faulty.status).toBeGreaterThanOrEqual(400);

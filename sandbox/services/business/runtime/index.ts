@@ -1,13 +1,58 @@
-/** Business sandbox part "runtime": registered by ../index.ts. Being built (see the issue of this part). */
+/**
+ * Business sandbox part "runtime": every operation of the sandbox's own document answers, through one
+ * catch-all route and handler.ts. Registered after the specific parts (ndfl3/), whose routes win:
+ * fastify prefers a static or parametric route to a wildcard, so only what no other part registered
+ * reaches the catch-all. The memory of business data is shared by both listeners (plain and mTLS).
+ */
 import type { FastifyInstance } from 'fastify';
 import type { Fault } from '../../../faults/types.ts';
 import type { ListenerUrls, ServiceContext } from '../../../types.ts';
+import { ALL_SCOPES, RateLimits } from './access.ts';
+import { seedWorld } from './behaviours.ts';
+import { RUNTIME_FAULTS } from './faults.ts';
+import { handle, type RuntimeState } from './handler.ts';
+import { checkTable } from './resources.ts';
+import { World } from './world.ts';
 
-export const faults: Fault[] = [];
-export const credentials: Record<string, string> = {};
+export const faults: Fault[] = RUNTIME_FAULTS;
 
-export function register(_app: FastifyInstance, _ctx: ServiceContext): void {}
+/** Fixed development credentials: a token with no business scope at all (the full token is the service's). */
+export const credentials: Record<string, string> = { tokenWithoutScope: 'dev-business-token-without-scope' };
 
-export function targetSection(_urls: ListenerUrls, _ctx: ServiceContext): Record<string, unknown> {
-  return {};
+// One state per sandbox (a process may run several, as the fault run does), found by its context.
+const states = new WeakMap<ServiceContext, RuntimeState>();
+
+function stateOf(ctx: ServiceContext): RuntimeState {
+  let state = states.get(ctx);
+  if (!state) {
+    checkTable();
+    const world = new World();
+    seedWorld(world);
+    const business = ctx.credentials.business;
+    const tokens = new Map<string, string[]>([
+      [business.token, ALL_SCOPES],
+      [business.tokenWithoutScope, ['openid']],
+    ]);
+    states.set(ctx, (state = { world, faults: ctx.faults, tokens, rates: new RateLimits(), replays: new Map() }));
+  }
+  return state;
+}
+
+export function register(app: FastifyInstance, ctx: ServiceContext): void {
+  const state = stateOf(ctx);
+  app.all('/*', (request, reply) => handle(request, reply, state));
+}
+
+/**
+ * The operation groups (catalog area names) whose scope the token without a scope is refused for with
+ * 403: every group this part serves. The 3-NDFL part does not know that token at all (401).
+ */
+const SCOPED_AREAS = ['checkout', 'nominal-accounts', 'direct-debits', 'accounts', 'payments', 'self-employed', 'salary', 'invoices', 'cards', 'individual', 'company', 'loyalty', 'special-accounts', 'trade-acquiring', 'e-invoice', 'safe-deal', 'delivery', 'signature', 'offline-credit'];
+
+export function targetSection(_urls: ListenerUrls, ctx: ServiceContext): Record<string, unknown> {
+  return {
+    tokenWithoutScope: ctx.credentials.business.tokenWithoutScope,
+    scopeRefusalAreas: SCOPED_AREAS,
+    ...(ctx.tls ? { mtls: { cert: ctx.tls.clientCert, key: ctx.tls.clientKey, ca: ctx.tls.ca } } : {}),
+  };
 }

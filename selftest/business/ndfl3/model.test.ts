@@ -1,0 +1,101 @@
+/**
+ * The model-based run: against an in-memory machine (fast, to check shrinking and the numbered
+ * report), and against the real sandbox, clean and with a fault.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CapturedResponse } from '../../../harness/http.ts';
+import { Machine } from '../../../harness/ndfl3/machine.ts';
+import { runModel } from '../../../harness/ndfl3/model.ts';
+import { RequestSource } from '../../../harness/ndfl3/requests.ts';
+import { workflow, type WorkflowOperation } from '../../../harness/ndfl3/workflow.ts';
+import { sourceStateTable } from '../../../sandbox/services/business/ndfl3/machine.ts';
+import { apiOf, sandbox, targetOf } from './_sandbox.ts';
+
+const wf = workflow();
+const table = sourceStateTable() as Record<string, string[]>;
+const machine = new Machine(wf, new Map(Object.entries(table).map(([k, v]) => [k, new Set(v)])));
+
+/** A source whose requests live in memory and follow the table, except where `landing` says otherwise. */
+function memorySource(landing: (op: WorkflowOperation) => string = (op) => op.target) {
+  const requests = new Map<string, { state: string; version: number }>();
+  const answer = (status: number) => ({ status, headers: {}, rawBody: '', json: status === 200 ? {} : { errorCode: 'TRANSITION_NOT_ALLOWED' } }) as unknown as CapturedResponse;
+  let n = 0;
+  const api = {
+    async transition(id: string, op: WorkflowOperation) {
+      const r = requests.get(id)!;
+      if (r.state === op.target) return answer(200);
+      if (!table[op.name].includes(r.state)) return answer(422);
+      r.state = landing(op);
+      r.version++;
+      return answer(200);
+    },
+    async read(id: string) {
+      const r = requests.get(id)!;
+      return { response: answer(200), state: r.state, version: String(r.version) };
+    },
+  };
+  return {
+    api,
+    usable: () => wf.operations,
+    release() {},
+    async acquire() {
+      const id = String(n++);
+      requests.set(id, { state: 'Preprocess', version: 1 });
+      return { id, state: 'Preprocess', version: '1' };
+    },
+  } as unknown as RequestSource;
+}
+
+const options = { machine, sequences: 5, maxCommands: 8, vendor: true, timeLimitMs: 20_000 };
+
+describe('runModel against an in-memory machine', () => {
+  it('passes when the machine follows the table, with figures', async () => {
+    const outcome = await runModel({ ...options, source: memorySource(), seed: 1, shrink: true });
+    expect(outcome.failure).toBeUndefined();
+    expect(outcome.figures.sequences).toBeGreaterThan(0);
+    expect(outcome.figures.calls).toBeGreaterThan(outcome.figures.sequences - 1);
+  });
+
+  it('shrinks a wrong target state to the three calls that reach it, numbered', async () => {
+    const wrong = memorySource((op) => (op.name === 'ready' ? 'Acknowledge' : op.target));
+    const outcome = await runModel({ ...options, source: wrong, seed: 2, sequences: 20, shrink: true });
+    expect(outcome.failure?.steps).toHaveLength(3);
+    const [, , last] = outcome.failure!.steps;
+    expect(last).toMatch(/^3\. POST \.\.\.\/workflow\/ready from PartnerInProgress → expected accepted, state Ready, got HTTP 200, state Acknowledge/);
+    expect(outcome.figures.numShrinks).toBeGreaterThan(0);
+  });
+
+  it('without shrinking, reports the first failing sequence as it ran', async () => {
+    const wrong = memorySource((op) => (op.name === 'ready' ? 'Acknowledge' : op.target));
+    const outcome = await runModel({ ...options, source: wrong, seed: 2, sequences: 20, shrink: false });
+    expect(outcome.failure?.steps.at(-1)).toContain('ready from PartnerInProgress');
+    expect(outcome.figures.numShrinks).toBe(0);
+  });
+});
+
+describe('runModel against the sandbox', () => {
+  it('agrees with the clean sandbox', async () => {
+    const running = await sandbox();
+    try {
+      const api = apiOf(targetOf(running));
+      const outcome = await runModel({ ...options, source: new RequestSource(api, 'model'), seed: 7, sequences: 3, shrink: true });
+      expect(outcome.error).toBeUndefined();
+      expect(outcome.failure).toBeUndefined();
+      expect(outcome.figures.sequences).toBeGreaterThan(0);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('finds a refused call that still moves the state, and ends the list at that call', async () => {
+    const running = await sandbox(['ndf-refused-call-moves-state']);
+    try {
+      const api = apiOf(targetOf(running));
+      const outcome = await runModel({ ...options, source: new RequestSource(api, 'model'), seed: 7, sequences: 5, shrink: false });
+      expect(outcome.error, String(outcome.error)).toBeUndefined();
+      expect(outcome.failure?.steps.at(-1), JSON.stringify(outcome.figures)).toMatch(/expected refused .*, got HTTP 422 TRANSITION_NOT_ALLOWED, state (?!.*stays)/);
+    } finally {
+      await running.close();
+    }
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * The checks of the business operations as served (harness/checks/business-runtime.ts): each can fail,
+ * and none falls into the false-alarm traps (charset in Content-Type, status ranges and default, an
+ * undocumented 401 or 429, a 404 before authentication for generated identifiers, 204 without a body).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  acceptedAsValid,
+  bodyConforms,
+  contentTypeDocumented,
+  noServerError,
+  notServedOnPlainHost,
+  refusedWithoutCertificate,
+  refusedWithoutCredentials,
+  rejectedAsInvalid,
+  servedWithCertificate,
+  statusDocumented,
+  vendorErrorBody,
+} from '../../../harness/checks/business-runtime.ts';
+import type { CapturedResponse } from '../../../harness/http.ts';
+import { DocumentSchemas } from '../../../harness/openapi/json-schema.ts';
+import type { OperationModel } from '../../../harness/openapi/operation-model.ts';
+
+const ID = 'BUS-RUN-000';
+
+function res(status: number, body?: unknown, contentType = 'application/json; charset=utf-8'): CapturedResponse {
+  const rawBody = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  let json: unknown;
+  let jsonError: string | undefined;
+  try {
+    json = rawBody ? JSON.parse(rawBody) : undefined;
+  } catch (error) {
+    jsonError = (error as Error).message;
+  }
+  return { status, headers: { 'content-type': contentType }, rawBody, json, jsonError, durationMs: 1, retried429: 0, request: { method: 'GET', url: 'http://x/', headers: {} }, curl: 'curl' };
+}
+
+const CARD = { type: 'object', required: ['ucid'], properties: { ucid: { type: 'integer', format: 'int64' }, name: { type: 'string', nullable: true } } };
+const document = { openapi: '3.0.3', components: { schemas: { Card: CARD } } };
+const op: OperationModel = {
+  method: 'GET',
+  path: '/cards/{ucid}',
+  name: 'GET /cards/{ucid}',
+  parameters: [{ name: 'ucid', in: 'path', required: true, schema: { type: 'integer' } }],
+  responses: [
+    { key: '200', content: [{ mediaType: 'application/json', schema: { $ref: '#/components/schemas/Card' } }] },
+    { key: '204', content: [] },
+    { key: '4XX', content: [{ mediaType: 'application/problem+json', schema: { type: 'object' } }] },
+  ],
+  secured: true,
+  deprecated: false,
+};
+const schemas = new DocumentSchemas(document);
+
+describe('status, content type and body against the document', () => {
+  it('accepts exact statuses and ranges, tolerates an undocumented 401 and 429, fails the rest', () => {
+    for (const status of [200, 204, 404, 418, 401, 429]) expect(statusDocumented(op, res(status), ID)).toEqual([]);
+    expect(statusDocumented(op, res(202), ID)).toEqual([{ requirement: ID, expected: 'a status GET /cards/{ucid} documents (200, 204, 4xx)', received: 'undocumented status 202', at: undefined }]);
+    expect(statusDocumented(op, res(500), ID)).toHaveLength(1);
+  });
+
+  it('compares type and subtype only, and skips answers without a body', () => {
+    expect(contentTypeDocumented(op, res(200, { ucid: 1 }), ID)).toEqual([]);
+    expect(contentTypeDocumented(op, res(204), ID)).toEqual([]);
+    expect(contentTypeDocumented(op, res(400, { a: 1 }, 'application/problem+json'), ID)).toEqual([]);
+    expect(contentTypeDocumented(op, res(200, '{"ucid":1}', 'text/plain'), ID)[0].received).toBe('Content-Type text/plain');
+  });
+
+  it('checks a JSON body against the converted schema (nullable, int64)', () => {
+    expect(bodyConforms(op, res(200, { ucid: 5, name: null }), schemas, ID)).toEqual([]);
+    const failures = bodyConforms(op, res(200, { ucid: 'five' }), schemas, ID);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ at: '/ucid', received: '"five"' });
+    expect(bodyConforms(op, res(200, '{"ucid":', 'application/json'), schemas, ID)[0].received).toMatch(/not JSON/);
+  });
+});
+
+describe('valid and invalid requests', () => {
+  it('no 5xx, with gateway errors named', () => {
+    expect(noServerError(res(404), ID)).toEqual([]);
+    expect(noServerError(res(503), ID)[0].received).toMatch(/gateway or availability/);
+  });
+
+  it('a valid request: success or a business outcome, 400 only where an unknown identifier means 400', () => {
+    for (const status of [200, 201, 404, 409, 422, 403]) expect(acceptedAsValid(res(status), ID)).toEqual([]);
+    expect(acceptedAsValid(res(400), ID)).toHaveLength(1);
+    expect(acceptedAsValid(res(415), ID)).toHaveLength(1);
+    expect(acceptedAsValid(res(400), ID, { unknownIdentifierIs400: true })).toEqual([]);
+  });
+
+  it('an invalid request: a 4xx of the rejection set, a 400 in JSON', () => {
+    expect(rejectedAsInvalid(res(400, { errorCode: 'X' }), ID)).toEqual([]);
+    expect(rejectedAsInvalid(res(422, 'no body', 'text/plain'), ID)).toEqual([]);
+    expect(rejectedAsInvalid(res(200, {}), ID)[0].received).toBe('accepted with 200');
+    expect(rejectedAsInvalid(res(500, {}), ID)[0].received).toBe('server error 500');
+    expect(rejectedAsInvalid(res(400, '<html>bad</html>', 'text/html'), ID)[0].received).toMatch(/^400 with a body that is not JSON/);
+    expect(rejectedAsInvalid(res(400), ID)[0].received).toBe('400 with an empty body');
+  });
+});
+
+describe('credentials and certificates', () => {
+  it('without a token: 401 or 403, a 404 only when tolerated', () => {
+    expect(refusedWithoutCredentials(res(401), ID, { allow: [401, 403] })).toEqual([]);
+    expect(refusedWithoutCredentials(res(404), ID, { allow: [401, 403] })).toHaveLength(1);
+    expect(refusedWithoutCredentials(res(404), ID, { allow: [401, 403], tolerate404: true })).toEqual([]);
+    expect(refusedWithoutCredentials(res(200), ID, { allow: [401, 403] })[0].received).toBe('served with 200');
+  });
+
+  it('without a client certificate: a TLS refusal or a refusal status', () => {
+    const tls = (e: string) => /SSL/.test(e);
+    expect(refusedWithoutCertificate({ error: 'SSL alert 116' }, ID, tls)).toEqual([]);
+    expect(refusedWithoutCertificate({ error: 'ECONNREFUSED' }, ID, tls)).toHaveLength(1);
+    expect(refusedWithoutCertificate({ response: res(403) }, ID, tls)).toEqual([]);
+    expect(refusedWithoutCertificate({ response: res(200) }, ID, tls)[0].received).toBe('served with 200');
+    expect(refusedWithoutCertificate({ response: res(404) }, ID, tls)).toHaveLength(1);
+    expect(notServedOnPlainHost(res(404), ID)).toEqual([]);
+    expect(notServedOnPlainHost(res(200), ID)).toHaveLength(1);
+    expect(servedWithCertificate(res(404), ID)).toEqual([]);
+    expect(servedWithCertificate(res(403, 'wrong certificate', 'text/plain'), ID)).toHaveLength(1);
+  });
+
+  it('the vendor error body', () => {
+    expect(vendorErrorBody(res(404, { errorId: 'a', errorMessage: 'b', errorCode: 'NOT_FOUND', errorDetails: { x: 'y' } }), ID, 'here')).toEqual([]);
+    expect(vendorErrorBody(res(404, { message: 'b', code: 404 }), ID, 'here').map((f) => f.expected)).toEqual(['here: errorId, a non-empty string', 'here: errorMessage, a non-empty string', 'here: errorCode, a non-empty string']);
+    expect(vendorErrorBody(res(400, { errorId: 'a', errorMessage: 'b', errorCode: 'c', errorDetails: 'x' }), ID, 'here')).toHaveLength(1);
+    expect(vendorErrorBody(res(200, {}), ID, 'here')).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Spec 5.5 and 7, vendor facts: 3-NDFL calls need the business bearer token, and a request that does
+ * not exist is refused. A workflow call refused for its credentials must change nothing, so it is
+ * sent on a real request, from a state that would allow it.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe } from 'vitest';
+import { statusIn } from '../../../harness/checks/status.ts';
+import { NDFL3 } from '../../../harness/ndfl3/api.ts';
+import { businessErrorBody, refusedUnchanged } from '../../../harness/ndfl3/checks.ts';
+import { anyState, type Goal } from '../../../harness/ndfl3/requests.ts';
+import type { WorkflowOperation } from '../../../harness/ndfl3/workflow.ts';
+import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
+import { ndfl3 } from './_ndfl3.ts';
+
+const CREDENTIALS: Array<[string, () => string | null]> = [
+  ['without a bearer token', () => null],
+  ['with an invalid bearer token', () => `pc-invalid-${randomUUID()}`],
+];
+
+/** A call the current state allows (so that serving it would show), or any usable one without a table. */
+function servableCall(t: RequirementContext, state: string): WorkflowOperation {
+  const { source } = ndfl3(t, 'access', { stateless: true });
+  const usable = source.usable();
+  return source.machine?.allowedFrom(state, usable)[0] ?? usable.find((op) => op.target !== state) ?? usable[0];
+}
+
+function withAllowedCall(t: RequirementContext): Goal {
+  const { source } = ndfl3(t, 'access');
+  const machine = source.machine;
+  return machine ? { describe: 'a state with an allowed call', accepts: (s) => machine.allowedFrom(s, source.usable()).length > 0 } : anyState;
+}
+
+describe('3-NDFL: unknown requests', () => {
+  const cases: Array<[string, (t: RequirementContext, id: string) => ReturnType<ReturnType<typeof ndfl3>['api']['call']>]> = [
+    ['GET request data', (t, id) => ndfl3(t, 'access', { stateless: true }).api.call(NDFL3.request, id)],
+    ['GET declaration', (t, id) => ndfl3(t, 'access', { stateless: true }).api.call(NDFL3.declaration, id)],
+    ['a workflow call', (t, id) => ndfl3(t, 'access', { stateless: true }).api.transition(id, servableCall(t, ''), '"1"')],
+  ];
+  for (const [what, send] of cases) {
+    requirementTest('NDF-ERR-001', { row: `${what} for a taxRequestId that does not exist is refused with 400 or 404` }, async (t) => {
+      const res = await send(t, randomUUID());
+      t.expectNone(statusIn(res, [400, 404], t.id), res);
+    });
+  }
+
+  requirementTest('NDF-ERR-002', async (t) => {
+    const op = servableCall(t, '');
+    const res = await ndfl3(t, 'access', { stateless: true }).api.transition(randomUUID(), op, '"1"');
+    t.expectNone([...statusIn(res, [400], t.id), ...businessErrorBody(t.id, res)], res, `${op.name} for a request that does not exist`);
+  });
+});
+
+describe('3-NDFL: bearer token', () => {
+  for (const [what, token] of CREDENTIALS) {
+    requirementTest('NDF-AUT-001', { row: `GET request data ${what} is refused with 401 or 403` }, async (t) => {
+      const { api, source } = ndfl3(t, 'access', { stateless: true });
+      const res = await api.call(NDFL3.request, await source.someId(), { token: token() });
+      t.expectNone(statusIn(res, [401, 403], t.id), res);
+    });
+
+    requirementTest('NDF-AUT-001', { row: `a workflow call ${what} is refused with 401 or 403 and changes nothing` }, async (t) => {
+      const { api, source } = ndfl3(t, 'access');
+      await source.with(withAllowedCall(t), async (h) => {
+        const op = servableCall(t, h.state);
+        const before = { state: h.state, version: h.version };
+        const res = await api.transition(h.id, op, h.version ?? null, { token: token() });
+        const after = await api.read(h.id);
+        Object.assign(h, { state: after.state ?? h.state, version: after.version });
+        t.expectNone(refusedUnchanged(t.id, `${op.name} from ${before.state} ${what}`, before, res, after, [401, 403]), res);
+      });
+    });
+
+    requirementTest('NDF-AUT-002', { row: `GET request data ${what} answers 401 with the business error body` }, async (t) => {
+      const { api, source } = ndfl3(t, 'access', { stateless: true });
+      const res = await api.call(NDFL3.request, await source.someId(), { token: token() });
+      t.expectNone([...statusIn(res, [401], t.id), ...(res.status === 401 ? businessErrorBody(t.id, res) : [])], res);
+    });
+  }
+});
+

@@ -1,0 +1,144 @@
+/**
+ * Spec 4.5: what hangs off a tax request. The request data carries a state of 3.1; every read conforms
+ * to the target's own served document (spec 9); a declaration edit is read back as written; a chat
+ * message appears in the chat; the form's attachments can be read; document data and a tax form are
+ * accepted. The payloads are "not shown" in the spec: the suite builds them (generators/ndfl3.ts) and
+ * skips, with the reason, where the target's document describes other ones.
+ */
+import { describe } from 'vitest';
+import { failure } from '../../../harness/checks/failure.ts';
+import { statusIn } from '../../../harness/checks/status.ts';
+import { ToolError } from '../../../harness/errors.ts';
+import { NDFL3, sideEffectOf } from '../../../harness/ndfl3/api.ts';
+import { containsText, valuesOfKey, writtenIsRead } from '../../../harness/ndfl3/checks.ts';
+import { bodyMisfit, conformsToServedDocument } from '../../../harness/ndfl3/document.ts';
+import { anyState, type Goal } from '../../../harness/ndfl3/requests.ts';
+import { workflow } from '../../../harness/ndfl3/workflow.ts';
+import { assertAllowed } from '../../../harness/safety.ts';
+import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
+import { chatText, declarationEdit, documentData, one, taxFormUpload } from '../../../generators/ndfl3.ts';
+import { ndfl3 } from './_ndfl3.ts';
+
+const ok = (status: number) => status >= 200 && status <= 299;
+const accepted = (id: string, what: string, status: number) => (ok(status) ? [] : [failure(id, `${what} accepted (2xx)`, `HTTP ${status}`)]);
+
+async function fits(t: RequirementContext, operation: string, body: unknown): Promise<void> {
+  const misfit = await bodyMisfit(t, operation, body);
+  if (misfit) throw new ToolError('CREDENTIAL_MISSING', misfit);
+}
+
+/** A request that may still be edited: one the configured table does not leave without a way out. */
+function editable(t: RequirementContext): Goal {
+  const machine = ndfl3(t, 'data').api.config.machine;
+  return machine ? { describe: 'a state that is not terminal', accepts: (s) => !machine.isTerminal(s) } : anyState;
+}
+
+describe('3-NDFL request data and the served document', () => {
+  requirementTest('NDF-REQ-001', async (t) => {
+    const { api, source } = ndfl3(t, 'data');
+    await source.with(anyState, async (h) => {
+      const snap = await api.read(h.id);
+      const states = workflow().states;
+      const field = api.config.stateField!;
+      const where = api.config.versionFrom === 'header' ? 'the ETag header' : `the body field ${api.config.versionField}`;
+      t.expectNone(
+        [
+          ...statusIn(snap.response, [200], t.id),
+          ...(snap.state !== undefined && states.includes(snap.state) ? [] : [failure(t.id, `a state of 3.1 at "${field}" (${states.join(', ')})`, snap.state === undefined ? 'none' : JSON.stringify(snap.state), `/${field.replace(/\./g, '/')}`)]),
+          ...(snap.version ? [] : [failure(t.id, `a version in ${where}`, 'none')]),
+        ],
+        snap.response,
+      );
+      Object.assign(h, { state: snap.state ?? h.state, version: snap.version });
+    });
+  });
+
+  const reads: Array<[string, string]> = [
+    ['request data', NDFL3.request],
+    ['questionnaire structure', NDFL3.structure],
+    ['declaration', NDFL3.declaration],
+    ['chat', NDFL3.chat],
+    ['v1 form', NDFL3.form],
+    ['v1 form attachment', NDFL3.attachment],
+  ];
+  for (const [what, operation] of reads) {
+    requirementTest('NDF-RSP-001', { row: `${what} (${operation}) conforms to the served document` }, async (t) => {
+      const { api, source } = ndfl3(t, 'data');
+      await source.with(anyState, async (h) => {
+        let params: Record<string, string> | undefined;
+        if (operation === NDFL3.attachment) {
+          const form = await api.call(NDFL3.form, h.id);
+          const id = valuesOfKey(form.json, 'attachmentId').find((v): v is string => typeof v === 'string');
+          if (!id) throw new ToolError('CREDENTIAL_MISSING', `the form of request ${h.id} lists no attachment (no attachmentId), so there is none to read`);
+          params = { attachmentId: id };
+        }
+        const res = await api.call(operation, h.id, { params });
+        t.expectNone([...statusIn(res, [200], t.id), ...(res.status === 200 ? await conformsToServedDocument(t, operation, res, t.id) : [])], res);
+      });
+    });
+  }
+});
+
+describe('3-NDFL declaration, chat, form, uploads', () => {
+  requirementTest('NDF-DEC-001', async (t) => {
+    const { api, source } = ndfl3(t, 'data');
+    await source.with(editable(t), async (h) => {
+      const structure = await api.call(NDFL3.structure, h.id);
+      const edit = one(declarationEdit(structure.json), t.seed);
+      await fits(t, NDFL3.editDeclaration, edit);
+      const put = await api.call(NDFL3.editDeclaration, h.id, { json: edit, headers: h.version ? { 'if-match': h.version } : {} });
+      h.version = undefined;
+      t.expectNone(accepted(t.id, `PUT declaration of request ${h.id} in ${h.state}`, put.status), put);
+      const read = await api.call(NDFL3.declaration, h.id);
+      t.expectNone([...statusIn(read, [200], t.id), ...writtenIsRead(t.id, edit, read.json)], read, `written: ${JSON.stringify(edit)}`);
+    });
+  });
+
+  requirementTest('NDF-CHT-001', async (t) => {
+    const { api, source } = ndfl3(t, 'data');
+    await source.with(anyState, async (h) => {
+      const text = one(chatText(), t.seed);
+      await fits(t, NDFL3.sendChat, { text });
+      const sent = await api.call(NDFL3.sendChat, h.id, { json: { text } });
+      t.expectNone(accepted(t.id, 'chat/send', sent.status), sent);
+      const chat = await api.call(NDFL3.chat, h.id);
+      const found = chat.status === 200 && containsText(chat.json, text);
+      t.expectNone([...statusIn(chat, [200], t.id), ...(found ? [] : [failure(t.id, `the chat holds the message just sent: ${JSON.stringify(text)}`, 'no such message in the chat')])], chat);
+    });
+  });
+
+  requirementTest('NDF-FRM-001', async (t) => {
+    const { api, source } = ndfl3(t, 'data');
+    await source.with(anyState, async (h) => {
+      const form = await api.call(NDFL3.form, h.id);
+      t.expectNone([...statusIn(form, [200], t.id), ...(form.json !== undefined ? [] : [failure(t.id, 'a JSON form', form.jsonError ?? 'an empty body')])], form);
+      const ids = valuesOfKey(form.json, 'attachmentId').filter((v): v is string => typeof v === 'string');
+      if (!ids.length) throw new ToolError('CREDENTIAL_MISSING', `the form of request ${h.id} lists no attachment (no attachmentId), so none can be read`);
+      for (const attachmentId of ids.slice(0, 3)) {
+        const res = await api.call(NDFL3.attachment, h.id, { params: { attachmentId } });
+        t.expectNone([...statusIn(res, [200], t.id), ...(res.json !== undefined ? [] : [failure(t.id, 'a JSON attachment', res.jsonError ?? 'an empty body')])], res, `attachment ${attachmentId} listed by the form`);
+      }
+    });
+  });
+
+  requirementTest('NDF-UPL-001', async (t) => {
+    const { api, source } = ndfl3(t, 'data');
+    await source.with(anyState, async (h) => {
+      const body = one(documentData(), t.seed);
+      await fits(t, NDFL3.documentData, body);
+      const res = await api.call(NDFL3.documentData, h.id, { json: body });
+      t.expectNone(accepted(t.id, 'document data', res.status), res);
+    });
+  });
+
+  requirementTest('NDF-UPL-002', async (t) => {
+    assertAllowed(t.target, sideEffectOf(NDFL3.upload), NDFL3.upload);
+    const { api, source } = ndfl3(t, 'data');
+    await source.with(editable(t), async (h) => {
+      const body = taxFormUpload(new Date().getUTCFullYear() - 1);
+      await fits(t, NDFL3.upload, body);
+      const res = await api.call(NDFL3.upload, h.id, { json: body });
+      t.expectNone(accepted(t.id, 'the tax-form upload', res.status), res);
+    });
+  });
+});

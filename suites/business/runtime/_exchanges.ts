@@ -1,0 +1,178 @@
+/**
+ * How the runtime suites send what the plan generated, and the exchanges they keep: per operation,
+ * its valid requests, its invalid ones, one without a token, and for an operation that needs a client
+ * certificate one to the secured host without the certificate and one to the plain host. Every
+ * request carries the catalog's side-effect class and the operation's rate group; each group sends at
+ * most two requests at a time (the pacer spaces them). An operation's exchanges are made once and
+ * shared by every test that judges them; `prefetch` starts all of them, so that groups overlap.
+ */
+import { randomUUID } from 'node:crypto';
+import { isSkip } from '../../../harness/errors.ts';
+import type { CapturedResponse, RequestSpec } from '../../../harness/http.ts';
+import { mtlsDispatcher, mtlsUrl } from '../../../harness/mtls.ts';
+import { refusalRateGroup } from '../../../harness/rate-groups.ts';
+import { credentialOf, serviceOf } from '../../../harness/target.ts';
+import { toWire, type GeneratedRequest } from '../../../generators/openapi.ts';
+import { generatedFor, type OperationPlan, type RuntimePlan } from './_runtime.ts';
+
+export type Variant = 'valid' | 'invalid' | 'no-token' | 'bad-token' | 'no-scope' | 'no-certificate' | 'plain-url';
+export type Host = 'own' | 'plain' | 'secured-without-certificate';
+
+export interface Exchange {
+  variant: Variant;
+  /** What was sent: "a valid request", "query.limit of 1001 (maximum 1000)". */
+  note: string;
+  response?: CapturedResponse;
+  /** The transport error, when no answer came (a TLS refusal, a reset connection). */
+  error?: string;
+  /** A 5xx on the first attempt that the one retry did not repeat. */
+  firstAttemptStatus?: number;
+}
+
+/** Variants that no client stands behind: paced under the refusal budget, not the operation's group. */
+const REFUSALS = new Set<Variant>(['no-token', 'bad-token', 'no-certificate', 'plain-url']);
+
+export interface AuthExchanges {
+  unknownToken: Exchange;
+  malformedToken: Exchange;
+  /** Absent when the target file has no services.business.tokenWithoutScope. */
+  noScope?: Exchange;
+}
+
+export interface OperationExchanges {
+  valid: Exchange[];
+  invalid: Exchange[];
+  noToken?: Exchange;
+  noCertificate?: Exchange;
+  plainUrl?: Exchange;
+}
+
+class Gate {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly size: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.size) await new Promise<void>((r) => this.waiting.push(r));
+    this.running++;
+    try {
+      return await work();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+const gates = new Map<string, Gate>();
+const gateOf = (key: string) => gates.get(key) ?? (gates.set(key, new Gate(2)), gates.get(key)!);
+
+export interface SendOptions {
+  /** The bearer token; null sends none. Default: services.business.token. */
+  token?: string | null;
+  host?: Host;
+  /** Send again once after a 5xx (a gateway hiccup is not the operation's answer). */
+  retryServerError?: boolean;
+}
+
+export function baseUrl(plan: RuntimePlan, op: OperationPlan, host: Host): { url: string; dispatcher?: RequestSpec['dispatcher'] } {
+  const { target } = plan.run;
+  if (host === 'plain' || !op.mtls) return { url: serviceOf(target, 'business').url.replace(/\/+$/, '') };
+  return { url: mtlsUrl(target), dispatcher: mtlsDispatcher(target, host === 'own' ? 'with-certificate' : 'without-certificate') };
+}
+
+/** Sends one generated request of the operation; only the no-certificate variant keeps a transport error (in `error`). */
+export async function send(plan: RuntimePlan, op: OperationPlan, request: GeneratedRequest, variant: Variant, note: string, options: SendOptions = {}): Promise<Exchange> {
+  const { client, target } = plan.run;
+  const wire = toWire(op.model, request);
+  const token = options.token === undefined ? credentialOf(target, 'business', 'token') : options.token;
+  const { url, dispatcher } = baseUrl(plan, op, options.host ?? 'own');
+  const headers: Record<string, string> = { ...wire.headers };
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  const spec: RequestSpec = {
+    area: 'business',
+    operation: op.row,
+    sideEffect: op.catalog.sideEffect,
+    method: op.model.method as RequestSpec['method'],
+    url: `${url}${wire.path}${wire.search}`,
+    headers,
+    ...(wire.body !== undefined ? { json: wire.body } : {}),
+    rateGroup: REFUSALS.has(variant) ? refusalRateGroup() : op.rateGroup,
+    dispatcher,
+  };
+  const once = () => gateOf(spec.rateGroup!.key).run(() => client.send(spec));
+  try {
+    let response = await once();
+    let firstAttemptStatus: number | undefined;
+    if (options.retryServerError && response.status >= 500) {
+      firstAttemptStatus = response.status;
+      response = await once();
+    }
+    return { variant, note, response, ...(firstAttemptStatus !== undefined && response.status < 500 ? { firstAttemptStatus } : {}) };
+  } catch (error) {
+    if (isSkip(error) || variant !== 'no-certificate') throw error;
+    return { variant, note, error: (error as Error).message };
+  }
+}
+
+async function make(plan: RuntimePlan, op: OperationPlan): Promise<OperationExchanges> {
+  const { valid, invalid } = generatedFor(plan, op);
+  const first = valid[0];
+  const jobs: Array<Promise<unknown>> = [];
+  const out: OperationExchanges = { valid: [], invalid: [] };
+  valid.forEach((request, i) => jobs.push(send(plan, op, request, 'valid', valid.length > 1 ? `valid request ${i + 1}` : 'a valid request', { retryServerError: true }).then((e) => (out.valid[i] = e))));
+  invalid.forEach((c, i) => jobs.push(send(plan, op, c.request, 'invalid', `${c.description} [${c.rule}]`, { retryServerError: true }).then((e) => (out.invalid[i] = e))));
+  if (op.model.secured) jobs.push(send(plan, op, first, 'no-token', 'the valid request without a token', { token: null }).then((e) => (out.noToken = e)));
+  if (op.mtls) jobs.push(send(plan, op, first, 'no-certificate', 'the valid request to mtlsUrl without a client certificate', { host: 'secured-without-certificate' }).then((e) => (out.noCertificate = e)));
+  if (op.plainUrlProbe) jobs.push(send(plan, op, first, 'plain-url', 'the valid request to the plain url', { host: 'plain' }).then((e) => (out.plainUrl = e)));
+  await Promise.all(jobs);
+  return out;
+}
+
+const made = new Map<string, Promise<OperationExchanges>>();
+
+export function exchangesOf(plan: RuntimePlan, op: OperationPlan): Promise<OperationExchanges> {
+  let pending = made.get(op.row);
+  if (!pending) made.set(op.row, (pending = make(plan, op)));
+  return pending;
+}
+
+async function makeAuth(plan: RuntimePlan, op: OperationPlan): Promise<AuthExchanges> {
+  const request = generatedFor(plan, op).valid[0];
+  const withToken = (variant: Variant, note: string, token: string) => send(plan, op, request, variant, `the valid request with ${note}`, { token });
+  const scopeless = plan.run.target.services.business?.tokenWithoutScope;
+  const [unknownToken, malformedToken, noScope] = await Promise.all([
+    withToken('bad-token', 'an unknown token', `pc-unknown-${randomUUID()}`),
+    withToken('bad-token', 'a malformed token', 'not-a-token'),
+    typeof scopeless === 'string' && scopeless !== '' ? withToken('no-scope', 'a token without the scope', scopeless) : undefined,
+  ]);
+  return { unknownToken, malformedToken, noScope };
+}
+
+const authMade = new Map<string, Promise<AuthExchanges>>();
+
+/** The token checks of an operation that stands for its group. */
+export function authExchangesOf(plan: RuntimePlan, op: OperationPlan): Promise<AuthExchanges> {
+  let pending = authMade.get(op.row);
+  if (!pending) authMade.set(op.row, (pending = makeAuth(plan, op)));
+  return pending;
+}
+
+/** Starts every operation's exchanges at once; each test still awaits (and reports) its own. */
+export function prefetch(plan: RuntimePlan): void {
+  for (const op of plan.operations) {
+    exchangesOf(plan, op).catch(() => undefined);
+    if (op.authProbe) authExchangesOf(plan, op).catch(() => undefined);
+  }
+}
+
+/** Every exchange made so far that got an answer, with its operation. */
+export async function allAnswered(plan: RuntimePlan): Promise<Array<{ op: OperationPlan; exchange: Exchange }>> {
+  const out: Array<{ op: OperationPlan; exchange: Exchange }> = [];
+  for (const op of plan.operations) {
+    const exchanges = await exchangesOf(plan, op).catch(() => undefined);
+    if (!exchanges) continue;
+    for (const exchange of [...exchanges.valid, ...exchanges.invalid, exchanges.noToken]) if (exchange?.response) out.push({ op, exchange });
+  }
+  return out;
+}

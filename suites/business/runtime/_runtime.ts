@@ -1,0 +1,162 @@
+/**
+ * The plan of the business runtime suites, made once per worker while the test files are collected
+ * (so that every test row names an operation the served document really has): the served document,
+ * fetched through the HTTP client, and for every catalog operation (current or deprecated) that it
+ * describes, its model, side-effect class (from the catalog), rate group, host (plain or secured) and
+ * the requests generated from it with the run's seed.
+ */
+import { it } from 'vitest';
+import { catalogOperations, type CatalogOperation } from '../../../harness/openapi/catalog.ts';
+import { mtlsOperations } from '../../../harness/openapi/business-target.ts';
+import { DocumentSchemas } from '../../../harness/openapi/json-schema.ts';
+import { loadServedDocument } from '../../../harness/openapi/load.ts';
+import { ToolError } from '../../../harness/errors.ts';
+import { jsonBodyOf, operationModel, type OperationModel } from '../../../harness/openapi/operation-model.ts';
+import { OperationIndex, sameOperation, type OperationName } from '../../../harness/openapi/paths.ts';
+import { businessRateGroup, type RateGroup } from '../../../harness/rate-groups.ts';
+import { titleOf } from '../../../harness/requirements.ts';
+import { runContext, type RunContext } from '../../../harness/suite.ts';
+import { GenerationError, OpenApiRequests, seedFor, type GeneratedRequest, type InvalidRequest } from '../../../generators/openapi.ts';
+
+export interface OperationPlan {
+  /** "GET /api/v1/card/{ucid}" as the catalog names it. */
+  row: string;
+  catalog: CatalogOperation;
+  model: OperationModel;
+  rateGroup: RateGroup;
+  /** Listed in services.business.mtlsOperations: sent to mtlsUrl with the client certificate. */
+  mtls: boolean;
+  /** The first mTLS operation of its catalog area: the one also sent to the plain url (BUS-MTL-004). */
+  plainUrlProbe: boolean;
+  /** The operation that stands for its catalog area in the token and scope checks (BUS-AUT-002, 003). */
+  authProbe: boolean;
+  /** Parameters or a JSON body: something an invalid request can break. */
+  breakable: boolean;
+  /** The run's seed for this operation. */
+  seed: number;
+}
+
+export interface Generated {
+  valid: GeneratedRequest[];
+  invalid: InvalidRequest[];
+}
+
+export interface RuntimePlan {
+  run: RunContext;
+  /** Why the runtime suites cannot run at all (the document could not be read): their rows fail. */
+  unusable?: string;
+  /** Why they do not apply to this target (business not selected or not described): their rows skip. */
+  notApplicable?: string;
+  raw: Record<string, unknown>;
+  operations: OperationPlan[];
+  requests: OpenApiRequests;
+  schemas: DocumentSchemas;
+  /** Why the mTLS rows cannot run (services.business.mtlsOperations missing), when they cannot. */
+  mtlsUnconfigured?: string;
+}
+
+/** Runs of the property per operation: the run's depth scaled down (25 runs, the default, is one request). */
+export function perOperation(runs: number): number {
+  return Math.max(1, Math.round(runs / 25));
+}
+
+async function build(): Promise<RuntimePlan> {
+  const run = runContext();
+  const empty = { run, raw: {}, operations: [], requests: undefined as unknown as OpenApiRequests, schemas: undefined as unknown as DocumentSchemas };
+  if (!run.target.areas.includes('business') || !run.target.services.business) {
+    return { ...empty, notApplicable: `area business is not selected or not described in target "${run.target.name}"` };
+  }
+  let served: Awaited<ReturnType<typeof loadServedDocument>>;
+  try {
+    served = await loadServedDocument(run.client, run.target);
+  } catch (error) {
+    return { ...empty, unusable: `the served document could not be fetched: ${(error as Error).message}` };
+  }
+  if (!served.readable) return { ...empty, unusable: `the served document could not be read (see BUS-DOC-001): ${served.unreadable}` };
+  const raw = served.readable.raw;
+  let secured: OperationName[] = [];
+  let mtlsUnconfigured: string | undefined;
+  try {
+    secured = mtlsOperations(run.target);
+  } catch (error) {
+    mtlsUnconfigured = (error as Error).message;
+  }
+  const operations = operationPlans(raw, secured, run.seed);
+  return { run, raw, operations, requests: new OpenApiRequests(raw), schemas: new DocumentSchemas(raw), mtlsUnconfigured };
+}
+
+/** The catalog operations (current or deprecated) the document describes, as the suites exercise them. */
+export function operationPlans(raw: Record<string, unknown>, secured: OperationName[], seed: number): OperationPlan[] {
+  const index = new OperationIndex(raw);
+  const operations: OperationPlan[] = [];
+  const probedAreas = new Set<string>();
+  for (const catalog of catalogOperations().filter((row) => row.status !== 'removed')) {
+    const model = operationModel(raw, index, catalog.method, catalog.path);
+    if (!model) continue;
+    const row = `${catalog.method} ${catalog.path}`;
+    const mtls = secured.some((s) => sameOperation(s, catalog));
+    const plainUrlProbe = mtls && !probedAreas.has(catalog.area);
+    if (plainUrlProbe) probedAreas.add(catalog.area);
+    const breakable = model.parameters.length > 0 || jsonBodyOf(model) !== undefined;
+    operations.push({ row, catalog, model, rateGroup: businessRateGroup(model.path), mtls, plainUrlProbe, authProbe: false, breakable, seed: seedFor(seed, row) });
+  }
+  for (const op of authProbes(operations)) op.authProbe = true;
+  return operations;
+}
+
+/**
+ * One secured operation per catalog area for the token checks: a GET without path parameters where
+ * there is one (no 404 can hide the refusal), then any GET, then the first.
+ */
+function authProbes(operations: OperationPlan[]): OperationPlan[] {
+  const byArea = new Map<string, OperationPlan[]>();
+  for (const op of operations.filter((o) => o.model.secured)) byArea.set(op.catalog.area, [...(byArea.get(op.catalog.area) ?? []), op]);
+  const rank = (op: OperationPlan) => (op.model.method === 'GET' ? 0 : 2) + (op.model.parameters.some((p) => p.in === 'path') ? 1 : 0);
+  return [...byArea.values()].map((ops) => [...ops].sort((a, b) => rank(a) - rank(b))[0]);
+}
+
+const generated = new WeakMap<OperationPlan, Generated>();
+
+/**
+ * The operation's generated requests (made on first use): perOperation(runs) valid ones, and as many
+ * that break one rule each. A document the generators cannot work from skips the operation's tests.
+ */
+export function generatedFor(plan: RuntimePlan, op: OperationPlan): Generated {
+  let out = generated.get(op);
+  if (out) return out;
+  const count = perOperation(plan.run.runs);
+  try {
+    const valid = plan.requests.valid(op.model, { seed: op.seed, count });
+    let invalid = plan.requests.invalid(op.model, valid[0], { seed: op.seed, count });
+    // A valid request without its optional parameters has nothing to break there: try a few others.
+    for (let extra = 1; invalid.length === 0 && op.breakable && extra <= 8; extra++) {
+      const other = plan.requests.valid(op.model, { seed: op.seed + 1000 * extra, count: 1 })[0];
+      invalid = plan.requests.invalid(op.model, other, { seed: op.seed, count });
+    }
+    out = { valid, invalid };
+  } catch (error) {
+    if (error instanceof GenerationError) throw new ToolError('PRECONDITION_MISSING', error.message);
+    throw error;
+  }
+  generated.set(op, out);
+  return out;
+}
+
+let plan: Promise<RuntimePlan> | undefined;
+
+/** The plan, built on first use in this worker. */
+export function runtimePlan(): Promise<RuntimePlan> {
+  return (plan ??= build());
+}
+
+/** A row that cannot run here, reported as skipped with its reason (known while collecting). */
+export function skippedRow(id: string, row: string, reason: string): void {
+  it(titleOf(id, row), (ctx) => ctx.skip(reason));
+}
+
+/** The one failing row of a suite that cannot run at all, naming why. */
+export function unusableRow(id: string, reason: string): void {
+  it(titleOf(id, 'the runtime suite needs a readable served document'), () => {
+    throw new Error(runContext().target.redactor.redact(reason));
+  });
+}
