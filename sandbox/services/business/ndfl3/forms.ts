@@ -15,9 +15,7 @@ const invalid = (broken: Broken) => [`${broken.field} ${broken.message}`, { [bro
 
 export function registerForms(app: FastifyInstance, guard: Guard, faults: FaultSet): void {
   app.get(`${BASE}/info/form`, async (request, reply) => {
-    const token = guard.authorised(request, reply);
-    if (!token || !guard.withinLimit(token, request, reply)) return reply;
-    const record = guard.taxRequest(request, reply);
+    const record = guard.enter(request, reply);
     if (!record) return reply;
     return sendJson(request, reply, 200, {
       taxRequestId: record.taxRequestId,
@@ -28,9 +26,7 @@ export function registerForms(app: FastifyInstance, guard: Guard, faults: FaultS
   });
 
   app.get(`${BASE}/info/form/attachments/:attachmentId`, async (request, reply) => {
-    const token = guard.authorised(request, reply);
-    if (!token || !guard.withinLimit(token, request, reply)) return reply;
-    const record = guard.taxRequest(request, reply);
+    const record = guard.enter(request, reply);
     if (!record) return reply;
     const id = String((request.params as { attachmentId?: string }).attachmentId ?? '').toLowerCase();
     const found = faults.has('ndf-attachment-not-found') ? undefined : record.attachments.find((a) => a.attachmentId === id);
@@ -39,9 +35,7 @@ export function registerForms(app: FastifyInstance, guard: Guard, faults: FaultS
   });
 
   app.post(`${BASE}/info/document-data`, async (request, reply) => {
-    const token = guard.authorised(request, reply);
-    if (!token || !guard.withinLimit(token, request, reply)) return reply;
-    const record = guard.taxRequest(request, reply);
+    const record = guard.enter(request, reply);
     if (!record) return reply;
     const body = jsonBodyOf(request);
     if (!body.ok) return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', body.message);
@@ -52,9 +46,7 @@ export function registerForms(app: FastifyInstance, guard: Guard, faults: FaultS
   });
 
   app.post(`${BASE}/tax-form/upload`, async (request, reply) => {
-    const token = guard.authorised(request, reply);
-    if (!token || !guard.withinLimit(token, request, reply, 'upload')) return reply;
-    const record = guard.taxRequest(request, reply);
+    const record = guard.enter(request, reply, 'upload');
     if (!record) return reply;
     const body = jsonBodyOf(request);
     if (!body.ok) return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', body.message);

@@ -18,6 +18,8 @@ export interface Guard {
   withinLimit(token: string, request: FastifyRequest, reply: FastifyReply, group?: 'ndfl3' | 'upload'): boolean;
   /** The request named by :taxRequestId, or undefined once a 400 has been sent. */
   taxRequest(request: FastifyRequest, reply: FastifyReply): TaxRequestRecord | undefined;
+  /** All three, in that order: the tax request of an authorised call within its limit, or undefined once an error answer has been sent. */
+  enter(request: FastifyRequest, reply: FastifyReply, group?: 'ndfl3' | 'upload'): TaxRequestRecord | undefined;
 }
 
 export function makeGuard(ctx: ServiceContext, store: Ndfl3Store): Guard {
@@ -55,6 +57,11 @@ export function makeGuard(ctx: ServiceContext, store: Ndfl3Store): Guard {
         sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', 'taxRequestId must be a uuid', { taxRequestId: 'must be a uuid' });
       }
       return undefined;
+    },
+    enter(request, reply, group = 'ndfl3') {
+      const token = this.authorised(request, reply);
+      if (!token || !this.withinLimit(token, request, reply, group)) return undefined;
+      return this.taxRequest(request, reply);
     },
   };
 }

@@ -56,34 +56,26 @@ export function registerRequests(app: FastifyInstance, guard: Guard, store: Ndfl
   });
 
   app.get(BASE, async (request, reply) => {
-    const token = guard.authorised(request, reply);
-    if (!token || !guard.withinLimit(token, request, reply)) return reply;
-    const record = guard.taxRequest(request, reply);
+    const record = guard.enter(request, reply);
     if (!record) return reply;
     return sendJson(request, reply, 200, taxRequestView(record, faults), record.version);
   });
 
   app.get(`${BASE}/declaration/structure`, async (request, reply) => {
-    const token = guard.authorised(request, reply);
-    if (!token || !guard.withinLimit(token, request, reply)) return reply;
-    const record = guard.taxRequest(request, reply);
+    const record = guard.enter(request, reply);
     if (!record) return reply;
     if (faults.has('ndf-structure-without-sections')) return sendJson(request, reply, 200, { taxRequestId: record.taxRequestId });
     return sendJson(request, reply, 200, { taxRequestId: record.taxRequestId, sections: STRUCTURE });
   });
 
   app.get(`${BASE}/declaration`, async (request, reply) => {
-    const token = guard.authorised(request, reply);
-    if (!token || !guard.withinLimit(token, request, reply)) return reply;
-    const record = guard.taxRequest(request, reply);
+    const record = guard.enter(request, reply);
     if (!record) return reply;
     return sendJson(request, reply, 200, declarationView(record), record.version);
   });
 
   app.put(`${BASE}/declaration`, async (request, reply) => {
-    const token = guard.authorised(request, reply);
-    if (!token || !guard.withinLimit(token, request, reply)) return reply;
-    const record = guard.taxRequest(request, reply);
+    const record = guard.enter(request, reply);
     if (!record) return reply;
     const body = jsonBodyOf(request);
     if (!body.ok) return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', body.message);
@@ -106,9 +98,7 @@ export function registerRequests(app: FastifyInstance, guard: Guard, store: Ndfl
   });
 
   app.get(`${BASE}/chat`, async (request, reply) => {
-    const token = guard.authorised(request, reply);
-    if (!token || !guard.withinLimit(token, request, reply)) return reply;
-    const record = guard.taxRequest(request, reply);
+    const record = guard.enter(request, reply);
     if (!record) return reply;
     const query = request.query as { offset?: string; limit?: string };
     const offset = query.offset === undefined ? 0 : Number(query.offset);
@@ -120,9 +110,7 @@ export function registerRequests(app: FastifyInstance, guard: Guard, store: Ndfl
   });
 
   app.post(`${BASE}/chat/send`, async (request, reply) => {
-    const token = guard.authorised(request, reply);
-    if (!token || !guard.withinLimit(token, request, reply)) return reply;
-    const record = guard.taxRequest(request, reply);
+    const record = guard.enter(request, reply);
     if (!record) return reply;
     const body = jsonBodyOf(request);
     if (!body.ok) return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', body.message);

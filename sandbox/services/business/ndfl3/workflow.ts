@@ -44,9 +44,7 @@ function refuse(request: FastifyRequest, reply: FastifyReply, from: State, t: Tr
 export function registerWorkflow(app: FastifyInstance, guard: Guard, store: Ndfl3Store, faults: FaultSet): void {
   for (const t of WORKFLOW) {
     app.post(`${WORKFLOW_PREFIX}/${t.operation}`, async (request, reply) => {
-      const token = guard.authorised(request, reply);
-      if (!token || !guard.withinLimit(token, request, reply)) return reply;
-      const record = guard.taxRequest(request, reply);
+      const record = guard.enter(request, reply);
       if (!record) return reply;
       const body = jsonBodyOf(request);
       if (!body.ok) return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', body.message);
