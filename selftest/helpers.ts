@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CapturedResponse } from '../harness/http.ts';
 import type { RunSummary } from '../harness/report/summary-reporter.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -49,4 +50,20 @@ export function runSuite(options: { env?: Record<string, string>; files?: string
       resolve({ code, stdout, stderr, summary, reportDir, wallMs: Date.now() - started });
     });
   });
+}
+
+/**
+ * A response as the HTTP client captures it, for unit tests of checks: a string body is kept raw,
+ * anything else is serialised; the body is parsed as JSON, or the parse error is kept.
+ */
+export function cannedResponse(status: number, body?: unknown, headers: Record<string, string> = {}, durationMs = 1): CapturedResponse {
+  const rawBody = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  let json: unknown;
+  let jsonError: string | undefined;
+  try {
+    json = rawBody ? JSON.parse(rawBody) : undefined;
+  } catch (error) {
+    jsonError = (error as Error).message;
+  }
+  return { status, headers, rawBody, json, jsonError, durationMs, retried429: 0, request: { method: 'POST', url: 'http://x/', headers: {} }, curl: 'curl' };
 }

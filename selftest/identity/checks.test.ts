@@ -9,18 +9,11 @@ import {
   refusedWithoutData,
   sameUser,
 } from '../../harness/checks/identity.ts';
+import { cannedResponse } from '../helpers.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 
 function response(status: number, body?: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }): CapturedResponse {
-  const rawBody = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-  let json: unknown;
-  let jsonError: string | undefined;
-  try {
-    json = rawBody ? JSON.parse(rawBody) : undefined;
-  } catch (error) {
-    jsonError = (error as Error).message;
-  }
-  return { status, headers, rawBody, json, jsonError, durationMs: 1, retried429: 0, request: { method: 'POST', url: 'http://x', headers: {} }, curl: '' };
+  return cannedResponse(status, body, headers);
 }
 
 describe('answeredWithUserinfo', () => {

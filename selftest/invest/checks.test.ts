@@ -22,6 +22,7 @@ import {
   vendorErrorBody,
   virtualExpireDatesUtc,
 } from '../../harness/checks/invest.ts';
+import { cannedResponse } from '../helpers.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { valueConformsTo } from '../../harness/checks/body.ts';
 import { accountIdLike, PORTFOLIO_REQUEST, portfolioRequest, portfolioResponse } from '../../generators/invest.ts';
@@ -43,8 +44,7 @@ function setAt(body: Body, pointer: string, value: unknown): Body {
 const getAt = (body: Body, pointer: string) => pointer.split('/').slice(1).reduce<unknown>((n, p) => (n as Record<string, unknown>)[p], body) as Body;
 
 function response(status: number, body: unknown, headers: Record<string, string> = {}): CapturedResponse {
-  const rawBody = body === undefined ? '' : JSON.stringify(body);
-  return { status, headers, rawBody, json: body, durationMs: 1, retried429: 0, request: { method: 'POST', url: 'http://x', headers: {} }, curl: '' };
+  return cannedResponse(status, body, headers);
 }
 
 describe('generated portfolios pass every check', () => {

@@ -1,10 +1,11 @@
 /** The speech checks: acceptance and refusal, the leeway ladder, secret echoes, the clock offset. */
 import { describe, expect, it } from 'vitest';
 import { accepted, clockOffsetSeconds, echoesNoSecret, leewayFigure, notRefusedAsUnauthenticated } from '../../harness/checks/speech.ts';
+import { cannedResponse } from '../helpers.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 
 function response(status: number, rawBody = '', headers: Record<string, string> = {}, durationMs = 10): CapturedResponse {
-  return { status, headers, rawBody, durationMs, retried429: 0, request: { method: 'GET', url: 'http://x', headers: {} }, curl: '' };
+  return cannedResponse(status, rawBody, headers, durationMs);
 }
 
 const ladder = (statuses: number[], offsets = [2, 10, 20, 45, 75, 150, 300]) => statuses.map((status, i) => ({ offsetSeconds: offsets[i], status }));

@@ -1,19 +1,13 @@
 /** The 3-NDFL checks, each shown to pass on a right answer and to fail, saying why, on a wrong one. */
 import { describe, expect, it } from 'vitest';
+import { cannedResponse } from '../../helpers.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import type { Snapshot } from '../../../harness/ndfl3/api.ts';
 import { businessErrorBody, containsText, landedIn, refusedUnchanged, repeatChangesNothing, valuesOfKey, writtenIsRead } from '../../../harness/ndfl3/checks.ts';
 import { workflow } from '../../../harness/ndfl3/workflow.ts';
 
 function res(status: number, body?: unknown, contentType = 'application/json'): CapturedResponse {
-  const rawBody = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-  let json: unknown;
-  try {
-    json = rawBody ? JSON.parse(rawBody) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status, headers: { 'content-type': contentType }, rawBody, json, durationMs: 1, retried429: 0, request: { method: 'POST', url: 'http://x', headers: {} }, curl: 'curl' };
+  return cannedResponse(status, body, { 'content-type': contentType });
 }
 const snap = (state?: string, version?: string): Snapshot => ({ response: res(200, { status: state }), state, version });
 const ready = workflow().byName.get('ready')!;

@@ -17,6 +17,7 @@ import {
   statusDocumented,
   vendorErrorBody,
 } from '../../../harness/checks/business-runtime.ts';
+import { cannedResponse } from '../../helpers.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { DocumentSchemas } from '../../../harness/openapi/json-schema.ts';
 import type { OperationModel } from '../../../harness/openapi/operation-model.ts';
@@ -24,15 +25,7 @@ import type { OperationModel } from '../../../harness/openapi/operation-model.ts
 const ID = 'BUS-RUN-000';
 
 function res(status: number, body?: unknown, contentType = 'application/json; charset=utf-8'): CapturedResponse {
-  const rawBody = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-  let json: unknown;
-  let jsonError: string | undefined;
-  try {
-    json = rawBody ? JSON.parse(rawBody) : undefined;
-  } catch (error) {
-    jsonError = (error as Error).message;
-  }
-  return { status, headers: { 'content-type': contentType }, rawBody, json, jsonError, durationMs: 1, retried429: 0, request: { method: 'GET', url: 'http://x/', headers: {} }, curl: 'curl' };
+  return cannedResponse(status, body, { 'content-type': contentType });
 }
 
 const CARD = { type: 'object', required: ['ucid'], properties: { ucid: { type: 'integer', format: 'int64' }, name: { type: 'string', nullable: true } } };
