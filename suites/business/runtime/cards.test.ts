@@ -32,7 +32,7 @@ function cardsOf(res: CapturedResponse): unknown[] | undefined {
 }
 
 describe('business runtime: the cards list (8, 2.6, 5.5)', () => {
-  const ids = ['BUS-CRD-001', 'BUS-CRD-002', 'BUS-CRD-003', 'BUS-MTL-006'];
+  const ids = ['BUS-CRD-001', 'BUS-CRD-002', 'BUS-CRD-003', 'BUS-CRD-004', 'BUS-MTL-006'];
   if (plan.notApplicable || plan.unusable) {
     for (const id of ids) plan.unusable ? unusableRow(id, plan.unusable) : skippedRow(id, 'the cards list', plan.notApplicable!);
     return;
@@ -65,6 +65,21 @@ describe('business runtime: the cards list (8, 2.6, 5.5)', () => {
     const same = JSON.stringify(a) === JSON.stringify(b);
     t.expectNone(same ? [] : [failure(t.id, `the same cards as with limit=1000&offset=0 (${b.length} cards)`, `${a.length} cards${a.length < b.length ? ': a smaller default page' : ', or others'}`)], defaults);
   });
+
+  const ACCOUNT_NUMBERS: Array<[string, string, boolean]> = [
+    ['40702810110011000001', '20 digits', true],
+    ['4070281011001100000123', '22 digits', true],
+    ['4070281011001100000', '19 digits', false],
+    ['407028101100110000012', '21 digits', false],
+    ['40702810110011000001234', '23 digits', false],
+    ['4070281011001100000A', '19 digits and a letter', false],
+  ];
+  for (const [accountNumber, what, ok] of ACCOUNT_NUMBERS) {
+    requirementTest('BUS-CRD-004', { row: `${LIST}?accountNumber of ${what} is ${ok ? 'accepted' : 'refused'}` }, async (t) => {
+      const res = await list(cards, { accountNumber }, `accountNumber=${accountNumber} (${what})`);
+      t.expectNone(ok ? statusIn(res, [200, 203, 206], t.id) : rejectedWith(res, [400, 422], t.id), res);
+    });
+  }
 
   requirementTest('BUS-MTL-006', { row: `${LIST} answers 2xx on the plain url without a client certificate` }, async (t) => {
     const res = await list(cards, {}, 'no client certificate, plain url', 'plain');

@@ -11,14 +11,16 @@ import { resourceBehaviour, seedRecord } from './resources.ts';
 import { Synthesizer } from './synthesize.ts';
 import { listAnswer, notFound, project, propertyPointers, unprocessable, type Answer, type Input, type World } from './world.ts';
 import { validAt } from './validate.ts';
+import { bankPayment } from './payments.ts';
 
 type Behaviour = (world: World, input: Input, faults: FaultSet) => Answer;
 
 const ACCOUNTS = ['40702810110011000001', '40702810110011000002'];
 /** More cards than a short default page would show, fewer than the documented 1000. */
 export const SEEDED_CARDS = 150;
-/** Part 8: a single ruble transfer is at most 100 000 rubles by default. */
-const RUBLE_TRANSFER_LIMIT = 100_000;
+/** A self-employed taxpayer who is not ACTIVE: the sandbox accepts its receipts, then fails them. */
+export const INACTIVE_TAXPAYER_INN = '772000000019';
+const RECEIPTS = 'POST /api/v1/self-employed/taxpayers/{inn}/receipts';
 
 export function seedWorld(world: World): void {
   for (let i = 1; i <= SEEDED_CARDS; i++) {
@@ -83,16 +85,6 @@ function cardLimits(world: World, input: Input): Answer {
   return { status: 200, body: { results } };
 }
 
-function bankPayment(world: World, input: Input): Answer {
-  const body = input.body as { amount?: number; id?: string };
-  if (input.op.template.endsWith('/ruble-transfer/pay') && typeof body.amount === 'number' && body.amount > RUBLE_TRANSFER_LIMIT) {
-    return unprocessable('LIMIT_EXCEEDED', `a single ruble transfer is at most ${RUBLE_TRANSFER_LIMIT} rubles`);
-  }
-  const paymentId = randomUUID();
-  seedRecord(world, 'bank-payment', { paymentId, status: 'IN_PROGRESS', updatedAt: new Date().toISOString() });
-  return { status: input.op.success.status, body: project({ paymentId, status: 'IN_PROGRESS' }, input.op.success.schema!, paymentId) };
-}
-
 function bankPaymentRead(world: World, input: Input): Answer {
   const found = world.get('bank-payment', String(input.path.paymentId));
   return found ? { status: 200, body: project(found, input.op.success.schema!, String(found.paymentId)) } : notFound(`payment ${String(input.path.paymentId)}`);
@@ -102,6 +94,27 @@ function bankPaymentStatuses(world: World, input: Input): Answer {
   const ids = (input.body as { paymentIds: string[] }).paymentIds;
   const payments = ids.map((id) => world.get('bank-payment', id)).filter((p) => p !== undefined);
   return { status: 200, body: { payments: payments.map((p) => ({ paymentId: p.paymentId, status: p.status, updatedAt: p.updatedAt })) } };
+}
+
+/**
+ * A receipt (2.6, 3.2): creation answers IN_PROGRESS with a REGISTRATION operation in progress; for a
+ * taxpayer who is not ACTIVE the registration then fails, and the receipt reads back FAILED with the
+ * operation's errorMessage.
+ */
+function receiptCreate(world: World, input: Input, faults: FaultSet): Answer {
+  const created = resourceBehaviour(RECEIPTS)!(world, input, faults);
+  if (created.error || !isNode(created.body)) return created;
+  const inn = String(input.path.inn);
+  const record = world.get('receipt', `${inn}/${String(created.body.receiptId)}`);
+  if (!record) return created;
+  const createdAt = new Date().toISOString();
+  const chatter = faults.has('bus-se-error-message-on-success') ? { errorMessage: 'no error' } : {};
+  Object.assign(record, { status: 'IN_PROGRESS', operations: [{ type: 'REGISTRATION', status: 'IN_PROGRESS', createdAt, ...chatter }] });
+  const answer: Answer = { status: created.status, body: project(record, input.op.success.schema!, String(record.__key)) };
+  if (inn === INACTIVE_TAXPAYER_INN) {
+    Object.assign(record, { status: 'FAILED', operations: [{ type: 'REGISTRATION', status: 'FAILED', createdAt, errorMessage: `taxpayer ${inn} is not ACTIVE: the income cannot be registered` }] });
+  }
+  return answer;
 }
 
 type Outcome = { result: Node } | { answer: Answer };
@@ -118,7 +131,8 @@ function accept(kind: string, outcomeOf: (world: World, input: Input) => Outcome
 }
 
 function resultOf(kind: string): Behaviour {
-  return (world, input) => {
+  return (world, input, faults) => {
+    if (kind === 'se-registry-result' && faults.has('bus-se-registry-result-lost')) return notFound(`result ${String(input.query.correlationId)}`);
     const found = world.get(kind, String(input.query.correlationId));
     return found ? { status: 200, body: project(found, input.op.success.schema!, String(found.correlationId)) } : notFound(`result ${String(input.query.correlationId)}`);
   };
@@ -179,6 +193,7 @@ const SPECIFIC: Record<string, Behaviour> = {
   'POST /api/v1/payment/card-transfer/pay': bankPayment,
   'POST /api/v1/payment/sbp/pay': bankPayment,
   'GET /api/v1/payment/{paymentId}': bankPaymentRead,
+  [RECEIPTS]: receiptCreate,
   'POST /api/v1/payment/status': bankPaymentStatuses,
   'POST /api/v1/payment/payment-registry/pay': registryPay,
   [`POST ${SE}/recipients/create`]: accept('se-recipients-result', (world, input) => ({

@@ -11,6 +11,7 @@ import { requestIdOf, sendBusinessError } from '../errors.ts';
 import { ALL_SCOPES, bearerOf, groupOf, RateLimits, scopeOf } from './access.ts';
 import { behaviourOf } from './behaviours.ts';
 import { matchOperation, type Operation } from './operations.ts';
+import { CARDS_LISTS, CHECKOUT_V1_CREATE, normalised, relaxed, ruleRefusal } from './rules.ts';
 import { checkBody, checkParameters, type Problem } from './validate.ts';
 import type { Answer, Input, World } from './world.ts';
 
@@ -25,13 +26,19 @@ export interface RuntimeState {
 }
 
 const CARDS_WITHOUT_CERTIFICATE = new Set(['GET /api/v1/card', 'GET /api/v1/card/{ucid}']);
-const CARDS_LISTS = new Set(['GET /api/v1/card', 'GET /api/v3/card']);
+const RECEIPT_ANSWERS = new Set(['POST /api/v1/self-employed/taxpayers/{inn}/receipts', 'GET /api/v1/self-employed/taxpayers/{inn}/receipts/{receiptId}']);
+const CHECKOUT_V2_READ = 'GET /api/v2/checkout/order/{shopId}/by/{orderId}';
+const BENEFICIARY_CREATE = 'POST /api/v1/nominal-accounts/beneficiaries';
 
-function problemsAnswer(request: FastifyRequest, reply: FastifyReply, state: RuntimeState, problems: Problem[]) {
+function problemsAnswer(request: FastifyRequest, reply: FastifyReply, state: RuntimeState, problems: Problem[], op?: Operation) {
   const details = Object.fromEntries(problems.map((p) => [p.field, p.message]));
   const message = `request validation failed: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`;
   if (state.faults.has('bus-run-html-400')) {
     return reply.code(400).header('x-request-id', requestIdOf(request)).type('text/html; charset=utf-8').send(`<html><body><h1>400 Bad Request</h1><p>${message.replace(/[<>&]/g, '')}</p></body></html>`);
+  }
+  const enumOnly = problems.every((p) => p.message.startsWith('must be one of'));
+  if (enumOnly && op && groupOf(op.template) === 'nominal-accounts' && state.faults.has('bus-err-enum-format')) {
+    return sendBusinessError(request, reply, 400, 'INVALID_ENUM_VALUE', `unknown value of ${problems[0].field}`);
   }
   return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', message, details);
 }
@@ -45,6 +52,10 @@ function answer(request: FastifyRequest, reply: FastifyReply, state: RuntimeStat
   }
   let status = result.status;
   let body = result.body;
+  const { faults } = state;
+  if (op.key === CHECKOUT_V1_CREATE && status === 201 && faults.has('bus-chk-v1-create-200')) status = 200;
+  if (isObject(body) && RECEIPT_ANSWERS.has(op.key) && faults.has('bus-se-receipt-new')) body = { ...body, status: 'NEW' };
+  if (isObject(body) && op.key === CHECKOUT_V2_READ && faults.has('bus-chk-read-without-items-amount')) body = Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'itemsAmount'));
   if (op.key === 'GET /api/v1/company' && state.faults.has('bus-run-field-wrong-type') && body && typeof body === 'object') body = { ...body, name: 7_707_083_893 };
   if (op.key === 'GET /api/v1/individual/subscription' && state.faults.has('bus-run-undocumented-status')) status = 202;
   reply.code(status).header('x-request-id', requestIdOf(request));
@@ -75,6 +86,8 @@ function certificateRefusal(request: FastifyRequest, state: RuntimeState, op: Op
   if (clientCertified(request) || (op.mtls && faults.has('bus-run-mtls-not-enforced'))) return undefined;
   return 'a client certificate of the secured host is required';
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function parseBody(request: FastifyRequest, op: Operation): { body: unknown } | { status: 400 | 415; problems: Problem[] } {
   const raw = Buffer.isBuffer(request.body) ? request.body : undefined;
@@ -120,7 +133,10 @@ export async function handle(request: FastifyRequest, reply: FastifyReply, state
       return sendBusinessError(request, reply, access.status, access.code, access.message);
     }
     const scope = scopeOf(op.template);
-    if (!access.scopes.includes(scope) && !faults.has('bus-run-scope-ignored')) return sendBusinessError(request, reply, 403, 'FORBIDDEN', 'the token lacks the scope of this operation', { scope: `${scope} is required` });
+    if (!access.scopes.includes(scope) && !faults.has('bus-run-scope-ignored')) {
+      if (faults.has('bus-err-403-bare')) return sendBusinessError(request, reply, 403, 'FORBIDDEN', 'Forbidden');
+      return sendBusinessError(request, reply, 403, 'FORBIDDEN', 'the token lacks the scope of this operation', { scope: `${scope} is required` });
+    }
   }
   const verdict = state.rates.hit(op.template, bearerOf(request.headers.authorization) ?? request.ip);
   if (verdict) {
@@ -133,19 +149,27 @@ export async function handle(request: FastifyRequest, reply: FastifyReply, state
   const query = request.query as Record<string, unknown>;
   const checked = checkParameters(op, { params: match.params, query, headers: request.headers }, faults.has('bus-run-query-not-validated'));
   const input: Input = { op, path: checked.values.path, query: checked.values.query, header: checked.values.header, body: undefined };
-  const problems = cardsLimitProblems(op, query.limit, checked.problems, input, faults);
+  const problems = relaxed(op, cardsLimitProblems(op, query.limit, checked.problems, input, faults), undefined, query, faults);
   if (problems.length) {
     if (faults.has('bus-run-path-param-crash') && problems.some((p) => p.field.startsWith('path.'))) throw new Error('cannot parse identifier');
-    return problemsAnswer(request, reply, state, problems);
+    return problemsAnswer(request, reply, state, problems, op);
   }
   const parsed = parseBody(request, op);
-  if ('problems' in parsed) return parsed.status === 415 ? sendBusinessError(request, reply, 415, 'UNSUPPORTED_MEDIA_TYPE', parsed.problems[0].message) : problemsAnswer(request, reply, state, parsed.problems);
+  if ('problems' in parsed) {
+    if (parsed.status === 415) return sendBusinessError(request, reply, 415, 'UNSUPPORTED_MEDIA_TYPE', parsed.problems[0].message);
+    if (faults.has('bus-err-malformed-json-text')) return reply.code(400).header('x-request-id', requestIdOf(request)).type('text/plain; charset=utf-8').send('Bad Request');
+    return problemsAnswer(request, reply, state, parsed.problems, op);
+  }
   input.body = parsed.body;
-  const bodyProblems = faults.has('bus-run-body-not-validated') || parsed.body === undefined ? [] : checkBody(op, parsed.body);
-  if (bodyProblems.length) return problemsAnswer(request, reply, state, bodyProblems);
+  const bodyProblems = faults.has('bus-run-body-not-validated') || parsed.body === undefined ? [] : relaxed(op, checkBody(op, parsed.body), parsed.body, {}, faults);
+  if (bodyProblems.length) return problemsAnswer(request, reply, state, bodyProblems, op);
+  const broken = faults.has('bus-run-body-not-validated') ? undefined : ruleRefusal(op, parsed.body, faults);
+  if (broken) return answer(request, reply, state, op, broken);
+  input.body = normalised(op, parsed.body);
   if (op.key === 'POST /api/v1/invoice/send' && faults.has('bus-run-500-on-valid')) throw new Error('invoice renderer unavailable');
   if (op.key === 'POST /api/v1/delivery/tasks' && faults.has('bus-run-valid-rejected')) return problemsAnswer(request, reply, state, [{ field: 'body.priority', message: 'is required' }]);
-  const idempotencyKey = typeof input.header['Idempotency-Key'] === 'string' ? `${op.key} ${bearerOf(request.headers.authorization)} ${input.header['Idempotency-Key']}` : undefined;
+  const keyIgnored = op.key === BENEFICIARY_CREATE && faults.has('bus-ben-idempotency-ignored');
+  const idempotencyKey = typeof input.header['Idempotency-Key'] === 'string' && !keyIgnored ? `${op.key} ${bearerOf(request.headers.authorization)} ${input.header['Idempotency-Key']}` : undefined;
   const replayed = idempotencyKey ? state.replays.get(idempotencyKey) : undefined;
   const result = replayed ?? behaviourOf(op.key)(state.world, input, faults);
   if (idempotencyKey && !replayed && result.status < 300) state.replays.set(idempotencyKey, result);

@@ -8,13 +8,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Fault } from '../../../faults/types.ts';
 import type { ListenerUrls, ServiceContext } from '../../../types.ts';
 import { ALL_SCOPES, RateLimits } from './access.ts';
-import { seedWorld } from './behaviours.ts';
-import { RUNTIME_FAULTS } from './faults.ts';
+import { INACTIVE_TAXPAYER_INN, seedWorld } from './behaviours.ts';
+import { FRESH_PAYER_PREFIX, MONTH_USED_AMOUNT, MONTH_USED_PREFIX, SBP_FREE_LIMIT } from './payments.ts';
+import { RULE_FAULTS, RUNTIME_FAULTS } from './faults.ts';
 import { handle, type RuntimeState } from './handler.ts';
 import { checkTable } from './resources.ts';
 import { World } from './world.ts';
 
-export const faults: Fault[] = RUNTIME_FAULTS;
+export const faults: Fault[] = [...RUNTIME_FAULTS, ...RULE_FAULTS];
 
 /** Fixed development credentials: a token with no business scope at all (the full token is the service's). */
 export const credentials: Record<string, string> = { tokenWithoutScope: 'dev-business-token-without-scope' };
@@ -53,6 +54,14 @@ export function targetSection(_urls: ListenerUrls, ctx: ServiceContext): Record<
   return {
     tokenWithoutScope: ctx.credentials.business.tokenWithoutScope,
     scopeRefusalAreas: SCOPED_AREAS,
+    // The sandbox's fixtures for the business-rule suites (payments.ts, behaviours.ts).
+    rules: {
+      payerAccountPrefix: FRESH_PAYER_PREFIX,
+      monthNearLimit: { payerAccountPrefix: MONTH_USED_PREFIX, paidThisMonth: MONTH_USED_AMOUNT },
+      sbp: { freeLimit: SBP_FREE_LIMIT, commissionField: 'commission' },
+      selfEmployed: { inn: '500100732259', inactiveInn: INACTIVE_TAXPAYER_INN },
+      checkout: { itemsAmountCondition: 'without-amount' },
+    },
     ...(ctx.tls ? { mtls: { cert: ctx.tls.clientCert, key: ctx.tls.clientKey, ca: ctx.tls.ca } } : {}),
   };
 }

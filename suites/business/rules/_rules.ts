@@ -1,0 +1,275 @@
+/**
+ * What the business-rule suites share (spec 2.6, 3.2, 4.5, 7, 8). A rule test sends requests that are
+ * valid against the served document and meet every rule of 2.6 but the one under test: it starts from
+ * a request generated from the document, then sets the fields the spec names (found by name wherever
+ * the operation's body schema declares them, through $ref, allOf and arrays) to values that meet the
+ * rules, and breaks one. Acceptance is a 2xx, refusal a 400 or 422; a 429 the client could not wait
+ * out makes the test inconclusive (skipped with the reason), never a verdict.
+ *
+ * Fixtures the rules need and the spec does not give (which payer accounts are fresh, the free limit of
+ * instant payments, a self-employed taxpayer) come from services.business.rules in the target file; the
+ * sandbox writes its own. A test whose fixture is missing is skipped and names the key.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import { describe } from 'vitest';
+import { statusIn, rejectedWith } from '../../../harness/checks/status.ts';
+import type { Failure } from '../../../harness/checks/failure.ts';
+import { ToolError } from '../../../harness/errors.ts';
+import type { CapturedResponse, RequestSpec } from '../../../harness/http.ts';
+import { jsonBodyOf } from '../../../harness/openapi/operation-model.ts';
+import { resolvePointer } from '../../../harness/openapi/refs.ts';
+import { credentialOf } from '../../../harness/target.ts';
+import type { GeneratedRequest } from '../../../generators/openapi.ts';
+import { baseUrl, send } from '../runtime/_exchanges.ts';
+import { runtimePlan, skippedRow, unusableRow, type OperationPlan, type RuntimePlan } from '../runtime/_runtime.ts';
+
+export type Node = Record<string, unknown>;
+export const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const plan: RuntimePlan = await runtimePlan();
+export const opOf = (row: string): OperationPlan | undefined => plan.operations.find((op) => op.row === row);
+
+export const SUCCESS = [200, 201, 202, 203, 204, 206];
+export const REFUSED = [400, 422];
+
+/**
+ * Declares a describe block of rule tests that need the named operations. When the suite cannot run,
+ * or an operation is not served, every id gets one row saying why (a failure for an unreadable
+ * document, a skip otherwise), and `body` is not called.
+ */
+export function rulesBlock(title: string, ids: string[], rows: string[], body: (ops: OperationPlan[]) => void): void {
+  describe(title, () => {
+    if (plan.notApplicable || plan.unusable) {
+      for (const id of ids) plan.unusable ? unusableRow(id, plan.unusable) : skippedRow(id, title, plan.notApplicable!);
+      return;
+    }
+    const ops = rows.map(opOf);
+    const missing = rows.filter((_r, i) => !ops[i]);
+    if (missing.length) {
+      for (const id of ids) skippedRow(id, title, `${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not in the served document (see BUS-CAT-001)`);
+      return;
+    }
+    body(ops as OperationPlan[]);
+  });
+}
+
+// ── Where a field lives in a body schema ────────────────────────────────────────────────────────────
+
+export type Path = Array<string>;
+
+/** The schema node after `$ref`s. */
+function deref(node: unknown): Node | undefined {
+  let current = node;
+  for (let hops = 0; hops < 20 && isNode(current) && typeof current.$ref === 'string'; hops++) current = resolvePointer(plan.raw, current.$ref as string);
+  return isNode(current) ? current : undefined;
+}
+
+/** Every property of an object schema (through allOf, oneOf, anyOf), with its schema. */
+function propertiesOf(schema: unknown): Array<[string, Node]> {
+  const node = deref(schema);
+  if (!node) return [];
+  const out: Array<[string, Node]> = [];
+  if (isNode(node.properties)) for (const [name, sub] of Object.entries(node.properties)) if (isNode(sub)) out.push([name, sub]);
+  for (const key of ['allOf', 'oneOf', 'anyOf']) if (Array.isArray(node[key])) for (const part of node[key] as unknown[]) out.push(...propertiesOf(part));
+  return out;
+}
+
+/** The paths (arrays step through "*") at which the body schema declares a property `name`, shallowest first. */
+export function fieldSites(op: OperationPlan, name: string): Array<{ path: Path; schema: Node }> {
+  const root = jsonBodyOf(op.model)?.schema;
+  const out: Array<{ path: Path; schema: Node }> = [];
+  const walk = (schema: unknown, path: Path, depth: number) => {
+    if (depth > 6) return;
+    const node = deref(schema);
+    if (!node) return;
+    if (node.type === 'array' || node.items) return walk(node.items, [...path, '*'], depth + 1);
+    for (const [prop, sub] of propertiesOf(node)) {
+      if (prop === name) out.push({ path: [...path, prop], schema: deref(sub) ?? sub });
+      walk(sub, [...path, prop], depth + 1);
+    }
+  };
+  walk(root, [], 0);
+  return out.sort((a, b) => a.path.length - b.path.length);
+}
+
+/** The first site among the names, or undefined. */
+export function siteOf(op: OperationPlan, ...names: string[]): { path: Path; schema: Node } | undefined {
+  for (const name of names) {
+    const [site] = fieldSites(op, name);
+    if (site) return site;
+  }
+  return undefined;
+}
+
+/** Like siteOf, but a missing field skips the test, naming it. */
+export function needSite(op: OperationPlan, ...names: string[]): { path: Path; schema: Node } {
+  const site = siteOf(op, ...names);
+  if (!site) throw new ToolError('PRECONDITION_MISSING', `the request body of ${op.row} in the served document has no field ${names.join(' or ')}`);
+  return site;
+}
+
+/** The schema's enum values (through $ref, allOf and arrays of it). */
+export function enumOf(schema: Node): unknown[] {
+  const node = deref(schema) ?? schema;
+  if (Array.isArray(node.enum)) return node.enum;
+  if (isNode(node.items)) return enumOf(node.items);
+  for (const key of ['allOf', 'oneOf', 'anyOf']) if (Array.isArray(node[key])) for (const part of node[key] as Node[]) if (enumOf(part).length) return enumOf(part);
+  return [];
+}
+
+export const typeAt = (schema: Node): string | undefined => {
+  const node = deref(schema) ?? schema;
+  return typeof node.type === 'string' ? node.type : undefined;
+};
+
+// ── Editing a body along a path ─────────────────────────────────────────────────────────────────────
+
+/** Sets the value at a path, making missing objects (and one-item arrays for "*"); "*" sets every item. */
+export function setAt(body: Node, path: Path, value: unknown): void {
+  const [head, ...rest] = path;
+  if (head === '*') throw new Error('setAt: a path cannot start with *');
+  if (!rest.length) {
+    body[head] = structuredClone(value);
+    return;
+  }
+  if (rest[0] === '*') {
+    if (!Array.isArray(body[head]) || !(body[head] as unknown[]).length) body[head] = [{}];
+    for (const item of body[head] as unknown[]) if (isNode(item)) rest.length === 1 ? undefined : setAt(item, rest.slice(1), value);
+    return;
+  }
+  if (!isNode(body[head])) body[head] = {};
+  setAt(body[head] as Node, rest, value);
+}
+
+/** Removes the value at a path ("*" from every item); nothing happens where the path is absent. */
+export function removeAt(body: Node, path: Path): void {
+  const [head, ...rest] = path;
+  if (!(head in body)) return;
+  if (!rest.length) {
+    delete body[head];
+    return;
+  }
+  const next = body[head];
+  if (rest[0] === '*' && Array.isArray(next)) for (const item of next) isNode(item) && rest.length > 1 && removeAt(item, rest.slice(1));
+  else if (isNode(next)) removeAt(next, rest);
+}
+
+export function getAt(body: unknown, path: Path): unknown {
+  let node = body;
+  for (const step of path) {
+    if (step === '*') node = Array.isArray(node) ? node[0] : undefined;
+    else node = isNode(node) ? node[step] : undefined;
+  }
+  return node;
+}
+
+// ── Fixtures of the target file ─────────────────────────────────────────────────────────────────────
+
+export interface RulesConfig {
+  payerAccountPrefix?: string;
+  payerAccounts?: string[];
+  monthNearLimit?: { payerAccountPrefix?: string; payerAccounts?: string[]; paidThisMonth?: number };
+  sbp?: { freeLimit?: number; commissionField?: string };
+  selfEmployed?: { inn?: string; inactiveInn?: string };
+  checkout?: { shopId?: string; itemsAmountCondition?: string };
+}
+
+export function rulesConfig(): RulesConfig {
+  const rules = plan.run.target.services.business?.rules;
+  return isNode(rules) ? (rules as RulesConfig) : {};
+}
+
+const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('');
+
+let nextListed = 0;
+/**
+ * A payer account of the company with nothing paid today (and this month): a new one made from
+ * rules.payerAccountPrefix, or the next of rules.payerAccounts. Skips the test when there is none.
+ */
+export function freshPayerAccount(source: { payerAccountPrefix?: string; payerAccounts?: string[] } = rulesConfig(), key = 'services.business.rules.payerAccountPrefix or payerAccounts'): string {
+  if (typeof source.payerAccountPrefix === 'string' && /^\d{0,19}$/.test(source.payerAccountPrefix)) return source.payerAccountPrefix + digits(20 - source.payerAccountPrefix.length);
+  const listed = source.payerAccounts ?? [];
+  if (nextListed < listed.length) return listed[nextListed++];
+  throw new ToolError('CREDENTIAL_MISSING', `a payer account with nothing paid today is needed: the target file gives none (${key})`);
+}
+
+/** A fresh counterparty: an account number and an inn nobody has paid today. */
+export function freshCounterparty(kind: 'legal' | 'individual'): { accountNumber: string; inn: string } {
+  return kind === 'legal' ? { accountNumber: `40702810${digits(12)}`, inn: innLegal() } : { accountNumber: `40817810${digits(12)}`, inn: innIndividual() };
+}
+
+/** A 10-digit inn with valid check digit. */
+export function innLegal(): string {
+  const d = Array.from({ length: 9 }, () => randomInt(10));
+  d[0] = 1 + randomInt(9);
+  const w = [2, 4, 10, 3, 5, 9, 4, 6, 8];
+  return [...d, (w.reduce((s, x, i) => s + x * d[i], 0) % 11) % 10].join('');
+}
+
+/** A 12-digit inn with valid check digits. */
+export function innIndividual(): string {
+  const d = Array.from({ length: 10 }, () => randomInt(10));
+  d[0] = 1 + randomInt(9);
+  const c1 = ([7, 2, 4, 10, 3, 5, 9, 4, 6, 8].reduce((s, x, i) => s + x * d[i], 0) % 11) % 10;
+  const c2 = ([3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8].reduce((s, x, i) => s + x * [...d, c1][i], 0) % 11) % 10;
+  return [...d, c1, c2].join('');
+}
+
+export const uniqueId = (prefix = 'pc') => `${prefix}-${randomUUID()}`;
+
+// ── Requests ────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A generated valid request of the operation whose body satisfies `wanted` (tried over up to 40
+ * generated requests), with a copy of its body to edit. Skips when none does.
+ */
+export function generatedRequest(op: OperationPlan, salt: number, wanted: (body: Node) => boolean = () => true): GeneratedRequest & { body: Node } {
+  for (let i = 0; i < 40; i++) {
+    const [request] = plan.requests.valid(op.model, { seed: op.seed + salt * 100 + i, count: 1 });
+    if (isNode(request.body) && wanted(request.body)) return { ...request, body: structuredClone(request.body) };
+  }
+  throw new ToolError('PRECONDITION_MISSING', `no request generated from the served document for ${op.row} had the shape the rule needs`);
+}
+
+/** Whether the request is valid against the served document; when `must`, a miss skips the test. */
+export function fitsDocument(op: OperationPlan, request: GeneratedRequest, what: string, must = true): boolean {
+  const ok = plan.requests.validOnWire(op.model, request);
+  if (!ok && must) throw new ToolError('PRECONDITION_MISSING', `${what}, built to meet every rule of 2.6, is not valid against the served document's schema of ${op.row}; the rule cannot be tried on it`);
+  return ok;
+}
+
+/** Sends a request of the rule suites and returns an answer that is not a 429 (else the test is inconclusive). */
+export async function submit(op: OperationPlan, request: GeneratedRequest, note: string): Promise<CapturedResponse> {
+  const exchange = await send(plan, op, request, 'valid', note, { retryServerError: false });
+  const res = exchange.response!;
+  if (res.status === 429) throw new ToolError('PRECONDITION_MISSING', `inconclusive: ${op.row} stayed 429 (rate limited) after the client's retries`);
+  return res;
+}
+
+/** Sends a raw body (not JSON-encoded by the client) to the operation. */
+export async function submitRaw(op: OperationPlan, request: GeneratedRequest, raw: string, note: string): Promise<CapturedResponse> {
+  const { target, client } = plan.run;
+  const { url, dispatcher } = baseUrl(plan, op, 'own');
+  const path = op.model.path.replace(/\{([^{}/]*)\}/g, (_m, name: string) => encodeURIComponent(String(request.path[name])));
+  const spec: RequestSpec = {
+    area: 'business',
+    operation: `${op.row} (${note})`,
+    sideEffect: op.catalog.sideEffect,
+    method: op.model.method as RequestSpec['method'],
+    url: `${url}${path}`,
+    headers: { authorization: `Bearer ${credentialOf(target, 'business', 'token')}`, 'content-type': 'application/json', ...Object.fromEntries(Object.entries(request.header).map(([k, v]) => [k, String(v)])) },
+    body: raw,
+    rateGroup: op.rateGroup,
+    dispatcher,
+  };
+  return client.send(spec);
+}
+
+export const accepted = (res: CapturedResponse, id: string): Failure[] => statusIn(res, SUCCESS, id);
+export const refused = (res: CapturedResponse, id: string): Failure[] => rejectedWith(res, REFUSED, id);
+
+/** A skip for a control request the target refused: the rule cannot be judged on top of it. */
+export function controlRefused(what: string, res: CapturedResponse): never {
+  const body = res.rawBody.length > 300 ? `${res.rawBody.slice(0, 300)}…` : res.rawBody;
+  throw new ToolError('PRECONDITION_MISSING', `inconclusive: ${what} was not accepted (HTTP ${res.status}: ${body}), so the rule cannot be judged on top of it`);
+}

@@ -1,0 +1,154 @@
+/**
+ * Beneficiaries of the nominal account (spec 2.6) at runtime: each document type with its own
+ * required fields, number and date always; legal entities with a LEGAL_ENTITY_ADDRESS; citizenship
+ * for resident individuals and sole proprietors; phoneNumber or email; kio without inn; birthPlace
+ * optional. Every case is a beneficiary that meets every rule, with one broken. And the vendor's
+ * Idempotency-Key: a repeated create makes one beneficiary.
+ */
+import { randomUUID } from 'node:crypto';
+import { failure } from '../../../harness/checks/failure.ts';
+import { ToolError } from '../../../harness/errors.ts';
+import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
+import type { GeneratedRequest } from '../../../generators/openapi.ts';
+import type { OperationPlan } from '../runtime/_runtime.ts';
+import { BENEFICIARY_CREATE, DOCUMENT_TYPES, OWN_FIELD, beneficiary, document } from './_beneficiaries.ts';
+import { accepted, fitsDocument, isNode, plan, refused, rulesBlock, submit, type Node } from './_rules.ts';
+
+const clean = (node: Node): Node => JSON.parse(JSON.stringify(node)) as Node;
+
+rulesBlock('business rules: beneficiaries (2.6)', ['BUS-BEN-001', 'BUS-BEN-002', 'BUS-BEN-003', 'BUS-BEN-004', 'BUS-BEN-005', 'BUS-BEN-006', 'BUS-BEN-007', 'BUS-BEN-008', 'BUS-BEN-009', 'BUS-BEN-010'], [BENEFICIARY_CREATE], ([create]) => {
+  let salt = 0;
+  /** The create request with this body: generated parameters (a fresh Idempotency-Key), the body as given. */
+  const request = (body: Node): GeneratedRequest => ({ ...createRequest(create, salt++), body: clean(body) });
+
+  /** Sends a beneficiary the rules accept; the example must also be valid against the served document. */
+  async function expectAccepted(id: string, body: Node, what: string, t: RequirementContext) {
+    const sent = request(body);
+    fitsDocument(create, sent, what);
+    const res = await submit(create, sent, what);
+    t.expectNone(accepted(res, id), res, what);
+  }
+
+  async function expectRefused(id: string, body: Node, what: string, t: RequirementContext) {
+    const res = await submit(create, request(body), what);
+    t.expectNone(refused(res, id), res, what);
+  }
+
+  const withDocument = (type: string): Node => ({ ...beneficiary(type === 'PASSPORT' || type === 'OFFICIAL_PASSPORT' ? 'FL_RESIDENT' : 'FL_NONRESIDENT'), documents: [document(type)] });
+
+  for (const type of DOCUMENT_TYPES) {
+    requirementTest('BUS-BEN-001', { row: `a beneficiary with a ${type} document is accepted` }, async (t) => {
+      await expectAccepted(t.id, withDocument(type), `a beneficiary with a ${type} (number, date${OWN_FIELD[type] ? `, ${OWN_FIELD[type][0]}` : ''})`, t);
+    });
+  }
+
+  for (const [id, type] of [['BUS-BEN-002', 'PASSPORT'], ['BUS-BEN-003', 'DIPLOMATIC_PASSPORT'], ['BUS-BEN-004', 'PATENT']] as const) {
+    const [field] = OWN_FIELD[type];
+    requirementTest(id, { row: `a ${type} without ${field} is refused` }, async (t) => {
+      const body = withDocument(type);
+      delete (body.documents as Node[])[0][field];
+      await expectRefused(t.id, body, `a beneficiary whose ${type} has no ${field}`, t);
+    });
+  }
+
+  for (const type of DOCUMENT_TYPES) {
+    for (const field of ['number', 'date']) {
+      requirementTest('BUS-BEN-005', { row: `a ${type} without ${field} is refused` }, async (t) => {
+        const body = withDocument(type);
+        delete (body.documents as Node[])[0][field];
+        await expectRefused(t.id, body, `a beneficiary whose ${type} has no ${field}`, t);
+      });
+    }
+  }
+
+  for (const type of ['UL_RESIDENT', 'UL_NONRESIDENT']) {
+    requirementTest('BUS-BEN-006', { row: `a ${type} with a LEGAL_ENTITY_ADDRESS is accepted` }, async (t) => {
+      await expectAccepted(t.id, beneficiary(type), `a ${type} with a LEGAL_ENTITY_ADDRESS`, t);
+    });
+    requirementTest('BUS-BEN-006', { row: `a ${type} with only a POSTAL_ADDRESS is refused` }, async (t) => {
+      const body = beneficiary(type);
+      body.addresses = [{ type: 'POSTAL_ADDRESS', address: 'а/я 15, г. Москва' }];
+      await expectRefused(t.id, body, `a ${type} whose only address is a POSTAL_ADDRESS`, t);
+    });
+    requirementTest('BUS-BEN-006', { row: `a ${type} without addresses is refused` }, async (t) => {
+      const body = beneficiary(type);
+      delete body.addresses;
+      await expectRefused(t.id, body, `a ${type} without addresses`, t);
+    });
+  }
+
+  for (const type of ['FL_RESIDENT', 'IP_RESIDENT']) {
+    requirementTest('BUS-BEN-007', { row: `a ${type} without citizenship is refused` }, async (t) => {
+      const body = beneficiary(type);
+      delete body.citizenship;
+      await expectRefused(t.id, body, `a ${type} without citizenship`, t);
+    });
+  }
+
+  for (const type of ['FL_RESIDENT', 'UL_RESIDENT']) {
+    requirementTest('BUS-BEN-008', { row: `a ${type} with neither phoneNumber nor email is refused` }, async (t) => {
+      const body = beneficiary(type);
+      delete body.phoneNumber;
+      delete body.email;
+      await expectRefused(t.id, body, `a ${type} with neither phoneNumber nor email`, t);
+    });
+    for (const kept of ['phoneNumber', 'email']) {
+      requirementTest('BUS-BEN-008', { row: `a ${type} with only ${kept} is accepted` }, async (t) => {
+        const body = beneficiary(type);
+        delete body[kept === 'phoneNumber' ? 'email' : 'phoneNumber'];
+        if (body[kept] === undefined) body[kept] = kept === 'phoneNumber' ? '79991234567' : 'office@example.com';
+        await expectAccepted(t.id, body, `a ${type} with only ${kept}`, t);
+      });
+    }
+  }
+
+  requirementTest('BUS-BEN-009', { row: 'a UL_NONRESIDENT with neither inn nor kio is refused' }, async (t) => {
+    const body = beneficiary('UL_NONRESIDENT');
+    delete body.kio;
+    await expectRefused(t.id, body, 'a UL_NONRESIDENT with neither inn nor kio', t);
+  });
+  requirementTest('BUS-BEN-009', { row: 'a UL_NONRESIDENT with kio and no inn is accepted' }, async (t) => {
+    await expectAccepted(t.id, beneficiary('UL_NONRESIDENT'), 'a UL_NONRESIDENT with kio and no inn', t);
+  });
+
+  for (const type of ['FL_RESIDENT', 'FL_NONRESIDENT']) {
+    requirementTest('BUS-BEN-010', { row: `a ${type} without birthPlace is accepted` }, async (t) => {
+      const body = beneficiary(type);
+      delete body.birthPlace;
+      await expectAccepted(t.id, body, `a ${type} without birthPlace`, t);
+    });
+  }
+});
+
+/** A generated create request (its parameters: the Idempotency-Key), fresh per call. */
+function createRequest(op: OperationPlan, salt: number): GeneratedRequest {
+  const [generated] = plan.requests.valid(op.model, { seed: op.seed + 5000 + salt, count: 1 });
+  const header = { ...generated.header };
+  for (const name of Object.keys(header)) if (name.toLowerCase() === 'idempotency-key') header[name] = randomUUID();
+  const declared = op.model.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+  if (declared && header[declared.name] === undefined) header[declared.name] = randomUUID();
+  return { path: generated.path, query: generated.query, header, body: generated.body };
+}
+
+rulesBlock('business rules: one beneficiary per Idempotency-Key (vendor)', ['BUS-BEN-011'], [BENEFICIARY_CREATE], ([create]) => {
+  requirementTest('BUS-BEN-011', { row: `${BENEFICIARY_CREATE} repeated with one Idempotency-Key` }, async (t) => {
+    const key = create.model.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+    if (!key) throw new ToolError('PRECONDITION_MISSING', `${BENEFICIARY_CREATE} declares no Idempotency-Key header in the served document`);
+    const base = createRequest(create, 900);
+    const sent = { ...base, body: clean(beneficiary('UL_RESIDENT')) };
+    fitsDocument(create, sent, 'a UL_RESIDENT beneficiary');
+    const idOf = (json: unknown) => (isNode(json) ? json.beneficiaryId : undefined);
+    const first = await submit(create, sent, 'a beneficiary');
+    t.expectNone(accepted(first, t.id), first, 'the first create');
+    const again = await submit(create, sent, 'the same create, same Idempotency-Key');
+    if (again.status !== 409) {
+      t.expectNone(accepted(again, t.id), again, 'the same create again');
+      const [a, b] = [idOf(first.json), idOf(again.json)];
+      t.expectNone(a !== undefined && a === b ? [] : [failure(t.id, `the repeat answers the first beneficiary (beneficiaryId ${JSON.stringify(a)}), or a 409`, `beneficiaryId ${JSON.stringify(b)}: a second beneficiary`)], again);
+    }
+    const other = await submit(create, { ...sent, header: { ...sent.header, [key.name]: randomUUID() } }, 'the same body with another Idempotency-Key');
+    t.expectNone(accepted(other, t.id), other, 'the same body with another key');
+    const c = idOf(other.json);
+    t.expectNone(c !== undefined && c !== idOf(first.json) ? [] : [failure(t.id, 'another key creates another beneficiary (a new beneficiaryId)', `beneficiaryId ${JSON.stringify(c)}`)], other);
+  });
+});

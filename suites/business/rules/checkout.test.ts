@@ -1,0 +1,141 @@
+/**
+ * Checkout orders (spec 2.6, 4.5) at runtime: itemsAmount when its condition holds (the condition is
+ * not in the spec: configuration), weight and declaredValue with delivery services, the v1 create's
+ * 201, itemsAmount on the order read back, and DeliveryKind post_office (renamed from russian_post).
+ * Every order is generated from the served document, then given the fields the rules need.
+ */
+import { randomUUID } from 'node:crypto';
+import { failure } from '../../../harness/checks/failure.ts';
+import { statusIn } from '../../../harness/checks/status.ts';
+import { ToolError } from '../../../harness/errors.ts';
+import { requirementTest } from '../../../harness/suite.ts';
+import type { GeneratedRequest } from '../../../generators/openapi.ts';
+import type { OperationPlan } from '../runtime/_runtime.ts';
+import { accepted, controlRefused, enumOf, fieldSites, fitsDocument, generatedRequest, getAt, isNode, needSite, refused, removeAt, rulesBlock, rulesConfig, setAt, siteOf, submit, type Node, type Path } from './_rules.ts';
+
+const V2_CREATE = 'POST /api/v2/checkout/order';
+const V2_READ = 'GET /api/v2/checkout/order/{shopId}/by/{orderId}';
+const V1_CREATE = 'POST /api/v1/checkout/order';
+const DELIVERY_FIELDS = ['shippingParameters', 'deliveryPayment', 'deliveryCondition', 'delivery'];
+
+/** Identifies the order: the target's shop (rules.checkout.shopId) or the generated one, and a fresh order id. */
+function identify(op: OperationPlan, body: Node): void {
+  const shop = rulesConfig().checkout?.shopId;
+  const shopSite = siteOf(op, 'shopId');
+  if (shopSite && typeof shop === 'string') setAt(body, shopSite.path, shop);
+  const orderSite = siteOf(op, 'orderId');
+  if (orderSite) setAt(body, orderSite.path, `pc-${randomUUID().slice(0, 30)}`);
+}
+
+/**
+ * A v2 order that meets every rule: itemsAmount equal to the items' total, no deprecated amount, and
+ * no delivery services unless `delivery` (then every item has weight and declaredValue).
+ */
+function order(op: OperationPlan, salt: number, options: { delivery?: boolean; wanted?: (b: Node) => boolean } = {}): GeneratedRequest & { body: Node } {
+  const request = generatedRequest(op, salt, options.wanted);
+  const body = request.body;
+  identify(op, body);
+  removeAt(body, ['amount']);
+  if (!options.wanted) for (const name of DELIVERY_FIELDS) removeAt(body, [name]);
+  const items = Array.isArray(body.items) ? (body.items as Node[]) : [];
+  const itemPrice = fieldSites(op, 'price').some((s) => s.path.join('.') === 'items.*.price');
+  let total = 0;
+  for (const item of items) {
+    if (!isNode(item)) continue;
+    if ('quantity' in item) item.quantity = 1;
+    if (itemPrice) item.price = 500;
+    total += 500;
+  }
+  const itemsAmount = needSite(op, 'itemsAmount');
+  setAt(body, itemsAmount.path, total || 500);
+  if (options.delivery) {
+    const shipping = needSite(op, 'shippingParameters');
+    if (!isNode(getAt(body, shipping.path))) setAt(body, shipping.path, { metashipShopId: 'shop-1', metashipWarehouseId: 'wh-1' });
+    for (const [name, value] of [['weight', 1200], ['declaredValue', 500]] as const) setAt(body, needSite(op, name).path, value);
+  }
+  return request;
+}
+
+rulesBlock('business rules: checkout v2 order (2.6)', ['BUS-CHK-001', 'BUS-CHK-002', 'BUS-CHK-004', 'BUS-CHK-005'], [V2_CREATE], ([create]) => {
+  requirementTest('BUS-CHK-001', { row: 'an order with neither itemsAmount nor amount is refused, with itemsAmount accepted' }, async (t) => {
+    const condition = rulesConfig().checkout?.itemsAmountCondition;
+    if (condition !== 'without-amount') throw new ToolError('CREDENTIAL_MISSING', `the condition of itemsAmount is not in the spec: services.business.rules.checkout.itemsAmountCondition is ${condition === undefined ? 'not set' : `"${String(condition)}"`} (the suite knows without-amount)`);
+    const without = order(create, 1);
+    removeAt(without.body, needSite(create, 'itemsAmount').path);
+    const res = await submit(create, without, 'an order with neither itemsAmount nor amount');
+    t.expectNone(refused(res, t.id), res, 'an order with neither itemsAmount nor the deprecated amount');
+    const withIt = order(create, 2);
+    fitsDocument(create, withIt, 'an order with itemsAmount');
+    const ok = await submit(create, withIt, 'the order with itemsAmount');
+    t.expectNone(accepted(ok, t.id), ok, 'the same order with itemsAmount');
+  });
+
+  for (const field of ['weight', 'declaredValue']) {
+    requirementTest('BUS-CHK-002', { row: `an order with delivery services and an item without ${field} is refused` }, async (t) => {
+      const request = order(create, 10, { delivery: true });
+      removeAt(request.body, needSite(create, field).path);
+      const res = await submit(create, request, `delivery services, an item without ${field}`);
+      t.expectNone(refused(res, t.id), res, `an order with shippingParameters whose item has no ${field}`);
+    });
+  }
+  requirementTest('BUS-CHK-002', { row: 'an order with delivery services, weight and declaredValue is accepted' }, async (t) => {
+    const request = order(create, 11, { delivery: true });
+    fitsDocument(create, request, 'an order with delivery services, weight and declaredValue');
+    const res = await submit(create, request, 'delivery services with weight and declaredValue');
+    t.expectNone(accepted(res, t.id), res);
+  });
+
+  /** The paths of DeliveryKind values (an enum holding post_office) in the body schema. */
+  const kindSites = (): Path[] => {
+    const out: Path[] = [];
+    for (const name of ['deliveryType', 'types', 'deliveryTypes', 'deliveryKind']) for (const site of fieldSites(create, name)) if (enumOf(site.schema).includes('post_office')) out.push(site.path);
+    return out;
+  };
+
+  for (const [value, verdict] of [['post_office', 'accepted'], ['russian_post', 'refused']] as const) {
+    requirementTest('BUS-CHK-005', { row: `DeliveryKind ${value} is ${verdict}` }, async (t) => {
+      const sites = kindSites();
+      if (!sites.length) throw new ToolError('PRECONDITION_MISSING', `no field of the request body of ${V2_CREATE} takes a DeliveryKind (an enum with post_office) in the served document`);
+      const has = (b: Node) => sites.some((p) => getAt(b, p) !== undefined);
+      const request = order(create, 20, { wanted: has });
+      if (isNode(request.body.shippingParameters)) for (const [name, v] of [['weight', 1200], ['declaredValue', 500]] as const) setAt(request.body, needSite(create, name).path, v);
+      const site = sites.find((p) => getAt(request.body, p) !== undefined)!;
+      setKind(request.body, site, value);
+      if (verdict === 'accepted') fitsDocument(create, request, `an order with DeliveryKind ${value}`);
+      const res = await submit(create, request, `DeliveryKind ${value} at ${site.join('.')}`);
+      t.expectNone(verdict === 'accepted' ? accepted(res, t.id) : refused(res, t.id), res, `an order whose ${site.join('.')} is ${value}`);
+    });
+  }
+});
+
+/** Sets every DeliveryKind value at the path (an array of kinds gets the one value). */
+function setKind(body: Node, path: Path, value: string): void {
+  const current = getAt(body, path);
+  if (Array.isArray(current)) setAt(body, path, [value]);
+  else setAt(body, path, value);
+}
+
+rulesBlock('business rules: checkout order read back (2.6)', ['BUS-CHK-004'], [V2_CREATE, V2_READ], ([create, read]) => {
+  requirementTest('BUS-CHK-004', { row: 'the order read back carries the itemsAmount sent' }, async (t) => {
+    const request = order(create, 30);
+    const created = await submit(create, request, 'an order to read back');
+    if (created.status >= 300) controlRefused('the order create', created);
+    const sent = getAt(request.body, needSite(create, 'itemsAmount').path);
+    const ids = { shopId: getAt(request.body, needSite(create, 'shopId').path), orderId: getAt(request.body, needSite(create, 'orderId').path) };
+    const answered = isNode(created.json) ? created.json : {};
+    const path = { shopId: answered.shopId ?? ids.shopId, orderId: answered.orderId ?? ids.orderId };
+    const res = await submit(read, { path, query: {}, header: {} }, 'the order read back');
+    t.expectNone(statusIn(res, [200], t.id), res, 'the order read back');
+    const got = isNode(res.json) ? res.json.itemsAmount : undefined;
+    t.expectNone(typeof got === 'number' && Math.round(got * 100) === Math.round(Number(sent) * 100) ? [] : [failure(t.id, `itemsAmount ${String(sent)}, as sent`, got === undefined ? 'no itemsAmount' : `itemsAmount ${JSON.stringify(got)}`)], res);
+  });
+});
+
+rulesBlock('business rules: checkout v1 create (4.5)', ['BUS-CHK-003'], [V1_CREATE], ([create]) => {
+  requirementTest('BUS-CHK-003', { row: `${V1_CREATE} answers 201` }, async (t) => {
+    const request = generatedRequest(create, 40);
+    identify(create, request.body);
+    const res = await submit(create, request, 'a valid v1 order');
+    t.expectNone(statusIn(res, [201], t.id), res, 'a valid v1 order create');
+  });
+});

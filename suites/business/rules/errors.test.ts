@@ -1,0 +1,101 @@
+/**
+ * Business error facts of spec 7 at runtime: a 400 is JSON; enumeration errors have one fixed format
+ * (the same status, errorCode and top-level fields whichever operation and field); a 403 carries the
+ * reasons of the error.
+ */
+import { failure, type Failure } from '../../../harness/checks/failure.ts';
+import { ToolError } from '../../../harness/errors.ts';
+import type { CapturedResponse } from '../../../harness/http.ts';
+import { requirementTest } from '../../../harness/suite.ts';
+import type { GeneratedRequest } from '../../../generators/openapi.ts';
+import { send } from '../runtime/_exchanges.ts';
+import { generatedFor, type OperationPlan } from '../runtime/_runtime.ts';
+import { BENEFICIARY_CREATE, beneficiary } from './_beneficiaries.ts';
+import { fieldSites, generatedRequest, isNode, opOf, plan, rulesBlock, setAt, submit, submitRaw, type Node } from './_rules.ts';
+
+const CARDS = 'GET /api/v1/card';
+const CHECKOUT = 'POST /api/v2/checkout/order';
+
+const isJson = (res: CapturedResponse) => /^application\/([\w.+-]+\+)?json\b/i.test(res.headers['content-type'] ?? '') && res.json !== undefined;
+
+/** BUS-ERR-002 on one answer: a 400 is JSON; another 4xx leaves the rule untried. */
+function jsonIf400(res: CapturedResponse, id: string, what: string): Failure[] {
+  if (res.status !== 400) {
+    if (res.status >= 400 && res.status < 500) throw new ToolError('PRECONDITION_MISSING', `inconclusive: ${what} was answered ${res.status}, not 400; the rule is about 400 answers`);
+    return [failure(id, `${what} refused with a JSON 400`, `status ${res.status}`)];
+  }
+  return isJson(res) ? [] : [failure(id, 'a 400 answer in JSON (Content-Type application/json, a body that parses)', `Content-Type ${res.headers['content-type'] ?? '(none)'}${res.jsonError ? `, body not JSON (${res.jsonError})` : ''}`)];
+}
+
+function beneficiaryRequest(op: OperationPlan, salt: number, body: Node): GeneratedRequest {
+  const [generated] = plan.requests.valid(op.model, { seed: op.seed + 7000 + salt, count: 1 });
+  return { ...generated, body };
+}
+
+rulesBlock('business rules: 400 answers are JSON (7)', ['BUS-ERR-002'], [BENEFICIARY_CREATE, CARDS], ([create, cards]) => {
+  requirementTest('BUS-ERR-002', { row: 'a body that is not JSON' }, async (t) => {
+    const res = await submitRaw(create, beneficiaryRequest(create, 1, {}), '{"type": "UL_RESIDENT",', 'a truncated JSON body');
+    t.expectNone(jsonIf400(res, t.id, 'a truncated JSON body'), res, 'a truncated JSON body');
+  });
+  requirementTest('BUS-ERR-002', { row: 'a broken query parameter (limit=abc)' }, async (t) => {
+    const res = await submit(cards, { path: {}, query: { limit: 'abc' }, header: {} }, 'limit=abc');
+    t.expectNone(jsonIf400(res, t.id, `${CARDS}?limit=abc`), res);
+  });
+  requirementTest('BUS-ERR-002', { row: 'a broken body field (type of the wrong kind)' }, async (t) => {
+    const res = await submit(create, beneficiaryRequest(create, 2, { ...beneficiary('UL_RESIDENT'), type: 42 }), 'type 42');
+    t.expectNone(jsonIf400(res, t.id, 'a beneficiary whose type is the number 42'), res);
+  });
+});
+
+rulesBlock('business rules: one format for enumeration errors (7)', ['BUS-ERR-003'], [BENEFICIARY_CREATE], ([create]) => {
+  requirementTest('BUS-ERR-003', { row: 'unknown enumeration values in different operations and fields' }, async (t) => {
+    const cases: Array<{ what: string; op: OperationPlan; request: GeneratedRequest }> = [];
+    const ul = beneficiary('UL_RESIDENT');
+    cases.push({ what: 'beneficiary type NOT_A_TYPE', op: create, request: beneficiaryRequest(create, 3, { ...ul, type: 'NOT_A_TYPE' }) });
+    cases.push({ what: 'beneficiary address type NOT_AN_ADDRESS', op: create, request: beneficiaryRequest(create, 4, { ...ul, addresses: [{ type: 'NOT_AN_ADDRESS', address: 'г. Москва' }] }) });
+    const person = beneficiary('FL_RESIDENT');
+    cases.push({ what: 'beneficiary document type NOT_A_DOCUMENT', op: create, request: beneficiaryRequest(create, 5, { ...person, documents: [{ type: 'NOT_A_DOCUMENT', number: '1', date: '2019-06-14' }] }) });
+    const checkout = opOf(CHECKOUT);
+    const kind = checkout && fieldSites(checkout, 'deliveryType').find((s) => s.path.length === 3);
+    if (checkout && kind) {
+      const request = generatedRequest(checkout, 6);
+      setAt(request.body, kind.path, 'NOT_A_DELIVERY');
+      cases.push({ what: `checkout ${kind.path.join('.')} NOT_A_DELIVERY`, op: checkout, request });
+    }
+    const answers: Array<{ what: string; res: CapturedResponse }> = [];
+    for (const c of cases) answers.push({ what: c.what, res: await submit(c.op, c.request, c.what) });
+    const errors = answers.filter((a) => a.res.status >= 400 && a.res.status < 500 && isNode(a.res.json));
+    if (errors.length < 2) throw new ToolError('PRECONDITION_MISSING', `inconclusive: fewer than two unknown enumeration values were refused with a JSON body (${answers.map((a) => `${a.what}: ${a.res.status}`).join('; ')})`);
+    const shape = (res: CapturedResponse) => {
+      const body = res.json as Node;
+      return { status: res.status, errorCode: body.errorCode ?? body.code, keys: Object.keys(body).sort().join(',') };
+    };
+    const first = shape(errors[0].res);
+    const failures: Failure[] = [];
+    for (const other of answers.slice(1)) {
+      const s = isNode(other.res.json) ? shape(other.res) : { status: other.res.status, errorCode: undefined, keys: '(no JSON body)' };
+      for (const key of ['status', 'errorCode', 'keys'] as const) {
+        if (s[key] !== first[key]) failures.push(failure(t.id, `${key} ${JSON.stringify(first[key])}, as for ${errors[0].what}`, `${key} ${JSON.stringify(s[key])} for ${other.what}`));
+      }
+    }
+    t.expectNone(failures, failures.length ? answers.find((a) => failures[0].received.endsWith(a.what))?.res : undefined);
+  });
+});
+
+rulesBlock('business rules: 403 answers carry their reasons (7)', ['BUS-ERR-004'], [], () => {
+  const scopeless = plan.run.target.services.business?.tokenWithoutScope;
+  const areas = plan.run.target.services.business?.scopeRefusalAreas;
+  const probes = plan.operations.filter((op) => op.authProbe && (!Array.isArray(areas) || areas.includes(op.catalog.area)));
+  for (const op of probes) {
+    requirementTest('BUS-ERR-004', { row: `a scope refusal of ${op.catalog.area} (${op.row})` }, async (t) => {
+      if (typeof scopeless !== 'string' || scopeless === '') throw new ToolError('CREDENTIAL_MISSING', `services.business.tokenWithoutScope is not in the target file "${t.target.name}"`);
+      const request = generatedFor(plan, op).valid[0];
+      const res = (await send(plan, op, request, 'no-scope', 'the valid request with a token without the scope', { token: scopeless })).response!;
+      if (res.status !== 403) throw new ToolError('PRECONDITION_MISSING', `inconclusive: the token without the scope was answered ${res.status}, not 403 (BUS-AUT-003 judges that)`);
+      const body = isNode(res.json) ? res.json : undefined;
+      const reasons = body?.errorDetails ?? body?.reasons ?? body?.reason;
+      const named = (isNode(reasons) && Object.keys(reasons).length > 0) || (Array.isArray(reasons) && reasons.length > 0) || (typeof reasons === 'string' && reasons.trim() !== '');
+      t.expectNone(named ? [] : [failure(t.id, 'a JSON 403 body whose errorDetails (or reasons) says why', body ? `errorDetails ${JSON.stringify(body.errorDetails)}` : 'no JSON body')], res);
+    });
+  }
+});

@@ -1,0 +1,118 @@
+/**
+ * Self-employed receipts and payment registries (spec 2.6, 3.2, 4.5) at runtime: a created receipt
+ * answers IN_PROGRESS, no receipt is ever NEW, errorMessage belongs to FAILED operations only, and a
+ * payment-registry create is followed by its result and the registry itself (the vendor's values).
+ * The taxpayer is services.business.rules.selfEmployed.inn (a generated one where the target file has
+ * none); inactiveInn, when given, is a taxpayer whose receipts the target fails.
+ */
+import { randomUUID } from 'node:crypto';
+import { failure, type Failure } from '../../../harness/checks/failure.ts';
+import { statusIn } from '../../../harness/checks/status.ts';
+import { ToolError } from '../../../harness/errors.ts';
+import type { CapturedResponse } from '../../../harness/http.ts';
+import { requirementTest } from '../../../harness/suite.ts';
+import type { GeneratedRequest } from '../../../generators/openapi.ts';
+import type { OperationPlan } from '../runtime/_runtime.ts';
+import { accepted, controlRefused, generatedRequest, isNode, rulesBlock, rulesConfig, submit, type Node } from './_rules.ts';
+
+const SE = '/api/v1/self-employed';
+const RECEIPT_CREATE = `POST ${SE}/taxpayers/{inn}/receipts`;
+const RECEIPT_READ = `GET ${SE}/taxpayers/{inn}/receipts/{receiptId}`;
+const REGISTRY_CREATE = `POST ${SE}/payment-registry/create`;
+const REGISTRY_RESULT = `GET ${SE}/payment-registry/create/result`;
+const REGISTRY_READ = `GET ${SE}/payment-registry/{paymentRegistryId}`;
+/** Public facts: create results and registry statuses of the vendor. */
+const CREATE_RESULTS = ['CREATED', 'ERROR', 'QUEUED'];
+const REGISTRY_STATUSES = ['DRAFT', 'ERROR', 'ACCEPTED', 'EXECUTED', 'PART_EXEC', 'REJECTED', 'CANCELLED', 'DELETED'];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A receipt create for the taxpayer, generated from the served document. */
+function receipt(op: OperationPlan, inn: string | undefined, salt: number): GeneratedRequest {
+  const request = generatedRequest(op, salt);
+  return { ...request, path: { ...request.path, ...(inn ? { inn } : {}) } };
+}
+
+const receiptOf = (res: CapturedResponse): Node => (isNode(res.json) ? res.json : {});
+const operationsOf = (r: Node): Node[] => (Array.isArray(r.operations) ? r.operations.filter(isNode) : []);
+
+/** BUS-SEL-003 on one receipt answer: errorMessage only on FAILED operations, and non-empty there. */
+function errorMessages(r: Node, id: string, where: string): Failure[] {
+  return operationsOf(r).flatMap((op, i) => {
+    if (op.errorMessage === undefined) return [];
+    if (op.status !== 'FAILED') return [failure(id, 'errorMessage only on a FAILED operation', `operation ${i} of ${where} is ${JSON.stringify(op.status)} with errorMessage ${JSON.stringify(op.errorMessage)}`, `/operations/${i}/errorMessage`)];
+    return typeof op.errorMessage === 'string' && op.errorMessage.trim() !== '' ? [] : [failure(id, 'a FAILED operation\'s errorMessage is a non-empty string', JSON.stringify(op.errorMessage), `/operations/${i}/errorMessage`)];
+  });
+}
+
+rulesBlock('business rules: self-employed receipts (2.6, 3.2)', ['BUS-SEL-001', 'BUS-SEL-002', 'BUS-SEL-003'], [RECEIPT_CREATE, RECEIPT_READ], ([create, read]) => {
+  const config = rulesConfig().selfEmployed ?? {};
+
+  /** Creates a receipt and reads it back; both answers. */
+  async function createAndRead(inn: string | undefined, salt: number, what: string) {
+    const request = receipt(create, inn, salt);
+    const created = await submit(create, request, what);
+    if (created.status >= 300) return { created };
+    const body = receiptOf(created);
+    const receiptId = body.receiptId;
+    if (receiptId === undefined) return { created };
+    const readRes = await submit(read, { path: { inn: request.path.inn, receiptId }, query: {}, header: {} }, `${what}, read back`);
+    return { created, read: readRes };
+  }
+
+  requirementTest('BUS-SEL-001', { row: 'a created receipt answers IN_PROGRESS' }, async (t) => {
+    const { created } = await createAndRead(config.inn, 1, 'a receipt');
+    t.expectNone(accepted(created, t.id), created, 'a receipt create');
+    const status = receiptOf(created).status;
+    t.expectNone(status === 'IN_PROGRESS' ? [] : [failure(t.id, 'status IN_PROGRESS (3.2: returned by receipt creation)', `status ${JSON.stringify(status)}`, '/status')], created);
+  });
+
+  const taxpayers: Array<[string | undefined, string]> = [[config.inn, 'the taxpayer'], ...(config.inactiveInn ? [[config.inactiveInn, 'the inactive taxpayer'] as [string, string]] : [])];
+  taxpayers.forEach(([inn, who], i) => {
+    requirementTest('BUS-SEL-002', { row: `receipts of ${who} are never NEW` }, async (t) => {
+      const { created, read: back } = await createAndRead(inn, 10 + i, `a receipt of ${who}`);
+      if (created.status >= 300) controlRefused(`a receipt create for ${who}`, created);
+      for (const [res, where] of [[created, 'the create answer'], [back, 'the read']] as const) {
+        if (!res || res.status >= 300) continue;
+        const status = receiptOf(res).status;
+        t.expectNone(status === 'NEW' ? [failure(t.id, 'a receipt status other than NEW (removed in 2.6)', `status "NEW" in ${where}`, '/status')] : [], res);
+      }
+    });
+    requirementTest('BUS-SEL-003', { row: `errorMessage only on FAILED operations, receipts of ${who}` }, async (t) => {
+      const { created, read: back } = await createAndRead(inn, 20 + i, `a receipt of ${who}`);
+      if (created.status >= 300) controlRefused(`a receipt create for ${who}`, created);
+      const seen = [created, back].filter((r): r is CapturedResponse => r !== undefined && r.status < 300);
+      if (!seen.some((r) => operationsOf(receiptOf(r)).length)) throw new ToolError('PRECONDITION_MISSING', 'the receipt answers carry no operations to look at');
+      for (const res of seen) t.expectNone(errorMessages(receiptOf(res), t.id, res === created ? 'the create answer' : 'the read'), res);
+    });
+  });
+});
+
+rulesBlock('business rules: self-employed payment registry (4.5)', ['BUS-SEL-004'], [REGISTRY_CREATE, REGISTRY_RESULT, REGISTRY_READ], ([create, result, read]) => {
+  requirementTest('BUS-SEL-004', { row: 'a registry create, its result, and the registry', timeoutMs: 90_000 }, async (t) => {
+    const param = result.model.parameters.find((p) => p.in === 'query' && p.required);
+    if (!param) throw new ToolError('PRECONDITION_MISSING', `${REGISTRY_RESULT} has no required query parameter to name the create by`);
+    const request = generatedRequest(create, 1);
+    if (param.name in request.body) request.body[param.name] = randomUUID();
+    const created = await submit(create, request, 'a payment registry');
+    t.expectNone(accepted(created, t.id), created, 'the registry create');
+    const handle = request.body[param.name] ?? (isNode(created.json) ? created.json[param.name] : undefined);
+    if (handle === undefined) throw new ToolError('PRECONDITION_MISSING', `neither the create request nor its answer carries ${param.name}`);
+    let res: CapturedResponse | undefined;
+    let outcome: unknown;
+    for (let attempt = 0; attempt < 6; attempt++) {
+      res = await submit(result, { path: {}, query: { [param.name]: handle }, header: {} }, `the create result, attempt ${attempt + 1}`);
+      outcome = isNode(res.json) ? res.json.result : undefined;
+      if (res.status === 200 && outcome !== 'QUEUED') break;
+      await sleep(500 * (attempt + 1));
+    }
+    t.expectNone(statusIn(res!, [200], t.id), res, `the result of the create, by ${param.name}`);
+    t.expectNone(CREATE_RESULTS.includes(String(outcome)) ? [] : [failure(t.id, `result one of ${CREATE_RESULTS.join(', ')}`, `result ${JSON.stringify(outcome)}`, '/result')], res);
+    if (outcome !== 'CREATED') return;
+    const id = isNode(res!.json) ? res!.json.paymentRegistryId : undefined;
+    t.expectNone(id === undefined ? [failure(t.id, 'a CREATED result names its paymentRegistryId', 'no paymentRegistryId', '/paymentRegistryId')] : [], res);
+    const registry = await submit(read, { path: { paymentRegistryId: id }, query: {}, header: {} }, 'the created registry');
+    t.expectNone(statusIn(registry, [200], t.id), registry, `the registry ${String(id)}`);
+    const status = isNode(registry.json) ? registry.json.status : undefined;
+    t.expectNone(REGISTRY_STATUSES.includes(String(status)) ? [] : [failure(t.id, `a registry status of ${REGISTRY_STATUSES.join(', ')}`, `status ${JSON.stringify(status)}`, '/status')], registry);
+  });
+});
