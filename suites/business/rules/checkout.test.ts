@@ -4,58 +4,16 @@
  * 201, itemsAmount on the order read back, and DeliveryKind post_office (renamed from russian_post).
  * Every order is generated from the served document, then given the fields the rules need.
  */
-import { randomUUID } from 'node:crypto';
 import { failure } from '../../../harness/checks/failure.ts';
 import { statusIn } from '../../../harness/checks/status.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import type { OperationPlan } from '../runtime/_runtime.ts';
-import { accepted, controlRefused, enumOf, fieldSites, fitsDocument, generatedRequest, getAt, isNode, needSite, refused, removeAt, rulesBlock, rulesConfig, setAt, siteOf, submit, type Node, type Path } from './_rules.ts';
+import { identify, order } from './_checkout.ts';
+import { accepted, controlRefused, enumOf, fieldSites, fitsDocument, generatedRequest, getAt, isNode, needSite, refused, removeAt, rulesBlock, rulesConfig, setAt, submit, type Node, type Path } from './_rules.ts';
 
 const V2_CREATE = 'POST /api/v2/checkout/order';
 const V2_READ = 'GET /api/v2/checkout/order/{shopId}/by/{orderId}';
 const V1_CREATE = 'POST /api/v1/checkout/order';
-const DELIVERY_FIELDS = ['shippingParameters', 'deliveryPayment', 'deliveryCondition', 'delivery'];
-
-/** Identifies the order: the target's shop (rules.checkout.shopId) or the generated one, and a fresh order id. */
-function identify(op: OperationPlan, body: Node): void {
-  const shop = rulesConfig().checkout?.shopId;
-  const shopSite = siteOf(op, 'shopId');
-  if (shopSite && typeof shop === 'string') setAt(body, shopSite.path, shop);
-  const orderSite = siteOf(op, 'orderId');
-  if (orderSite) setAt(body, orderSite.path, `pc-${randomUUID().slice(0, 30)}`);
-}
-
-/**
- * A v2 order that meets every rule: itemsAmount equal to the items' total, no deprecated amount, and
- * no delivery services unless `delivery` (then every item has weight and declaredValue).
- */
-function order(op: OperationPlan, salt: number, options: { delivery?: boolean; wanted?: (b: Node) => boolean } = {}): GeneratedRequest & { body: Node } {
-  const request = generatedRequest(op, salt, options.wanted);
-  const body = request.body;
-  identify(op, body);
-  removeAt(body, ['amount']);
-  if (!options.wanted) for (const name of DELIVERY_FIELDS) removeAt(body, [name]);
-  const items = Array.isArray(body.items) ? (body.items as Node[]) : [];
-  const itemPrice = fieldSites(op, 'price').some((s) => s.path.join('.') === 'items.*.price');
-  let total = 0;
-  for (const item of items) {
-    if (!isNode(item)) continue;
-    if ('quantity' in item) item.quantity = 1;
-    if (itemPrice) item.price = 500;
-    total += 500;
-  }
-  const itemsAmount = needSite(op, 'itemsAmount');
-  setAt(body, itemsAmount.path, total || 500);
-  if (options.delivery) {
-    const shipping = needSite(op, 'shippingParameters');
-    if (!isNode(getAt(body, shipping.path))) setAt(body, shipping.path, { metashipShopId: 'shop-1', metashipWarehouseId: 'wh-1' });
-    for (const [name, value] of [['weight', 1200], ['declaredValue', 500]] as const) setAt(body, needSite(op, name).path, value);
-  }
-  return request;
-}
-
 rulesBlock('business rules: checkout v2 order (2.6)', ['BUS-CHK-001', 'BUS-CHK-002', 'BUS-CHK-004', 'BUS-CHK-005'], [V2_CREATE], ([create]) => {
   requirementTest('BUS-CHK-001', { row: 'an order with neither itemsAmount nor amount is refused, with itemsAmount accepted' }, async (t) => {
     const condition = rulesConfig().checkout?.itemsAmountCondition;

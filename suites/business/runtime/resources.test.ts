@@ -9,6 +9,7 @@ import { ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest } from '../../../harness/suite.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
+import { meetingRules } from '../rules/_fit.ts';
 import { send } from './_exchanges.ts';
 import { deletePairs, readLinks, sourcesOf, type ReadLink } from './_links.ts';
 import { runtimePlan, skippedRow, unusableRow, type OperationPlan, type RuntimePlan } from './_runtime.ts';
@@ -25,9 +26,15 @@ function withPath(request: GeneratedRequest, values: Record<string, unknown>, op
   return { ...request, path };
 }
 
-/** Fresh valid requests for an operation: a few, so that a business-rule refusal of one does not end the test. */
+/**
+ * Fresh valid requests for an operation: a few, so that a business-rule refusal of one does not end the
+ * test; for operations with known rules of 2.6, requests that meet them (rules/_fit.ts).
+ */
 function requestsFor(p: RuntimePlan, op: OperationPlan, count = 3): GeneratedRequest[] {
-  return p.requests.valid(op.model, { seed: op.seed + 7, count });
+  const generated = p.requests.valid(op.model, { seed: op.seed + 7, count });
+  const fitted = generated.map((request, i) => meetingRules(op, request, i));
+  // The generated ones stay as fallbacks, for a target whose document the fitted bodies do not match.
+  return [...fitted, ...generated.filter((request, i) => fitted[i] !== request)];
 }
 
 interface Created {
