@@ -21,6 +21,7 @@ import { resolvePointer } from '../../../harness/openapi/refs.ts';
 import { credentialOf } from '../../../harness/target.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
 import { baseUrl, send } from '../runtime/_exchanges.ts';
+import { innIndividual, innLegal } from './_body.ts';
 import { runtimePlan, skippedRow, unusableRow, type OperationPlan, type RuntimePlan } from '../runtime/_runtime.ts';
 
 export type Node = Record<string, unknown>;
@@ -122,46 +123,7 @@ export const typeAt = (schema: Node): string | undefined => {
   return typeof node.type === 'string' ? node.type : undefined;
 };
 
-// ── Editing a body along a path ─────────────────────────────────────────────────────────────────────
-
-/** Sets the value at a path, making missing objects (and one-item arrays for "*"); "*" sets every item. */
-export function setAt(body: Node, path: Path, value: unknown): void {
-  const [head, ...rest] = path;
-  if (head === '*') throw new Error('setAt: a path cannot start with *');
-  if (!rest.length) {
-    body[head] = structuredClone(value);
-    return;
-  }
-  if (rest[0] === '*') {
-    if (!Array.isArray(body[head]) || !(body[head] as unknown[]).length) body[head] = [{}];
-    for (const item of body[head] as unknown[]) if (isNode(item)) rest.length === 1 ? undefined : setAt(item, rest.slice(1), value);
-    return;
-  }
-  if (!isNode(body[head])) body[head] = {};
-  setAt(body[head] as Node, rest, value);
-}
-
-/** Removes the value at a path ("*" from every item); nothing happens where the path is absent. */
-export function removeAt(body: Node, path: Path): void {
-  const [head, ...rest] = path;
-  if (!(head in body)) return;
-  if (!rest.length) {
-    delete body[head];
-    return;
-  }
-  const next = body[head];
-  if (rest[0] === '*' && Array.isArray(next)) for (const item of next) isNode(item) && rest.length > 1 && removeAt(item, rest.slice(1));
-  else if (isNode(next)) removeAt(next, rest);
-}
-
-export function getAt(body: unknown, path: Path): unknown {
-  let node = body;
-  for (const step of path) {
-    if (step === '*') node = Array.isArray(node) ? node[0] : undefined;
-    else node = isNode(node) ? node[step] : undefined;
-  }
-  return node;
-}
+export { getAt, innIndividual, innLegal, removeAt, setAt } from './_body.ts';
 
 // ── Fixtures of the target file ─────────────────────────────────────────────────────────────────────
 
@@ -196,23 +158,6 @@ export function freshPayerAccount(source: { payerAccountPrefix?: string; payerAc
 /** A fresh counterparty: an account number and an inn nobody has paid today. */
 export function freshCounterparty(kind: 'legal' | 'individual'): { accountNumber: string; inn: string } {
   return kind === 'legal' ? { accountNumber: `40702810${digits(12)}`, inn: innLegal() } : { accountNumber: `40817810${digits(12)}`, inn: innIndividual() };
-}
-
-/** A 10-digit inn with valid check digit. */
-export function innLegal(): string {
-  const d = Array.from({ length: 9 }, () => randomInt(10));
-  d[0] = 1 + randomInt(9);
-  const w = [2, 4, 10, 3, 5, 9, 4, 6, 8];
-  return [...d, (w.reduce((s, x, i) => s + x * d[i], 0) % 11) % 10].join('');
-}
-
-/** A 12-digit inn with valid check digits. */
-export function innIndividual(): string {
-  const d = Array.from({ length: 10 }, () => randomInt(10));
-  d[0] = 1 + randomInt(9);
-  const c1 = ([7, 2, 4, 10, 3, 5, 9, 4, 6, 8].reduce((s, x, i) => s + x * d[i], 0) % 11) % 10;
-  const c2 = ([3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8].reduce((s, x, i) => s + x * [...d, c1][i], 0) % 11) % 10;
-  return [...d, c1, c2].join('');
 }
 
 export const uniqueId = (prefix = 'pc') => `${prefix}-${randomUUID()}`;
