@@ -10,7 +10,7 @@ import type { OperationPlan } from '../runtime/_runtime.ts';
 import { BENEFICIARY_CREATE, beneficiary } from './_beneficiaries.ts';
 import { order } from './_checkout.ts';
 import { PAYMENT_DRAFT, RUBLE_TRANSFER, payment } from './_payments.ts';
-import { freshPayerAccount } from './_rules.ts';
+import { PAYER_ROLES, payerAccount } from './_rules.ts';
 
 const TYPES = ['UL_RESIDENT', 'FL_RESIDENT', 'UL_NONRESIDENT', 'IP_RESIDENT'];
 
@@ -18,7 +18,7 @@ export function meetingRules(op: OperationPlan, request: GeneratedRequest, index
   try {
     if (op.row === BENEFICIARY_CREATE) return { ...request, body: beneficiary(TYPES[index % TYPES.length]) };
     if (op.row === 'POST /api/v2/checkout/order') return order(op, 500 + index);
-    if (op.row === PAYMENT_DRAFT || op.row === RUBLE_TRANSFER) return payment(op, { payer: freshPayerAccount(), amount: 10, salt: 500 + index });
+    if (op.row === PAYMENT_DRAFT || op.row === RUBLE_TRANSFER) return payment(op, { payer: payerAccount(PAYER_ROLES.other), amount: 10, salt: 500 + index });
   } catch (error) {
     if (!isSkip(error)) throw error;
   }

@@ -143,16 +143,23 @@ export function rulesConfig(): RulesConfig {
 
 const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('');
 
-let nextListed = 0;
 /**
- * A payer account of the company with nothing paid today (and this month): a new one made from
- * rules.payerAccountPrefix, or the next of rules.payerAccounts. Skips the test when there is none.
+ * What each payment test pays from, by role: 0 to 4 are the limit tests (a single transfer at the limit,
+ * one above it, the day's total, the counterparty count, instant payments), 5 carries the small payments
+ * of every other test. Each needs nothing paid today (and this month) for its limit to be judged.
  */
-export function freshPayerAccount(source: { payerAccountPrefix?: string; payerAccounts?: string[] } = rulesConfig(), key = 'services.business.rules.payerAccountPrefix or payerAccounts'): string {
+export const PAYER_ROLES = { singleAtLimit: 0, singleAbove: 1, day: 2, counterparty: 3, sbp: 4, other: 5 } as const;
+
+/**
+ * A payer account of the company for a role: a new one made from rules.payerAccountPrefix (the
+ * sandbox's way: every such account is fresh), or the role's entry of rules.payerAccounts. Skips the
+ * test, naming the key, when there is none.
+ */
+export function payerAccount(role: number, source: { payerAccountPrefix?: string; payerAccounts?: string[] } = rulesConfig(), key = 'services.business.rules.payerAccountPrefix or payerAccounts'): string {
   if (typeof source.payerAccountPrefix === 'string' && /^\d{0,19}$/.test(source.payerAccountPrefix)) return source.payerAccountPrefix + digits(20 - source.payerAccountPrefix.length);
   const listed = source.payerAccounts ?? [];
-  if (nextListed < listed.length) return listed[nextListed++];
-  throw new ToolError('CREDENTIAL_MISSING', `a payer account with nothing paid today is needed: the target file gives none (${key})`);
+  if (role < listed.length) return listed[role];
+  throw new ToolError('CREDENTIAL_MISSING', `a payer account with nothing paid today is needed: the target file gives none for this test (${key}, entry ${role + 1})`);
 }
 
 /** A fresh counterparty: an account number and an inn nobody has paid today. */

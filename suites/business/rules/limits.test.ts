@@ -11,7 +11,7 @@ import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest } from '../../../harness/suite.ts';
 import type { OperationPlan } from '../runtime/_runtime.ts';
 import { RUBLE_TRANSFER, SBP_TRANSFER, payment } from './_payments.ts';
-import { accepted, freshCounterparty, freshPayerAccount, generatedRequest, isNode, needSite, refused, rulesBlock, rulesConfig, setAt, submit, uniqueId } from './_rules.ts';
+import { accepted, freshCounterparty, PAYER_ROLES, payerAccount, generatedRequest, isNode, needSite, refused, rulesBlock, rulesConfig, setAt, submit, uniqueId } from './_rules.ts';
 
 const kopecks = (rubles: number) => Math.round(rubles * 100);
 
@@ -20,17 +20,17 @@ rulesBlock('business rules: ruble transfer limits (8)', ['BUS-LIM-001', 'BUS-LIM
     submit(transfer, payment(transfer, { payer, amount, counterparty, salt }), note);
 
   requirementTest('BUS-LIM-001', { row: 'a ruble transfer of exactly 100 000 rubles is accepted' }, async (t) => {
-    const res = await pay(freshPayerAccount(), 100_000, '100 000 rubles from a fresh payer account');
+    const res = await pay(payerAccount(PAYER_ROLES.singleAtLimit), 100_000, '100 000 rubles from a fresh payer account');
     t.expectNone(accepted(res, t.id), res, '100 000 rubles, the documented maximum, from a payer account with nothing paid today');
   });
 
   requirementTest('BUS-LIM-001', { row: 'a ruble transfer of 100 000.01 rubles is refused' }, async (t) => {
-    const res = await pay(freshPayerAccount(), 100_000.01, '100 000.01 rubles from a fresh payer account');
+    const res = await pay(payerAccount(PAYER_ROLES.singleAbove), 100_000.01, '100 000.01 rubles from a fresh payer account');
     t.expectNone(refused(res, t.id), res, '100 000.01 rubles, a kopeck above the single-payment limit');
   });
 
   requirementTest('BUS-LIM-002', { row: "60 000 + 40 000 accepted, then 0.01 above the day's 100 000 refused" }, async (t) => {
-    const payer = freshPayerAccount();
+    const payer = payerAccount(PAYER_ROLES.day);
     for (const amount of [60_000, 40_000]) {
       const res = await pay(payer, amount, `${amount} rubles`);
       t.expectNone(accepted(res, t.id), res, `${amount} rubles (the day's total so far stays within 100 000)`);
@@ -45,7 +45,7 @@ rulesBlock('business rules: ruble transfer limits (8)', ['BUS-LIM-001', 'BUS-LIM
     if (!fixture || typeof paid !== 'number') throw new ToolError('CREDENTIAL_MISSING', 'the month limit needs a payer account that has paid most of 1 000 000 rubles this month: services.business.rules.monthNearLimit (payerAccountPrefix or payerAccounts, paidThisMonth) is not in the target file');
     const room = kopecks(1_000_000) - kopecks(paid);
     if (room <= 0 || room > kopecks(100_000)) throw new ToolError('PRECONDITION_MISSING', `monthNearLimit.paidThisMonth ${paid} leaves ${room / 100} rubles in the month; the test needs between 0.01 and 100 000 (one payment inside the day's limit)`);
-    const payer = freshPayerAccount(fixture, 'services.business.rules.monthNearLimit');
+    const payer = payerAccount(0, fixture, 'services.business.rules.monthNearLimit');
     const fill = await pay(payer, room / 100, `${room / 100} rubles, up to 1 000 000 in the month`);
     t.expectNone(accepted(fill, t.id), fill, `${room / 100} rubles after ${paid} paid this month: the month's total reaches 1 000 000 exactly`);
     const over = await pay(payer, 0.01, "0.01 rubles above the month's 1 000 000");
@@ -53,7 +53,7 @@ rulesBlock('business rules: ruble transfer limits (8)', ['BUS-LIM-001', 'BUS-LIM
   });
 
   requirementTest('BUS-LIM-004', { row: 'three transfers to one counterparty accepted, the fourth refused' }, async (t) => {
-    const payer = freshPayerAccount();
+    const payer = payerAccount(PAYER_ROLES.counterparty);
     const counterparty = freshCounterparty('legal');
     for (let n = 1; n <= 3; n++) {
       const res = await pay(payer, 10, `payment ${n} to one counterparty`, counterparty, n);
@@ -86,7 +86,7 @@ rulesBlock('business rules: instant-payment commission (8)', ['BUS-LIM-005'], [S
     const field = config?.commissionField ?? 'commission';
     if (typeof freeLimit !== 'number') throw new ToolError('CREDENTIAL_MISSING', 'the free limit of instant payments is not in the spec: services.business.rules.sbp.freeLimit (rubles per payer account and month) is not in the target file');
     if (freeLimit > 100_000) throw new ToolError('PRECONDITION_MISSING', `sbp.freeLimit ${freeLimit} cannot be used up in one payment of at most 100 000 rubles`);
-    const payer = freshPayerAccount();
+    const payer = payerAccount(PAYER_ROLES.sbp);
     const inside = await submit(sbp, sbpPayment(sbp, payer, freeLimit, 1), `${freeLimit} rubles, the whole free limit`);
     t.expectNone(accepted(inside, t.id), inside, `${freeLimit} rubles, inside the free limit`);
     const free = commissionOf(inside, field) ?? 0;

@@ -9,7 +9,7 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { requirementTest } from '../../../harness/suite.ts';
 import type { OperationPlan } from '../runtime/_runtime.ts';
 import { PAYMENT_DRAFT, RUBLE_TRANSFER, payment, paymentOpWith, type Recipient } from './_payments.ts';
-import { accepted, fitsDocument, freshCounterparty, freshPayerAccount, isNode, needSite, opOf, refused, removeAt, rulesBlock, setAt, submit, uniqueId } from './_rules.ts';
+import { accepted, fitsDocument, freshCounterparty, PAYER_ROLES, payerAccount, isNode, needSite, opOf, refused, removeAt, rulesBlock, setAt, submit, uniqueId } from './_rules.ts';
 
 const UIN_VALID: Array<[string, string]> = [
   ['0', 'the single zero'],
@@ -44,7 +44,7 @@ const ROWS = [PAYMENT_DRAFT, RUBLE_TRANSFER];
 rulesBlock('business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PAY-002', 'BUS-PAY-003', 'BUS-PAY-004', 'BUS-PAY-005', 'BUS-PAY-006', 'BUS-PAY-007', 'BUS-PAY-008', 'BUS-PAY-009'], [], () => {
   const served = ROWS.map(opOf).filter((op): op is OperationPlan => op !== undefined);
   const pick = (...names: string[]) => paymentOpWith(served, ...names);
-  const base = (op: OperationPlan, recipient: Recipient, tax: boolean, salt: number) => payment(op, { payer: freshPayerAccount(), recipient, tax, salt });
+  const base = (op: OperationPlan, recipient: Recipient, tax: boolean, salt: number) => payment(op, { payer: payerAccount(PAYER_ROLES.other), recipient, tax, salt });
 
   /** Sets the field on a payment that meets every rule, and sends it. */
   async function withField(id: string, names: string[], value: unknown, options: { recipient?: Recipient; tax?: boolean; salt: number; mustFit?: boolean }) {
@@ -103,7 +103,7 @@ rulesBlock('business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PAY-002'
 
   requirementTest('BUS-PAY-007', { row: "a payment to an individual with recipient inn '0' is accepted" }, async (t) => {
     const op = pick('inn');
-    const request = payment(op, { payer: freshPayerAccount(), recipient: 'individual', counterparty: { ...freshCounterparty('individual'), inn: '0' }, salt: 90 });
+    const request = payment(op, { payer: payerAccount(PAYER_ROLES.other), recipient: 'individual', counterparty: { ...freshCounterparty('individual'), inn: '0' }, salt: 90 });
     const res = await submit(op, request, "recipient inn '0'");
     t.expectNone(accepted(res, t.id), res);
   });
@@ -130,7 +130,7 @@ rulesBlock('business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PAY-002'
 
 rulesBlock('business rules: one payment per client payment id (vendor)', ['BUS-PAY-010'], [RUBLE_TRANSFER], ([transfer]) => {
   requirementTest('BUS-PAY-010', { row: `${RUBLE_TRANSFER} sent twice with one id` }, async (t) => {
-    const request = payment(transfer, { payer: freshPayerAccount(), amount: 10, salt: 120 });
+    const request = payment(transfer, { payer: payerAccount(PAYER_ROLES.other), amount: 10, salt: 120 });
     if (typeof request.body.id !== 'string') request.body.id = uniqueId('pay');
     const first = await submit(transfer, request, 'a ruble transfer');
     t.expectNone(accepted(first, t.id), first, 'the first transfer');
