@@ -72,7 +72,7 @@ rulesBlock('business rules: one format for enumeration errors (7)', ['BUS-ERR-00
     };
     const first = shape(errors[0].res);
     const failures: Failure[] = [];
-    for (const other of answers.slice(1)) {
+    for (const other of answers.filter((a) => a !== errors[0])) {
       const s = isNode(other.res.json) ? shape(other.res) : { status: other.res.status, errorCode: undefined, keys: '(no JSON body)' };
       for (const key of ['status', 'errorCode', 'keys'] as const) {
         if (s[key] !== first[key]) failures.push(failure(t.id, `${key} ${JSON.stringify(first[key])}, as for ${errors[0].what}`, `${key} ${JSON.stringify(s[key])} for ${other.what}`));
