@@ -4,7 +4,10 @@
  * date, division, organization, expireDate, citizenship, phoneNumber, email, inn, kio, birthPlace,
  * LEGAL_ENTITY_ADDRESS) and the vendor's for the rest.
  */
-import { innIndividual, innLegal, type Node } from './_rules.ts';
+import { randomUUID } from 'node:crypto';
+import type { GeneratedRequest } from '../../../generators/openapi.ts';
+import type { OperationPlan } from '../runtime/_runtime.ts';
+import { innIndividual, innLegal, plan, type Node } from './_rules.ts';
 
 export const BENEFICIARY_CREATE = 'POST /api/v1/nominal-accounts/beneficiaries';
 
@@ -38,3 +41,13 @@ export function beneficiary(type: string): Node {
   }
 }
 
+
+/** A create request with this body: parameters generated from the served document, and a fresh Idempotency-Key. */
+export function beneficiaryRequest(op: OperationPlan, salt: number, body: Node): GeneratedRequest {
+  const [generated] = plan.requests.valid(op.model, { seed: op.seed + 5000 + salt, count: 1 });
+  const header = { ...generated.header };
+  for (const name of Object.keys(header)) if (name.toLowerCase() === 'idempotency-key') header[name] = randomUUID();
+  const declared = op.model.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+  if (declared && header[declared.name] === undefined) header[declared.name] = randomUUID();
+  return { path: generated.path, query: generated.query, header, body };
+}

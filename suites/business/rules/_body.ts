@@ -18,7 +18,8 @@ export function setAt(body: Node, path: Path, value: unknown): void {
   }
   if (rest[0] === '*') {
     if (!Array.isArray(body[head]) || !(body[head] as unknown[]).length) body[head] = [{}];
-    for (const item of body[head] as unknown[]) if (isNode(item)) rest.length === 1 ? undefined : setAt(item, rest.slice(1), value);
+    if (rest.length === 1) throw new Error('setAt: a path cannot end with *');
+    for (const item of body[head] as unknown[]) if (isNode(item)) setAt(item, rest.slice(1), value);
     return;
   }
   if (!isNode(body[head])) body[head] = {};

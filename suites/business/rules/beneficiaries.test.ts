@@ -10,16 +10,15 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import type { OperationPlan } from '../runtime/_runtime.ts';
-import { BENEFICIARY_CREATE, DOCUMENT_TYPES, OWN_FIELD, beneficiary, document } from './_beneficiaries.ts';
-import { accepted, fitsDocument, isNode, plan, refused, rulesBlock, submit, type Node } from './_rules.ts';
+import { BENEFICIARY_CREATE, DOCUMENT_TYPES, OWN_FIELD, beneficiary, beneficiaryRequest, document } from './_beneficiaries.ts';
+import { accepted, fitsDocument, isNode, refused, rulesBlock, submit, type Node } from './_rules.ts';
 
 const clean = (node: Node): Node => JSON.parse(JSON.stringify(node)) as Node;
 
 rulesBlock('business rules: beneficiaries (2.6)', ['BUS-BEN-001', 'BUS-BEN-002', 'BUS-BEN-003', 'BUS-BEN-004', 'BUS-BEN-005', 'BUS-BEN-006', 'BUS-BEN-007', 'BUS-BEN-008', 'BUS-BEN-009', 'BUS-BEN-010'], [BENEFICIARY_CREATE], ([create]) => {
   let salt = 0;
   /** The create request with this body: generated parameters (a fresh Idempotency-Key), the body as given. */
-  const request = (body: Node): GeneratedRequest => ({ ...createRequest(create, salt++), body: clean(body) });
+  const request = (body: Node): GeneratedRequest => beneficiaryRequest(create, salt++, clean(body));
 
   /** Sends a beneficiary the rules accept; the example must also be valid against the served document. */
   async function expectAccepted(id: string, body: Node, what: string, t: RequirementContext) {
@@ -120,22 +119,12 @@ rulesBlock('business rules: beneficiaries (2.6)', ['BUS-BEN-001', 'BUS-BEN-002',
   }
 });
 
-/** A generated create request (its parameters: the Idempotency-Key), fresh per call. */
-function createRequest(op: OperationPlan, salt: number): GeneratedRequest {
-  const [generated] = plan.requests.valid(op.model, { seed: op.seed + 5000 + salt, count: 1 });
-  const header = { ...generated.header };
-  for (const name of Object.keys(header)) if (name.toLowerCase() === 'idempotency-key') header[name] = randomUUID();
-  const declared = op.model.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
-  if (declared && header[declared.name] === undefined) header[declared.name] = randomUUID();
-  return { path: generated.path, query: generated.query, header, body: generated.body };
-}
 
 rulesBlock('business rules: one beneficiary per Idempotency-Key (vendor)', ['BUS-BEN-011'], [BENEFICIARY_CREATE], ([create]) => {
   requirementTest('BUS-BEN-011', { row: `${BENEFICIARY_CREATE} repeated with one Idempotency-Key` }, async (t) => {
     const key = create.model.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
     if (!key) throw new ToolError('PRECONDITION_MISSING', `${BENEFICIARY_CREATE} declares no Idempotency-Key header in the served document`);
-    const base = createRequest(create, 900);
-    const sent = { ...base, body: clean(beneficiary('UL_RESIDENT')) };
+    const sent = beneficiaryRequest(create, 900, clean(beneficiary('UL_RESIDENT')));
     fitsDocument(create, sent, 'a UL_RESIDENT beneficiary');
     const idOf = (json: unknown) => (isNode(json) ? json.beneficiaryId : undefined);
     const first = await submit(create, sent, 'a beneficiary');

@@ -10,7 +10,7 @@ import { requirementTest } from '../../../harness/suite.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
 import { send } from '../runtime/_exchanges.ts';
 import { generatedFor, type OperationPlan } from '../runtime/_runtime.ts';
-import { BENEFICIARY_CREATE, beneficiary } from './_beneficiaries.ts';
+import { BENEFICIARY_CREATE, beneficiary, beneficiaryRequest } from './_beneficiaries.ts';
 import { fieldSites, generatedRequest, isNode, opOf, plan, rulesBlock, setAt, submit, submitRaw, type Node } from './_rules.ts';
 
 const CARDS = 'GET /api/v1/card';
@@ -25,11 +25,6 @@ function jsonIf400(res: CapturedResponse, id: string, what: string): Failure[] {
     return [failure(id, `${what} refused with a JSON 400`, `status ${res.status}`)];
   }
   return isJson(res) ? [] : [failure(id, 'a 400 answer in JSON (Content-Type application/json, a body that parses)', `Content-Type ${res.headers['content-type'] ?? '(none)'}${res.jsonError ? `, body not JSON (${res.jsonError})` : ''}`)];
-}
-
-function beneficiaryRequest(op: OperationPlan, salt: number, body: Node): GeneratedRequest {
-  const [generated] = plan.requests.valid(op.model, { seed: op.seed + 7000 + salt, count: 1 });
-  return { ...generated, body };
 }
 
 rulesBlock('business rules: 400 answers are JSON (7)', ['BUS-ERR-002'], [BENEFICIARY_CREATE, CARDS], ([create, cards]) => {
