@@ -1,18 +1,33 @@
 /**
  * What a suite file uses: the run's context (target, HTTP client, seed, runs) and `requirementTest`,
- * which names the test after its requirement, gates vendor conventions and unselected areas, turns
- * safety refusals and missing credentials into skips with their reason, and redacts every message.
+ * which names the test after its requirement and gives it one verdict:
+ *
+ *   passed        the target did what the requirement asks, on positive evidence
+ *   failed        the target broke the requirement (a contract failure, with expected and received)
+ *   error         a tool error (TARGET_*, SUITE_ERROR): no verdict could be reached; counted as failed
+ *   skipped       the test cannot run here (SAFETY_REFUSED, CREDENTIAL_MISSING, FIXTURE_MISSING, …)
+ *   inconclusive  the test ran and the target gave no evidence (NO_CONTROL, PRECONDITION_MISSING, …)
+ *   warning       a `source: policy` requirement failed and the target file does not ask for strict policy
+ *
+ * The verdict, the code and the requirement's source travel to the reporters as the test's meta.
+ * Every message is redacted where it is made. A test has a time budget: when it runs out, every request
+ * of the test is aborted and the test ends as a TARGET_TIMEOUT tool error, never as vitest's own timeout.
  */
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { inject, it, type TestContext } from 'vitest';
 import { ConformanceError, type Failure } from './checks/failure.ts';
-import { isSkip, ToolError } from './errors.ts';
+import { inconclusive, isInconclusive, isSkip, isToolFailure, ToolError, type ErrorCode } from './errors.ts';
 import type { CapturedResponse } from './http.ts';
 import { HttpClient } from './http.ts';
 import { documentedLimits } from './limits.ts';
 import { RemotePacer } from './pacer.ts';
-import { requirement, titleOf } from './requirements.ts';
-import { loadTarget, type Target } from './target.ts';
+import type { ProbeFailure } from './probe.ts';
+import { requirement, titleOf, type RequirementSource } from './requirements.ts';
+import { loadTarget, type Area, type Target } from './target.ts';
+import { withTestScope } from './test-scope.ts';
+
+export type Verdict = 'passed' | 'failed' | 'error' | 'skipped' | 'inconclusive' | 'warning';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,6 +36,19 @@ declare module 'vitest' {
     seed: number;
     runs: number;
     shrink: boolean;
+    /** Services that failed the reachability probe before the run. */
+    unreachable: Partial<Record<Area, ProbeFailure>>;
+  }
+  export interface TaskMeta {
+    requirement?: string;
+    source?: RequirementSource;
+    verdict?: Verdict;
+    /** The tool-error, skip or inconclusive code. */
+    code?: ErrorCode;
+    /** A policy failure reported as a warning: the whole message. */
+    warning?: string;
+    /** Failures that share this key come from one answer of the target (one root cause). */
+    rootCause?: string;
   }
 }
 
@@ -46,16 +74,45 @@ export function runContext(): RunContext {
 export interface RequirementContext extends RunContext {
   id: string;
   title: string;
+  /** Aborted when the test's time budget runs out. */
+  signal: AbortSignal;
   /** Fails the test with every failure, the response and its curl reproduction, all redacted. */
   expectNone(failures: Failure[], response?: CapturedResponse, note?: string): void;
   /** A fast-check property over the run's seed and number of runs; a failure prints the seed. */
   property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs?: number): Promise<void>;
+  /**
+   * The control of a refusal test: the same operation with a valid request, which must succeed in this
+   * run for a refusal to count as evidence. Made once per worker and key; when it did not succeed the
+   * test ends inconclusive (NO_CONTROL) with what the control got.
+   */
+  control(key: string, send: () => Promise<CapturedResponse>, succeeded?: (res: CapturedResponse) => boolean): Promise<CapturedResponse>;
 }
 
 interface RequirementOptions {
   /** Names the row of a requirement checked over many rows (an enum value, a catalog operation). */
   row?: string;
   timeoutMs?: number;
+}
+
+/** Time vitest gives a test beyond our own budget, so that our TARGET_TIMEOUT always comes first. */
+const VITEST_GRACE_MS = 10_000;
+export const DEFAULT_TEST_BUDGET_MS = 60_000;
+
+const controls = new Map<string, Promise<CapturedResponse>>();
+const is2xx = (res: CapturedResponse) => res.status >= 200 && res.status < 300;
+
+/** Failures that come from one answer share a root cause: the same request and the same response. */
+function rootCauseOf(response: CapturedResponse | undefined): string | undefined {
+  if (!response) return undefined;
+  const { method, url } = response.request;
+  const hash = createHash('sha256').update(`${method} ${url}\n${response.status}\n${response.rawBody}`).digest('hex').slice(0, 16);
+  return `${method} ${url.split('?')[0]} → ${response.status} #${hash}`;
+}
+
+/** Errors of the suite's own code, as opposed to a contract failure. */
+const SUITE_BUGS = ['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError'];
+function isSuiteBug(error: unknown): boolean {
+  return error instanceof Error && SUITE_BUGS.includes(error.name) && !(error instanceof ConformanceError);
 }
 
 export function requirementTest(id: string, body: (t: RequirementContext) => Promise<void>): void;
@@ -65,47 +122,118 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
   const body = typeof a === 'function' ? a : b!;
   const req = requirement(id);
   const title = titleOf(id, options.row);
-  it(title, { timeout: options.timeoutMs ?? 60_000 }, async (ctx: TestContext) => {
+  const budget = options.timeoutMs ?? DEFAULT_TEST_BUDGET_MS;
+  it(title, { timeout: budget + VITEST_GRACE_MS }, async (ctx: TestContext) => {
+    const meta = ctx.task.meta;
+    meta.requirement = id;
+    meta.source = req.source;
+    const end = (verdict: Verdict, code?: ErrorCode) => {
+      meta.verdict = verdict;
+      if (code) meta.code = code;
+    };
     const run = runContext();
     const { target } = run;
-    if (!target.areas.includes(req.area)) ctx.skip(`area ${req.area} is not selected in target "${target.name}"`);
-    if (req.source === 'vendor' && !target.vendorConventions) {
-      ctx.skip('vendor convention: runs only with vendorConventions: true in the target file');
+    const redact = (text: string) => target.redactor.redact(text);
+    if (!target.areas.includes(req.area)) {
+      end('skipped', 'AREA_NOT_SELECTED');
+      ctx.skip(`AREA_NOT_SELECTED: area ${req.area} is not selected in target "${target.name}"`);
     }
+    if (req.source === 'vendor' && !target.vendorConventions) {
+      end('skipped', 'VENDOR_CONVENTIONS_OFF');
+      ctx.skip('VENDOR_CONVENTIONS_OFF: a vendor convention; runs only with vendorConventions: true in the target file');
+    }
+    const unreachable = inject('unreachable')?.[req.area];
+    if (unreachable) {
+      end('error', unreachable.code);
+      const error = new Error(redact(`${unreachable.code}: ${unreachable.message} (found by the reachability probe before the run; no request of this test was sent)`));
+      error.stack = error.message;
+      throw error;
+    }
+
+    const budgetController = new AbortController();
+    const signal = AbortSignal.any([budgetController.signal, ctx.signal]);
     const t: RequirementContext = {
       ...run,
       id,
       title,
+      signal,
       expectNone(failures, response, note) {
         if (failures.length) throw new ConformanceError(failures, { title, response, redactor: target.redactor, note });
       },
       async property(arbitrary, predicate, runs) {
-        const result = await fc.check(fc.asyncProperty(arbitrary, predicate), {
-          seed: run.seed,
-          numRuns: runs ?? run.runs,
-          endOnFailure: !run.shrink,
+        const result = await fc.check(
+          fc.asyncProperty(arbitrary, async (value) => {
+            if (signal.aborted) throw new ToolError('TARGET_TIMEOUT', `the test's time budget of ${budget} ms ran out during the property`);
+            await predicate(value);
+          }),
+          { seed: run.seed, numRuns: runs ?? run.runs, endOnFailure: !run.shrink },
+        );
+        if (!result.failed) return;
+        const cause = result.errorInstance;
+        if (cause instanceof ToolError) throw cause;
+        if (isSuiteBug(cause)) throw cause;
+        const inner = cause instanceof Error ? cause.message : String(cause);
+        const shrunk = result.numShrinks > 0 ? `, shrunk ${result.numShrinks} times` : '';
+        throw new ConformanceError([], {
+          title: inner,
+          redactor: target.redactor,
+          response: undefined,
+          note: `property failed after ${result.numRuns} run(s)${shrunk}; reproduce with CONFORMANCE_SEED=${result.seed} (path ${result.counterexamplePath})`,
         });
-        if (result.failed) {
-          if (isSkip(result.errorInstance)) throw result.errorInstance;
-          const inner = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
-          const shrunk = result.numShrinks > 0 ? `, shrunk ${result.numShrinks} times` : '';
-          throw new Error(
-            target.redactor.redact(
-              `${inner}\n  Property failed after ${result.numRuns} run(s)${shrunk}; reproduce with CONFORMANCE_SEED=${result.seed} (path ${result.counterexamplePath})`,
-            ),
-          );
-        }
+      },
+      control(key, send, succeeded = is2xx) {
+        let pending = controls.get(key);
+        if (!pending) controls.set(key, (pending = send()));
+        pending.catch(() => controls.delete(key));
+        return pending.then((res) => {
+          if (succeeded(res)) return res;
+          throw inconclusive('NO_CONTROL', `the control request (${key}, valid, with valid credentials) was answered ${res.status}, so a refusal proves nothing; control: ${res.curl}`);
+        });
       },
     };
+
+    let timer: NodeJS.Timeout | undefined;
+    const outOfTime = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        budgetController.abort();
+        reject(new ToolError('TARGET_TIMEOUT', `the test did not finish within its time budget of ${budget} ms; its requests were aborted`));
+      }, budget);
+    });
     try {
-      await body(t);
+      await Promise.race([withTestScope({ signal, requirement: id }, () => body(t)), outOfTime]);
+      end('passed');
     } catch (error) {
-      if (isSkip(error)) ctx.skip(target.redactor.redact(error.message));
+      if (isInconclusive(error)) {
+        end('inconclusive', error.code);
+        ctx.skip(redact(error.message));
+      }
+      if (isSkip(error)) {
+        end('skipped', error.code);
+        ctx.skip(redact(error.message));
+      }
+      if (isToolFailure(error) || isSuiteBug(error)) {
+        const code = error instanceof ToolError ? error.code : 'SUITE_ERROR';
+        end('error', code);
+        const text = error instanceof ToolError ? error.message : `SUITE_ERROR: ${(error as Error).name}: ${(error as Error).message}\n${(error as Error).stack?.split('\n').slice(1, 4).join('\n') ?? ''}`;
+        const redacted = new Error(redact(text));
+        redacted.stack = redacted.message;
+        throw redacted;
+      }
+      // A contract failure.
+      const message = redact(error instanceof Error ? error.message : String(error));
+      meta.rootCause = error instanceof ConformanceError ? rootCauseOf(error.response) : undefined;
+      if (req.source === 'policy' && !target.strictPolicy) {
+        end('warning');
+        meta.warning = message;
+        return;
+      }
+      end('failed');
       if (error instanceof ConformanceError) throw error;
-      const message = error instanceof ToolError ? error.message : (error as Error)?.message ?? String(error);
-      const redacted = new Error(target.redactor.redact(message));
+      const redacted = new Error(message);
       redacted.stack = redacted.message;
       throw redacted;
+    } finally {
+      clearTimeout(timer);
     }
   });
 }

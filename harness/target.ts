@@ -38,6 +38,8 @@ export interface Target {
   name: string;
   kind: TargetKind;
   vendorConventions: boolean;
+  /** A failed policy requirement fails the run (true) or is a warning (false, the default). */
+  strictPolicy: boolean;
   areas: Area[];
   safety: { allowDestructive: boolean | string[]; allowMoney: boolean | string[]; allowBursts: boolean };
   settings: TargetSettings;
@@ -129,6 +131,7 @@ export function loadTarget(file: string, env: NodeJS.ProcessEnv = process.env): 
     name: data.name as string,
     kind: data.kind as TargetKind,
     vendorConventions: data.vendorConventions === true,
+    strictPolicy: data.strictPolicy === true,
     areas: ((data.areas as Area[] | undefined) ?? AREAS.filter((a) => services[a])) as Area[],
     safety: { allowDestructive: safety.allowDestructive ?? false, allowMoney: safety.allowMoney ?? false, allowBursts: safety.allowBursts ?? false },
     settings: { ...DEFAULT_SETTINGS, ...((data.settings as Partial<TargetSettings>) ?? {}) },

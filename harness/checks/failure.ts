@@ -26,17 +26,19 @@ export function describeResponse(res: CapturedResponse): string {
 }
 
 export class ConformanceError extends Error {
+  /** The answer the failures are about, when there is one (reports group failures by it). */
+  readonly response?: CapturedResponse;
   constructor(
     readonly failures: Failure[],
     context: { title: string; response?: CapturedResponse; redactor: Redactor; note?: string },
   ) {
+    // Every failure is listed: a report may cap what it prints, the message itself never cuts.
     const lines = [context.title];
-    for (const f of failures.slice(0, 10)) {
+    for (const f of failures) {
       lines.push(`  ✗ ${f.requirement}${f.at ? ` at ${f.at}` : ''}`);
       lines.push(`    Expected: ${f.expected}`);
       lines.push(`    Received: ${f.received}`);
     }
-    if (failures.length > 10) lines.push(`  … and ${failures.length - 10} more`);
     if (context.note) lines.push(`  Case: ${context.note}`);
     if (context.response) {
       lines.push(`  Response: ${describeResponse(context.response)}`);
@@ -44,5 +46,6 @@ export class ConformanceError extends Error {
     }
     super(context.redactor.redact(lines.join('\n')));
     this.name = 'ConformanceError';
+    this.response = context.response;
   }
 }

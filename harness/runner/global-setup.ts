@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startPacerServer } from '../pacer.ts';
+import { probeServices, type ProbeFailure } from '../probe.ts';
 import { loadTarget } from '../target.ts';
 import { runSettings } from './settings.ts';
 import { setRunInfo } from './run-info.ts';
 
 interface Shared {
-  ready: Promise<{ targetFile: string; pacerUrl: string; seed: number; runs: number; shrink: boolean }>;
+  ready: Promise<{ targetFile: string; pacerUrl: string; seed: number; runs: number; shrink: boolean; unreachable: Partial<Record<string, ProbeFailure>> }>;
   teardown: () => Promise<void>;
   users: number;
 }
@@ -42,9 +43,11 @@ async function start(): Promise<Shared> {
     const final = runSettings(process.env, target);
     const pacer = await startPacerServer();
     closers.push(pacer.close);
+    const unreachable = await probeServices(target);
+    for (const [area, failure] of Object.entries(unreachable)) console.log(target.redactor.redact(`${failure!.code}: services.${area}: ${failure!.message}; its tests are reported as tool errors without being sent`));
     setRunInfo({ targetFile: target.file, targetName: target.name, kind: target.kind, vendorConventions: target.vendorConventions, seed: final.seed, runs: final.runs, reportDir: final.reportDir });
     console.log(`conformance target: ${target.name} (kind ${target.kind}, vendorConventions ${target.vendorConventions}); seed ${final.seed}; ${final.runs} runs per property`);
-    return { targetFile: target.file, pacerUrl: pacer.url, seed: final.seed, runs: final.runs, shrink: final.shrink };
+    return { targetFile: target.file, pacerUrl: pacer.url, seed: final.seed, runs: final.runs, shrink: final.shrink, unreachable };
   })().catch(async (error) => {
     await teardown();
     throw error;

@@ -126,7 +126,7 @@ function setup(business: Record<string, unknown>): { target: Target; client: Htt
   const redactor = new Redactor();
   redactor.register('doc-token-123');
   const target: Target = {
-    file: 't.yaml', name: 't', kind: 'production', vendorConventions: false, areas: ['business'],
+    file: 't.yaml', name: 't', kind: 'production', vendorConventions: false, strictPolicy: false, areas: ['business'],
     safety: { allowDestructive: false, allowMoney: false, allowBursts: false },
     settings: { ...DEFAULT_SETTINGS, timeoutMs: 1000 }, services: { business: { url: `${base}/x`, ...business } as Target['services']['business'] }, redactor,
   };

@@ -31,7 +31,7 @@ function client(kind: Target['kind'] = 'sandbox', timeoutMs = 1000): HttpClient 
   const redactor = new Redactor();
   redactor.register('top-secret-token');
   const target: Target = {
-    file: 't.yaml', name: 't', kind, vendorConventions: false, areas: ['insurance'],
+    file: 't.yaml', name: 't', kind, vendorConventions: false, strictPolicy: false, areas: ['insurance'],
     safety: { allowDestructive: false, allowMoney: false, allowBursts: false },
     settings: { ...DEFAULT_SETTINGS, timeoutMs }, services: { insurance: { url: base } }, redactor,
   };

@@ -52,7 +52,7 @@ function context(identity: Record<string, unknown>): RequirementContext {
   writeFileSync(path, stringify({ name: 't', kind: 'staging', services: { identity: { url: `${base}/id`, ...identity } } }));
   const target: Target = loadTarget(path, {});
   const client = new HttpClient(target, { pacer: new LocalPacer(), limits: { identity: { requests: 10_000, perSeconds: 1 } } });
-  return { target, client, seed: 1, runs: 1, shrink: false, id: 'IDN-X', title: 'x', expectNone: () => undefined, property: async () => undefined };
+  return { target, client, seed: 1, runs: 1, shrink: false, id: 'IDN-X', title: 'x', signal: new AbortController().signal, expectNone: () => undefined, property: async () => undefined, control: async () => { throw new Error('no control in this unit test'); } };
 }
 
 describe('callUserinfo', () => {
