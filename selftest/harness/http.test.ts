@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from '../../harness/errors.ts';
 import { HttpClient, type RequestSpec } from '../../harness/http.ts';
-import { LocalPacer, Schedule } from '../../harness/pacer.ts';
+import { intervalMs, LATE_MS, LocalPacer, Schedules } from '../../harness/pacer.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { DEFAULT_SETTINGS, type Target } from '../../harness/target.ts';
 
@@ -93,9 +93,48 @@ describe('HttpClient', () => {
   });
 });
 
-describe('Schedule', () => {
-  it('spaces reservations evenly and never schedules in the past', () => {
-    const s = new Schedule(100);
-    expect([s.reserve(1000), s.reserve(1000), s.reserve(1000), s.reserve(5000)]).toEqual([1000, 1100, 1200, 5000]);
+describe('Schedules', () => {
+  it('spaces reservations of one key evenly and never schedules in the past', () => {
+    const s = new Schedules();
+    const key = [{ key: 'a', intervalMs: 100 }];
+    expect([s.reserve(key, 1000), s.reserve(key, 1000), s.reserve(key, 1000), s.reserve(key, 5000)]).toEqual([1000, 1100, 1200, 5000]);
+  });
+
+  it('reserves every key of a request at once: the slot is the latest key, each key moves by its own interval', () => {
+    const s = new Schedules();
+    const service = { key: 'business', intervalMs: 200 };
+    const groupA = { key: 'business:a', intervalMs: 100 };
+    const groupB = { key: 'business:b', intervalMs: 500 };
+    expect(s.reserve([service, groupA], 0)).toBe(0);
+    expect(s.reserve([service, groupB], 0)).toBe(200);
+    expect(s.reserve([service, groupA], 0)).toBe(400);
+    expect(s.reserve([service, groupB], 0)).toBe(700);
+    expect(s.reserve([groupA], 0)).toBe(500);
+  });
+});
+
+describe('intervalMs', () => {
+  it('allows whole requests per window at the fraction, with a guard for jitter on the wire', () => {
+    expect(intervalMs({ requests: 10, perSeconds: 1 }, 0.5)).toBeCloseTo(220);
+    expect(intervalMs({ requests: 3, perSeconds: 1 }, 0.5)).toBeCloseTo(1100);
+    expect(intervalMs({ requests: 1, perSeconds: 1 }, 0.5)).toBeCloseTo(2200);
+    expect(intervalMs({ requests: 200, perSeconds: 60 }, 0.5)).toBeCloseTo(660);
+  });
+});
+
+describe('LocalPacer', () => {
+  it('gives up a slot it woke up too late for (its process was busy) and waits for a new one', async () => {
+    const pacer = new LocalPacer();
+    const key = [{ key: 'k', intervalMs: 200 }];
+    const started = Date.now();
+    await pacer.wait(key);
+    const second = pacer.wait(key);
+    while (Date.now() - started < 200 + LATE_MS + 100) {
+      // The worker is busy past its slot at 200 ms: its timer can only fire late.
+    }
+    await second;
+    // The late slot (200) was given up; the request went at the next one (400), and the schedule moved on.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(395);
+    expect(pacer.reserve(key) - started).toBeGreaterThanOrEqual(595);
   });
 });
