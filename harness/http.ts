@@ -115,14 +115,14 @@ export class HttpClient {
       const response = await this.once(spec, outgoing, attempt, testSignal);
       if (response.status !== 429 || !paced) return response;
       const asked = retryAfterOf(response.headers);
-      const last = asked.header ? ` (last ${asked.header})` : ' (no Retry-After)';
+      const header = asked.header ?? 'no Retry-After, so 1 s';
       if (asked.ms > maxRetryAfterMs) {
-        throw this.toolError('TARGET_RATE_LIMITED', `${spec.operation} at ${origin} answered 429 asking to wait ${Math.round(asked.ms / 1000)} s (${asked.header}), more than the cap of ${maxRetryAfterMs} ms (settings.maxRetryAfterMs)`);
+        throw this.toolError('TARGET_RATE_LIMITED', `${spec.operation} at ${origin} answered 429 asking to wait ${Math.round(asked.ms / 1000)} s (${header}), more than the cap of ${maxRetryAfterMs} ms (settings.maxRetryAfterMs)`);
       }
       if (attempt >= retry429) {
-        throw this.toolError('TARGET_RATE_LIMITED', `${spec.operation} at ${origin} still answered 429 after ${attempt} retr${attempt === 1 ? 'y' : 'ies'} (settings.retry429 ${retry429})${last}`);
+        throw this.toolError('TARGET_RATE_LIMITED', `${spec.operation} at ${origin} still answered 429 after ${attempt} retr${attempt === 1 ? 'y' : 'ies'} (settings.retry429 ${retry429}) (last ${header})`);
       }
-      await this.waiting(() => sleep(asked.ms, testSignal), spec, `out the 429's ${asked.header ?? 'default wait'}`);
+      await this.waiting(() => sleep(asked.ms, testSignal), spec, `out the 429's ${header}`);
     }
   }
 

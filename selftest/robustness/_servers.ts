@@ -124,3 +124,18 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/** The servers a test starts, for `afterEach` to close: `track(dripServer())` starts one and keeps it. */
+export function trackedServers(): { track(server: Promise<FaultServer>): Promise<FaultServer>; closeAll(): Promise<void> } {
+  const open: FaultServer[] = [];
+  return {
+    async track(server) {
+      const started = await server;
+      open.push(started);
+      return started;
+    },
+    async closeAll() {
+      await Promise.all(open.splice(0).map((s) => s.close()));
+    },
+  };
+}

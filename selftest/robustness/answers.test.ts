@@ -5,17 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { clientFor, failureOf, get, SECRET } from './_client.ts';
-import { faultServer, hugeServer, recordingServer, redirectServer, tooManyServer, type FaultServer } from './_servers.ts';
+import { faultServer, hugeServer, recordingServer, redirectServer, tooManyServer, trackedServers } from './_servers.ts';
 
-const servers: FaultServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-async function track(server: Promise<FaultServer>): Promise<FaultServer> {
-  const s = await server;
-  servers.push(s);
-  return s;
-}
+const { track, closeAll } = trackedServers();
+afterEach(closeAll);
 
 const MiB = 1024 * 1024;
 /** One read past the cap: undici hands the body over in chunks of at most 64 KiB. */

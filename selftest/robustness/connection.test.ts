@@ -6,17 +6,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GIVE_UP_AFTER } from '../../harness/transport/origin-health.ts';
 import { clientFor, failureOf, get } from './_client.ts';
-import { closedPort, faultServer, garbledServer, type FaultServer } from './_servers.ts';
+import { closedPort, faultServer, garbledServer, trackedServers, type FaultServer } from './_servers.ts';
 
-const servers: FaultServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-async function track(server: Promise<FaultServer>): Promise<FaultServer> {
-  const s = await server;
-  servers.push(s);
-  return s;
-}
+const { track, closeAll } = trackedServers();
+afterEach(closeAll);
 
 type Health = 'ok' | 'silent' | 'drip';
 

@@ -11,13 +11,11 @@ import { stringify } from 'yaml';
 import type { RunSummary } from '../../harness/report/summary-reporter.ts';
 import { runSuite, tempDir, type SuiteRun } from '../helpers.ts';
 import { canSampleMemory, sampleMemory } from './_memory.ts';
-import { closedPort, dripServer, hugeServer, silentServer, type FaultServer } from './_servers.ts';
+import { closedPort, dripServer, hugeServer, silentServer, trackedServers } from './_servers.ts';
 
 const INSURANCE = ['suites/insurance'];
-const servers: FaultServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const { track, closeAll } = trackedServers();
+afterEach(closeAll);
 
 function targetFile(name: string, url: string): string {
   const file = join(tempDir('pc-robust-'), `${name}.yaml`);
@@ -54,8 +52,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 describe('the insurance area against a misbehaving target', () => {
   it('a body that drips 1 byte a second: the run ends in under 3 minutes, TARGET_TIMEOUT on each test', async () => {
-    const server = await dripServer(1000);
-    servers.push(server);
+    const server = await track(dripServer(1000));
     const run = await runSuite({ env: { CONFORMANCE_TARGET: targetFile('drip', server.base) }, files: INSURANCE, timeoutMs: 240_000 });
     const ran = expectAllToolErrors(run, 'TARGET_TIMEOUT', 40);
     expect(ran.some((t) => /gave up on .* after 3 consecutive failures/.test(t.message ?? ''))).toBe(true);
@@ -64,8 +61,7 @@ describe('the insurance area against a misbehaving target', () => {
   }, 250_000);
 
   it('a target that never answers: the run ends in under 3 minutes, TARGET_TIMEOUT on each test', async () => {
-    const server = await silentServer();
-    servers.push(server);
+    const server = await track(silentServer());
     const run = await runSuite({ env: { CONFORMANCE_TARGET: targetFile('silent', server.base) }, files: INSURANCE, timeoutMs: 240_000 });
     const ran = expectAllToolErrors(run, 'TARGET_TIMEOUT', 40);
     expect(run.wallMs).toBeLessThan(180_000);
@@ -82,8 +78,7 @@ describe('the insurance area against a misbehaving target', () => {
   }, 130_000);
 
   it.skipIf(!canSampleMemory)('answers of 10 MB: every test TARGET_RESPONSE_TOO_LARGE, no process above 400 MB RSS', async () => {
-    const server = await hugeServer(10 * 1000 * 1000);
-    servers.push(server);
+    const server = await track(hugeServer(10 * 1000 * 1000));
     let sampler: ReturnType<typeof sampleMemory> | undefined;
     const run = await runSuite({ env: { CONFORMANCE_TARGET: targetFile('huge', server.base) }, files: INSURANCE, timeoutMs: 240_000, onStart: (pid) => (sampler = sampleMemory(pid)) });
     const peak = sampler!.stop();
