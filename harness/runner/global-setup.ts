@@ -45,7 +45,7 @@ async function start(): Promise<Shared> {
     closers.push(pacer.close);
     const unreachable = await probeServices(target);
     for (const [area, failure] of Object.entries(unreachable)) console.log(target.redactor.redact(`${failure!.code}: services.${area}: ${failure!.message}; its tests are reported as tool errors without being sent`));
-    setRunInfo({ targetFile: target.file, targetName: target.name, kind: target.kind, vendorConventions: target.vendorConventions, seed: final.seed, runs: final.runs, reportDir: final.reportDir });
+    setRunInfo({ targetFile: target.file, targetName: target.name, kind: target.kind, vendorConventions: target.vendorConventions, strictPolicy: target.strictPolicy, startedAt: new Date().toISOString(), seed: final.seed, runs: final.runs, reportDir: final.reportDir });
     console.log(`conformance target: ${target.name} (kind ${target.kind}, vendorConventions ${target.vendorConventions}); seed ${final.seed}; ${final.runs} runs per property`);
     return { targetFile: target.file, pacerUrl: pacer.url, seed: final.seed, runs: final.runs, shrink: final.shrink, unreachable };
   })().catch(async (error) => {

@@ -4,6 +4,9 @@ export interface RunInfo {
   targetName: string;
   kind: string;
   vendorConventions: boolean;
+  strictPolicy: boolean;
+  /** When the global setup finished resolving the target (ISO 8601). */
+  startedAt: string;
   seed: number;
   runs: number;
   reportDir: string;
