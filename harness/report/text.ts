@@ -51,7 +51,8 @@ export function renderText(summary: RunSummary): string {
     lines.push(...closingLines(summary));
     return lines.join('\n');
   }
-  if (summary.target) lines.push(`target: ${summary.target.name} (kind ${summary.target.kind}); seed ${summary.seed}; ${summary.runs} runs per property`);
+  if (summary.target) lines.push(`target: ${summary.target.name} (kind ${summary.target.kind}); seed ${summary.seed}; ${summary.runs} runs per property${summary.paceShare !== undefined && summary.paceShare < 1 ? `; paced at ${+summary.paceShare.toFixed(4)} of every documented limit (this shard's share)` : ''}`);
+  if (summary.mergedFrom) lines.push(`merged from ${summary.mergedFrom.length} shard report(s): ${summary.mergedFrom.join(', ')}`);
   const of = (v: TestRecord['verdict']) => summary.tests.filter((t) => t.verdict === v);
   const failed = of('failed');
   if (failed.length) {
