@@ -8,6 +8,7 @@ import { changeNotes } from '../../harness/openapi/catalog.ts';
 import { evaluateChangeNote, type Outcome } from '../../harness/openapi/change-notes.ts';
 import { dereferenceDocument } from '../../harness/openapi/dereference.ts';
 import { OperationIndex } from '../../harness/openapi/paths.ts';
+import { verdictOn } from '../../harness/openapi/schema-behaviour.ts';
 import { ROOT } from '../helpers.ts';
 
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
@@ -134,6 +135,19 @@ describe('the change-note evaluator', () => {
   it('reads deprecated on the operation itself', async () => {
     expect(await kind({ operation: 'GET /orders', in: 'operation', expect: { deprecated: true } })).toBe('holds');
     expect(await kind({ operation: 'POST /orders', in: 'operation', expect: { deprecated: true } })).toBe('broken');
+  });
+
+  it('samples patterns with values the spec\'s own words accept and refuse (uin, cards accountNumber, revenueTypeCode)', () => {
+    const spec: Record<string, Record<string, unknown>> = {
+      'BUS-CHG-046': { pattern: '^(0|[А-Яа-яA-Za-z0-9]{4}|[А-ЯA-Z0-9]{20}|[А-ЯA-Z0-9]{25})$' },
+      'BUS-CHG-067': { pattern: '^(\\d{20}|\\d{22})$' },
+      'BUS-CHG-047': { enum: ['1', '2', '3'] },
+    };
+    for (const [id, schema] of Object.entries(spec)) {
+      const { accepts = [], rejects = [] } = changeNotes().find((n) => n.id === id)!.expect;
+      expect(accepts.filter((v) => !verdictOn([[schema]], v).accepted), id).toEqual([]);
+      expect(rejects.filter((v) => verdictOn([[schema]], v).accepted), id).toEqual([]);
+    }
   });
 
   it('finds every one of the 144 change notes holding in the sandbox document', async () => {
