@@ -70,8 +70,8 @@ export function operationAbsent(index: OperationIndex, row: CatalogOperation, re
   return found ? [failure(requirement, `${name(row)} absent (removed)`, `served as ${found.method} ${found.path}`)] : [];
 }
 
-/** The failures of a located change note (none when it holds); an unlocated one is the suite's inconclusive, not a failure. */
-export function changeNoteFailures(outcome: Outcome, requirement: string): Failure[] {
+/** The failures of a located change note (none when it holds). Only located outcomes are taken: an unlocated one is inconclusive, never a pass. */
+export function changeNoteFailures(outcome: Extract<Outcome, { kind: 'holds' | 'broken' }>, requirement: string): Failure[] {
   if (outcome.kind !== 'broken') return [];
   return outcome.problems.map((p) => failure(requirement, p.expected, `BROKEN: ${p.received}`, outcome.located));
 }
