@@ -95,8 +95,8 @@ export class HttpClient {
 
   /** The budgets a request counts against: always its service's, and its group's when it has one. */
   paceKeys(spec: Pick<RequestSpec, 'area' | 'rateGroup'>): PaceKey[] {
-    const { paceFraction, paceShare } = this.target.settings;
-    const fraction = paceFraction * paceShare;
+    // The run's share of every limit (a shard of n: 1/n) is already folded into paceFraction (runner/effective-target.ts).
+    const fraction = this.target.settings.paceFraction;
     const keys: PaceKey[] = [{ key: spec.area, intervalMs: intervalMs(this.limitOf(spec.area), fraction) }];
     if (spec.rateGroup) keys.push({ key: spec.rateGroup.key, intervalMs: intervalMs(spec.rateGroup.limit, fraction) });
     return keys;

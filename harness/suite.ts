@@ -25,6 +25,8 @@ import { RemotePacer } from './pacer.ts';
 import type { ProbeFailure } from './probe.ts';
 import { requirement, titleOf, type RequirementSource } from './requirements.ts';
 import { loadTarget, type Area, type Target } from './target.ts';
+import { effectiveTarget } from './runner/effective-target.ts';
+import { runSettings } from './runner/settings.ts';
 import { withTestScope } from './test-scope.ts';
 
 export type Verdict = 'passed' | 'failed' | 'error' | 'skipped' | 'inconclusive' | 'warning';
@@ -64,7 +66,8 @@ let context: RunContext | undefined;
 
 export function runContext(): RunContext {
   if (context) return context;
-  const target = loadTarget(inject('targetFile'));
+  const file = loadTarget(inject('targetFile'));
+  const target = effectiveTarget(file, runSettings(process.env, file));
   const limits = documentedLimits();
   const client = new HttpClient(target, { pacer: new RemotePacer(inject('pacerUrl')), limits: limits.services, undocumentedLimit: limits.undocumentedDefault });
   context = { target, client, seed: inject('seed'), runs: inject('runs'), shrink: inject('shrink') };

@@ -36,8 +36,6 @@ export interface TargetSettings {
   maxRetryAfterMs: number;
   /** The size cap of one answer's body; past it TARGET_RESPONSE_TOO_LARGE. */
   maxResponseBytes: number;
-  /** This run's share of every rate limit: 1/n in each of n shards. */
-  paceShare: number;
 }
 
 export interface Target {
@@ -61,7 +59,6 @@ export const DEFAULT_SETTINGS: Readonly<TargetSettings> = Object.freeze({
   retry429: 3,
   maxRetryAfterMs: 10_000,
   maxResponseBytes: 2 * 1024 * 1024,
-  paceShare: 1,
 });
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;

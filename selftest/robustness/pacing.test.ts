@@ -68,9 +68,9 @@ describe('pacing on the wire', () => {
     expect(span).toBeGreaterThanOrEqual(((arrivals.length - 1) * 1000) / (SERVICE.requests * FRACTION));
   }, 30_000);
 
-  it('a share of the run (settings.paceShare) paces at that share of the fraction', async () => {
+  it("a shard's share, folded into paceFraction by the run, paces at that share", async () => {
     const before = server.arrivals.length;
-    const client = clientFor(server.base, { paceFraction: FRACTION, paceShare: 0.5 }, { pacer: new RemotePacer(pacer.url), limit: SERVICE });
+    const client = clientFor(server.base, { paceFraction: FRACTION * 0.5 }, { pacer: new RemotePacer(pacer.url), limit: SERVICE });
     const started = performance.now();
     for (let i = 0; i < 4; i++) await client.send({ area: 'business', operation: 'GET /shared', sideEffect: 'read', method: 'GET', url: `${server.base}/shared` });
     const sent = server.arrivals.slice(before);
