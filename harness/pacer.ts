@@ -1,10 +1,9 @@
 /**
  * Client-side pacing. A request reserves one slot in every schedule it falls under at once: its
  * service's (the documented limit holds for the whole service, whatever the token, the group, or no
- * token at all) and, for a business operation, its group's. The slot is the latest of the keys' next
- * free times, and each key's next free time moves one interval past the slot: requests are spaced
- * evenly (no bursts, so a token-bucket server with a small bucket is safe too), and no key ever gets
- * closer together than its own interval. The schedules live in one pacer server started by the vitest
+ * token at all) and, for a business operation, its group's: the earliest time that keeps each key's
+ * interval from every slot already reserved under it. Requests of a key are spaced at least its
+ * interval apart (no bursts, so a token-bucket server with a small bucket is safe too). The schedules live in one pacer server started by the vitest
  * globalSetup, so every budget holds across all workers; a process without one (a bench, a script, a
  * selftest) paces locally.
  */
@@ -40,14 +39,32 @@ export function intervalMs(limit: RateLimit, fraction: number): number {
   return spacing * (1 + WIRE_GUARD);
 }
 
-/** The schedules of every key; `reserve` is the whole pacing rule. */
+/**
+ * The reserved slots of every key; `reserve` is the whole pacing rule: the earliest time at or after
+ * `now` that is at least each key's interval away from every slot already reserved under that key. A
+ * request may take a gap before slots reserved further ahead (a business group with a long queue does
+ * not hold back the service's other groups), and no two slots of one key are ever closer than its
+ * interval.
+ */
 export class Schedules {
-  private readonly next = new Map<string, number>();
+  private readonly slots = new Map<string, number[]>();
 
-  /** The slot for a request under all `keys`, at or after `now`; moves each key's next free time. */
   reserve(keys: readonly PaceKey[], now: number): number {
-    const slot = Math.max(now, ...keys.map((k) => this.next.get(k.key) ?? 0));
-    for (const k of keys) this.next.set(k.key, slot + k.intervalMs);
+    for (const k of keys) this.slots.set(k.key, (this.slots.get(k.key) ?? []).filter((s) => s > now - k.intervalMs));
+    let slot = now;
+    for (let moved = true; moved; ) {
+      moved = false;
+      for (const k of keys) {
+        // A clash must move the slot forward: at Date.now() magnitudes, (s + interval) - s may round to a
+        // hair under the interval, and that slot must not count as a clash again (it would never end).
+        const clash = this.slots.get(k.key)!.find((s) => Math.abs(s - slot) < k.intervalMs && s + k.intervalMs > slot);
+        if (clash !== undefined) {
+          slot = clash + k.intervalMs;
+          moved = true;
+        }
+      }
+    }
+    for (const k of keys) this.slots.get(k.key)!.push(slot);
     return slot;
   }
 }

@@ -100,7 +100,7 @@ describe('Schedules', () => {
     expect([s.reserve(key, 1000), s.reserve(key, 1000), s.reserve(key, 1000), s.reserve(key, 5000)]).toEqual([1000, 1100, 1200, 5000]);
   });
 
-  it('reserves every key of a request at once: the slot is the latest key, each key moves by its own interval', () => {
+  it('reserves every key of a request at once, in the earliest gap that keeps each key its interval', () => {
     const s = new Schedules();
     const service = { key: 'business', intervalMs: 200 };
     const groupA = { key: 'business:a', intervalMs: 100 };
@@ -109,7 +109,34 @@ describe('Schedules', () => {
     expect(s.reserve([service, groupB], 0)).toBe(200);
     expect(s.reserve([service, groupA], 0)).toBe(400);
     expect(s.reserve([service, groupB], 0)).toBe(700);
-    expect(s.reserve([groupA], 0)).toBe(500);
+    // A request of group A alone takes the gap before A's slot at 400: the far-off B slot holds nothing back.
+    expect(s.reserve([groupA], 0)).toBe(100);
+  });
+
+  it('never puts two slots of one key closer than its interval, however requests of the keys interleave', () => {
+    const s = new Schedules();
+    // Real intervals are fractions (2.2, 220.00000000000003): a slot moved past a clash must not clash again.
+    const keys = [
+      { key: 'svc', intervalMs: intervalMs({ requests: 1000, perSeconds: 1 }, 0.5) },
+      { key: 'g1', intervalMs: intervalMs({ requests: 10, perSeconds: 1 }, 0.5) },
+      { key: 'g2', intervalMs: intervalMs({ requests: 3, perSeconds: 1 }, 0.5) },
+      { key: 'g3', intervalMs: intervalMs({ requests: 40, perSeconds: 1 }, 0.5) },
+    ];
+    const taken = new Map<string, number[]>();
+    // At Date.now() magnitudes, where (slot + interval) - slot rounds: a reservation must still end.
+    let now = Date.parse('2026-11-24T04:00:00Z');
+    for (let i = 0; i < 300; i++) {
+      now += (i * 37) % 90;
+      const group = keys[1 + (i % 3)];
+      const request = i % 5 === 0 ? [group] : [keys[0], group];
+      const slot = s.reserve(request, now);
+      expect(slot).toBeGreaterThanOrEqual(now);
+      for (const k of request) taken.set(k.key, [...(taken.get(k.key) ?? []), slot]);
+    }
+    for (const k of keys) {
+      const sorted = [...(taken.get(k.key) ?? [])].sort((a, b) => a - b);
+      for (let i = 1; i < sorted.length; i++) expect(sorted[i] - sorted[i - 1], k.key).toBeGreaterThanOrEqual(k.intervalMs - 1e-3);
+    }
   });
 });
 
