@@ -9,7 +9,7 @@ import type { ToolErrorCode } from './errors.ts';
 import { AREAS, type Area, type Target } from './target.ts';
 import { discard } from './transport/body.ts';
 import { RequestDeadline } from './transport/deadline.ts';
-import { classifyTransportError } from './transport/errors.ts';
+import { causeOf, classifyTransportError } from './transport/errors.ts';
 
 export interface ProbeFailure {
   code: ToolErrorCode;
@@ -26,8 +26,10 @@ async function probeUrl(url: string, deadlineMs: number): Promise<ProbeFailure |
     discard(res.body);
     return undefined;
   } catch (error) {
-    const { error: classified } = classifyTransportError(error, { operation: 'the reachability probe (GET the service url)', origin, deadline, bodyBytes: 0, deadlineSource: 'the probe\'s own deadline' });
-    return { code: classified.code as ToolErrorCode, message: classified.message.slice(classified.code.length + 2) };
+    const { code } = classifyTransportError(error, { operation: 'the reachability probe', origin, deadline, bodyBytes: 0 }).error;
+    if (code === 'TARGET_TIMEOUT') return { code, message: `${origin} did not answer the reachability probe within ${deadlineMs} ms` };
+    if (code === 'TARGET_PROTOCOL_ERROR') return { code, message: `${origin} answered the reachability probe with something that is not valid HTTP (${causeOf(error)})` };
+    return { code: code as ToolErrorCode, message: `${origin} could not be reached (${causeOf(error)})` };
   } finally {
     deadline.dispose();
   }

@@ -16,8 +16,6 @@ export interface ExchangeState {
   status?: number;
   /** Body bytes read before the failure. */
   bodyBytes: number;
-  /** Where the deadline comes from, for the message (default: the target file's settings.timeoutMs). */
-  deadlineSource?: string;
 }
 
 export interface Classified {
@@ -48,16 +46,21 @@ function progress(state: ExchangeState): string {
   return state.status === undefined ? 'no answer had begun' : `status ${state.status} came, then ${state.bodyBytes} byte(s) of the body`;
 }
 
+/** The cause of a transport failure as its code and text: "ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9". */
+export function causeOf(error: unknown): string {
+  return `${codeOf(error)}: ${messageOf(error)}`;
+}
+
 export function classifyTransportError(error: unknown, state: ExchangeState): Classified {
   const { operation, origin, deadline } = state;
   const code = codeOf(error);
-  const cause = `${code}: ${messageOf(error)}`;
+  const cause = causeOf(error);
   if (deadline.abortedBy === 'test-budget') {
     return { error: new ToolError('TARGET_TIMEOUT', `${operation} at ${origin} was aborted: the test's time budget ran out (${progress(state)})`), countsAgainstOrigin: false };
   }
   if (deadline.abortedBy === 'deadline' || UNDICI_TIMEOUTS.has(code)) {
     return {
-      error: new ToolError('TARGET_TIMEOUT', `${operation} at ${origin} did not answer in full within its deadline of ${deadline.deadlineMs} ms (${state.deadlineSource ?? 'settings.timeoutMs'}; ${progress(state)})`),
+      error: new ToolError('TARGET_TIMEOUT', `${operation} at ${origin} did not answer in full within its deadline of ${deadline.deadlineMs} ms (settings.timeoutMs; ${progress(state)})`),
       countsAgainstOrigin: true,
     };
   }
