@@ -6,7 +6,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   accountIs,
-  amountsIn,
   convertedNotRelabelled,
   isIsoUtc,
   nanosBelowOneUnit,
@@ -15,7 +14,6 @@ import {
   portfolioIsSumOfClasses,
   rateLimitHeaders,
   signsAgree,
-  TOTALS,
   totalsInCurrency,
   unitsAreDecimalIntegers,
   unitsFitInt64,
@@ -25,7 +23,8 @@ import {
 import { cannedResponse } from '../helpers.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { valueConformsTo } from '../../harness/checks/body.ts';
-import { accountIdLike, PORTFOLIO_REQUEST, portfolioRequest, portfolioResponse } from '../../generators/invest.ts';
+import { accountIdLike, portfolioRequest, portfolioResponse } from '../../generators/invest.ts';
+import { amountsIn, PORTFOLIO_REQUEST, TOTALS } from '../../harness/invest/portfolio.ts';
 
 type Body = Record<string, unknown>;
 const RUNS = { numRuns: 60 };
