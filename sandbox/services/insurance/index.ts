@@ -132,7 +132,7 @@ export const service: SandboxService = {
         if (faults.has('ins-malformed-json-500')) return sendError(reply, 500, 'INTERNAL', 'internal error');
         return sendError(reply, 400, 'BAD_REQUEST', `the body is not valid JSON: ${(error as Error).message}`);
       }
-      if (faults.has('ins-huge-number-500') && /\d{300,}|\d[eE]\+?\d{3,}/.test(raw)) return sendError(reply, 500, 'INTERNAL', 'number out of range');
+      if (faults.has('ins-huge-number-500') && /:\s*-?(?:\d{300,}|\d+(?:\.\d+)?[eE]\+?\d{3,})/.test(raw)) return sendError(reply, 500, 'INTERNAL', 'number out of range');
 
       const found = validateSurrenderRequest(body, faults);
       if (found) return sendError(reply, 400, 'VALIDATION_ERROR', `${found.field} ${found.message}`, [found]);
