@@ -49,6 +49,20 @@ export function bearerOf(request: Incoming, pattern = /^bearer\s+(.+)$/i): strin
 }
 
 /** A JSON answer: the body as data, labelled application/json. */
-export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
+export function jsonAnswer<Facts = never>(status: number, body: unknown, headers: Record<string, string> = {}): Answer<Facts> {
   return { status, headers: { ...headers, 'content-type': 'application/json' }, body };
+}
+
+/** A request's body read as JSON, or why it does not parse. */
+export interface BodyRead {
+  request: Incoming;
+  json: { value: unknown } | { error: string };
+}
+
+export function readJsonBody(request: Incoming, text = request.text): BodyRead {
+  try {
+    return { request, json: { value: JSON.parse(text) } };
+  } catch (error) {
+    return { request, json: { error: (error as Error).message } };
+  }
 }

@@ -3,7 +3,7 @@
  * (sandbox/faults/modifiers.ts): a rule replaced, a setting changed, the request or the answer edited.
  * The handler (handler.ts) knows none of them.
  */
-import type { Answer, Incoming } from '../../exchange.ts';
+import type { Answer, BodyRead, Incoming } from '../../exchange.ts';
 import { editBody, editJsonBody, never, onRefusal, withHeader, type ModifierFault } from '../../faults/modifiers.ts';
 import { badRequest, internalError, refusalAnswer, type Refusal } from './answers.ts';
 import { CALLER_RULES } from './access.ts';
@@ -20,7 +20,6 @@ import {
   productTypeIn,
   surrenderAtMost,
   updateDateFormat,
-  type BodyRead,
 } from './validate.ts';
 
 type InsuranceFault = ModifierFault<SurrenderShape>;

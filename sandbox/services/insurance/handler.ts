@@ -4,13 +4,13 @@
  * what cannot be processed (422), then the contract stored and answered 201 (2.5, 7). Every check is a
  * named rule looked up in `rules`, so that a fault can replace one (faults.ts).
  */
-import { bearerOf, jsonAnswer, type Answer, type Incoming } from '../../exchange.ts';
+import { bearerOf, jsonAnswer, readJsonBody, type Answer, type Incoming } from '../../exchange.ts';
 import { firstFound } from '../../faults/modifiers.ts';
 import { SlidingWindowLimiter } from '../../rate-limiter.ts';
 import { CALLER_RULES, type Caller } from './access.ts';
 import { invalid, refusalAnswer, unprocessable } from './answers.ts';
 import { ContractStore, type SurrenderRequest } from './store.ts';
-import { BODY_RULES, PROCESSING_RULES, readBody, SHAPE_RULES } from './validate.ts';
+import { BODY_RULES, PROCESSING_RULES, SHAPE_RULES } from './validate.ts';
 
 export const RULES = { ...CALLER_RULES, ...BODY_RULES, ...SHAPE_RULES, ...PROCESSING_RULES };
 export type SurrenderRules = typeof RULES;
@@ -60,7 +60,7 @@ export function surrenderHandler({ rules, settings, tokens, providerName }: Surr
     const denied = firstFound(rules, CALLER, caller);
     if (denied) return refusalAnswer(denied.rule, denied.found, headers);
 
-    const read = readBody(request);
+    const read = readJsonBody(request);
     const unreadable = firstFound(rules, BODY, read);
     if (unreadable) return refusalAnswer(unreadable.rule, unreadable.found, headers);
     const body = (read.json as { value: Record<string, unknown> }).value;

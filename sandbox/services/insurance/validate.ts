@@ -4,7 +4,7 @@
  * shape (400), then what the sandbox cannot process (422). A rule ignores an absent field unless it is
  * the field's `required` rule; the rule makers are exported so that a fault can build a variant.
  */
-import type { Incoming } from '../../exchange.ts';
+import type { BodyRead } from '../../exchange.ts';
 import { namedRules } from '../../faults/modifiers.ts';
 import { badRequest, invalid, problem, type Problem, type Refusal } from './answers.ts';
 import { isCalendarDate, isDateTime } from './dates.ts';
@@ -16,20 +16,6 @@ export const MAX_ITEMS = 1000;
 
 type Node = Record<string, unknown>;
 const isObject = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The body as read: the request and its text parsed as JSON (or why it does not parse). */
-export interface BodyRead {
-  request: Incoming;
-  json: { value: unknown } | { error: string };
-}
-
-export function readBody(request: Incoming): BodyRead {
-  try {
-    return { request, json: { value: JSON.parse(request.text) } };
-  } catch (error) {
-    return { request, json: { error: (error as Error).message } };
-  }
-}
 
 export const BODY_RULES = namedRules<(read: BodyRead) => Refusal | undefined>()({
   'body.content-type': ({ request }) => (request.contentType !== 'application/json' ? badRequest('the body must be application/json') : undefined),

@@ -1,0 +1,77 @@
+/**
+ * GetPortfolio as a function from request to answer, checks in order: rate limit, token, content type,
+ * body, account; then the portfolio in the requested currency (spec 2.4, 4.3). Every check is a named
+ * rule looked up in `rules`, so that a fault can replace one (faults.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { bearerOf, type Incoming } from '../../exchange.ts';
+import { firstFound } from '../../faults/modifiers.ts';
+import { SlidingWindowLimiter } from '../../rate-limiter.ts';
+import { ACCOUNT_RULES, BEARER, CALLER_RULES, LOOKUP_RULES } from './access.ts';
+import type { Account } from './accounts.ts';
+import { portfolioAnswer, rejectionAnswer, type PortfolioAnswer } from './answers.ts';
+import { portfolioOf } from './portfolio.ts';
+import { BODY_RULES, QUERY_RULES, queryOf, readBody } from './request.ts';
+
+export const RULES = { ...CALLER_RULES, ...BODY_RULES, ...QUERY_RULES, ...LOOKUP_RULES, ...ACCOUNT_RULES };
+export type PortfolioRules = typeof RULES;
+
+export interface PortfolioSettings {
+  /** Requests per minute per token (vendor facts). */
+  perMinute: number;
+}
+export const SETTINGS: PortfolioSettings = { perMinute: 200 };
+
+/** The types the GetPortfolio handler is written in, for its faults. */
+export interface PortfolioShape {
+  request: Incoming;
+  answer: PortfolioAnswer;
+  rules: PortfolioRules;
+  settings: PortfolioSettings;
+}
+
+const names = <T extends object>(table: T) => Object.keys(table) as Array<keyof T & string>;
+const CALLER = names(CALLER_RULES);
+const BODY = names(BODY_RULES);
+const QUERY = names(QUERY_RULES);
+const ACCOUNT = names(ACCOUNT_RULES);
+
+export interface PortfolioDeps {
+  rules: PortfolioRules;
+  settings: PortfolioSettings;
+  /** The development tokens; each stands for one user. */
+  tokens: readonly string[];
+  accounts: ReadonlyMap<string, Account>;
+}
+
+export function portfolioHandler({ rules, settings, tokens, accounts }: PortfolioDeps): (request: Incoming) => PortfolioAnswer {
+  const limiter = new SlidingWindowLimiter(settings.perMinute, 60_000);
+
+  return (request) => {
+    const token = bearerOf(request, BEARER);
+    const limit = limiter.hit(token ?? `ip:${request.ip}`);
+    const headers = {
+      'x-tracking-id': randomBytes(16).toString('hex'),
+      'x-ratelimit-limit': String(settings.perMinute),
+      'x-ratelimit-remaining': String(limit.remaining),
+      'x-ratelimit-reset': String(Math.max(1, Math.ceil(limit.resetMs / 1000))),
+    };
+    const owner = token !== undefined && tokens.includes(token) ? token : undefined;
+    const denied = firstFound(rules, CALLER, { request, owner, limit });
+    if (denied) return rejectionAnswer(denied.rule, denied.found, headers);
+
+    const read = readBody(request);
+    const unreadable = firstFound(rules, BODY, read);
+    if (unreadable) return rejectionAnswer(unreadable.rule, unreadable.found, headers);
+    const body = (read.json as { value: Record<string, unknown> }).value;
+    const invalid = firstFound(rules, QUERY, body);
+    if (invalid) return rejectionAnswer(invalid.rule, invalid.found, headers);
+    const query = queryOf(body);
+
+    const account = rules['account.lookup'](accounts, query.accountId, owner);
+    const refused = firstFound(rules, ACCOUNT, { account, owner });
+    if (refused) return rejectionAnswer(refused.rule, refused.found, headers);
+    // account.known refused a request whose account was not found.
+    return portfolioAnswer(portfolioOf(account!, query.currency), { account: account!, currency: query.currency }, headers);
+  };
+}
