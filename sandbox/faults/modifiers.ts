@@ -11,6 +11,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { incomingOf, sendAnswer, type Answer, type Incoming } from '../exchange.ts';
+import type { SandboxArea } from '../types.ts';
 import type { Fault, FaultSet } from './types.ts';
 
 /** The types one handler is written in: its request, its answer, its named rules and its settings. */
@@ -31,6 +32,11 @@ export interface Behaviour<S extends HandlerShape> {
 
 export type ModifierFault<S extends HandlerShape> = Fault & Behaviour<S>;
 
+/** The maker of one area's catalog entries: `fault(id, catches, description, behaviour)`. */
+export const faultsOf =
+  <S extends HandlerShape>(area: SandboxArea) =>
+  (id: string, catches: string[], description: string, behaviour: Behaviour<S>): ModifierFault<S> => ({ id, area, catches, description, ...behaviour });
+
 /** The faults that are on, folded into one set of rules, settings and edits for the handler. */
 export interface Modifiers<S extends HandlerShape> {
   rules: S['rules'];
@@ -41,6 +47,10 @@ export interface Modifiers<S extends HandlerShape> {
 
 export function modifiersOf<S extends HandlerShape>(catalog: readonly ModifierFault<S>[], faults: FaultSet, base: { rules: S['rules']; settings: S['settings'] }): Modifiers<S> {
   const on = catalog.filter((f) => faults.has(f.id));
+  for (const f of on) {
+    const picked = (f.answer as { rule?: string } | undefined)?.rule;
+    if (picked !== undefined && !Object.hasOwn(base.rules, picked)) throw new Error(`fault ${f.id} edits the refusals of the rule "${picked}", which the handler does not have`);
+  }
   const rules = replaced(base.rules, on, 'rules', 'rule');
   const settings = replaced(base.settings, on, 'settings', 'setting');
   const memories = new Map(on.map((f) => [f.id, new Map<string, S['answer']>()]));
@@ -88,9 +98,9 @@ export function isModifier(fault: Fault): boolean {
 /** A rule that never refuses: what a rule switched off is replaced with. */
 export const never = (): undefined => undefined;
 
-/** An answer edit applied only to the refusals of one named rule. */
-export function onRefusal<A extends Answer, R>(rule: string, edit: (answer: A, request: R) => A): (answer: A, request: R) => A {
-  return (answer, request) => (answer.refusedBy === rule ? edit(answer, request) : answer);
+/** An answer edit applied only to the refusals of one named rule (the rule's name is checked at start, as a replaced rule's is). */
+export function onRefusal<A extends Answer, R>(rule: string, edit: (answer: A, request: R) => A): ((answer: A, request: R) => A) & { rule: string } {
+  return Object.assign((answer: A, request: R) => (answer.refusedBy === rule ? edit(answer, request) : answer), { rule });
 }
 
 /** An edit of the body of the answers `when` picks: the body is copied first, so what the handler keeps is never touched. */
@@ -125,13 +135,17 @@ export function editJsonBody<R extends { text: string }>(edit: (body: Record<str
 }
 
 /**
- * Runs named rules in their order on one value; the first that finds something wins, with its name (an
- * answer edit can then pick the refusals of one rule). The handler looks every rule up by name, so a
- * fault that replaces one is seen here.
+ * Runs one group of named rules, in the group's order, on one value: the first that finds something
+ * wins, with its name (an answer edit can then pick the refusals of one rule). Each rule is taken from
+ * `rules`, the handler's rules with the faults' replacements, never from the group itself.
  */
-export function firstFound<T extends { [name in K]: (value: V) => unknown }, K extends string, V>(rules: T, names: readonly K[], value: V): { rule: K; found: NonNullable<ReturnType<T[K]>> } | undefined {
-  for (const rule of names) {
-    const found = rules[rule](value) as NonNullable<ReturnType<T[K]>> | undefined;
+export function firstFound<G extends Record<string, (value: never) => unknown>>(
+  rules: { [name in keyof G]: G[name] },
+  group: G,
+  value: Parameters<G[keyof G]>[0],
+): { rule: keyof G & string; found: NonNullable<ReturnType<G[keyof G]>> } | undefined {
+  for (const rule of Object.keys(group) as Array<keyof G & string>) {
+    const found = (rules[rule] as unknown as (value: unknown) => unknown)(value) as NonNullable<ReturnType<G[keyof G]>> | undefined;
     if (found !== undefined) return { rule, found };
   }
   return undefined;

@@ -4,7 +4,7 @@
  * The handler (handler.ts) knows none of them.
  */
 import type { Answer, BodyRead, Incoming } from '../../exchange.ts';
-import { editBody, editJsonBody, never, onRefusal, withHeader, type ModifierFault } from '../../faults/modifiers.ts';
+import { editBody, editJsonBody, faultsOf, never, onRefusal, withHeader } from '../../faults/modifiers.ts';
 import { badRequest, internalError, refusalAnswer, type Refusal } from './answers.ts';
 import { CALLER_RULES } from './access.ts';
 import { isDateTime, isLooseDate } from './dates.ts';
@@ -22,10 +22,7 @@ import {
   updateDateFormat,
 } from './validate.ts';
 
-type InsuranceFault = ModifierFault<SurrenderShape>;
-type Behaviour = Omit<InsuranceFault, 'id' | 'area' | 'catches' | 'description'>;
-
-const f = (id: string, catches: string[], description: string, behaviour: Behaviour): InsuranceFault => ({ id, area: 'insurance', catches, description, ...behaviour });
+const f = faultsOf<SurrenderShape>('insurance');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HUGE_NUMBER = /:\s*-?(?:\d{300,}|\d+(?:\.\d+)?[eE]\+?\d{3,})/;
@@ -39,7 +36,7 @@ const eachRecord = (edit: (record: Record<string, unknown>) => void) => contract
 const requestId = (request: Incoming) => request.headers['x-request-id'];
 const callerRule = (answer: Answer) => answer.refusedBy !== undefined && answer.refusedBy in CALLER_RULES;
 
-export const insuranceFaults: InsuranceFault[] = [
+export const insuranceFaults = [
   f('ins-contract-id-unbounded', ['INS-LIM-002'], 'contractId longer than 128 characters is accepted', { rules: { 'contractId.maxLength': never } }),
   f('ins-contract-id-max-127', ['INS-LIM-001'], 'contractId of exactly 128 characters is rejected (off by one)', { rules: { 'contractId.maxLength': contractIdAtMost(127) } }),
   f('ins-empty-surrender-accepted', ['INS-LIM-004'], 'an empty surrender array is accepted', { rules: { 'surrender.minItems': never } }),

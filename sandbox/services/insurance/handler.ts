@@ -13,31 +13,13 @@ import { ContractStore, type SurrenderRequest } from './store.ts';
 import { BODY_RULES, PROCESSING_RULES, SHAPE_RULES } from './validate.ts';
 
 export const RULES = { ...CALLER_RULES, ...BODY_RULES, ...SHAPE_RULES, ...PROCESSING_RULES };
-export type SurrenderRules = typeof RULES;
-
-export interface SurrenderSettings {
-  /** Requests per second per client (spec 8). */
-  perSecond: number;
-}
-export const SETTINGS: SurrenderSettings = { perSecond: 20 };
+/** perSecond: requests per second per client (spec 8). */
+export const SETTINGS = { perSecond: 20 };
 
 /** The types the surrender handler is written in, for its faults. */
-export interface SurrenderShape {
-  request: Incoming;
-  answer: Answer;
-  rules: SurrenderRules;
-  settings: SurrenderSettings;
-}
+export type SurrenderShape = { request: Incoming; answer: Answer; rules: typeof RULES; settings: typeof SETTINGS };
 
-const names = <T extends object>(table: T) => Object.keys(table) as Array<keyof T & string>;
-const CALLER = names(CALLER_RULES);
-const BODY = names(BODY_RULES);
-const SHAPE = names(SHAPE_RULES);
-const PROCESSING = names(PROCESSING_RULES);
-
-export interface SurrenderDeps {
-  rules: SurrenderRules;
-  settings: SurrenderSettings;
+export interface SurrenderDeps extends Pick<SurrenderShape, 'rules' | 'settings'> {
   /** Each known token with its scopes. */
   tokens: ReadonlyMap<string, readonly string[]>;
   providerName: string;
@@ -57,17 +39,17 @@ export function surrenderHandler({ rules, settings, tokens, providerName }: Surr
       'x-ratelimit-remaining': String(verdict.remaining),
     };
     const caller: Caller = { request, token, scopes: token === undefined ? undefined : tokens.get(token), limit: { ...verdict, limit: settings.perSecond } };
-    const denied = firstFound(rules, CALLER, caller);
+    const denied = firstFound(rules, CALLER_RULES, caller);
     if (denied) return refusalAnswer(denied.rule, denied.found, headers);
 
     const read = readJsonBody(request);
-    const unreadable = firstFound(rules, BODY, read);
+    const unreadable = firstFound(rules, BODY_RULES, read);
     if (unreadable) return refusalAnswer(unreadable.rule, unreadable.found, headers);
     const body = (read.json as { value: Record<string, unknown> }).value;
 
-    const broken = firstFound(rules, SHAPE, body);
+    const broken = firstFound(rules, SHAPE_RULES, body);
     if (broken) return refusalAnswer(broken.rule, invalid(broken.found), headers);
-    const cannot = firstFound(rules, PROCESSING, body);
+    const cannot = firstFound(rules, PROCESSING_RULES, body);
     if (cannot) return refusalAnswer(cannot.rule, unprocessable(cannot.found), headers);
 
     return jsonAnswer(201, store.save(body as unknown as SurrenderRequest), headers);

@@ -4,7 +4,7 @@
  * (handler.ts) and the portfolio (portfolio.ts) know none of them.
  */
 import { bearerOf, type Incoming } from '../../exchange.ts';
-import { editBody, editJsonBody, never, onRefusal, withHeader, type ModifierFault } from '../../faults/modifiers.ts';
+import { editBody, editJsonBody, faultsOf, never, onRefusal, withHeader } from '../../faults/modifiers.ts';
 import { BEARER, type AccountLookup } from './access.ts';
 import { FORBIDDEN, INTERNAL, rejectionAnswer, type PortfolioAnswer, type Rejection } from './answers.ts';
 import type { PortfolioShape } from './handler.ts';
@@ -13,11 +13,9 @@ import { portfolioOf } from './portfolio.ts';
 import { decimalText, eachPair, moscowTime, setPair, subtract, TOTALS, type Kind } from './portfolio-edits.ts';
 import { CURRENCY_CODES } from './request.ts';
 
-type InvestFault = ModifierFault<PortfolioShape>;
-type Behaviour = Omit<InvestFault, 'id' | 'area' | 'catches' | 'description'>;
 type Node = Record<string, unknown>;
 
-const f = (id: string, catches: string[], description: string, behaviour: Behaviour): InvestFault => ({ id, area: 'invest', catches, description, ...behaviour });
+const f = faultsOf<PortfolioShape>('invest');
 
 /** A portfolio answer; `foreign`: one whose totals were asked for in USD or EUR. */
 const served = (a: PortfolioAnswer) => a.status === 200 && a.facts !== undefined;
@@ -29,7 +27,7 @@ const instead = (rule: string, r: Rejection) => ({ answer: onRefusal(rule, (a: P
 const errors = (a: PortfolioAnswer) => a.status >= 400;
 const lookup = (find: AccountLookup) => ({ rules: { 'account.lookup': find } });
 
-export const investFaults: InvestFault[] = [
+export const investFaults = [
   f('inv-nano-overflow', ['INV-VAL-002', 'INV-RSP-001'], 'a whole amount is written without carrying: 12 becomes units 11, nano 1000000000',
     pairs((pair, amount) => amount > 0n && amount % NANO === 0n && setPair(pair, amount / NANO - 1n, 1_000_000_000))),
   f('inv-units-decimal', ['INV-VAL-001', 'INV-RSP-001', 'INV-TOT-001'], 'MoneyValue units carry the whole decimal ("12.5") and nano 0',

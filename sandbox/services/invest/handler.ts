@@ -14,31 +14,13 @@ import { portfolioOf } from './portfolio.ts';
 import { BODY_RULES, QUERY_RULES, queryOf, readBody } from './request.ts';
 
 export const RULES = { ...CALLER_RULES, ...BODY_RULES, ...QUERY_RULES, ...LOOKUP_RULES, ...ACCOUNT_RULES };
-export type PortfolioRules = typeof RULES;
-
-export interface PortfolioSettings {
-  /** Requests per minute per token (vendor facts). */
-  perMinute: number;
-}
-export const SETTINGS: PortfolioSettings = { perMinute: 200 };
+/** perMinute: requests per minute per token (vendor facts). */
+export const SETTINGS = { perMinute: 200 };
 
 /** The types the GetPortfolio handler is written in, for its faults. */
-export interface PortfolioShape {
-  request: Incoming;
-  answer: PortfolioAnswer;
-  rules: PortfolioRules;
-  settings: PortfolioSettings;
-}
+export type PortfolioShape = { request: Incoming; answer: PortfolioAnswer; rules: typeof RULES; settings: typeof SETTINGS };
 
-const names = <T extends object>(table: T) => Object.keys(table) as Array<keyof T & string>;
-const CALLER = names(CALLER_RULES);
-const BODY = names(BODY_RULES);
-const QUERY = names(QUERY_RULES);
-const ACCOUNT = names(ACCOUNT_RULES);
-
-export interface PortfolioDeps {
-  rules: PortfolioRules;
-  settings: PortfolioSettings;
+export interface PortfolioDeps extends Pick<PortfolioShape, 'rules' | 'settings'> {
   /** The development tokens; each stands for one user. */
   tokens: readonly string[];
   accounts: ReadonlyMap<string, Account>;
@@ -57,19 +39,19 @@ export function portfolioHandler({ rules, settings, tokens, accounts }: Portfoli
       'x-ratelimit-reset': String(Math.max(1, Math.ceil(limit.resetMs / 1000))),
     };
     const owner = token !== undefined && tokens.includes(token) ? token : undefined;
-    const denied = firstFound(rules, CALLER, { request, owner, limit });
+    const denied = firstFound(rules, CALLER_RULES, { request, owner, limit });
     if (denied) return rejectionAnswer(denied.rule, denied.found, headers);
 
     const read = readBody(request);
-    const unreadable = firstFound(rules, BODY, read);
+    const unreadable = firstFound(rules, BODY_RULES, read);
     if (unreadable) return rejectionAnswer(unreadable.rule, unreadable.found, headers);
     const body = (read.json as { value: Record<string, unknown> }).value;
-    const invalid = firstFound(rules, QUERY, body);
+    const invalid = firstFound(rules, QUERY_RULES, body);
     if (invalid) return rejectionAnswer(invalid.rule, invalid.found, headers);
     const query = queryOf(body);
 
     const account = rules['account.lookup'](accounts, query.accountId, owner);
-    const refused = firstFound(rules, ACCOUNT, { account, owner });
+    const refused = firstFound(rules, ACCOUNT_RULES, { account, owner });
     if (refused) return rejectionAnswer(refused.rule, refused.found, headers);
     // account.known refused a request whose account was not found.
     return portfolioAnswer(portfolioOf(account!, query.currency), { account: account!, currency: query.currency }, headers);
