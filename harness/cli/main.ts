@@ -3,11 +3,12 @@
  * the commands and `<command> --help` a command's options. Settings keep one precedence:
  * defaults < target file < environment < command line.
  */
+import { certifyCommand } from './certify.ts';
 import { helpOf, type Command } from './command.ts';
 import { runCommand } from './run.ts';
 import { sandboxCommand } from './sandbox.ts';
 
-export const COMMANDS: readonly Command[] = [runCommand, sandboxCommand];
+export const COMMANDS: readonly Command[] = [runCommand, certifyCommand, sandboxCommand];
 
 export function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -1,8 +1,8 @@
 /**
  * The vitest reporter of the conformance run: turns every test (and every module that failed to load)
- * into a record with its verdict, prints the summary, and writes conformance.json, conformance.md and
- * junit.xml. Everything passes through the target's redactor once more, on top of the redaction done
- * where messages are made.
+ * into a record with its verdict, applies the run's waivers, lists the documents the run fetched, prints
+ * the summary, and writes conformance.json, conformance.md and junit.xml. Everything passes through the
+ * target's redactor once more, on top of the redaction done where messages are made.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -11,9 +11,13 @@ import { Redactor } from '../redact.ts';
 import { REQUIREMENT_ID, requirements } from '../requirements.ts';
 import { loadTarget } from '../target.ts';
 import { getRunInfo } from '../runner/run-info.ts';
+import { sectionCoverage, type SectionCoverage } from './coverage.ts';
+import { fetchedDocuments } from './fetched-documents.ts';
 import { renderJunit } from './junit.ts';
 import { summaryOf, verdictOf, type RunSummary, type TestRecord } from './records.ts';
 import { renderMarkdown, renderText } from './text.ts';
+import { loadRunWaivers, waiverFileName } from './waiver-file.ts';
+import { applyWaivers } from './waivers.ts';
 
 export type { RunSummary, TestRecord } from './records.ts';
 
@@ -25,7 +29,7 @@ function redactorFor(file: string | undefined): Redactor {
   }
 }
 
-export function summarise(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, root: string): RunSummary {
+export function summarise(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, root: string, reportDir?: string): RunSummary {
   const info = getRunInfo();
   const redactor = redactorFor(info?.targetFile);
   const registry = requirements();
@@ -66,20 +70,32 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
       });
     }
   }
-  return summaryOf(tests, {
+  const unhandledErrors = unhandled.map((e) => redactor.redact(e.message ?? String(e)));
+  // The CLI validated the waiver file before the run; a bad one met here (vitest run directly) fails the run.
+  let waived: ReturnType<typeof applyWaivers> | undefined;
+  let waiverFile: ReturnType<typeof loadRunWaivers>;
+  try {
+    waiverFile = loadRunWaivers(info?.targetFile);
+    if (waiverFile) waived = applyWaivers(tests, waiverFile.waivers);
+  } catch (error) {
+    unhandledErrors.push((error as Error).message);
+  }
+  return summaryOf(waived?.tests ?? tests, {
     target: info ? { name: info.targetName, kind: info.kind, vendorConventions: info.vendorConventions, strictPolicy: info.strictPolicy } : undefined,
     seed: info?.seed,
     runs: info?.runs,
     startedAt: info?.startedAt,
-    unhandledErrors: unhandled.map((e) => redactor.redact(e.message ?? String(e))),
+    waivers: waiverFile && waived ? { file: waiverFileName(waiverFile), uses: waived.uses } : undefined,
+    documents: reportDir ? fetchedDocuments(reportDir) : undefined,
+    unhandledErrors,
   });
 }
 
 /** Writes conformance.json, conformance.md and junit.xml for a summary. */
-export function writeReports(dir: string, summary: RunSummary): void {
+export function writeReports(dir: string, summary: RunSummary, coverage?: SectionCoverage[] | string): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'conformance.json'), JSON.stringify(summary, null, 2));
-  writeFileSync(join(dir, 'conformance.md'), renderMarkdown(summary));
+  writeFileSync(join(dir, 'conformance.md'), renderMarkdown(summary, coverage));
   writeFileSync(join(dir, 'junit.xml'), renderJunit(summary));
 }
 
@@ -90,9 +106,10 @@ export default class SummaryReporter implements Reporter {
     this.root = vitest.config.root;
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
-    const summary = summarise(modules, unhandled, this.root);
-    writeReports(getRunInfo()?.reportDir ?? process.env.CONFORMANCE_REPORT_DIR ?? 'reports', summary);
+  async onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
+    const reportDir = getRunInfo()?.reportDir ?? process.env.CONFORMANCE_REPORT_DIR ?? 'reports';
+    const summary = summarise(modules, unhandled, this.root, reportDir);
+    writeReports(reportDir, summary, await sectionCoverage(summary.tests));
     console.log(renderText(summary));
   }
 }
