@@ -72,7 +72,7 @@ async function resolveTarget(option: string | undefined): Promise<Resolved> {
 }
 
 function runsOf(option: string | undefined): string {
-  const runs = option ?? process.env.CONFORMANCE_RUNS ?? String(CERTIFICATION_RUNS);
+  const runs = option ?? (process.env.CONFORMANCE_RUNS || String(CERTIFICATION_RUNS));
   if (!/^[1-9][0-9]*$/.test(runs)) throw new UsageError(`--runs must be a positive integer, got "${runs}"`);
   return runs;
 }

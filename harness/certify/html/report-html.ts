@@ -60,8 +60,9 @@ ${v.certifiable ? '' : `<p class="facts">${v.basis.map(esc).join(' · ')}</p>`}
 <p class="muted">Generated ${esc(summary.generatedAt)}. A waived failure is not a pass; skipped and inconclusive tests checked nothing.</p>`;
 }
 
-function counts({ summary }: ReportHtmlInput): string {
+function counts({ summary, manifest }: ReportHtmlInput): string {
   const c = summary.counts;
+  const outside = summary.tests.filter((t) => !missionFilter(manifest.target.areas)(t)).length;
   const rows: Array<[string, number, string]> = [
     ['passed', c.passed, 'passed'],
     ['contract failures', c.contractFailures, 'failed'],
@@ -72,7 +73,8 @@ function counts({ summary }: ReportHtmlInput): string {
     ['skipped', c.skipped - c.inconclusive, 'skipped'],
     ['total', c.total, ''],
   ];
-  return `<h2 id="counts-title">Counts</h2><table class="counts" id="counts"><tr>${rows.map(([label, , cls]) => `<th>${cls ? badge(label, `v-${cls}`) : esc(label)}</th>`).join('')}</tr><tr>${rows.map(([, n]) => `<td>${n}</td>`).join('')}</tr></table>`;
+  const note = outside ? `<p class="muted">The run's counts: ${outside} of the skipped tests belong to areas outside the mission.</p>` : '';
+  return `<h2 id="counts-title">Counts</h2>${note}<table class="counts" id="counts"><tr>${rows.map(([label, , cls]) => `<th>${cls ? badge(label, `v-${cls}`) : esc(label)}</th>`).join('')}</tr><tr>${rows.map(([, n]) => `<td>${n}</td>`).join('')}</tr></table>`;
 }
 
 function facts({ summary, manifest }: ReportHtmlInput): string {
@@ -125,7 +127,7 @@ function failures({ summary }: ReportHtmlInput, anchors: Map<TestRecord, string>
     for (const [key, same] of grouped) {
       if (same.length < 2) continue;
       const ids = [...new Set(same.map((t) => t.requirement ?? t.title))];
-      blocks.push(`<section class="group" data-container><h3>One answer of the target breaks ${ids.length} requirement(s): ${esc(ids.join(', '))}</h3><p class="muted">root cause <code>${esc(key)}</code>: the same request drew the same response; fixing that answer may fix every failure below.</p>${same.map((t) => failureBlock(t, anchors.get(t)!)).join('')}</section>`);
+      blocks.push(`<section class="group" data-container><h3>One answer of the target, ${same.length} failures of ${ids.length} requirement(s): ${esc(ids.join(', '))}</h3><p class="muted">root cause <code>${esc(key)}</code>: the same operation gave the same answer (status and body) in each of them; fixing that answer may fix every failure below.</p>${same.map((t) => failureBlock(t, anchors.get(t)!)).join('')}</section>`);
     }
     const grouped2 = new Set([...grouped.values()].filter((g) => g.length > 1).flat());
     for (const t of list) if (!grouped2.has(t)) blocks.push(failureBlock(t, anchors.get(t)!));
@@ -156,7 +158,8 @@ function requirementsBySection({ summary, manifest }: ReportHtmlInput, outcomes:
     out.push(`<section data-container id="s${slug(section)}"><h3>§${esc(section)}</h3>`);
     for (const r of reqs) {
       const tests = (testsOf.get(r.id) ?? []).sort((a, b) => VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b.verdict));
-      const open = r.verdict !== 'passed' && r.verdict !== 'out of scope' ? ' open' : '';
+      // Open wherever something is not a plain pass, so that no failure, skip or waiver hides in a closed block.
+      const open = tests.some((t) => t.verdict !== 'passed') || r.verdict === 'not checked' ? ' open' : '';
       const counts = Object.entries(r.tests).map(([v, n]) => `${n} ${v}`).join(', ') || 'no test in this run';
       out.push(`<details class="req" data-container${open}><summary>${badge(r.verdict)} ${badge(r.source, 'src')} ${r.blocking ? '<span class="blocking">blocking</span> ' : ''}<b>${esc(r.id)}</b> ${esc(r.text)} <span class="muted">(${esc(counts)})</span></summary>
 ${tests.map((t) => testRow(t, anchors.get(t) ?? '')).join('')}</details>`);
