@@ -11,8 +11,8 @@ import { parse, stringify } from 'yaml';
 import { startStandaloneSandbox } from '../../harness/cli/sandbox-process.ts';
 import { CLI, ROOT, tempDir } from '../helpers.ts';
 
-/** A fixed seed and few runs per property: the selftests check the pack, not the target's depth. */
-export const CERTIFY_ENV = { CONFORMANCE_SEED: '20261121', CONFORMANCE_RUNS: '', CONFORMANCE_TARGET: '', CONFORMANCE_WAIVERS: '', CONFORMANCE_SIGNING_KEY: '', CONFORMANCE_SIGNING_KEY_FILE: '', CONFORMANCE_SANDBOX_FAULTS: '' };
+/** A fixed seed, few runs per property and few workers: the selftests check the pack, not the target's depth. */
+export const CERTIFY_ENV = { CONFORMANCE_SEED: '20261121', CONFORMANCE_WORKERS: '3', CONFORMANCE_RUNS: '', CONFORMANCE_TARGET: '', CONFORMANCE_WAIVERS: '', CONFORMANCE_SIGNING_KEY: '', CONFORMANCE_SIGNING_KEY_FILE: '', CONFORMANCE_SANDBOX_FAULTS: '' };
 export const CERTIFY_RUNS = ['--runs', '3'];
 
 export interface MissionSandbox {

@@ -1,9 +1,11 @@
 /**
  * `certify` as a certification team runs it, against a standalone sandbox (mission: insurance, to keep
- * each run short): a clean target gives a certifiable pack that verify accepts and that fails verify once
- * a byte changes; a fault makes it not certifiable and shows the failure; a waiver for the failure makes
- * it certifiable with the waiver listed; the same waiver expired does not; a bad waiver file stops the run.
- * Waivers apply in the everyday run too.
+ * each run short) started with one fault: the pack says not certifiable, names the one requirement the
+ * fault breaks, and shows the failure; with a waiver for that failure it is certifiable with the waiver
+ * listed (so everything else passed: the clean sandbox certifies), verify accepts it, and verify names
+ * a file changed by one byte; with the waiver expired it is not certifiable; a bad waiver file stops the
+ * run. Waivers apply in the everyday run too. (A whole certify run of the embedded sandbox takes minutes;
+ * the pack's parts have their own unit tests in pack.test.ts.)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,43 +27,15 @@ async function certify(sandbox: MissionSandbox, extra: string[] = []) {
 
 const verify = (dir: string) => runCli(['certify', 'verify', dir, '--public-key', keys.publicKeyFile]);
 
-function waivers(dir: string, expires: string): string {
+function waiverFile(dir: string, content: string): string {
   const file = join(dir, 'waivers.yaml');
-  writeFileSync(file, `waivers:\n  - requirement: INS-LIM-003\n    row: "surrender array of 1000*"\n    reason: "off by one at the upper limit; fix in release 4.2"\n    owner: "partner QA"\n    expires: ${expires}\n  - { requirement: INS-LIM-001, reason: "no longer needed", owner: "partner QA", expires: 2099-12-31 }\n`);
+  writeFileSync(file, content);
   return file;
 }
 
-describe('certify against a clean sandbox', () => {
-  let sandbox: MissionSandbox;
-  beforeAll(async () => {
-    sandbox = await insuranceSandbox();
-  }, 60_000);
-  afterAll(() => sandbox?.stop());
-
-  it('writes a certifiable pack that verify accepts, and verify names a file changed by one byte', async () => {
-    const run = await certify(sandbox);
-    expect(run.code, run.stdout.slice(-3000) + run.stderr).toBe(0);
-    expect(run.stdout).toContain('certification: CERTIFIABLE');
-    const manifest = run.manifest();
-    expect(manifest.verdict).toMatchObject({ certifiable: true, reasons: [] });
-    expect(manifest.target).toMatchObject({ name: 'sandbox-insurance', areas: ['insurance'], source: 'target.yaml' });
-    expect(manifest.run).toMatchObject({ depth: 'certification', runs: 3, seed: 20261121 });
-    expect(manifest.certifiedBy).toBe('selftest');
-    expect(manifest.spec).toHaveProperty('sha256');
-    expect(JSON.stringify(manifest.target.file)).toContain('"token":"***"');
-    expect(run.html()).toContain('<h1>CERTIFIABLE</h1>');
-
-    const accepted = await verify(run.out);
-    expect(accepted.code, accepted.stdout).toBe(0);
-    expect(accepted.stdout).toContain('pack accepted');
-
-    const path = join(run.out, 'results.json');
-    writeFileSync(path, readFileSync(path, 'utf8').replace('"passed"', '"passeD"'));
-    const altered = await verify(run.out);
-    expect(altered.code).toBe(1);
-    expect(altered.stdout).toMatch(/PROBLEM {2}results\.json: altered: sha256/);
-  }, 300_000);
-});
+function waivers(dir: string, expires: string): string {
+  return waiverFile(dir, `waivers:\n  - requirement: INS-LIM-003\n    row: "surrender array of 1000*"\n    reason: "off by one at the upper limit; fix in release 4.2"\n    owner: "partner QA"\n    expires: ${expires}\n  - { requirement: INS-LIM-001, reason: "no longer needed", owner: "partner QA", expires: 2099-12-31 }\n`);
+}
 
 describe(`certify against a sandbox with the fault ${FAULT}`, () => {
   let sandbox: MissionSandbox;
@@ -83,12 +57,19 @@ describe(`certify against a sandbox with the fault ${FAULT}`, () => {
     expect((await verify(run.out)).code).toBe(0);
   }, 300_000);
 
-  it('with a waiver for the failure, certifiable with the waiver listed (and the unused one named)', async () => {
+  it('with a waiver for the failure, certifiable with the waiver listed; verify accepts the pack and names a file changed by one byte', async () => {
     waivers(sandbox.dir, '2099-12-31');
     const run = await certify(sandbox);
     expect(run.code, run.stdout.slice(-3000)).toBe(0);
     expect(run.stdout).toContain('certification: CERTIFIABLE');
     const manifest = run.manifest();
+    expect(manifest.verdict).toMatchObject({ certifiable: true, reasons: [] });
+    expect(manifest.target).toMatchObject({ areas: ['insurance'], source: 'target.yaml' });
+    expect(manifest.run).toMatchObject({ depth: 'certification', runs: 3, seed: 20261121 });
+    expect(manifest.certifiedBy).toBe('selftest');
+    expect(manifest.spec).toHaveProperty('sha256');
+    expect(JSON.stringify(manifest.target.file)).toContain('"token":"***"');
+    expect(run.html()).toContain('<h1>CERTIFIABLE</h1>');
     expect(manifest.waivers?.file).toBe('waivers.yaml');
     expect(manifest.waivers?.uses.map((u) => [u.requirement, u.status, u.tests.length])).toEqual([['INS-LIM-003', 'applied', 1], ['INS-LIM-001', 'unused', 0]]);
     expect(manifest.counts).toMatchObject({ waived: 1, contractFailures: 0 });
@@ -97,7 +78,15 @@ describe(`certify against a sandbox with the fault ${FAULT}`, () => {
     expect(html).toContain('Waivers (waivers.yaml)');
     expect(html).toContain('off by one at the upper limit; fix in release 4.2');
     expect(html).toMatch(/<h2>Waived failures \(1\)<\/h2>/);
-    expect((await verify(run.out)).code).toBe(0);
+
+    const accepted = await verify(run.out);
+    expect(accepted.code, accepted.stdout).toBe(0);
+    expect(accepted.stdout).toContain('pack accepted');
+    const path = join(run.out, 'results.json');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"passed"', '"passeD"'));
+    const altered = await verify(run.out);
+    expect(altered.code).toBe(1);
+    expect(altered.stdout).toMatch(/PROBLEM {2}results\.json: altered: sha256/);
   }, 300_000);
 
   it('with the waiver expired, not certifiable, and the failure says its waiver expired', async () => {
@@ -110,12 +99,19 @@ describe(`certify against a sandbox with the fault ${FAULT}`, () => {
   }, 300_000);
 
   it('an invalid waiver file stops the run at once: exit 2, one short message, no pack', async () => {
-    writeFileSync(join(sandbox.dir, 'waivers.yaml'), 'waivers:\n  - { requirement: INS-LIM-003, reason: r, owner: o, expires: someday }\n');
+    waiverFile(sandbox.dir, 'waivers:\n  - { requirement: INS-LIM-003, reason: r, owner: o, expires: someday }\n');
     const run = await certify(sandbox);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`waiver file ${join(sandbox.dir, 'waivers.yaml')}: entry 1.expires: must be a date, yyyy-mm-dd`);
     expect(run.stdout + run.stderr).not.toMatch(/RUN\s+v\d|\n\s+at /);
   }, 60_000);
+
+  it('without a target it starts the embedded sandbox, as npm test does, and stops it again when the run cannot start', async () => {
+    const bad = waiverFile(tempDir(), 'waivers: []\nextra: 1\n');
+    const run = await runCli(['certify', '--out', join(tempDir('pc-pack-'), 'certification'), '--waivers', bad], {}, 120_000);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`waiver file ${bad}: (top level): unknown key "extra"`);
+  }, 120_000);
 
   it('waivers apply in the everyday run too (npm test): waived, counted apart, exit 0', async () => {
     const file = waivers(tempDir(), '2099-12-31');
