@@ -35,7 +35,8 @@ export interface Manifest {
     file: unknown;
   };
   run: {
-    depth: 'certification';
+    /** quick | standard | nightly (harness/runner/depth.ts), or custom. */
+    depth: string;
     /** Property-test runs per property. */
     runs?: number;
     seed?: number;

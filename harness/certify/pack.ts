@@ -7,7 +7,6 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { dirname, join } from 'node:path';
 import { renderJunit } from '../report/junit.ts';
 import type { RunSummary } from '../report/records.ts';
-import type { SectionCoverage } from '../report/coverage.ts';
 import { renderReportHtml } from './html/report-html.ts';
 import { buildManifest, MANIFEST_FILE, manifestBytes, SIGNATURE_FILE, type Manifest, type ManifestInput, type PackFile } from './manifest.ts';
 import { signManifest, type SigningKey } from './signing.ts';
@@ -34,7 +33,6 @@ export interface PackInput {
   /** The report folder of the run, where its fetched documents were kept. */
   runReportDir: string;
   manifest: ManifestInput;
-  coverage?: SectionCoverage[] | string;
   key?: SigningKey;
 }
 
@@ -58,7 +56,7 @@ export async function writePack(input: PackInput): Promise<Manifest> {
     const bytes = readFileSync(target);
     files[doc.file] = { sha256: sha256Of(bytes), bytes: bytes.length };
   }
-  write(PACK_FILES.report, renderReportHtml({ summary, manifest: input.manifest, coverage: input.coverage }));
+  write(PACK_FILES.report, renderReportHtml({ summary, manifest: input.manifest }));
   const manifest = buildManifest(input.manifest, files);
   const bytes = manifestBytes(manifest);
   writeFileSync(join(dir, MANIFEST_FILE), bytes);

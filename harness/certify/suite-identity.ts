@@ -1,11 +1,8 @@
 /**
  * What a certification pack says about the suite that produced it and the contract it checked against:
  * the suite's name and version, its git commit (and whether the working tree differed from it), the
- * SHA-256 of specs/requirements.yaml, and the SHA-256 of spec/partner-interfaces.md.
- *
- * The spec is looked for where harness/spec-document.ts (in progress elsewhere) will look: CONFORMANCE_SPEC,
- * else ../shared/spec/partner-interfaces.md beside the project. When that module lands, `specDigest`
- * should call its `loadSpecDocument` instead of reading the file here.
+ * SHA-256 of specs/requirements.yaml, and the SHA-256 of spec/partner-interfaces.md (found by
+ * harness/spec-document.ts: CONFORMANCE_SPEC, else ../shared/spec/ beside the project).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,10 +10,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REQUIREMENTS_FILE } from '../requirements.ts';
+import { loadSpecDocument, SPEC_ENV, specDocumentLocation } from '../spec-document.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const SPEC_ENV = 'CONFORMANCE_SPEC';
-const DEFAULT_SPEC = resolve(PROJECT_ROOT, '..', 'shared', 'spec', 'partner-interfaces.md');
 
 export const sha256Of = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
@@ -54,13 +50,12 @@ export type SpecDigest = { file: 'spec/partner-interfaces.md'; sha256: string; b
 
 /** The spec's SHA-256, or why it could not be read (never a path of this machine in the result). */
 export function specDigest(env: NodeJS.ProcessEnv = process.env): SpecDigest {
-  const named = env[SPEC_ENV]?.trim();
-  const path = named ? resolve(named) : DEFAULT_SPEC;
-  const from = named ? SPEC_ENV : '../shared/spec/partner-interfaces.md beside the project';
+  const { from } = specDocumentLocation(env);
+  const where = from === SPEC_ENV ? SPEC_ENV : '../shared/spec/partner-interfaces.md beside the project';
   try {
-    const bytes = readFileSync(path);
-    return { file: 'spec/partner-interfaces.md', sha256: sha256Of(bytes), bytes: bytes.length, from };
-  } catch (error) {
-    return { file: 'spec/partner-interfaces.md', missing: `not readable at ${from} (${(error as NodeJS.ErrnoException).code ?? error}); set ${SPEC_ENV} to the file` };
+    const doc = loadSpecDocument(env);
+    return { file: 'spec/partner-interfaces.md', sha256: doc.sha256, bytes: Buffer.byteLength(doc.text, 'utf8'), from: where };
+  } catch {
+    return { file: 'spec/partner-interfaces.md', missing: `not readable at ${where}; clone shared/ beside the project, or set ${SPEC_ENV} to the file` };
   }
 }

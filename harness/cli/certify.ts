@@ -14,37 +14,59 @@ import { PackFolderError, preparePackFolder, writePack } from '../certify/pack.t
 import { KEY_ENV, KEY_FILE_ENV, loadSigningKey, SigningKeyError, type SigningKey } from '../certify/signing.ts';
 import { specDigest, suiteIdentity } from '../certify/suite-identity.ts';
 import { verifyPack } from '../certify/verify.ts';
-import { sectionCoverage } from '../report/coverage.ts';
 import { exitCodeOf, type RunSummary } from '../report/records.ts';
+import { WAIVERS_ENV } from '../report/waiver-file.ts';
 import { requirements } from '../requirements.ts';
+import { DEPTHS, depthOf, type Depth } from '../runner/depth.ts';
 import { runSettings } from '../runner/settings.ts';
-import { AREAS } from '../target.ts';
-import { helpOf, type Command } from './command.ts';
-import { parseOptions, UsageError, type OptionSpec } from './options.ts';
-import { prepareRun, reportDirOf, RUN_OPTIONS } from './run-setup.ts';
+import { AREAS, type Area } from '../target.ts';
+import { helpOf, type Command, type CommandOption } from './command.ts';
+import { parseArgs } from './args.ts';
+import { checkRunInputs } from './run-inputs.ts';
+import { planRun } from './run.ts';
 import { startStandaloneSandbox, type StandaloneSandbox } from './sandbox-process.ts';
 import { runVitest } from './vitest-process.ts';
 
-/** Property-test runs per property at certification depth, unless --runs or CONFORMANCE_RUNS says otherwise. */
-export const CERTIFICATION_RUNS = 100;
+/** Bad usage: reported as one line, exit 2. */
+class UsageError extends Error {}
+
+/** The options of a command: values by flag (a switch present gives 'true'), and the rest (unknown flags too). */
+function optionsOf(argv: readonly string[], options: readonly CommandOption[]): { values: Record<string, string | undefined>; positionals: string[] } {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs(argv, { values: options.filter((o) => o.value).map((o) => o.flag), switches: options.filter((o) => !o.value).map((o) => o.flag) });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const unknown = parsed.rest.find((arg) => arg.startsWith('--'));
+  if (unknown) throw new UsageError(`unknown option ${unknown} (--help lists the options)`);
+  return { values: { ...parsed.values, ...Object.fromEntries([...parsed.switches].map((flag) => [flag, 'true'])) }, positionals: parsed.rest };
+}
+
+/** The depth of a certification, unless --depth, --runs, CONFORMANCE_DEPTH or CONFORMANCE_RUNS says otherwise. */
+export const CERTIFICATION_DEPTH: Depth = 'nightly';
 export const CERTIFIER_ENV = 'CONFORMANCE_CERTIFIER';
 
-const CERTIFY_OPTIONS: OptionSpec[] = [
-  ...RUN_OPTIONS,
+const CERTIFY_OPTIONS: CommandOption[] = [
+  { flag: '--target', value: 'FILE', meaning: 'the target file (default: CONFORMANCE_TARGET, else the embedded sandbox)' },
+  { flag: '--waivers', value: 'FILE', meaning: `known failures accepted for a time (default: ${WAIVERS_ENV}, else the target file's waivers: key, else waivers.yaml beside it)` },
+  { flag: '--areas', value: 'A,B', meaning: "the mission: only these areas of the target file (default: the target file's areas)" },
+  { flag: '--depth', value: 'D', meaning: `quick | standard | nightly (default ${CERTIFICATION_DEPTH}: ${DEPTHS[CERTIFICATION_DEPTH]} runs per property)` },
+  { flag: '--runs', value: 'N', meaning: 'property-test runs per property, instead of a depth (CONFORMANCE_RUNS)' },
+  { flag: '--seed', value: 'N', meaning: 'the property-test seed (CONFORMANCE_SEED; recorded in the pack)' },
   { flag: '--out', value: 'DIR', meaning: 'the pack folder (default: <CONFORMANCE_REPORT_DIR or reports>/certification); emptied first if it holds an earlier pack' },
   { flag: '--key', value: 'FILE', meaning: `PEM private key that signs the pack, Ed25519 (EdDSA) or P-256 (ES256); default ${KEY_ENV} (the PEM), else ${KEY_FILE_ENV}; without one the pack is unsigned and says so` },
-  { flag: '--runs', value: 'N', meaning: `property-test runs per property (default CONFORMANCE_RUNS, else ${CERTIFICATION_RUNS})` },
   { flag: '--certifier', value: 'NAME', meaning: `who certifies, recorded in the signed manifest (default ${CERTIFIER_ENV})` },
 ];
 
-const VERIFY_OPTIONS: OptionSpec[] = [
+const VERIFY_OPTIONS: CommandOption[] = [
   { flag: '--public-key', value: 'FILE', meaning: "the certifier's PEM public key: the pack is accepted only when it signed the pack" },
   { flag: '--thumbprint', value: 'TP', meaning: "the certifier's published key thumbprint (RFC 7638, SHA-256), instead of --public-key" },
   { flag: '--allow-unsigned', meaning: 'accept an unsigned pack whose hashes match (proves no authorship)' },
 ];
 
 async function verifyMain(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(argv, VERIFY_OPTIONS);
+  const { values, positionals } = optionsOf(argv, VERIFY_OPTIONS);
   if (positionals.length !== 1) throw new UsageError('certify verify needs exactly one pack folder');
   const dir = resolve(positionals[0]);
   const anchor = values['--public-key'] ? { publicKeyFile: values['--public-key'] } : values['--thumbprint'] ? { thumbprint: values['--thumbprint'] } : undefined;
@@ -71,16 +93,34 @@ async function resolveTarget(option: string | undefined): Promise<Resolved> {
   return { targetFile: sandbox.targetFile, source: `the embedded sandbox${faults.length ? ` with faults ${faults.join(', ')}` : ''}`, sandbox };
 }
 
-function runsOf(option: string | undefined): string {
-  const runs = option ?? (process.env.CONFORMANCE_RUNS || String(CERTIFICATION_RUNS));
-  if (!/^[1-9][0-9]*$/.test(runs)) throw new UsageError(`--runs must be a positive integer, got "${runs}"`);
-  return runs;
+/** The run's depth as environment: --runs, else --depth, else what the environment says, else certification depth. */
+function depthEnv(values: Record<string, string | undefined>): Record<string, string> {
+  const runs = values['--runs'];
+  if (runs !== undefined) {
+    if (!/^[1-9][0-9]*$/.test(runs)) throw new UsageError(`--runs must be a positive integer, got "${runs}"`);
+    return { CONFORMANCE_RUNS: runs };
+  }
+  if (values['--depth'] || process.env.CONFORMANCE_RUNS || process.env.CONFORMANCE_DEPTH) return {};
+  return { CONFORMANCE_DEPTH: CERTIFICATION_DEPTH, CONFORMANCE_RUNS: String(DEPTHS[CERTIFICATION_DEPTH]) };
+}
+
+/** The run's environment and checked inputs, planned as `run` plans them (its options, its validation). */
+function planCertification(values: Record<string, string | undefined>, targetFile: string, runDir: string) {
+  const argv = ['--target', targetFile, '--reports', runDir];
+  for (const flag of ['--areas', '--depth', '--seed', '--waivers']) if (values[flag]) argv.push(flag, values[flag]!);
+  let plan: ReturnType<typeof planRun>;
+  try {
+    plan = planRun(argv, process.env);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const env = { ...plan.env, ...depthEnv(values) };
+  return { env, inputs: checkRunInputs(env) };
 }
 
 async function certifyMain(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(argv, CERTIFY_OPTIONS);
-  if (positionals.length) throw new UsageError(`certify runs the whole suite and takes no files (got ${positionals.join(' ')}); a narrower certification names fewer areas in the target file`);
-  const runs = runsOf(values['--runs']);
+  const { values, positionals } = optionsOf(argv, CERTIFY_OPTIONS);
+  if (positionals.length) throw new UsageError(`certify runs the whole suite and takes no files (got ${positionals.join(' ')}); a narrower certification names fewer areas (--areas, or the target file's areas)`);
   let key: SigningKey | undefined;
   try {
     key = await loadSigningKey(values['--key']);
@@ -88,15 +128,15 @@ async function certifyMain(argv: string[]): Promise<number> {
     if (error instanceof SigningKeyError) throw new UsageError(error.message);
     throw error;
   }
-  const outDir = resolve(values['--out'] ?? join(reportDirOf({}), 'certification'));
+  const outDir = resolve(values['--out'] ?? join(process.env.CONFORMANCE_REPORT_DIR || 'reports', 'certification'));
   const startedAt = new Date().toISOString();
   const resolved = await resolveTarget(values['--target']);
   const runDir = mkdtempSync(join(tmpdir(), 'pc-certify-run-'));
   try {
-    const prepared = prepareRun({ target: resolved.targetFile, reports: runDir, waivers: values['--waivers'] });
+    const { env, inputs } = planCertification(values, resolved.targetFile, runDir);
     preparePackFolder(outDir);
-    console.log(`certification run: ${resolved.source}; ${runs} runs per property; pack: ${outDir}`);
-    await runVitest([], { ...prepared.env, CONFORMANCE_RUNS: runs });
+    console.log(`certification run: ${resolved.source}; pack: ${outDir}`);
+    await runVitest([], env);
     let summary: RunSummary;
     try {
       summary = JSON.parse(readFileSync(join(runDir, 'conformance.json'), 'utf8')) as RunSummary;
@@ -105,21 +145,21 @@ async function certifyMain(argv: string[]): Promise<number> {
       return 2;
     }
     const endedAt = new Date().toISOString();
-    const target = prepared.target!;
+    const target = inputs.target!;
+    const mission = (summary.areas ?? target.areas) as Area[];
     const spec = specDigest();
-    const verdict = certificationVerdict({ summary, registry: requirements(), areas: target.areas, allAreas: AREAS, specMissing: 'missing' in spec ? spec.missing : undefined });
+    const verdict = certificationVerdict({ summary, registry: requirements(), areas: mission, allAreas: AREAS, specMissing: 'missing' in spec ? spec.missing : undefined });
     const manifest = await writePack({
       dir: outDir,
       summary,
       runReportDir: runDir,
-      coverage: await sectionCoverage(summary.tests),
       key,
       manifest: {
         suite: suiteIdentity(),
         spec,
-        target: { name: target.name, kind: target.kind, areas: target.areas, vendorConventions: target.vendorConventions, strictPolicy: target.strictPolicy, source: resolved.source, file: maskedTargetFile(resolved.targetFile, target.redactor) },
-        run: { depth: 'certification', runs: summary.runs, seed: summary.seed, startedAt, endedAt },
-        waivers: prepared.waivers && summary.waivers ? { file: summary.waivers.file, sha256: prepared.waivers.sha256, uses: summary.waivers.uses } : null,
+        target: { name: target.name, kind: target.kind, areas: mission, vendorConventions: target.vendorConventions, strictPolicy: target.strictPolicy, source: resolved.source, file: maskedTargetFile(resolved.targetFile, target.redactor) },
+        run: { depth: summary.runs ? depthOf(summary.runs) : 'unknown', runs: summary.runs, seed: summary.seed, startedAt, endedAt },
+        waivers: inputs.waivers && summary.waivers ? { file: summary.waivers.file, sha256: inputs.waivers.sha256, uses: summary.waivers.uses } : null,
         documents: summary.documents ?? [],
         counts: summary.counts,
         verdict,
@@ -148,8 +188,8 @@ async function certifyMain(argv: string[]): Promise<number> {
 
 export const certifyCommand: Command = {
   name: 'certify',
-  summary: `Runs the whole suite at certification depth (${CERTIFICATION_RUNS} runs per property) and writes a signed certification pack: report.html, results.json, junit.xml, manifest.json, manifest.jws. "certify verify DIR" checks a pack.`,
-  usage: 'partner-conformance certify [--target FILE] [--waivers FILE] [--out DIR] [--key FILE] [--runs N] [--certifier NAME]\n       partner-conformance certify verify DIR [--public-key FILE | --thumbprint TP] [--allow-unsigned]',
+  summary: `Runs the whole suite at certification depth (${DEPTHS[CERTIFICATION_DEPTH]} runs per property) and writes a signed certification pack: report.html, results.json, junit.xml, manifest.json, manifest.jws. "certify verify DIR" checks a pack.`,
+  usage: 'partner-conformance certify [--target FILE] [--waivers FILE] [--areas A,B] [--depth D | --runs N] [--seed N] [--out DIR] [--key FILE] [--certifier NAME]\n       partner-conformance certify verify DIR [--public-key FILE | --thumbprint TP] [--allow-unsigned]',
   options: [...CERTIFY_OPTIONS, ...VERIFY_OPTIONS.map((o) => ({ ...o, meaning: `(verify) ${o.meaning}` }))],
   async main(argv) {
     try {

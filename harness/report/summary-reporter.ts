@@ -11,7 +11,6 @@ import { Redactor } from '../redact.ts';
 import { REQUIREMENT_ID, requirements } from '../requirements.ts';
 import { loadTarget } from '../target.ts';
 import { getRunInfo } from '../runner/run-info.ts';
-import { sectionCoverage, type SectionCoverage } from './coverage.ts';
 import { fetchedDocuments } from './fetched-documents.ts';
 import { renderJunit } from './junit.ts';
 import { summaryOf, verdictOf, type RunSummary, type TestRecord } from './records.ts';
@@ -34,6 +33,7 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
   const redactor = redactorFor(info?.targetFile);
   const registry = requirements();
   const tests: TestRecord[] = [];
+  let filteredOut = 0;
   for (const module of modules) {
     const file = relative(root, module.moduleId);
     for (const error of module.errors()) {
@@ -43,6 +43,11 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
     }
     for (const test of module.children.allTests()) {
       const result = test.result();
+      // Tests left out by a name filter (--grep, --only-failed) never ran: they are not results.
+      if (result.state === 'skipped' && test.options.mode === 'skip' && !result.note) {
+        filteredOut++;
+        continue;
+      }
       const meta = test.meta();
       const id = meta.requirement ?? test.name.split(' ')[0];
       const requirement = REQUIREMENT_ID.test(id) ? id : undefined;
@@ -80,22 +85,25 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
   } catch (error) {
     unhandledErrors.push((error as Error).message);
   }
-  return summaryOf(waived?.tests ?? tests, {
+  const summary = summaryOf(waived?.tests ?? tests, {
     target: info ? { name: info.targetName, kind: info.kind, vendorConventions: info.vendorConventions, strictPolicy: info.strictPolicy } : undefined,
     seed: info?.seed,
     runs: info?.runs,
+    areas: info?.areas,
+    paceShare: info?.paceShare,
     startedAt: info?.startedAt,
     waivers: waiverFile && waived ? { file: waiverFileName(waiverFile), uses: waived.uses } : undefined,
     documents: reportDir ? fetchedDocuments(reportDir) : undefined,
     unhandledErrors,
   });
+  return filteredOut ? { ...summary, filteredOut } : summary;
 }
 
 /** Writes conformance.json, conformance.md and junit.xml for a summary. */
-export function writeReports(dir: string, summary: RunSummary, coverage?: SectionCoverage[] | string): void {
+export function writeReports(dir: string, summary: RunSummary): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'conformance.json'), JSON.stringify(summary, null, 2));
-  writeFileSync(join(dir, 'conformance.md'), renderMarkdown(summary, coverage));
+  writeFileSync(join(dir, 'conformance.md'), renderMarkdown(summary));
   writeFileSync(join(dir, 'junit.xml'), renderJunit(summary));
 }
 
@@ -106,10 +114,10 @@ export default class SummaryReporter implements Reporter {
     this.root = vitest.config.root;
   }
 
-  async onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
     const reportDir = getRunInfo()?.reportDir ?? process.env.CONFORMANCE_REPORT_DIR ?? 'reports';
     const summary = summarise(modules, unhandled, this.root, reportDir);
-    writeReports(reportDir, summary, await sectionCoverage(summary.tests));
+    writeReports(reportDir, summary);
     console.log(renderText(summary));
   }
 }

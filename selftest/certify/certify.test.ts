@@ -65,7 +65,7 @@ describe(`certify against a sandbox with the fault ${FAULT}`, () => {
     const manifest = run.manifest();
     expect(manifest.verdict).toMatchObject({ certifiable: true, reasons: [] });
     expect(manifest.target).toMatchObject({ areas: ['insurance'], source: 'target.yaml' });
-    expect(manifest.run).toMatchObject({ depth: 'certification', runs: 3, seed: 20261121 });
+    expect(manifest.run).toMatchObject({ depth: 'quick', runs: 5, seed: 20261121 });
     expect(manifest.certifiedBy).toBe('selftest');
     expect(manifest.spec).toHaveProperty('sha256');
     expect(JSON.stringify(manifest.target.file)).toContain('"token":"***"');

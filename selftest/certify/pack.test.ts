@@ -53,7 +53,7 @@ async function makePack(key?: SigningKey): Promise<string> {
     suite: { name: 'partner-conformance', version: '0.0.0', requirementsSha256: 'x' },
     spec: { file: 'spec/partner-interfaces.md', sha256: 'y', bytes: 1, from: 'unit' },
     target: { name: 'unit', kind: 'staging', areas: ['insurance'], vendorConventions: false, strictPolicy: false, source: 'target.yaml', file: maskedTargetFile(targetFile, redactor) },
-    run: { depth: 'certification', runs: 5, seed: 1, startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:01:00.000Z' },
+    run: { depth: 'quick', runs: 5, seed: 1, startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:01:00.000Z' },
     waivers: null,
     documents: s.documents,
     counts: s.counts,
@@ -62,7 +62,7 @@ async function makePack(key?: SigningKey): Promise<string> {
   };
   const dir = join(tempDir('pc-pack-'), 'certification');
   preparePackFolder(dir);
-  await writePack({ dir, summary: s, runReportDir: runDir, manifest, key, coverage: 'coverage by section is not available: unit' });
+  await writePack({ dir, summary: s, runReportDir: runDir, manifest, key });
   return dir;
 }
 
@@ -168,7 +168,7 @@ describe('report.html', () => {
     expect(html).not.toMatch(/<(link|img|iframe|object|embed)\b|\bsrc=|@import|url\(/i);
     expect(html).toContain('NOT CERTIFIABLE');
     expect(html).toContain('Reproduce: curl -sS -i -X POST');
-    expect(html).toContain('coverage by section is not available: unit');
+    expect(html).toMatch(/<h2 id="coverage">Coverage by spec section<\/h2>[\s\S]*<td>§2\.1<\/td>[\s\S]*<td><b>all<\/b><\/td>/);
   });
 });
 

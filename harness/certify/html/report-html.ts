@@ -10,9 +10,9 @@
  * Filters by area and verdict work from the file alone. Every text is escaped; every message was redacted
  * when it was made.
  */
-import type { SectionCoverage } from '../../report/coverage.ts';
 import type { RecordVerdict, RunSummary, TestRecord, WaiverRecord } from '../../report/records.ts';
 import { describeWaiver } from '../../report/waivers.ts';
+import { coverageBySection, totalCoverage, type SectionCoverage } from '../../traceability.ts';
 import type { ManifestInput } from '../manifest.ts';
 import type { RequirementOutcome } from '../verdict.ts';
 import { SCRIPT, STYLE } from './assets.ts';
@@ -21,7 +21,6 @@ import { byKey, esc, sectionOrder, slug } from './html.ts';
 export interface ReportHtmlInput {
   summary: RunSummary;
   manifest: ManifestInput;
-  coverage?: SectionCoverage[] | string;
 }
 
 const VERDICT_ORDER: readonly RecordVerdict[] = ['failed', 'error', 'waived', 'warning', 'inconclusive', 'skipped', 'passed'];
@@ -50,7 +49,7 @@ function header({ summary, manifest }: ReportHtmlInput): string {
   return `<header class="verdict ${v.certifiable ? 'ok' : 'ko'}" id="verdict">
 <h1>${v.certifiable ? 'CERTIFIABLE' : 'NOT CERTIFIABLE'}</h1>
 <p class="facts">Target <b>${esc(manifest.target.name)}</b> (kind ${esc(manifest.target.kind)}; mission ${esc(manifest.target.areas.join(', '))}) ·
-run ${esc(run.startedAt)} to ${esc(run.endedAt)} · seed ${esc(run.seed ?? '?')} · depth ${esc(run.runs ?? '?')} runs per property ·
+run ${esc(run.startedAt)} to ${esc(run.endedAt)} · seed ${esc(run.seed ?? '?')} · depth ${esc(run.depth)} (${esc(run.runs ?? '?')} runs per property) ·
 suite ${esc(suite.name)} ${esc(suite.version)}${suite.commit ? ` (commit ${esc(suite.commit.slice(0, 12))}${suite.modified ? ', with local changes' : ''})` : ''} ·
 ${manifest.signing.signed ? `signed ${esc(manifest.signing.alg)}, key thumbprint <code>${esc(manifest.signing.thumbprint)}</code>` : `<b>unsigned</b>: ${esc(manifest.signing.why)}`}</p>
 <p><b>${v.certifiable ? 'Why it is certifiable' : 'Why it is not certifiable'}:</b></p>
@@ -87,7 +86,7 @@ function facts({ summary, manifest }: ReportHtmlInput): string {
     ['documents fetched', (summary.documents ?? []).length ? (summary.documents ?? []).map((d) => `${esc(d.url)} <code>${esc(d.sha256)}</code> (${d.bytes} bytes)`).join('<br>') : 'none'],
     ['waivers', manifest.waivers ? `${esc(manifest.waivers.file)} <code>${esc(manifest.waivers.sha256)}</code>` : 'none'],
     ['started / ended', `${esc(manifest.run.startedAt)} / ${esc(manifest.run.endedAt)}`],
-    ['seed / depth', `${esc(manifest.run.seed ?? '?')} / ${esc(manifest.run.runs ?? '?')} runs per property (reproduce with CONFORMANCE_SEED and CONFORMANCE_RUNS)`],
+    ['seed / depth', `${esc(manifest.run.seed ?? '?')} / ${esc(manifest.run.depth)}, ${esc(manifest.run.runs ?? '?')} runs per property (reproduce with CONFORMANCE_SEED and CONFORMANCE_RUNS)`],
     ['certified by', esc(manifest.certifiedBy ?? 'not stated')],
   ];
   return `<h2>Run</h2><table id="run">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${v}</td></tr>`).join('')}</table>`;
@@ -173,12 +172,17 @@ ${tests.map((t) => testRow(t, anchors.get(t) ?? '')).join('')}</details>`);
   return out.join('\n');
 }
 
-function coverage(input: ReportHtmlInput): string {
-  const c = input.coverage;
-  if (c === undefined) return '';
-  if (typeof c === 'string') return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">${esc(c)}</p>`;
-  return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">Testable statements of each section: checked by a requirement, passed in this run (every test of every requirement that checks it passed), untestable from outside, pending.</p>
-<table><tr><th>section</th><th>statements</th><th>checked</th><th>passed</th><th>untestable</th><th>pending</th></tr>${c.map((r) => `<tr><td>§${esc(r.section)}</td><td>${r.statements}</td><td>${r.checked}</td><td>${r.passed}</td><td>${r.untestable}</td><td>${r.pending}</td></tr>`).join('')}</table>`;
+/** Coverage by spec section from the traceability matrix (specs/traceability.yaml), or why it is missing. */
+function coverage({ summary }: ReportHtmlInput): string {
+  let rows: SectionCoverage[];
+  try {
+    rows = coverageBySection(summary.tests.filter((t) => t.requirement).map((t) => ({ requirement: t.requirement!, verdict: t.verdict })));
+  } catch (error) {
+    return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">Coverage by section is not available: ${esc((error as Error).message)}</p>`;
+  }
+  const row = (r: SectionCoverage) => `<tr><td>${r.section === 'all' ? '<b>all</b>' : `§${esc(r.section)}`}</td><td>${r.statements}</td><td>${r.checked}</td><td>${r.passed}</td><td>${r.untestable}</td><td>${r.pending}</td></tr>`;
+  return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">The spec's testable statements (specs/traceability.yaml) of each section: checked by a requirement; passed in this run (every test of every requirement that checks it passed: a waived one did not); not testable from outside; pending a check.</p>
+<table><tr><th>section</th><th>statements</th><th>checked</th><th>passed</th><th>not testable</th><th>pending</th></tr>${[...rows, totalCoverage(rows)].map(row).join('')}</table>`;
 }
 
 const footer = `<h2>Checking this pack</h2><p>This report is one file of a certification pack. <code>npx partner-conformance certify verify &lt;pack folder&gt; --public-key certifier.pub.pem</code> (or <code>--thumbprint</code> with the thumbprint the certifier published) checks the signature of manifest.json and the SHA-256 of every file, and names any file that was altered.</p>`;
