@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../../harness/report/junit.ts';
+import { mergeSummaries } from '../../harness/report/merge.ts';
 import { exitCodeOf, summaryOf } from '../../harness/report/records.ts';
 import { closingLines, renderMarkdown, renderText } from '../../harness/report/text.ts';
 import { loadWaiverFile, waiverFileOf } from '../../harness/report/waiver-file.ts';
@@ -127,5 +128,18 @@ describe('applying waivers', () => {
     expect(junit).toContain('<skipped message="waived: waiver 1 (INS-LIM-003), owner qa, until 2099-12-31: known"/>');
     expect(junit).toMatch(/failures="1" errors="0" skipped="1"/);
     expect(junit).toContain('Expired: waiver 2 (INS-LIM-001)');
+  });
+
+  it('merging shards joins what each waiver matched in any shard: applied in one shard is applied', () => {
+    const shard = (tests: ReturnType<typeof record>[]) => {
+      const applied = applyWaivers(tests, [waiver(), waiver({ requirement: 'INS-LIM-001', entry: 2 })], TODAY);
+      return { ...summary(applied.tests), waivers: { file: 'waivers.yaml', uses: applied.uses } };
+    };
+    const merged = mergeSummaries([
+      { path: 'a', summary: shard([failing]) },
+      { path: 'b', summary: shard([record('INS-LIM-001')]) },
+    ]);
+    expect(merged.waivers?.uses.map((u) => [u.entry, u.status, u.tests.length])).toEqual([[1, 'applied', 1], [2, 'unused', 0]]);
+    expect(merged.counts.waived).toBe(1);
   });
 });

@@ -12,6 +12,7 @@
  */
 import type { RecordVerdict, RunSummary, TestRecord, WaiverRecord } from '../../report/records.ts';
 import { describeWaiver } from '../../report/waivers.ts';
+import { AREAS } from '../../target.ts';
 import { coverageBySection, totalCoverage, type SectionCoverage } from '../../traceability.ts';
 import type { ManifestInput } from '../manifest.ts';
 import type { RequirementOutcome } from '../verdict.ts';
@@ -173,7 +174,7 @@ ${tests.map((t) => testRow(t, anchors.get(t) ?? '')).join('')}</details>`);
 }
 
 /** Coverage by spec section from the traceability matrix (specs/traceability.yaml), or why it is missing. */
-function coverage({ summary }: ReportHtmlInput): string {
+function coverage({ summary, manifest }: ReportHtmlInput): string {
   let rows: SectionCoverage[];
   try {
     rows = coverageBySection(summary.tests.filter((t) => t.requirement).map((t) => ({ requirement: t.requirement!, verdict: t.verdict })));
@@ -181,7 +182,7 @@ function coverage({ summary }: ReportHtmlInput): string {
     return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">Coverage by section is not available: ${esc((error as Error).message)}</p>`;
   }
   const row = (r: SectionCoverage) => `<tr><td>${r.section === 'all' ? '<b>all</b>' : `§${esc(r.section)}`}</td><td>${r.statements}</td><td>${r.checked}</td><td>${r.passed}</td><td>${r.untestable}</td><td>${r.pending}</td></tr>`;
-  return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">The spec's testable statements (specs/traceability.yaml) of each section: checked by a requirement; passed in this run (every test of every requirement that checks it passed: a waived one did not); not testable from outside; pending a check.</p>
+  return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">The spec's testable statements (specs/traceability.yaml) of each section: checked by a requirement; passed in this run (every test of every requirement that checks it passed: a waived one did not); not testable from outside; pending a check.${manifest.target.areas.length < AREAS.length ? ' The tests of areas outside the mission did not run: their statements count as not passed here.' : ''}</p>
 <table><tr><th>section</th><th>statements</th><th>checked</th><th>passed</th><th>not testable</th><th>pending</th></tr>${[...rows, totalCoverage(rows)].map(row).join('')}</table>`;
 }
 
