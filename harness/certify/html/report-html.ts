@@ -135,9 +135,10 @@ function failures({ summary }: ReportHtmlInput, anchors: Map<TestRecord, string>
   };
   const of = (...v: RecordVerdict[]) => summary.tests.filter((t) => v.includes(t.verdict));
   section('failures', 'Failures', of('failed', 'error'), 'Contract failures (the target broke the requirement) and tool errors (the suite could not reach a verdict: not a contract result, but no certification either).');
+  if (!parts.length) parts.push('<h2 id="failures">Failures (0)</h2><p>No test failed and no tool error.</p>');
   section('waived', 'Waived failures', of('waived'), 'Contract failures a waiver in force accepts for now. Not passes.');
   section('warnings', 'Policy warnings', of('warning'), 'Policy requirements (our reading, not the spec\'s words) that failed; they block only with strictPolicy: true.');
-  return parts.join('\n') || '<h2 id="failures">Failures (0)</h2><p>No test failed.</p>';
+  return parts.join('\n');
 }
 
 function testRow(t: TestRecord, anchor: string): string {
