@@ -13,7 +13,7 @@ import { noServerError } from '../../harness/checks/answer.ts';
 import { inconclusive, ToolError } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { schemaId, schemaRegistry } from '../../harness/schemas.ts';
-import { embeddedBase64urlForms, hmacKey, secretVariants, type KeyEncoding } from '../../harness/speech-token.ts';
+import { hmacKey, secretVariants, type KeyEncoding } from '../../harness/speech-token.ts';
 import { requirementTest, type RequirementContext } from '../../harness/suite.ts';
 import { credentialOf, serviceOf, type Target } from '../../harness/target.ts';
 import { throwOnToolStatus } from '../../harness/tool-status.ts';
@@ -45,8 +45,7 @@ const settingsCache = new WeakMap<Target, SpeechSettings>();
 
 /**
  * The speech settings of the target file, checked against specs/schemas/speech/target-section.json.
- * Registers every form of the secret with the redactor (the target loader registers it as given), and
- * the API key as it reads inside a base64url token header, so that no part of a token shows it.
+ * Registers every form of the secret with the redactor (the target loader registers it as given).
  */
 export function speechSettings(t: RequirementContext): SpeechSettings {
   const cached = settingsCache.get(t.target);
@@ -66,7 +65,7 @@ export function speechSettings(t: RequirementContext): SpeechSettings {
   } catch (error) {
     throw new ToolError('TARGET_FILE_INVALID', `${t.target.file}: key "services.speech.secretKey": ${(error as Error).message}`);
   }
-  t.target.redactor.register(...secretVariants(secretKey, keyEncoding), ...embeddedBase64urlForms(apiKey), ...embeddedBase64urlForms(secretKey));
+  t.target.redactor.register(...secretVariants(secretKey, keyEncoding));
   const base = service.url.replace(/\/$/, '');
   const streaming = service.streaming as { path: string; method?: 'POST' | 'GET'; contentType?: string } | undefined;
   const settings: SpeechSettings = {

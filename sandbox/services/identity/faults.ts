@@ -14,7 +14,7 @@ export const identityFaults: Fault[] = [
   f('idn-sub-per-request', ['IDN-GEN-002'], 'sub is a fresh random value on every call'),
   f('idn-bearer-case-sensitive', ['IDN-GEN-001'], 'only the exact spelling "Bearer" of the auth scheme is accepted'),
   f('idn-form-order-dependent', ['IDN-GEN-001'], 'the form is read by position: client_id must come first'),
-  f('idn-extra-field-rejected', ['IDN-GEN-001'], 'a form field other than client_id and client_secret is rejected with 400'),
+  f('idn-extra-field-rejected', ['IDN-GEN-003'], 'a form field other than client_id and client_secret is rejected with 400'),
   f('idn-phone-scope-unchecked', ['IDN-SCP-001'], 'a token without the phone scope is served'),
   f('idn-anonymous-default-user', ['IDN-AUT-001'], 'a request without an Authorization header is served the main development user'),
   f('idn-token-not-verified', ['IDN-AUT-002'], 'any bearer token is served as the main development user'),
@@ -28,4 +28,8 @@ export const identityFaults: Fault[] = [
   f('idn-json-body-accepted', ['IDN-MED-001'], 'client_id and client_secret are also read from a JSON body'),
   f('idn-address-served', ['IDN-OID-001'], 'the address claim is served although the token has no address scope'),
   f('idn-sub-missing', ['IDN-OID-002'], 'sub is left out of the answer'),
+  f('idn-phone-left-out', ['IDN-SCP-002'], 'phone_number is never served, although the token has the phone scope and the user consented'),
+  f('idn-verified-flags-dropped', ['IDN-OID-003'], 'email_verified and phone_number_verified are never served'),
+  f('idn-refusal-carries-sub', ['IDN-SCP-001'], 'a token lacking a scope is refused 403, but the answer names the user: sub and gender'),
+  f('idn-refusal-html', ['IDN-AUT-001', 'IDN-CLI-002'], 'refusals are an HTML error page (text/html) instead of JSON'),
 ];

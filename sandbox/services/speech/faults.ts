@@ -36,7 +36,8 @@ export const speechFaults: Fault[] = [
   f('spe-claim-types-unchecked', ['SPE-CTY-003'], 'iss, sub, sid, jti and jit may have any type, and exp, nbf, iat any number (fractions too)'),
   f('spe-hash-any-encoding', ['SPE-HSH-004'], 'x-content-sha256 is also accepted as the base64 or base64url of the digest'),
   f('spe-hash-case-sensitive', ['SPE-HSH-005'], 'x-content-sha256 is compared with the lower-case hex digest as text: upper-case hex is refused'),
-  f('spe-stream-hash-whole-body', ['SPE-STR-001', 'SPE-STR-002'], 'the streaming call hashes the whole stream instead of its first message'),
+  f('spe-stream-hash-whole-body', ['SPE-STR-001'], 'the streaming call hashes the whole stream instead of its first message'),
+  f('spe-stream-hash-either', ['SPE-STR-002'], 'the streaming call accepts the hash of the whole stream as well as that of its first message'),
   f('spe-json-content-type-refused', ['SPE-HDR-001'], 'the recognize call refuses Content-Type application/json (415): it expects text/plain'),
   f('spe-refusal-html', ['SPE-SIG-001', 'SPE-BRR-002'], 'refusals are an HTML error page (text/html) instead of JSON'),
 ];

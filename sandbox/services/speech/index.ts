@@ -145,7 +145,8 @@ export const service: SandboxService = {
     app.post(STREAMING_ROUTE, async (request: FastifyRequest, reply: FastifyReply) => {
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const hashed = faults.has('spe-stream-hash-whole-body') ? raw : firstMessage(raw);
-      const refusal = refusalOf(request.headers.authorization, hashed);
+      let refusal = refusalOf(request.headers.authorization, hashed);
+      if (refusal && faults.has('spe-stream-hash-either')) refusal = refusalOf(request.headers.authorization, raw);
       if (refusal) return refusal(reply);
       const answer = streamRecognition(raw, textKey);
       if (answer.status !== 200) return sendError(reply, faults, answer.status, answer.body as string);
