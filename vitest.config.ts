@@ -13,7 +13,7 @@ export default defineConfig({
   test: {
     globalSetup: ['harness/runner/global-setup.ts'],
     // The summary reporter writes junit.xml, conformance.json and conformance.md (into CONFORMANCE_REPORT_DIR).
-    reporters: ['default', './harness/report/summary-reporter.ts'],
+    reporters: ['default', './harness/report/summary-reporter.ts', './harness/report/progress-reporter.ts'],
     maxWorkers: workers,
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -32,22 +32,27 @@ export interface RequestVariation {
 export const CANONICAL_REQUEST: Readonly<RequestVariation> = Object.freeze({ scheme: 'Bearer', secretFirst: false, charset: false, percentEncodeAll: false });
 
 export interface RequestVariationConstraints {
+  /** The extra unknown form field: sometimes (true, the default) or never (false). */
+  extraFields?: boolean;
+  /** The auth scheme in any letter case (true, the default), or always "Bearer" (false). */
+  schemeCase?: boolean;
   /**
-   * The extra unknown form field: sometimes (true, the default), never (false: the spec's equivalent
-   * encodings only), or always ('always': that an unknown field is ignored is a reading of ours).
+   * Only variations beyond the form's own equivalences of 4.2: another scheme case or an extra field
+   * (that both leave the request the same is a reading of ours, RFC 9110 and a policy).
    */
-  extraFields?: boolean | 'always';
+  beyondTheForm?: boolean;
 }
 
 export function requestVariation(constraints: RequestVariationConstraints = {}): fc.Arbitrary<RequestVariation> {
   const extra = fc.tuple(fc.constantFrom('pc_probe', 'x_conformance_trace', 'partner_note'), fc.stringMatching(/^[A-Za-z0-9]{1,12}$/));
-  return fc.record({
-    scheme: fc.constantFrom(...AUTH_SCHEMES),
+  const variations = fc.record({
+    scheme: constraints.schemeCase === false ? fc.constant('Bearer') : fc.constantFrom(...AUTH_SCHEMES),
     secretFirst: fc.boolean(),
     charset: fc.boolean(),
     percentEncodeAll: fc.boolean(),
-    extraField: constraints.extraFields === false ? fc.constant(undefined) : constraints.extraFields === 'always' ? extra : fc.option(extra, { nil: undefined }),
+    extraField: constraints.extraFields === false ? fc.constant(undefined) : fc.option(extra, { nil: undefined }),
   });
+  return constraints.beyondTheForm ? variations.filter((v) => v.scheme !== 'Bearer' || v.extraField !== undefined) : variations;
 }
 
 export function describeVariation(v: RequestVariation): string {

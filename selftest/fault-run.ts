@@ -99,8 +99,7 @@ async function runFault(fault: Fault, credentials: Record<string, Record<string,
       reportDir: join(dir, 'reports'),
     });
     const tests = run.summary?.tests ?? [];
-    // A policy requirement's contract failure is reported as a warning (unless strictPolicy): it kills too.
-    const failedIds = new Set(tests.filter((t) => t.verdict === 'failed' || t.verdict === 'warning').map((t) => t.requirement ?? '?'));
+    const failedIds = new Set(tests.filter((t) => t.verdict === 'failed').map((t) => t.requirement ?? '?'));
     const erroredIds = new Set(tests.filter((t) => t.verdict === 'error').map((t) => t.requirement ?? '?'));
     const missing = fault.catches.filter((id) => !failedIds.has(id));
     return {

@@ -58,7 +58,15 @@ export interface RunSummary {
   target?: { name: string; kind: string; vendorConventions: boolean; strictPolicy?: boolean };
   seed?: number;
   runs?: number;
+  /** The areas the run checked. */
+  areas?: string[];
+  /** The share of every documented rate limit the run used (1/n for a shard of n). */
+  paceShare?: number;
+  /** Set on a merged summary: the shard reports it was made from. */
+  mergedFrom?: string[];
   counts: Counts;
+  /** Tests a name filter (--grep, --only-failed) left out: not results, not counted. */
+  filteredOut?: number;
   toolErrorsByCode: Partial<Record<ErrorCode, number>>;
   /** Groups of two or more non-passing tests that come from one answer of the target. */
   rootCauses: Array<{ key: string; tests: string[] }>;
@@ -118,7 +126,7 @@ export function rootCausesOf(tests: readonly TestRecord[]): RunSummary['rootCaus
 }
 
 /** The summary of a run, from its records. */
-export function summaryOf(tests: TestRecord[], extra: Pick<RunSummary, 'target' | 'seed' | 'runs' | 'startedAt'> & { unhandledErrors?: string[] }): RunSummary {
+export function summaryOf(tests: TestRecord[], extra: Pick<RunSummary, 'target' | 'seed' | 'runs' | 'startedAt' | 'areas' | 'paceShare' | 'mergedFrom'> & { unhandledErrors?: string[] }): RunSummary {
   return {
     format: SUMMARY_FORMAT,
     status: 'ran',

@@ -30,6 +30,7 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
   const redactor = redactorFor(info?.targetFile);
   const registry = requirements();
   const tests: TestRecord[] = [];
+  let filteredOut = 0;
   for (const module of modules) {
     const file = relative(root, module.moduleId);
     for (const error of module.errors()) {
@@ -39,6 +40,11 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
     }
     for (const test of module.children.allTests()) {
       const result = test.result();
+      // Tests left out by a name filter (--grep, --only-failed) never ran: they are not results.
+      if (result.state === 'skipped' && test.options.mode === 'skip' && !result.note) {
+        filteredOut++;
+        continue;
+      }
       const meta = test.meta();
       const id = meta.requirement ?? test.name.split(' ')[0];
       const requirement = REQUIREMENT_ID.test(id) ? id : undefined;
@@ -66,13 +72,16 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
       });
     }
   }
-  return summaryOf(tests, {
+  const summary = summaryOf(tests, {
     target: info ? { name: info.targetName, kind: info.kind, vendorConventions: info.vendorConventions, strictPolicy: info.strictPolicy } : undefined,
     seed: info?.seed,
     runs: info?.runs,
+    areas: info?.areas,
+    paceShare: info?.paceShare,
     startedAt: info?.startedAt,
     unhandledErrors: unhandled.map((e) => redactor.redact(e.message ?? String(e))),
   });
+  return filteredOut ? { ...summary, filteredOut } : summary;
 }
 
 /** Writes conformance.json, conformance.md and junit.xml for a summary. */

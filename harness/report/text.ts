@@ -7,6 +7,7 @@
  *   warnings: N policy                  when there are any
  */
 import { ERROR_CODES } from '../errors.ts';
+import { coverageBySection, totalCoverage, type SectionCoverage } from '../traceability.ts';
 import { nothingCheckedReason, type RunSummary, type TestRecord } from './records.ts';
 
 export const MAX_FAILURE_LINES = 40;
@@ -51,7 +52,8 @@ export function renderText(summary: RunSummary): string {
     lines.push(...closingLines(summary));
     return lines.join('\n');
   }
-  if (summary.target) lines.push(`target: ${summary.target.name} (kind ${summary.target.kind}); seed ${summary.seed}; ${summary.runs} runs per property`);
+  if (summary.target) lines.push(`target: ${summary.target.name} (kind ${summary.target.kind}); seed ${summary.seed}; ${summary.runs} runs per property${summary.paceShare !== undefined && summary.paceShare < 1 ? `; paced at ${+summary.paceShare.toFixed(4)} of every documented limit (this shard's share)` : ''}`);
+  if (summary.mergedFrom) lines.push(`merged from ${summary.mergedFrom.length} shard report(s): ${summary.mergedFrom.join(', ')}`);
   const of = (v: TestRecord['verdict']) => summary.tests.filter((t) => t.verdict === v);
   const failed = of('failed');
   if (failed.length) {
@@ -113,6 +115,7 @@ export function renderMarkdown(summary: RunSummary): string {
   );
   const nothing = nothingCheckedReason(summary);
   if (nothing) out.push(`**${nothing}**`, '');
+  out.push(...coverageMarkdown(summary));
   const fence = (text: string | undefined) => `\`\`\`\n${(text ?? '').replace(/```/g, "'''")}\n\`\`\``;
   const section = (title: string, tests: readonly TestRecord[], body: (t: TestRecord) => string) => {
     if (!tests.length) return;
@@ -133,4 +136,23 @@ export function renderMarkdown(summary: RunSummary): string {
   section('Skipped', of('skipped'), (t) => `- ${t.title} [${t.source ?? '?'}]: ${t.skipReason}`);
   section('Passed', of('passed'), (t) => `- ${t.title} [${t.source ?? '?'}]`);
   return out.join('\n');
+}
+
+/**
+ * Coverage of the spec by section (specs/traceability.yaml): its testable statements, how many have
+ * requirements, how many cannot be tested from outside or still wait for a check, and how many passed
+ * (every test of every requirement of the statement passed in this run).
+ */
+export function coverageMarkdown(summary: RunSummary): string[] {
+  let rows: SectionCoverage[];
+  try {
+    rows = coverageBySection(summary.tests.filter((t) => t.requirement).map((t) => ({ requirement: t.requirement!, verdict: t.verdict })));
+  } catch (error) {
+    return [`Coverage by section is not available: ${(error as Error).message}`, ''];
+  }
+  const out = ['## Coverage of the spec by section', '', 'Statements of the spec (specs/traceability.yaml), those checked by requirements, not testable from outside, still pending a check, and checked statements whose every test passed in this run.', ''];
+  out.push('| section | statements | checked | not testable | pending | passed |', '|---|---|---|---|---|---|');
+  for (const r of [...rows, totalCoverage(rows)]) out.push(`| ${r.section === 'all' ? '**all**' : r.section} | ${r.statements} | ${r.checked} | ${r.untestable} | ${r.pending} | ${r.passed} |`);
+  out.push('');
+  return out;
 }

@@ -12,7 +12,7 @@ export const identityFaults: Fault[] = [
   f('idn-name-given-only', ['IDN-FMT-002', 'IDN-GEN-001'], 'name holds the given name and the patronymic, not the family name'),
   f('idn-content-type-text', ['IDN-RSP-001', 'IDN-GEN-001'], 'the 200 answer is labelled text/plain'),
   f('idn-sub-per-request', ['IDN-GEN-002'], 'sub is a fresh random value on every call'),
-  f('idn-bearer-case-sensitive', ['IDN-GEN-001'], 'only the exact spelling "Bearer" of the auth scheme is accepted'),
+  f('idn-bearer-case-sensitive', ['IDN-GEN-003'], 'only the exact spelling "Bearer" of the auth scheme is accepted'),
   f('idn-form-order-dependent', ['IDN-GEN-001'], 'the form is read by position: client_id must come first'),
   f('idn-extra-field-rejected', ['IDN-GEN-003'], 'a form field other than client_id and client_secret is rejected with 400'),
   f('idn-phone-scope-unchecked', ['IDN-SCP-001'], 'a token without the phone scope is served'),

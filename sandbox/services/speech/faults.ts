@@ -30,6 +30,7 @@ export const speechFaults: Fault[] = [
   f('spe-jit-only', ['SPE-JTI-002', 'SPE-TOK-001'], 'a strict claim allowlist that knows only the older `jit` spelling refuses tokens carrying `jti`'),
   f('spe-token-id-refused', ['SPE-JTI-001', 'SPE-JTI-002', 'SPE-TOK-001'], 'a strict claim allowlist that knows neither spelling of the token id refuses tokens carrying one'),
   f('spe-malformed-500', ['SPE-FMT-001'], 'a token whose header is not JSON crashes the handler (500)'),
+  f('spe-future-iat-500', ['SPE-TIM-005', 'SPE-TIM-003'], 'a token issued in the future beyond the leeway crashes the handler (its age goes negative): 500'),
   f('spe-typ-unchecked', ['SPE-TYP-001'], 'the header typ is never read: a correctly signed token with typ "JWS" or none is accepted'),
   f('spe-time-claims-coerced', ['SPE-CTY-001', 'SPE-FMT-001'], 'exp, nbf and iat go through Number(): a numeric string is taken for a Unix time'),
   f('spe-claims-compared-as-text', ['SPE-CTY-002'], 'aud and x-content-sha256 are compared as String(value): a nested array holding the service, or an array holding the hash, matches'),

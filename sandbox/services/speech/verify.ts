@@ -140,6 +140,7 @@ function checkTimes(claims: Record<string, unknown>, faults: FaultSet, now: numb
   const nbf = numericDate(claims, 'nbf', faults);
   if (nbf !== undefined && now < nbf - LEEWAY_SECONDS && !faults.has('spe-nbf-ignored')) throw new Refusal('the token is not valid yet (nbf)');
   const iat = numericDate(claims, 'iat', faults);
+  if (iat !== undefined && iat > now + LEEWAY_SECONDS && faults.has('spe-future-iat-500')) throw new RangeError('token age is negative');
   if (iat !== undefined && iat > now + LEEWAY_SECONDS && !faults.has('spe-iat-future-accepted')) throw new Refusal('the token is issued in the future (iat)');
 }
 
