@@ -3,7 +3,7 @@
  * formats live in specs/schemas/identity/userinfo.json; these are the rules a schema cannot say.
  */
 import type { CapturedResponse } from '../http.ts';
-import { isSuccess, jsonWhenBody, noServerError } from './answer.ts';
+import { isSuccess, noServerError } from './answer.ts';
 import { contentTypeIn, jsonBody } from './body.ts';
 import { failure, type Failure } from './failure.ts';
 
@@ -58,18 +58,21 @@ function userinfoFieldsIn(value: unknown, found = new Set<string>()): Set<string
 }
 
 /**
- * Refused: neither 2xx nor 5xx (the spec fixes no status for userinfo errors), a body (if any) JSON,
- * carrying none of the fields of 2.2 at any depth, and none of `knownValues` (the user's data as a
- * successful answer showed it) anywhere in its text.
+ * Refused: neither 2xx nor 5xx (the spec fixes no status for userinfo errors), carrying none of the
+ * fields of 2.2 at any depth (sub, name and gender included).
  */
-export function refusedWithoutData(res: CapturedResponse, requirement: string, knownValues: readonly string[] = []): Failure[] {
+export function refusedWithoutData(res: CapturedResponse, requirement: string): Failure[] {
   if (isSuccess(res.status)) return [failure(requirement, 'refused (neither 2xx nor 5xx)', `accepted with ${res.status}`)];
-  const out = [...noServerError(res, requirement), ...jsonWhenBody(res, requirement)];
+  const out = noServerError(res, requirement);
   const fields = [...userinfoFieldsIn(res.json)];
   if (fields.length) out.push(failure(requirement, 'a refusal that carries none of the fields of 2.2', `a ${res.status} that carries ${fields.join(', ')}`));
-  const values = knownValues.filter((v) => v.length >= 5 && res.rawBody.includes(v));
-  if (values.length) out.push(failure(requirement, 'a refusal that carries none of the user\'s data', `a ${res.status} whose body holds ${values.length} value(s) of the user's answer`));
   return out;
+}
+
+/** None of `knownValues` (the user's data as a successful answer showed it) anywhere in the answer's text; the values are never printed. */
+export function carriesNoUserValues(res: CapturedResponse, knownValues: readonly string[], requirement: string): Failure[] {
+  const values = knownValues.filter((v) => v.length >= 5 && res.rawBody.includes(v));
+  return values.length ? [failure(requirement, 'a refusal that carries none of the user\'s data', `a ${res.status} whose body holds ${values.length} value(s) of the user's answer`)] : [];
 }
 
 /** The user's string values in a successful answer, for the leak check of refusals. */

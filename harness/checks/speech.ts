@@ -5,24 +5,19 @@
  * No check prints a token or a part of one: failures name what was sent, never its value.
  */
 import type { CapturedResponse } from '../http.ts';
-import { isRefusal, isServerError, isSuccess, jsonWhenBody, noServerError } from './answer.ts';
+import { isRefusal, isServerError, isSuccess, noServerError } from './answer.ts';
+import { jsonWhereBody } from './json-answer.ts';
 import { failure, type Failure } from './failure.ts';
 
 /** The call was accepted: any 2xx (the spec documents no success status for the recognize call), and a body, if any, is JSON. */
 export function accepted(res: CapturedResponse, requirement: string): Failure[] {
   if (!isSuccess(res.status)) return [failure(requirement, 'accepted (2xx)', `${isServerError(res.status) ? 'server error' : 'refused with'} ${res.status}`)];
-  return jsonWhenBody(res, requirement);
-}
-
-/** The call was refused (neither 2xx nor 5xx), and a body, if any, is JSON. */
-export function refusedCall(res: CapturedResponse, requirement: string): Failure[] {
-  if (isSuccess(res.status)) return [failure(requirement, 'refused (neither 2xx nor 5xx)', `accepted with ${res.status}`)];
-  return [...noServerError(res, requirement), ...jsonWhenBody(res, requirement)];
+  return jsonWhereBody(res, requirement);
 }
 
 /** RFC 6750 section 3.1: an invalid, expired or malformed token, or none, is answered 401 (a policy; the spec shows no status). */
 export function refusedWith401(res: CapturedResponse, requirement: string, row: string): Failure[] {
-  if (res.status === 401) return jsonWhenBody(res, requirement);
+  if (res.status === 401) return jsonWhereBody(res, requirement);
   return [failure(requirement, `401 for ${row}`, `${isSuccess(res.status) ? 'accepted with' : 'status'} ${res.status}`)];
 }
 
@@ -35,7 +30,7 @@ export function refusedWith401(res: CapturedResponse, requirement: string, row: 
  *   both answered alike: no evidence either way (whether the hash is checked at all is SPE-HSH-001's).
  */
 export function emptyBodyHashVerdict(right: CapturedResponse, wrong: CapturedResponse, requirement: string): { failures: Failure[]; noEvidence?: string } {
-  const failures = [...noServerError(right, requirement), ...noServerError(wrong, requirement), ...jsonWhenBody(right, requirement)];
+  const failures = [...noServerError(right, requirement), ...noServerError(wrong, requirement), ...jsonWhereBody(right, requirement)];
   if (failures.length) return { failures };
   if (right.status === 401 || right.status === 403) {
     return { failures: [failure(requirement, 'not refused as unauthenticated: a call without a body carries the hash of the empty string', `refused with ${right.status}`)] };

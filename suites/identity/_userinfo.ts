@@ -4,12 +4,12 @@
  * this run); an answer counts only with the consented data of 4.2 in it; a 5xx always counts; a
  * redirect or an endless 429 is a tool error, never a verdict.
  */
-import { noServerError } from '../../harness/checks/answer.ts';
-import { answeredWithUserinfo, consentedFieldsPresent, refusedWithoutData, userValues } from '../../harness/checks/identity.ts';
+import { answeredWithUserinfo, carriesNoUserValues, consentedFieldsPresent, refusedWithoutData, userValues } from '../../harness/checks/identity.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { ToolError } from '../../harness/errors.ts';
 import { credentialOf, serviceOf } from '../../harness/target.ts';
+import { expectRefusal } from '../../harness/refusal.ts';
 import { throwOnToolStatus } from '../../harness/tool-status.ts';
 import { CANONICAL_REQUEST, encodeForm, formPairs, percentEncodeAll, type RequestVariation } from '../../generators/identity.ts';
 
@@ -64,15 +64,15 @@ export function userinfoControl(t: RequirementContext): Promise<CapturedResponse
 }
 
 /**
- * Sends a request that must be refused and judges it: a 5xx counts at once; then the control must
- * have succeeded; then neither 2xx nor 5xx, a JSON body if any, and none of the user's data (the
- * fields of 2.2, and the values the control's answer showed).
+ * Sends a request that must be refused and judges it (harness/refusal.ts): a 2xx or a 5xx fails at
+ * once; then the control must have succeeded; then neither 2xx nor 5xx, a JSON body if any, and none
+ * of the user's data (the fields of 2.2, and the values the control's answer showed).
  */
 export async function expectRefused(t: RequirementContext, send: () => Promise<CapturedResponse>, note?: string): Promise<CapturedResponse> {
   const res = await send();
-  t.expectNone(noServerError(res, t.id), res, note);
+  await expectRefusal(t, res, refusedWithoutData(res, t.id), () => userinfoControl(t), note);
   const control = await userinfoControl(t);
-  t.expectNone(refusedWithoutData(res, t.id, userValues(control.json)), res, note);
+  t.expectNone(carriesNoUserValues(res, userValues(control.json), t.id), res, note);
   return res;
 }
 

@@ -8,14 +8,15 @@
  */
 import { TestRunner } from 'vitest';
 import { isSuccess } from '../../harness/checks/answer.ts';
-import { accepted, refusedCall } from '../../harness/checks/speech.ts';
-import { noServerError } from '../../harness/checks/answer.ts';
+import { accepted } from '../../harness/checks/speech.ts';
+import { noServerError, refused } from '../../harness/checks/answer.ts';
 import { inconclusive, ToolError } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { schemaId, schemaRegistry } from '../../harness/schemas.ts';
 import { hmacKey, secretVariants, type KeyEncoding } from '../../harness/speech-token.ts';
 import { requirementTest, type RequirementContext } from '../../harness/suite.ts';
 import { credentialOf, serviceOf, type Target } from '../../harness/target.ts';
+import { expectRefusal } from '../../harness/refusal.ts';
 import { throwOnToolStatus } from '../../harness/tool-status.ts';
 import { ATTACKS, type Attack } from '../../generators/speech-attacks.ts';
 import { recognizeBody, streamBody, streamMessages, validCall, validStream, type SpeechCall, type SpeechEndpoint, type SpeechKit } from '../../generators/speech.ts';
@@ -147,9 +148,9 @@ export async function expectAccepted(t: RequirementContext, s: SpeechSettings, r
 }
 
 /**
- * Sends an attack and expects a refusal with evidence. A tamper case's original must be accepted first
- * (else the case proves nothing: inconclusive); any other attack needs the endpoint's valid control.
- * A server error counts before anything else.
+ * Sends an attack and expects a refusal with evidence (harness/refusal.ts: a 2xx or a 5xx fails at
+ * once, anything else is judged next to its control). A tamper case's original is its control and is
+ * sent first (else the case proves nothing: inconclusive); any other attack has the endpoint's valid control.
  */
 export async function expectRefused(t: RequirementContext, s: SpeechSettings, built: SpeechCall & { before?: SpeechCall }, row: string): Promise<CapturedResponse> {
   if (built.before) {
@@ -160,9 +161,7 @@ export async function expectRefused(t: RequirementContext, s: SpeechSettings, bu
     }
   }
   const res = await sendSpeech(t, s, built);
-  t.expectNone(noServerError(res, t.id), res, row);
-  if (!built.before) await validControl(t, s, built.endpoint);
-  t.expectNone(refusedCall(res, t.id), res, row);
+  await expectRefusal(t, res, refused(res, t.id), () => (built.before ? Promise.resolve() : validControl(t, s, built.endpoint)), row);
   return res;
 }
 

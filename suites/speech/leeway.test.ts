@@ -3,7 +3,7 @@
  * measured with a bounded ladder of probes per claim and reported (annotation and console), not judged.
  */
 import { describe } from 'vitest';
-import { jsonWhenBody } from '../../harness/checks/answer.ts';
+import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { clockOffsetSeconds, leewayFigure, type LeewayProbe } from '../../harness/checks/speech.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { sampleClaims, unixNow, validCall } from '../../generators/speech.ts';
@@ -28,7 +28,7 @@ describe('speech: clock leeway', () => {
       const probes: LeewayProbe[] = [];
       for (const x of LADDER_SECONDS) {
         const res = await sendSpeech(t, s, await validCall(s, sampleClaims(s, changes(unixNow(), x))));
-        t.expectNone(jsonWhenBody(res, t.id), res, `a token ${x} s off on ${claim}`);
+        t.expectNone(jsonWhereBody(res, t.id), res, `a token ${x} s off on ${claim}`);
         probes.push({ offsetSeconds: x, status: res.status });
       }
       figures.push(leewayFigure(claim, probes, t.id));

@@ -4,7 +4,8 @@
  * handling: the secret is known to one service only).
  */
 import { describe } from 'vitest';
-import { isSuccess, jsonWhenBody } from '../../harness/checks/answer.ts';
+import { isSuccess } from '../../harness/checks/answer.ts';
+import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import type { Failure } from '../../harness/checks/failure.ts';
 import { echoesNoSecret, refusedWith401 } from '../../harness/checks/speech.ts';
 import { inconclusive } from '../../harness/errors.ts';
@@ -59,7 +60,7 @@ describe('speech: refusals', () => {
         ...(parts.length === 3 ? [['token sent', parts.join('.')] as const] : []),
         ...(parts.length === 3 && parts[2].length >= 16 ? [['token signature sent', parts[2]] as const] : []),
       ];
-      t.expectNone([...echoesNoSecret(res, [...sent, ...secrets], t.id), ...jsonWhenBody(res, t.id)], res, what);
+      t.expectNone([...echoesNoSecret(res, [...sent, ...secrets], t.id), ...jsonWhereBody(res, t.id)], res, what);
     }
     // Refusals that show no secret are half the evidence: the accepted answer must have been searched too.
     if (!acceptedSeen) throw inconclusive('NO_CONTROL', 'the valid call was not accepted, so no accepted answer could be searched for the token or the secret');

@@ -5,7 +5,8 @@
  */
 import { describe } from 'vitest';
 import { conformsTo } from '../../harness/checks/body.ts';
-import { isSuccess, jsonWhenBody, noServerError } from '../../harness/checks/answer.ts';
+import { isSuccess, noServerError } from '../../harness/checks/answer.ts';
+import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { failure } from '../../harness/checks/failure.ts';
 import { ToolError } from '../../harness/errors.ts';
 import { accepted } from '../../harness/checks/speech.ts';
@@ -34,7 +35,7 @@ describe('speech: valid tokens', () => {
     const verdict = (st: number) => (isSuccess(st) ? `accepted (${st})` : `refused (${st})`);
     await reportFigure(t, answers.map(({ spelling, res }) => `token id spelled ${spelling}: ${verdict(res.status)}`).join('; '));
     const first = answers.find(({ res }) => isSuccess(res.status));
-    for (const { spelling, res } of answers) t.expectNone([...noServerError(res, t.id), ...jsonWhenBody(res, t.id)], res, `a valid token with its id spelled ${spelling}`);
+    for (const { spelling, res } of answers) t.expectNone([...noServerError(res, t.id), ...jsonWhereBody(res, t.id)], res, `a valid token with its id spelled ${spelling}`);
     if (!first) {
       t.expectNone([failure(t.id, 'a token accepted with its id spelled jti or jit', answers.map(({ spelling, res }) => `${spelling} → ${res.status}`).join(', '))], answers[0].res, validTokenNote(s, 'two otherwise valid tokens, one per spelling'));
       return;
