@@ -4,10 +4,16 @@
  * a new integer id.
  */
 
-export interface SurrenderItem {
+/** A stored surrender record: the item as sent, stamped and numbered. */
+export interface StoredRecord {
+  contractId: string;
+  id: number;
+  createdAt: string;
+  updatedAt: string;
+  providerName: string;
+  currency: string;
   calcPeriodFrom: string;
   calcPeriodTo: string;
-  currency: string;
   surrenderPercent: number;
   surrenderValue: number;
 }
@@ -16,16 +22,8 @@ export interface SurrenderItem {
 export interface SurrenderRequest {
   contractId: string;
   productType: string;
-  surrender: SurrenderItem[];
+  surrender: Array<Pick<StoredRecord, 'calcPeriodFrom' | 'calcPeriodTo' | 'currency' | 'surrenderPercent' | 'surrenderValue'>>;
   updateDate?: string;
-}
-
-export interface StoredRecord extends SurrenderItem {
-  contractId: string;
-  id: number;
-  createdAt: string;
-  updatedAt: string;
-  providerName: string;
 }
 
 export interface ContractRecord {
