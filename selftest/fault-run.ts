@@ -16,7 +16,7 @@ import { join, relative } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { SECRET_KEY_PATTERN } from '../harness/redact.ts';
 import { requirements } from '../harness/requirements.ts';
-import { CI_SEED } from '../harness/runner/settings.ts';
+import { CI_SEED, faultRunSettings } from '../harness/runner/settings.ts';
 import type { Fault } from '../sandbox/faults/types.ts';
 import { loadServices } from '../sandbox/services/index.ts';
 import { startSandbox } from '../sandbox/server.ts';
@@ -124,9 +124,10 @@ async function pool<T, R>(items: T[], size: number, work: (item: T) => Promise<R
 async function main(): Promise<number> {
   const started = Date.now();
   const { overrides, markers } = await markerCredentials();
+  const settings = faultRunSettings();
   let ok = true;
 
-  if (!process.env.SKIP_CLEAN) {
+  if (!settings.skipClean) {
     const sandbox = await startSandbox({ credentials: overrides });
     const dir = tempDir('pc-clean-');
     const run = await runSuite({ env: { CONFORMANCE_TARGET: sandbox.writeTarget(join(dir, 'target.yaml')), CONFORMANCE_SEED: String(CI_SEED) }, reportDir: join(dir, 'reports') });
@@ -149,14 +150,14 @@ async function main(): Promise<number> {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const wanted = (process.env.FAULTS ?? '').split(',').filter(Boolean);
+  const wanted = settings.faults;
   const catalog = (await loadServices()).flatMap((m) => m.faults);
-  const faults = catalog.filter((f) => (!wanted.length || wanted.includes(f.id)) && (!process.env.AREA || f.area === process.env.AREA));
+  const faults = catalog.filter((f) => (!wanted.length || wanted.includes(f.id)) && (!settings.area || f.area === settings.area));
   const unknownIds = catalog.flatMap((f) => f.catches.filter((id) => !requirements().has(id)).map((id) => `${f.id} names unknown requirement ${id}`));
   for (const u of unknownIds) console.log(`  ✗ ${u}`);
   if (unknownIds.length) ok = false;
 
-  const concurrency = Number(process.env.FAULT_CONCURRENCY ?? Math.max(2, Math.min(4, availableParallelism() + 1)));
+  const concurrency = settings.concurrency ?? Math.max(2, Math.min(4, availableParallelism() + 1));
   console.log(`fault run: ${faults.length} faults, ${concurrency} at a time`);
   const outcomes = await pool(faults, concurrency, (f) => runFault(f, overrides, markers), (o) => {
     const mark = o.killed ? 'killed  ' : 'SURVIVED';

@@ -10,6 +10,7 @@ import { Redactor } from '../redact.ts';
 import { REQUIREMENT_ID } from '../requirements.ts';
 import { loadTarget } from '../target.ts';
 import { getRunInfo } from '../runner/run-info.ts';
+import { runSettings } from '../runner/settings.ts';
 
 export interface TestRecord {
   requirement?: string;
@@ -132,7 +133,7 @@ export default class SummaryReporter implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
     const summary = summarise(modules, unhandled, this.root);
-    const dir = getRunInfo()?.reportDir ?? process.env.CONFORMANCE_REPORT_DIR ?? 'reports';
+    const dir = getRunInfo()?.reportDir ?? runSettings().reportDir;
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'conformance.json'), JSON.stringify(summary, null, 2));
     writeFileSync(join(dir, 'conformance.md'), renderMarkdown(summary));

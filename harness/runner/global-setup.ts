@@ -27,11 +27,11 @@ async function start(): Promise<Shared> {
     for (const close of closers.reverse()) await close();
   };
   const ready = (async () => {
-    const settings = runSettings(process.env);
+    const settings = runSettings();
     let targetFile = settings.targetFile;
     if (!targetFile) {
       const { startSandbox } = await import('../../sandbox/server.ts');
-      const sandbox = await startSandbox({ faults: settings.sandboxFaults });
+      const sandbox = await startSandbox();
       const dir = mkdtempSync(join(tmpdir(), 'pc-target-'));
       targetFile = sandbox.writeTarget(join(dir, 'sandbox-target.yaml'));
       closers.push(async () => {
@@ -40,7 +40,7 @@ async function start(): Promise<Shared> {
       });
     }
     const target = loadTarget(targetFile);
-    const final = runSettings(process.env, target);
+    const final = runSettings(target);
     const pacer = await startPacerServer();
     closers.push(pacer.close);
     const unreachable = await probeServices(target);

@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CapturedResponse } from '../../harness/http.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
-import { credentialOf, serviceOf } from '../../harness/target.ts';
+import { insuranceConfig } from '../../harness/config/insurance.ts';
+import { credentialOf } from '../../harness/target.ts';
 
 export const SURRENDER_PATH = '/invest/axiom/providers-api/v1/contracts/surrender/create/';
 export const OPERATION = `POST ${SURRENDER_PATH}`;
@@ -22,7 +23,7 @@ export interface SendOptions {
 }
 
 export function surrenderUrl(t: RequirementContext): string {
-  return `${serviceOf(t.target, 'insurance').url.replace(/\/$/, '')}${SURRENDER_PATH}`;
+  return `${insuranceConfig(t.target).url.replace(/\/$/, '')}${SURRENDER_PATH}`;
 }
 
 export async function sendSurrender(t: RequirementContext, body: unknown, options: SendOptions = {}): Promise<CapturedResponse> {

@@ -7,10 +7,10 @@ import type { Failure } from '../../harness/checks/failure.ts';
 import { failure } from '../../harness/checks/failure.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
-import { credentialOf, serviceOf } from '../../harness/target.ts';
+import { investConfig } from '../../harness/config/invest.ts';
+import { credentialOf } from '../../harness/target.ts';
 import { accountIdLike, REQUEST_CURRENCIES, type RequestCurrency as Currency } from '../../generators/invest.ts';
 
-export const DEFAULT_PACKAGE = 'vendor.public.invest.api.contract.v1';
 export const OPERATION = 'POST /rest/{package}.OperationsService/GetPortfolio';
 /** Spec part 7, besides "default: unexpected error". */
 export const DOCUMENTED = [200, 400, 401, 403, 404, 408, 415, 429, 500, 501, 503, 504] as const;
@@ -30,9 +30,8 @@ export interface SendOptions {
 }
 
 export function portfolioUrl(t: RequirementContext): string {
-  const service = serviceOf(t.target, 'invest');
-  const pkg = typeof service.package === 'string' && service.package !== '' ? service.package : DEFAULT_PACKAGE;
-  return `${service.url.replace(/\/$/, '')}/rest/${pkg}.OperationsService/GetPortfolio`;
+  const service = investConfig(t.target);
+  return `${service.url.replace(/\/$/, '')}/rest/${service.package}.OperationsService/GetPortfolio`;
 }
 
 export async function sendPortfolio(t: RequirementContext, body: unknown, options: SendOptions = {}): Promise<CapturedResponse> {
@@ -57,9 +56,7 @@ export async function sendPortfolio(t: RequirementContext, body: unknown, option
 /** services.invest.accountId first, then services.invest.accountIds. */
 export function accountsOf(t: RequirementContext): string[] {
   const main = credentialOf(t.target, 'invest', 'accountId');
-  const more = serviceOf(t.target, 'invest').accountIds;
-  const extra = Array.isArray(more) ? more.filter((a): a is string => typeof a === 'string' && a !== '') : [];
-  return [...new Set([main, ...extra])];
+  return [...new Set([main, ...investConfig(t.target).accountIds])];
 }
 
 const answers = new Map<string, Promise<CapturedResponse>>();
@@ -94,7 +91,7 @@ export const describeRequest = (s: Pick<Sampled, 'accountId' | 'currency'>) => `
 
 /** A well-formed account id that names no account: shaped like services.invest.accountId, drawn afresh. */
 export function unknownAccountLike(t: RequirementContext): string {
-  const known = new Set([...accountsOf(t), String(serviceOf(t.target, 'invest').otherAccountId ?? '')]);
+  const known = new Set([...accountsOf(t), investConfig(t.target).otherAccountId ?? '']);
   return accountIdLike(credentialOf(t.target, 'invest', 'accountId'), known);
 }
 

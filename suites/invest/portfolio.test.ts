@@ -28,7 +28,8 @@ import { ToolError } from '../../harness/errors.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { portfolioRequest } from '../../generators/invest.ts';
-import { credentialOf, serviceOf } from '../../harness/target.ts';
+import { investConfig } from '../../harness/config/invest.ts';
+import { credentialOf } from '../../harness/target.ts';
 import { accountsOf, CURRENCIES, describeRequest, portfolioOf, sample, type Sampled, statusDocumentedOrError } from './_portfolio.ts';
 
 /** A 200 with a JSON body, or the failure that says why the answer cannot be checked further. */
@@ -97,7 +98,7 @@ describe('invest portfolio: the 200 answer', () => {
   });
 
   requirementTest('INV-TOT-001', async (t) => {
-    if (serviceOf(t.target, 'invest').totalIsSumOfClasses !== true) {
+    if (!investConfig(t.target).totalIsSumOfClasses) {
       throw new ToolError('CREDENTIAL_MISSING', `the target file ${t.target.name} does not set services.invest.totalIsSumOfClasses: true`);
     }
     await everyPortfolio(t, (s) => portfolioIsSumOfClasses(s.res.json, t.id));

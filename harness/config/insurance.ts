@@ -1,0 +1,27 @@
+/**
+ * services.insurance of the target file (schema: $defs/insurance of specs/schemas/common/target-file.json),
+ * typed. Its credentials are read with credentialOf(target, 'insurance', key), typed by this section.
+ */
+import type { RateLimit, Target } from '../target.ts';
+import { checkedSection } from './section.ts';
+import { shapeOf } from './shape.ts';
+
+export interface InsuranceSection {
+  url: string;
+  rateLimit?: RateLimit;
+  token?: string;
+  tokenWithoutScope?: string;
+}
+
+export const INSURANCE_SHAPE = shapeOf<InsuranceSection>({
+  url: true,
+  rateLimit: { requests: true, perSeconds: true },
+  token: true,
+  tokenWithoutScope: true,
+});
+
+export type InsuranceConfig = InsuranceSection;
+
+export function insuranceConfig(target: Target): InsuranceConfig {
+  return checkedSection(target, 'insurance');
+}

@@ -1,0 +1,42 @@
+/**
+ * services.speech of the target file (schema: $defs/speech of specs/schemas/common/target-file.json),
+ * typed, with the defaults of the schema applied.
+ */
+import type { RateLimit, Target } from '../target.ts';
+import { checkedSection } from './section.ts';
+import { shapeOf } from './shape.ts';
+
+export interface SpeechSection {
+  url: string;
+  rateLimit?: RateLimit;
+  apiKey?: string;
+  secretKey?: string;
+  method?: 'GET' | 'POST';
+  keyEncoding?: 'raw' | 'base64';
+  audience?: string;
+  tokenIdClaim?: 'jti' | 'jit';
+}
+
+export const SPEECH_SHAPE = shapeOf<SpeechSection>({
+  url: true,
+  rateLimit: { requests: true, perSeconds: true },
+  apiKey: true,
+  secretKey: true,
+  method: true,
+  keyEncoding: true,
+  audience: true,
+  tokenIdClaim: true,
+});
+
+/** The schema's defaults (a selftest compares them). */
+export const SPEECH_DEFAULTS = { method: 'GET', keyEncoding: 'raw', audience: 'tinkoff.cloud.stt', tokenIdClaim: 'jti' } as const satisfies Partial<SpeechSection>;
+
+export type SpeechConfig = SpeechSection & Required<Pick<SpeechSection, keyof typeof SPEECH_DEFAULTS>> & {
+  /** Whether the target file names the audience (else the vendor's example is used). */
+  audienceGiven: boolean;
+};
+
+export function speechConfig(target: Target): SpeechConfig {
+  const section = checkedSection(target, 'speech');
+  return { ...SPEECH_DEFAULTS, ...section, audienceGiven: section.audience !== undefined };
+}

@@ -1,0 +1,79 @@
+/**
+ * Every environment variable is read once, in harness/runner/settings.ts, and listed with its
+ * target-file key, default and meaning in SETTINGS_TABLE, which README's "Settings" section is.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { keyPaths } from '../../harness/config/target-schema.ts';
+import { CI_SEED, faultRunSettings, renderSettingsTable, runSettings, SETTINGS_TABLE } from '../../harness/runner/settings.ts';
+import { DEFAULT_SETTINGS } from '../../harness/target.ts';
+import { ROOT } from '../helpers.ts';
+
+const SETTINGS_FILE = 'harness/runner/settings.ts';
+/** target.ts reads the variables a target file names itself (`${NAME}`), whatever they are called. */
+const TARGET_FILE = 'harness/target.ts';
+
+function* sources(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* sources(path);
+    else if (/\.(ts|mts|mjs|js)$/.test(name)) yield path;
+  }
+}
+
+const scanned = () => [...['harness', 'suites', 'generators'].flatMap((d) => [...sources(join(ROOT, d))]), join(ROOT, 'selftest', 'fault-run.ts'), join(ROOT, 'vitest.config.ts')];
+
+describe('settings', () => {
+  it('no file but harness/runner/settings.ts reads the environment', () => {
+    const readers = scanned()
+      .filter((file) => readFileSync(file, 'utf8').includes('process.env'))
+      .map((file) => relative(ROOT, file));
+    expect(readers.sort()).toEqual([SETTINGS_FILE, TARGET_FILE].sort());
+    const target = readFileSync(join(ROOT, TARGET_FILE), 'utf8');
+    expect(target.match(/process\.env(\.\w+|\[)/g), 'target.ts only passes the environment on').toBeNull();
+  });
+
+  it('every variable settings.ts reads is in SETTINGS_TABLE, and every variable of the table is read', () => {
+    const text = readFileSync(join(ROOT, SETTINGS_FILE), 'utf8');
+    const read = new Set([...text.matchAll(/env\.([A-Z_][A-Z0-9_]*)|env, '([A-Z_][A-Z0-9_]*)'/g)].map((m) => m[1] ?? m[2]));
+    const listed = new Set(SETTINGS_TABLE.flatMap((r) => (r.variable ? [r.variable] : [])));
+    expect([...read].sort()).toEqual([...listed].sort());
+  });
+
+  it('every settings key of the schema has its row, with the schema default', () => {
+    const schemaKeys = keyPaths().filter((k) => k.path.startsWith('settings.'));
+    const rows = new Map(SETTINGS_TABLE.filter((r) => r.key).map((r) => [r.key!, r]));
+    expect([...rows.keys()].sort()).toEqual(schemaKeys.map((k) => k.path).sort());
+    for (const k of schemaKeys) if (k.default !== undefined) expect(rows.get(k.path)!.default, k.path).toBe(String(k.default));
+    for (const [key, value] of Object.entries(DEFAULT_SETTINGS)) expect(rows.get(`settings.${key}`)?.default, key).toContain(String(value));
+  });
+
+  it("README's Settings section is exactly SETTINGS_TABLE", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Settings'), readme.indexOf('\n## ', readme.indexOf('## Settings') + 1));
+    const table = section.split('\n').filter((line) => line.startsWith('|')).join('\n');
+    expect(table).toBe(renderSettingsTable());
+  });
+
+  it('takes defaults, then the target file, then the environment', () => {
+    const target = { settings: { ...DEFAULT_SETTINGS, runs: 40, seed: 7 } };
+    expect(runSettings(undefined, { CI: '1' })).toMatchObject({ runs: 25, seed: CI_SEED, shrink: true, reportDir: 'reports', workers: 6, targetFile: undefined });
+    expect(runSettings(target, { CI: '1' })).toMatchObject({ runs: 40, seed: 7 });
+    expect(runSettings(target, { CONFORMANCE_RUNS: '3', CONFORMANCE_SEED: '11', CONFORMANCE_SHRINK: '0', CONFORMANCE_REPORT_DIR: 'out', CONFORMANCE_WORKERS: '2', CONFORMANCE_TARGET: 't.yaml' })).toEqual({
+      runs: 3,
+      seed: 11,
+      shrink: false,
+      reportDir: 'out',
+      workers: 2,
+      targetFile: 't.yaml',
+    });
+    expect(() => runSettings(undefined, { CONFORMANCE_RUNS: 'many' })).toThrow('CONFORMANCE_RUNS must be a positive integer, got "many"');
+    expect(() => runSettings(undefined, { CONFORMANCE_WORKERS: '0' })).toThrow('CONFORMANCE_WORKERS');
+  });
+
+  it("reads the fault run's variables", () => {
+    expect(faultRunSettings({})).toEqual({ faults: [], area: undefined, concurrency: undefined, skipClean: false });
+    expect(faultRunSettings({ FAULTS: 'a, b', AREA: 'invest', FAULT_CONCURRENCY: '3', SKIP_CLEAN: '1' })).toEqual({ faults: ['a', 'b'], area: 'invest', concurrency: 3, skipClean: true });
+  });
+});
