@@ -38,8 +38,8 @@ const NAMED_PARAMETER = /(^|[?&;\s'"])([A-Za-z0-9_.~%-]+)=([^&#\s'"]*)/g;
 const JSON_FIELD = /("([A-Za-z0-9_-]{1,64})"\s*:\s*")((?:[^"\\]|\\.)*)"/g;
 /** JSON field names whose values are credentials (a body the target sent back, a request body). */
 const CREDENTIAL_FIELD = /(?:^|[_-])(?:access_?token|refresh_?token|id_?token|client_?secret|password|passwd|api_?key|secret_?key)$|^(?:accessToken|refreshToken|idToken|clientSecret|apiKey|secretKey|password|token|secret)$/i;
-/** A header of a curl line whose name says key, token, secret or password. */
-const CURL_CREDENTIAL_HEADER = /(-H '[A-Za-z0-9-]*(?:key|token|secret|passw)[A-Za-z0-9-]*:\s*)((?:[^']|'\\'')+)'/gi;
+/** A header of a curl line whose name says API key, token, secret or password (not an Idempotency-Key). */
+const CURL_CREDENTIAL_HEADER = /(-H '[A-Za-z0-9-]*(?:api-?key|access-?key|token|secret|passw|credential)[A-Za-z0-9-]*:\s*)((?:[^']|'\\'')+)'/gi;
 const BASE64_RUN = /[A-Za-z0-9+/_-]{6,}={0,2}/g;
 const ELLIPSIS = /…|\.\.\./g;
 

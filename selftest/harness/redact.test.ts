@@ -163,6 +163,7 @@ describe('redactor: credentials by their shape', () => {
     expect(out).not.toContain("k\\'\\''ey");
     expect(out).toContain('"name":"Ivan"');
     expect(out).toContain("-H 'accept: */*'");
+    expect(r.redact("-H 'idempotency-key: 5f0c'")).toBe("-H 'idempotency-key: 5f0c'");
   });
 
   it('masks JWTs, lone JWT segments and Authorization values', () => {

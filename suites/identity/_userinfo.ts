@@ -2,7 +2,7 @@
 import type { CapturedResponse } from '../../harness/http.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { identityConfig, identityToken, type IdentityTokenName } from '../../harness/config/identity.ts';
-import { credentialOf, serviceOf } from '../../harness/target.ts';
+import { credentialOf } from '../../harness/target.ts';
 import { CANONICAL_REQUEST, encodeForm, formPairs, percentEncodeAll, type RequestVariation } from '../../generators/identity.ts';
 
 export const USERINFO_PATH = '/userinfo/userinfo';
@@ -23,7 +23,7 @@ export interface CallOptions {
 }
 
 export function userinfoUrl(t: RequirementContext): string {
-  return `${serviceOf(t.target, 'identity').url.replace(/\/$/, '')}${USERINFO_PATH}`;
+  return `${identityConfig(t.target).url.replace(/\/$/, '')}${USERINFO_PATH}`;
 }
 
 export async function callUserinfo(t: RequirementContext, options: CallOptions = {}): Promise<CapturedResponse> {
