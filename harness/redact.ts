@@ -164,8 +164,10 @@ export class Redactor {
 
   redact(text: string): string {
     let out = text;
+    if (this.secrets.length) for (const pattern of this.patterns) out = out.replace(pattern, MASK);
+    // A whole token goes first, as one mask (its header may hold the key, which would split it).
+    out = out.replace(JWT_SHAPE, 'eyJ' + MASK);
     if (this.secrets.length) {
-      for (const pattern of this.patterns) out = out.replace(pattern, MASK);
       out = out.replace(BASE64_RUN, (run: string, at: number, whole: string) => (this.hidesSecret(run, isCut(whole, at, run.length)) ? MASK : run));
       out = this.maskCutParts(out);
     }
@@ -173,7 +175,6 @@ export class Redactor {
     out = out.replace(NAMED_PARAMETER, (m, lead: string, name: string, value: string) => (value && value !== MASK && CREDENTIAL_PARAMETER.test(name) ? `${lead}${name}=${MASK}` : m));
     out = out.replace(JSON_FIELD, (m, head: string, name: string, value: string) => (value && value !== MASK && CREDENTIAL_FIELD.test(name) ? `${head}${MASK}"` : m));
     out = out.replace(CURL_CREDENTIAL_HEADER, (m, head: string, value: string) => (value === MASK ? m : `${head}${MASK}'`));
-    out = out.replace(JWT_SHAPE, 'eyJ' + MASK);
     out = out.replace(JWT_SEGMENT, 'eyJ' + MASK);
     out = out.replace(AUTH_HEADER, (_m, head: string, cred: string) => (cred === MASK || cred === `eyJ${MASK}` ? head + cred : head + MASK));
     return out;

@@ -5,7 +5,7 @@
  */
 import type { RateLimit, Target } from '../target.ts';
 import { checkedSection } from './section.ts';
-import { shapeOf } from './shape.ts';
+import { SERVICE_SHAPE, shapeOf } from './shape.ts';
 
 export interface MtlsSection {
   cert?: string;
@@ -50,8 +50,7 @@ export interface BusinessSection {
 }
 
 export const BUSINESS_SHAPE = shapeOf<BusinessSection>({
-  url: true,
-  rateLimit: { requests: true, perSeconds: true },
+  ...SERVICE_SHAPE,
   token: true,
   tokenWithoutScope: true,
   scopeRefusalAreas: true,

@@ -5,7 +5,7 @@
 import { ToolError } from '../errors.ts';
 import type { RateLimit, Target } from '../target.ts';
 import { checkedSection } from './section.ts';
-import { shapeOf } from './shape.ts';
+import { SERVICE_SHAPE, shapeOf } from './shape.ts';
 
 export interface IdentityTokens {
   people?: string[];
@@ -29,8 +29,7 @@ export interface IdentitySection {
 }
 
 export const IDENTITY_SHAPE = shapeOf<IdentitySection>({
-  url: true,
-  rateLimit: { requests: true, perSeconds: true },
+  ...SERVICE_SHAPE,
   accessToken: true,
   clientId: true,
   clientSecret: true,

@@ -4,7 +4,7 @@
  */
 import type { RateLimit, Target } from '../target.ts';
 import { checkedSection } from './section.ts';
-import { shapeOf } from './shape.ts';
+import { SERVICE_SHAPE, shapeOf } from './shape.ts';
 
 export interface InsuranceSection {
   url: string;
@@ -14,8 +14,7 @@ export interface InsuranceSection {
 }
 
 export const INSURANCE_SHAPE = shapeOf<InsuranceSection>({
-  url: true,
-  rateLimit: { requests: true, perSeconds: true },
+  ...SERVICE_SHAPE,
   token: true,
   tokenWithoutScope: true,
 });

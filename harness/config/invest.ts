@@ -4,7 +4,7 @@
  */
 import type { RateLimit, Target } from '../target.ts';
 import { checkedSection } from './section.ts';
-import { shapeOf } from './shape.ts';
+import { SERVICE_SHAPE, shapeOf } from './shape.ts';
 
 export interface InvestSection {
   url: string;
@@ -21,8 +21,7 @@ export interface InvestSection {
 }
 
 export const INVEST_SHAPE = shapeOf<InvestSection>({
-  url: true,
-  rateLimit: { requests: true, perSeconds: true },
+  ...SERVICE_SHAPE,
   package: true,
   token: true,
   accountId: true,

@@ -20,3 +20,6 @@ export function shapePaths(shape: object, prefix = ''): string[] {
     return typeof value === 'object' && value !== null ? [path, ...shapePaths(value, path)] : [path];
   });
 }
+
+/** The keys every service section has. */
+export const SERVICE_SHAPE = { url: true, rateLimit: { requests: true, perSeconds: true } } as const;

@@ -4,7 +4,7 @@
  */
 import type { RateLimit, Target } from '../target.ts';
 import { checkedSection } from './section.ts';
-import { shapeOf } from './shape.ts';
+import { SERVICE_SHAPE, shapeOf } from './shape.ts';
 
 export interface SpeechSection {
   url: string;
@@ -18,8 +18,7 @@ export interface SpeechSection {
 }
 
 export const SPEECH_SHAPE = shapeOf<SpeechSection>({
-  url: true,
-  rateLimit: { requests: true, perSeconds: true },
+  ...SERVICE_SHAPE,
   apiKey: true,
   secretKey: true,
   method: true,
