@@ -5,7 +5,9 @@
  * leaked in every curl line).
  */
 import { describe, expect, it } from 'vitest';
+import { ConformanceError, failure } from '../../harness/checks/failure.ts';
 import { curlOf } from '../../harness/curl.ts';
+import { cannedResponse } from '../helpers.ts';
 import { Redactor } from '../../harness/redact.ts';
 
 const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
@@ -171,5 +173,21 @@ describe('redactor: credentials by their shape', () => {
     const jwt = `${header}.${b64url('{"sub":"1"}')}.c2lnbmF0dXJl`;
     const out = r.redact(`jwt ${jwt} header ${header} -H 'authorization: Bearer opaque-123' -H 'authorization: Basic dXNlcjpwYXNz'`);
     for (const leakedPart of [jwt, header, 'opaque-123', 'dXNlcjpwYXNz']) expect(out).not.toContain(leakedPart);
+  });
+});
+
+describe('a contract failure as error serialisers see it', () => {
+  it('serialises to its redacted message only, never the raw request or the failure data', () => {
+    const r = redactorWith('Tok3n~!secret');
+    const res = cannedResponse(200, { echo: 'Tok3n~!secret' });
+    res.request = { method: 'GET', url: 'https://x.test/a', headers: { authorization: 'Bearer Tok3n~!secret' } };
+    res.curl = r.redact(curlOf(res.request));
+    const error = new ConformanceError([failure('X-1', 'no echo', 'echoed Tok3n~!secret')], { title: 'X-1 title', response: res, redactor: r });
+    // vitest serialises an Error through its toJSON when it has one (worker messages, the junit report).
+    const serialised = JSON.stringify(error);
+    expect(serialised).not.toContain('Tok3n');
+    expect(Object.keys(JSON.parse(serialised)).sort()).toEqual(['message', 'name', 'stack']);
+    expect(error.response).toBe(res);
+    expect(error.failures).toHaveLength(1);
   });
 });
