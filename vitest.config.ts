@@ -8,13 +8,13 @@ import { runSettings } from './harness/runner/settings.ts';
 
 // Conformance tests mostly wait on the network and on the shared pacer (which keeps every rate budget
 // across workers), not on the CPU: more workers than cores shortens the run. CONFORMANCE_WORKERS overrides.
-const { reportDir, workers } = runSettings();
+const { workers } = runSettings();
 
 export default defineConfig({
   test: {
     globalSetup: ['harness/runner/global-setup.ts'],
-    reporters: ['default', 'junit', './harness/report/summary-reporter.ts'],
-    outputFile: { junit: `${reportDir}/junit.xml` },
+    // The summary reporter writes junit.xml, conformance.json and conformance.md (into CONFORMANCE_REPORT_DIR).
+    reporters: ['default', './harness/report/summary-reporter.ts', './harness/report/progress-reporter.ts'],
     maxWorkers: workers,
     testTimeout: 60_000,
     hookTimeout: 60_000,

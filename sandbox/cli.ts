@@ -3,6 +3,7 @@
  * Starts the sandbox alone and, once every listener is up, writes a target file that points at it.
  */
 import { parseArgs } from 'node:util';
+import { TARGET_WIDE_FAULTS } from './faults/degenerate.ts';
 import { loadFaults } from './faults/index.ts';
 import { startSandbox } from './server.ts';
 
@@ -24,6 +25,7 @@ if (values.help) {
 }
 if (values['list-faults']) {
   for (const f of await loadFaults()) console.log(`${f.id.padEnd(40)} ${f.area.padEnd(10)} ${f.description}  [${f.catches.join(', ')}]`);
+  for (const f of TARGET_WIDE_FAULTS) console.log(`${f.id.padEnd(40)} ${'all'.padEnd(10)} ${f.description}  [degenerate target]`);
   process.exit(0);
 }
 

@@ -13,6 +13,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { stringify } from 'yaml';
 import { makeCertificates } from './certificates.ts';
 import { mergeCredentials } from './credentials.ts';
+import { installTargetWideFaults, TARGET_WIDE_FAULTS } from './faults/degenerate.ts';
 import { FaultSet } from './faults/types.ts';
 import { loadServices } from './services/index.ts';
 import type { ListenerUrls, ServiceContext } from './types.ts';
@@ -30,7 +31,7 @@ export interface SandboxOptions {
 export interface RunningSandbox {
   urls: ListenerUrls;
   faults: string[];
-  /** The target file's content: kind sandbox, vendorConventions true, inline development credentials. */
+  /** The target file's content: kind sandbox, vendorConventions and strictPolicy true, inline development credentials. */
   targetDocument(): Record<string, unknown>;
   /** Writes the target file atomically (write a temporary file, then rename) and returns its absolute path. */
   writeTarget(file: string): string;
@@ -41,7 +42,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const host = options.host ?? '127.0.0.1';
   const modules = await loadServices();
   const SERVICES = modules.map((m) => m.service);
-  const faults = new FaultSet(new Map(modules.flatMap((m) => m.faults).map((f) => [f.id, f])), options.faults ?? []);
+  const targetWide = (options.faults ?? []).filter((id) => TARGET_WIDE_FAULTS.some((f) => f.id === id));
+  const faults = new FaultSet(new Map(modules.flatMap((m) => m.faults).map((f) => [f.id, f])), (options.faults ?? []).filter((id) => !targetWide.includes(id)));
   const defaults = Object.fromEntries(modules.map((m) => [m.service.area, m.credentials]));
   const ownWorkDir = options.workDir === undefined;
   const workDir = options.workDir ?? mkdtempSync(join(tmpdir(), 'pc-sandbox-'));
@@ -55,6 +57,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // Every service parses its own body, so malformed input gets the service's own error answer.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  installTargetWideFaults(app, targetWide);
   for (const service of SERVICES) {
     await app.register(async (scope) => service.register(scope, ctx), { prefix: service.prefix });
   }
@@ -74,20 +77,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     name: 'embedded-sandbox',
     kind: 'sandbox',
     vendorConventions: true,
+    // The reference target meets our policy readings too, so a fault against one fails the run.
+    strictPolicy: true,
     ...(faults.ids.length ? { sandboxFaults: faults.ids } : {}),
     services: Object.fromEntries(SERVICES.map((s) => [s.area, s.targetSection(urls, ctx)])),
   });
 
   return {
     urls,
-    faults: faults.ids,
+    faults: [...targetWide, ...faults.ids],
     targetDocument,
     writeTarget(file: string) {
       const path = resolve(file);
       const header = [
         '# Target file written by the partner-conformance sandbox.',
         '# The credentials below are fixed development credentials that open nothing but this sandbox.',
-        faults.ids.length ? `# Faults switched on: ${faults.ids.join(', ')}` : '# No faults switched on.',
+        faults.ids.length + targetWide.length ? `# Faults switched on: ${[...targetWide, ...faults.ids].join(', ')}` : '# No faults switched on.',
         '',
       ].join('\n');
       const { sandboxFaults: _omit, ...doc } = targetDocument() as Record<string, unknown>;

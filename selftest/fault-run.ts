@@ -3,12 +3,18 @@
  * 1. The clean sandbox, with marker secrets, must pass the whole suite 100%, and every requirement of
  *    specs/requirements.yaml must have passed at least one test.
  * 2. Each fault of the catalog is switched on alone in its own sandbox; the suites of its area that
- *    name its requirements run against it; the run must fail on every requirement the fault names.
- * 3. No output of any run (console, junit, summaries) may contain a marker secret or a whole JWT.
- * Prints `mutation score: K/N killed` and the wall time; exits non-zero when anything is off.
- * Reports go to a temporary folder, never to reports/.
+ *    name its requirements run against it. A fault is killed only when every requirement it names failed
+ *    with a contract failure (verdict `failed`): a tool error (TARGET_*, SUITE_ERROR) proves nothing.
+ *    Every requirement must be named by at least one fault.
+ * 3. Degenerate targets (sandbox/faults/degenerate.ts: every answer 401, 404, an empty 200, `{}`, HTML,
+ *    a first 500): the whole suite runs against each; per area, at most 5% of the tests that ran may
+ *    pass, and no test of an `acceptance: true` requirement may pass.
+ * 4. No output of any run (console, junit, summaries) may contain a marker secret or a whole JWT.
+ * Prints `mutation score: K/N killed` (contract failures only) and the wall time; exits non-zero when
+ * anything is off. Reports go to a temporary folder, never to reports/.
  *   FAULTS=id,id   only these faults      AREA=insurance   only this area's faults
  *   FAULT_CONCURRENCY=3                   SKIP_CLEAN=1     skip step 1 (while developing faults)
+ *   SKIP_DEGENERATE=1 skip step 3          DEGENERATE=id,id only these degenerate targets
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -17,6 +23,7 @@ import { availableParallelism } from 'node:os';
 import { SECRET_KEY_PATTERN } from '../harness/redact.ts';
 import { requirements } from '../harness/requirements.ts';
 import { CI_SEED, faultRunSettings } from '../harness/runner/settings.ts';
+import { TARGET_WIDE_FAULTS } from '../sandbox/faults/degenerate.ts';
 import type { Fault } from '../sandbox/faults/types.ts';
 import { loadServices } from '../sandbox/services/index.ts';
 import { startSandbox } from '../sandbox/server.ts';
@@ -73,6 +80,8 @@ interface Outcome {
   fault: Fault;
   killed: boolean;
   missing: string[];
+  /** Named requirements that ended in a tool error instead of a contract failure. */
+  toolErrors: string[];
   alsoFailed: string[];
   leaks: string[];
   wallMs: number;
@@ -89,12 +98,15 @@ async function runFault(fault: Fault, credentials: Record<string, Record<string,
       files: suiteFilesFor(fault),
       reportDir: join(dir, 'reports'),
     });
-    const failedIds = new Set((run.summary?.tests ?? []).filter((t) => t.state === 'failed').map((t) => t.requirement ?? '?'));
+    const tests = run.summary?.tests ?? [];
+    const failedIds = new Set(tests.filter((t) => t.verdict === 'failed').map((t) => t.requirement ?? '?'));
+    const erroredIds = new Set(tests.filter((t) => t.verdict === 'error').map((t) => t.requirement ?? '?'));
     const missing = fault.catches.filter((id) => !failedIds.has(id));
     return {
       fault,
       killed: run.summary !== undefined && missing.length === 0,
       missing,
+      toolErrors: missing.filter((id) => erroredIds.has(id)),
       alsoFailed: [...failedIds].filter((id) => !fault.catches.includes(id)),
       leaks: leaks(run, markers),
       wallMs: run.wallMs,
@@ -161,11 +173,23 @@ async function main(): Promise<number> {
   console.log(`fault run: ${faults.length} faults, ${concurrency} at a time`);
   const outcomes = await pool(faults, concurrency, (f) => runFault(f, overrides, markers), (o) => {
     const mark = o.killed ? 'killed  ' : 'SURVIVED';
-    const extra = o.killed ? '' : `  missing: ${o.missing.join(', ')}${o.note ? `; ${o.note}` : ''}`;
-    console.log(`  ${mark} ${o.fault.id.padEnd(40)} [${o.fault.catches.join(', ')}] ${(o.wallMs / 1000).toFixed(1)} s${extra}`);
+    const extra = o.killed ? '' : `  missing: ${o.missing.join(', ')}${o.toolErrors.length ? ` (tool errors, not contract failures: ${o.toolErrors.join(', ')})` : ''}${o.note ? `; ${o.note}` : ''}`;
+    const also = o.alsoFailed.length ? `  also failed: ${o.alsoFailed.join(', ')}` : '';
+    console.log(`  ${mark} ${o.fault.id.padEnd(40)} [${o.fault.catches.join(', ')}] ${(o.wallMs / 1000).toFixed(1)} s${extra}${also}`);
     for (const l of o.leaks) console.log(`    ✗ leak: ${l}`);
   });
   const killed = outcomes.filter((o) => o.killed).length;
+  if (!wanted.length && !settings.area) {
+    const named = new Set(catalog.flatMap((f) => f.catches));
+    const uncovered = [...requirements().keys()].filter((id) => !named.has(id));
+    if (uncovered.length) {
+      ok = false;
+      console.log(`  ✗ ${uncovered.length} requirement(s) named by no fault: ${uncovered.join(', ')}`);
+    } else console.log('every requirement is named by at least one fault');
+  }
+  if (!settings.skipDegenerate && !wanted.length && !settings.area) {
+    if (!(await degenerateRun(overrides, markers, concurrency))) ok = false;
+  }
   if (outcomes.some((o) => o.leaks.length)) ok = false;
   const byArea = new Map<string, [number, number]>();
   for (const o of outcomes) {
@@ -176,6 +200,65 @@ async function main(): Promise<number> {
   console.log(`mutation score: ${killed}/${outcomes.length} killed`);
   console.log(`fault run wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return ok && killed === outcomes.length ? 0 : 1;
+}
+
+/** The share of tests that ran (not skipped or inconclusive) that may still pass against a degenerate target. */
+const DEGENERATE_PASS_LIMIT = 0.05;
+
+/** Step 3: the whole suite against each degenerate target; per area at most 5% passing, no acceptance passing. */
+async function degenerateRun(credentials: Record<string, Record<string, string>>, markers: string[], concurrency: number): Promise<boolean> {
+  const only = faultRunSettings().degenerate;
+  const targets = TARGET_WIDE_FAULTS.filter((f) => !only.length || only.includes(f.id));
+  console.log(`degenerate targets: ${targets.length}, the whole suite against each, ${concurrency} at a time`);
+  const registry = requirements();
+  const results = await pool(targets, concurrency, async (fault) => {
+    const sandbox = await startSandbox({ faults: [fault.id], credentials });
+    const dir = tempDir('pc-degenerate-');
+    try {
+      const run = await runSuite({
+        env: { CONFORMANCE_TARGET: sandbox.writeTarget(join(dir, 'target.yaml')), CONFORMANCE_SHRINK: '0', CONFORMANCE_SEED: String(CI_SEED), CONFORMANCE_WORKERS: '4' },
+        reportDir: join(dir, 'reports'),
+        timeoutMs: 900_000,
+      });
+      return { fault, run, leaks: leaks(run, markers) };
+    } finally {
+      await sandbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, () => undefined);
+  let ok = true;
+  for (const { fault, run, leaks: leaked } of results.sort((a, b) => a.fault.id.localeCompare(b.fault.id))) {
+    const tests = run.summary?.tests ?? [];
+    if (!run.summary) {
+      ok = false;
+      console.log(`  ✗ ${fault.id}: the run wrote no summary (exit ${run.code}): ${(run.stderr || run.stdout).slice(-400)}`);
+      continue;
+    }
+    const areas = [...new Set(tests.map((t) => t.area ?? 'other'))].sort();
+    const cells: string[] = [];
+    let faultOk = true;
+    for (const area of areas) {
+      const ran = tests.filter((t) => (t.area ?? 'other') === area && !['skipped', 'inconclusive'].includes(t.verdict));
+      const passed = ran.filter((t) => t.verdict === 'passed');
+      const share = ran.length ? passed.length / ran.length : 0;
+      if (share > DEGENERATE_PASS_LIMIT) faultOk = false;
+      cells.push(`${area} ${passed.length}/${ran.length}${share > DEGENERATE_PASS_LIMIT ? ' ✗' : ''}`);
+    }
+    const acceptancePassed = tests.filter((t) => t.verdict === 'passed' && t.requirement && registry.get(t.requirement)?.acceptance);
+    if (acceptancePassed.length) faultOk = false;
+    if (!faultOk) ok = false;
+    console.log(`  ${faultOk ? 'held    ' : 'PASSED  '} ${fault.id.padEnd(24)} passing of ran: ${cells.join(', ')}`);
+    for (const t of acceptancePassed) console.log(`      ✗ an acceptance test passed: ${t.title}`);
+    if (!faultOk) {
+      const passing = tests.filter((t) => t.verdict === 'passed' && !acceptancePassed.includes(t));
+      for (const t of passing) console.log(`      passed: ${t.title}`);
+    }
+    for (const l of leaked) {
+      ok = false;
+      console.log(`    ✗ leak: ${l}`);
+    }
+  }
+  return ok;
 }
 
 process.exitCode = await main();

@@ -8,7 +8,7 @@ import type { CapturedResponse } from '../harness/http.ts';
 import type { RunSummary } from '../harness/report/summary-reporter.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+export const CLI = join(ROOT, 'bin', 'partner-conformance.mjs');
 
 export function tempDir(prefix = 'pc-selftest-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -23,12 +23,12 @@ export interface SuiteRun {
   wallMs: number;
 }
 
-/** Runs the conformance suite (vitest.config.ts) in a child process and reads its summary. */
+/** Runs the conformance suite as a user does (`partner-conformance run`, what `npm test` runs) in a child process and reads its summary. */
 export function runSuite(options: { env?: Record<string, string>; files?: string[]; reportDir?: string; timeoutMs?: number }): Promise<SuiteRun> {
   const reportDir = options.reportDir ?? tempDir('pc-report-');
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [VITEST, 'run', '--config', 'vitest.config.ts', ...(options.files ?? [])], {
+    const child = spawn(process.execPath, [CLI, 'run', ...(options.files ?? [])], {
       cwd: ROOT,
       env: { ...process.env, CONFORMANCE_REPORT_DIR: reportDir, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,62 +1,30 @@
 /**
  * Checks of the GetPortfolio answer (spec 2.3, 2.4, 4.3, 7). Every MoneyValue and Quotation is found by
- * walking the body alongside the portfolio schema, so a field added to specs/schemas/invest is checked
- * without touching this file. Amounts are compared with harness/decimal.ts: exact, never floating point.
+ * walking the body alongside the portfolio schema (harness/invest/portfolio.ts), so a field added to
+ * specs/schemas/invest is checked without touching this file. Amounts are compared with
+ * harness/decimal.ts: exact, never floating point.
  */
 import type { CapturedResponse } from '../http.ts';
 import { describeAmount, formatDecimal, int64Problem, nanoProblem, type RawAmount, signProblem, tryNanos, unitsProblem } from '../decimal.ts';
-import { schemaId, schemaRegistry } from '../schemas.ts';
+import { amountsIn, CLASS_TOTALS, isObject, PORTFOLIO_RESPONSE, TOTALS } from '../invest/portfolio.ts';
+import { schemaId } from '../schemas.ts';
 import { valueConformsTo } from './body.ts';
 import { failure, type Failure } from './failure.ts';
+import { jsonWhereBody } from './json-answer.ts';
 
-export const PORTFOLIO_RESPONSE = schemaId('invest/portfolio-response');
-const MONEY_VALUE = schemaId('invest/money-value');
-const QUOTATION = schemaId('invest/quotation');
-
-export const CLASS_TOTALS = [
-  'totalAmountShares',
-  'totalAmountBonds',
-  'totalAmountEtf',
-  'totalAmountCurrencies',
-  'totalAmountFutures',
-  'totalAmountSp',
-  'totalAmountOptions',
-] as const;
-export const TOTALS = [...CLASS_TOTALS, 'totalAmountPortfolio'] as const;
-
-export interface FoundAmount {
-  /** JSON pointer of the amount in the body. */
-  at: string;
-  kind: 'MoneyValue' | 'Quotation';
-  value: unknown;
-}
-
-type Schema = Record<string, unknown>;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Every MoneyValue and Quotation in `body`, wherever the schema with `$id` rootId places one. */
-export function amountsIn(body: unknown, rootId: string = PORTFOLIO_RESPONSE): FoundAmount[] {
-  const registry = schemaRegistry();
-  const out: FoundAmount[] = [];
-  const visit = (value: unknown, schema: Schema, base: string, at: string): void => {
-    if (typeof schema.$ref === 'string') {
-      const target = new URL(schema.$ref, base).href;
-      if (target === MONEY_VALUE || target === QUOTATION) {
-        if (value !== undefined) out.push({ at, kind: target === MONEY_VALUE ? 'MoneyValue' : 'Quotation', value });
-        return;
-      }
-      visit(value, registry.schema(target), target, at);
-      return;
-    }
-    if (isObject(value) && isObject(schema.properties)) {
-      for (const [key, sub] of Object.entries(schema.properties as Record<string, Schema>)) {
-        if (key in value) visit(value[key], sub, base, `${at}/${key}`);
-      }
-    }
-    if (Array.isArray(value) && isObject(schema.items)) value.forEach((item, i) => visit(item, schema.items as Schema, base, `${at}/${i}`));
-  };
-  visit(body, registry.schema(rootId), rootId, '');
-  return out;
+/**
+ * Spec 1 and 4.3: a 200 answer that is a portfolio at all: JSON, labelled JSON, an object that holds
+ * the eight totals per asset class ("the portfolio of one user account: totals per asset class, ...").
+ * Every test that reads a portfolio asks this first; an empty 200, `{}` or an HTML page is none.
+ */
+export function readablePortfolio(res: CapturedResponse, requirement: string): Failure[] {
+  if (res.status !== 200) return [failure(requirement, 'status 200 with the portfolio', `status ${res.status}`), ...jsonWhereBody(res, requirement)];
+  if (res.rawBody === '') return [failure(requirement, 'status 200 with the portfolio', 'status 200 with an empty body')];
+  const notJson = jsonWhereBody(res, requirement);
+  if (notJson.length) return notJson;
+  if (!isObject(res.json)) return [failure(requirement, 'a portfolio: a JSON object', JSON.stringify(res.json).slice(0, 200))];
+  const missing = TOTALS.filter((name) => !isObject((res.json as Record<string, unknown>)[name]));
+  return missing.length ? [failure(requirement, 'a portfolio with its eight totals per asset class (MoneyValue objects)', `no ${missing.join(', ')}`)] : [];
 }
 
 /** One failure per amount for which `problemOf` finds something. */
@@ -132,6 +100,14 @@ export function convertedNotRelabelled(rubBody: unknown, otherBody: unknown, cur
   });
 }
 
+/** Every total present reads as an amount (units a decimal integer string, nano an integer): what comparing totals needs. */
+export function totalsReadable(body: unknown, requirement: string): Failure[] {
+  return TOTALS.flatMap((name) => {
+    const total = totalOf(body, name);
+    return total === undefined || tryNanos(total) !== undefined ? [] : [failure(requirement, `${name} readable as an amount (units a decimal integer string, nano an integer)`, JSON.stringify(total), `/${name}`)];
+  });
+}
+
 /** How many totals of the pair were non-zero and readable in RUB: the comparison above means something only then. */
 export function nonZeroTotals(body: unknown): number {
   return TOTALS.filter((name) => {
@@ -150,17 +126,15 @@ export function isIsoUtc(text: unknown): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h <= 23 && mi <= 59 && s <= 60;
 }
 
-/** Spec 2.4: every virtual position carries expireDate, an ISO 8601 date-time in UTC. */
+/** Spec 2.4: every expireDate of a virtual position is an ISO 8601 date-time in UTC (the field itself may be absent: nothing in 2.4 is marked required). */
 export function virtualExpireDatesUtc(body: unknown, requirement: string): Failure[] {
-  const virtual = isObject(body) && Array.isArray(body.virtualPositions) ? body.virtualPositions : [];
-  return virtual.flatMap((v, i) => {
-    const got = isObject(v) ? v.expireDate : undefined;
-    return isIsoUtc(got) ? [] : [failure(requirement, 'expireDate: an ISO 8601 date-time in UTC (…T…Z)', JSON.stringify(got) ?? 'no expireDate', `/virtualPositions/${i}/expireDate`)];
-  });
+  return expireDatesIn(body).flatMap(([at, got]) => (isIsoUtc(got) ? [] : [failure(requirement, 'expireDate: an ISO 8601 date-time in UTC (…T…Z)', JSON.stringify(got), at)]));
 }
 
-export function virtualPositionCount(body: unknown): number {
-  return isObject(body) && Array.isArray(body.virtualPositions) ? body.virtualPositions.length : 0;
+/** The expireDate of every virtual position that carries one, with its JSON pointer. */
+export function expireDatesIn(body: unknown): Array<[string, unknown]> {
+  const virtual = isObject(body) && Array.isArray(body.virtualPositions) ? body.virtualPositions : [];
+  return virtual.flatMap((v, i) => (isObject(v) && v.expireDate !== undefined ? [[`/virtualPositions/${i}/expireDate`, v.expireDate] as [string, unknown]] : []));
 }
 
 /** An answer that refuses access must not carry the portfolio it refused. */

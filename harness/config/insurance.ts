@@ -11,12 +11,16 @@ export interface InsuranceSection {
   rateLimit?: RateLimit;
   token?: string;
   tokenWithoutScope?: string;
+  tokenWithoutInteractionScope?: string;
+  tokenWithoutDataTransferScope?: string;
 }
 
 export const INSURANCE_SHAPE = shapeOf<InsuranceSection>({
   ...SERVICE_SHAPE,
   token: true,
   tokenWithoutScope: true,
+  tokenWithoutInteractionScope: true,
+  tokenWithoutDataTransferScope: true,
 });
 
 export type InsuranceConfig = InsuranceSection;

@@ -83,7 +83,7 @@ export function locateRoot(index: OperationIndex, operationName: string, where: 
   }
   const [, location, paramName] = /^(query|path|header):(.+)$/.exec(where)!;
   const { parameter, unfollowed } = findParameter(found, location, paramName);
-  const describe = `the ${location} parameter ${paramName} of ${name}`;
+  const describe = `the ${location} parameter ${paramName.startsWith('~') ? `named like /${paramName.slice(1)}/i` : paramName} of ${name}`;
   if (unfollowed.length && !parameter) throw new NotLocated(`could not find ${describe}: some parameters could not be followed (${unfollowed.join('; ')})`);
   // The operation is the located parent of its parameters: a missing one is absent, not unlocated.
   if (!parameter) return { kind: 'absent-parameter', describe, operation: name };
@@ -92,9 +92,11 @@ export function locateRoot(index: OperationIndex, operationName: string, where: 
   return { kind: 'parameter', describe, parameter, schema };
 }
 
-/** Operation-level parameters override path-item ones of the same name and location. */
+/** Operation-level parameters override path-item ones of the same name and location; "~re" matches names like /re/i. */
 function findParameter(op: DocumentOperation, location: string, name: string): { parameter?: Record<string, unknown>; unfollowed: string[] } {
-  const same = (p: Record<string, unknown>) => p.in === location && (location === 'header' ? String(p.name).toLowerCase() === name.toLowerCase() : p.name === name);
+  const like = name.startsWith('~') ? new RegExp(name.slice(1), 'i') : undefined;
+  const named = (p: Record<string, unknown>) => (like ? like.test(String(p.name)) : location === 'header' ? String(p.name).toLowerCase() === name.toLowerCase() : p.name === name);
+  const same = (p: Record<string, unknown>) => p.in === location && named(p);
   const list = (v: unknown) => (Array.isArray(v) ? v.filter(isObject) : []);
   const unfollowed: string[] = [];
   for (const p of [...list(op.operation.parameters), ...list(op.pathItem.parameters)]) {

@@ -1,37 +1,22 @@
 /**
- * Prints the run's summary (failures with their messages, skipped tests with their reasons, totals) and
- * writes reports/conformance.json and reports/conformance.md. Everything passes through the target's
- * redactor once more, on top of the redaction done where messages are made.
+ * The vitest reporter of the conformance run: turns every test (and every module that failed to load)
+ * into a record with its verdict, prints the summary, and writes conformance.json, conformance.md and
+ * junit.xml. Everything passes through the target's redactor once more, on top of the redaction done
+ * where messages are made.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 import { Redactor } from '../redact.ts';
-import { REQUIREMENT_ID } from '../requirements.ts';
+import { REQUIREMENT_ID, requirements } from '../requirements.ts';
 import { loadTarget } from '../target.ts';
 import { getRunInfo } from '../runner/run-info.ts';
-import { runSettings } from '../runner/settings.ts';
+import { reportDirOf } from '../runner/settings.ts';
+import { renderJunit } from './junit.ts';
+import { summaryOf, verdictOf, type RunSummary, type TestRecord } from './records.ts';
+import { renderMarkdown, renderText } from './text.ts';
 
-export interface TestRecord {
-  requirement?: string;
-  title: string;
-  file: string;
-  state: 'passed' | 'failed' | 'skipped';
-  durationMs: number;
-  message?: string;
-  skipReason?: string;
-}
-
-export interface RunSummary {
-  format: 'partner-conformance/summary@1';
-  generatedAt: string;
-  target?: { name: string; kind: string; vendorConventions: boolean };
-  seed?: number;
-  runs?: number;
-  counts: { passed: number; failed: number; skipped: number; total: number };
-  unhandledErrors: string[];
-  tests: TestRecord[];
-}
+export type { RunSummary, TestRecord } from './records.ts';
 
 function redactorFor(file: string | undefined): Redactor {
   try {
@@ -44,84 +29,68 @@ function redactorFor(file: string | undefined): Redactor {
 export function summarise(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, root: string): RunSummary {
   const info = getRunInfo();
   const redactor = redactorFor(info?.targetFile);
+  const registry = requirements();
   const tests: TestRecord[] = [];
+  let filteredOut = 0;
   for (const module of modules) {
+    const file = relative(root, module.moduleId);
+    for (const error of module.errors()) {
+      // A file that failed to load (or a hook that failed) ran none of its tests: a tool error, never silence.
+      const message = redactor.redact(error.message ?? String(error));
+      tests.push({ title: `${file} could not run`, file, suitePath: [], state: 'failed', ...verdictOf('failed', {}, message), durationMs: 0, message });
+    }
     for (const test of module.children.allTests()) {
       const result = test.result();
-      const id = test.name.split(' ')[0];
+      // Tests left out by a name filter (--grep, --only-failed) never ran: they are not results.
+      if (result.state === 'skipped' && test.options.mode === 'skip' && !result.note) {
+        filteredOut++;
+        continue;
+      }
+      const meta = test.meta();
+      const id = meta.requirement ?? test.name.split(' ')[0];
+      const requirement = REQUIREMENT_ID.test(id) ? id : undefined;
+      const req = requirement ? registry.get(requirement) : undefined;
       const state = result.state === 'failed' ? 'failed' : result.state === 'passed' ? 'passed' : 'skipped';
+      const message = result.state === 'failed' ? redactor.redact((result.errors ?? []).map((e) => e.message).join('\n')) : undefined;
+      const skipReason = result.state === 'skipped' ? redactor.redact(result.note ?? (test.options.mode === 'todo' ? 'todo' : 'skipped without a reason')) : undefined;
+      const suitePath: string[] = [];
+      for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) suitePath.unshift(parent.name);
       tests.push({
-        requirement: REQUIREMENT_ID.test(id) ? id : undefined,
+        requirement,
         title: redactor.redact(test.name),
-        file: relative(root, module.moduleId),
+        file,
+        suitePath,
+        area: req?.area,
+        section: req?.section,
+        source: meta.source ?? req?.source,
         state,
+        ...verdictOf(state, meta, message ?? skipReason),
         durationMs: Math.round(test.diagnostic()?.duration ?? 0),
-        message: result.state === 'failed' ? redactor.redact((result.errors ?? []).map((e) => e.message).join('\n')) : undefined,
-        skipReason: result.state === 'skipped' ? redactor.redact(result.note ?? (test.options.mode === 'todo' ? 'todo' : 'skipped without a reason')) : undefined,
+        message,
+        skipReason,
+        warning: meta.warning ? redactor.redact(meta.warning) : undefined,
+        rootCause: meta.rootCause,
       });
     }
   }
-  const count = (s: TestRecord['state']) => tests.filter((t) => t.state === s).length;
-  return {
-    format: 'partner-conformance/summary@1',
-    generatedAt: new Date().toISOString(),
-    target: info ? { name: info.targetName, kind: info.kind, vendorConventions: info.vendorConventions } : undefined,
+  const summary = summaryOf(tests, {
+    target: info ? { name: info.targetName, kind: info.kind, vendorConventions: info.vendorConventions, strictPolicy: info.strictPolicy } : undefined,
     seed: info?.seed,
     runs: info?.runs,
-    counts: { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), total: tests.length },
+    areas: info?.areas,
+    paceShare: info?.paceShare,
+    startedAt: info?.startedAt,
     unhandledErrors: unhandled.map((e) => redactor.redact(e.message ?? String(e))),
-    tests,
-  };
+  });
+  return filteredOut ? { ...summary, filteredOut } : summary;
 }
 
-export function renderText(summary: RunSummary): string {
-  const lines: string[] = ['', '── conformance summary ──'];
-  if (summary.target) lines.push(`target: ${summary.target.name} (kind ${summary.target.kind}); seed ${summary.seed}; ${summary.runs} runs per property`);
-  const failed = summary.tests.filter((t) => t.state === 'failed');
-  const skipped = summary.tests.filter((t) => t.state === 'skipped');
-  if (failed.length) {
-    lines.push(`failed (${failed.length}):`);
-    for (const t of failed) {
-      lines.push(`  ✗ ${t.title}  [${t.file}]`);
-      for (const line of (t.message ?? '').split('\n').slice(1, 5)) lines.push(`      ${line.trim()}`);
-    }
-  }
-  if (skipped.length) {
-    lines.push(`skipped (${skipped.length}), by reason:`);
-    const byReason = new Map<string, TestRecord[]>();
-    for (const t of skipped) byReason.set(t.skipReason!, [...(byReason.get(t.skipReason!) ?? []), t]);
-    for (const [reason, list] of byReason) {
-      lines.push(`  - ${reason} (${list.length}):`);
-      for (const t of list.slice(0, 8)) lines.push(`      ${t.title}`);
-      if (list.length > 8) lines.push(`      … and ${list.length - 8} more`);
-    }
-  }
-  for (const e of summary.unhandledErrors) lines.push(`unhandled error: ${e}`);
-  const c = summary.counts;
-  lines.push(`conformance: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
-  return lines.join('\n');
-}
-
-export function renderMarkdown(summary: RunSummary): string {
-  const c = summary.counts;
-  const out = [
-    `# Conformance report`,
-    '',
-    `Target **${summary.target?.name ?? '?'}** (kind ${summary.target?.kind ?? '?'}, vendor conventions ${summary.target?.vendorConventions ? 'on' : 'off'}), generated ${summary.generatedAt}, seed ${summary.seed}.`,
-    '',
-    `**${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped** of ${c.total}.`,
-    '',
-  ];
-  const section = (title: string, tests: TestRecord[], body: (t: TestRecord) => string) => {
-    if (!tests.length) return;
-    out.push(`## ${title} (${tests.length})`, '');
-    for (const t of tests) out.push(body(t));
-    out.push('');
-  };
-  section('Failed', summary.tests.filter((t) => t.state === 'failed'), (t) => `### ${t.title}\n\n\`\`\`\n${t.message ?? ''}\n\`\`\`\n`);
-  section('Skipped', summary.tests.filter((t) => t.state === 'skipped'), (t) => `- ${t.title}: ${t.skipReason}`);
-  section('Passed', summary.tests.filter((t) => t.state === 'passed'), (t) => `- ${t.title}`);
-  return out.join('\n');
+/** Writes conformance.json, conformance.md and junit.xml for a summary. */
+export function writeReports(dir: string, summary: RunSummary): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'conformance.json'), JSON.stringify(summary, null, 2));
+  writeFileSync(join(dir, 'conformance.md'), renderMarkdown(summary));
+  writeFileSync(join(dir, 'junit.xml'), renderJunit(summary));
 }
 
 export default class SummaryReporter implements Reporter {
@@ -133,10 +102,7 @@ export default class SummaryReporter implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
     const summary = summarise(modules, unhandled, this.root);
-    const dir = getRunInfo()?.reportDir ?? runSettings().reportDir;
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'conformance.json'), JSON.stringify(summary, null, 2));
-    writeFileSync(join(dir, 'conformance.md'), renderMarkdown(summary));
+    writeReports(getRunInfo()?.reportDir ?? reportDirOf(), summary);
     console.log(renderText(summary));
   }
 }

@@ -4,9 +4,16 @@ export interface RunInfo {
   targetName: string;
   kind: string;
   vendorConventions: boolean;
+  strictPolicy: boolean;
+  /** When the global setup finished resolving the target (ISO 8601). */
+  startedAt: string;
   seed: number;
   runs: number;
   reportDir: string;
+  /** The share of every documented rate limit this run used (1/n for a shard of n). */
+  paceShare: number;
+  /** The areas this run checks. */
+  areas: string[];
 }
 
 const KEY = Symbol.for('partner-conformance.run-info');

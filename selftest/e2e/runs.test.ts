@@ -56,36 +56,48 @@ describe('the suite against a standalone sandbox', () => {
 });
 
 describe('the safety gate on a production target', () => {
-  it('skips every surrender test with the gate as its reason, sending nothing', async () => {
+  it('skips every surrender test with the gate as its reason, sending nothing, and says that nothing was checked', async () => {
     const sandboxTarget = parse(readFileSync(await startCliSandbox(), 'utf8'));
     const file = join(tempDir(), 'production.yaml');
     writeFileSync(file, stringify({ ...sandboxTarget, name: 'prod', kind: 'production', areas: ['insurance'] }));
     const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: INSURANCE });
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(2);
     const tests = run.summary!.tests;
     expect(tests.length).toBeGreaterThan(40);
     expect(tests.filter((t) => t.state !== 'skipped')).toEqual([]);
     for (const t of tests) expect(t.skipReason).toMatch(/safety gate: .* kind production \(read only\)|allowBursts/);
     expect(run.stdout).toContain('skipped (');
+    expect(run.stdout).toContain('nothing was checked: the safety gate refused everything for this target kind');
   }, 120_000);
 });
 
 describe('bad targets', () => {
-  it('an unreachable target fails each test with the cause, and the run ends', async () => {
+  it('an unreachable target is found once, before its tests, which end as tool errors (exit 2), not contract failures', async () => {
     const file = join(tempDir(), 'down.yaml');
     writeFileSync(file, stringify({ name: 'down', kind: 'staging', services: { insurance: { url: 'http://127.0.0.1:9', token: 'tok-unreachable' } } }));
     const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: ['suites/insurance/limits.test.ts'], timeoutMs: 90_000 });
-    expect(run.code).not.toBe(0);
-    const failed = run.summary!.tests.filter((t) => t.state === 'failed');
-    expect(failed.length).toBe(run.summary!.counts.total);
-    for (const t of failed) expect(t.message).toMatch(/TARGET_UNREACHABLE: POST \/invest\/axiom\/providers-api\/v1\/contracts\/surrender\/create\/: could not reach http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED/);
+    expect(run.code).toBe(2);
+    const tests = run.summary!.tests;
+    expect(tests.length).toBeGreaterThan(0);
+    for (const t of tests) {
+      expect(t.verdict).toBe('error');
+      expect(t.code).toBe('TARGET_UNREACHABLE');
+      expect(t.message).toMatch(/TARGET_UNREACHABLE: http:\/\/127\.0\.0\.1:9 could not be reached \(ECONNREFUSED/);
+    }
+    expect(run.summary!.counts.contractFailures).toBe(0);
+    expect(run.stdout).toMatch(/conformance: 0 passed, \d+ failed, 0 skipped\ntool errors: \d+ \(TARGET_UNREACHABLE \d+\)/);
+    expect(readFileSync(join(run.reportDir, 'junit.xml'), 'utf8')).toContain('<error type="TARGET_UNREACHABLE"');
   }, 120_000);
 
   it('a broken target file stops the run at once, naming the file and the key', async () => {
     const file = join(tempDir(), 'broken.yaml');
     writeFileSync(file, 'name: broken\nkind: staging\nservices:\n  insurance: { url: "https://x.test", token: "${PC_NOT_SET_ANYWHERE}" }\n');
     const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: INSURANCE });
-    expect(run.code).not.toBe(0);
+    expect(run.code).toBe(2);
     expect(run.stdout + run.stderr).toContain(`${file}: key "services.insurance.token" refers to environment variable \${PC_NOT_SET_ANYWHERE}`);
+    // Stopped before vitest started: no vitest output, no stack trace; reports say the run errored.
+    expect(run.stdout + run.stderr).not.toMatch(/RUN\s+v\d|\n\s+at /);
+    expect(run.summary?.status).toBe('errored');
+    expect(readFileSync(join(run.reportDir, 'junit.xml'), 'utf8')).toContain('<error type="TARGET_FILE_MISSING_VARIABLE"');
   }, 60_000);
 });

@@ -2,14 +2,21 @@
  * How the invest suites call GetPortfolio (spec 4.3): {url}/rest/{package}.OperationsService/GetPortfolio.
  * The documented limit is 200 requests a minute, so answers are memoised per test file: the tests of a
  * file each check their own requirement on the same few answers instead of asking again.
+ * Evidence: a portfolio answer counts only as a readable portfolio (200, JSON, its eight totals), and a
+ * refusal only next to the control (the main account's portfolio, read in this run).
  */
 import type { Failure } from '../../harness/checks/failure.ts';
 import { failure } from '../../harness/checks/failure.ts';
+import { readablePortfolio } from '../../harness/checks/invest.ts';
+import { rejectedWith } from '../../harness/checks/status.ts';
+import { ToolError } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
+import { REQUEST_CURRENCIES, type RequestCurrency as Currency } from '../../harness/invest/portfolio.ts';
+import { expectRefusal } from '../../harness/refusal.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
-import { investConfig } from '../../harness/config/invest.ts';
-import { credentialOf } from '../../harness/target.ts';
-import { accountIdLike, REQUEST_CURRENCIES, type RequestCurrency as Currency } from '../../generators/invest.ts';
+import { investConfig, type InvestSection } from '../../harness/config/invest.ts';
+import { credentialOf, type StringKey } from '../../harness/target.ts';
+import { accountIdLike } from '../../generators/invest.ts';
 
 export const OPERATION = 'POST /rest/{package}.OperationsService/GetPortfolio';
 /** Spec part 7, besides "default: unexpected error". */
@@ -41,7 +48,7 @@ export async function sendPortfolio(t: RequirementContext, body: unknown, option
   else if (token !== null) headers.authorization = `Bearer ${token}`;
   const contentType = options.contentType ?? (options.raw !== undefined ? 'application/json' : undefined);
   if (contentType) headers['content-type'] = contentType;
-  return t.client.send({
+  const res = await t.client.send({
     area: 'invest',
     operation: OPERATION,
     sideEffect: 'read',
@@ -51,12 +58,26 @@ export async function sendPortfolio(t: RequirementContext, body: unknown, option
     ...(options.raw !== undefined ? { body: options.raw } : { json: body }),
     pacing: options.pacing,
   });
+  // A paced request still limited after the client's bounded retries: the suite could not get an answer.
+  if (res.status === 429 && options.pacing !== 'burst') {
+    throw new ToolError('TARGET_RATE_LIMITED', `${OPERATION} kept answering 429 after ${res.retried429} wait(s) at the suite's pace; no verdict`);
+  }
+  return res;
 }
+
+/** Test data of the target file (an account), or a FIXTURE_MISSING skip that names the key. */
+export function fixtureOf(t: RequirementContext, key: StringKey<InvestSection>): string {
+  const value = investConfig(t.target)[key];
+  if (!value) throw new ToolError('FIXTURE_MISSING', `the target file ${t.target.name} has no services.invest.${key}`);
+  return value;
+}
+
+/** The account every test reads first: services.invest.accountId. */
+export const mainAccount = (t: RequirementContext) => fixtureOf(t, 'accountId');
 
 /** services.invest.accountId first, then services.invest.accountIds. */
 export function accountsOf(t: RequirementContext): string[] {
-  const main = credentialOf(t.target, 'invest', 'accountId');
-  return [...new Set([main, ...investConfig(t.target).accountIds])];
+  return [...new Set([mainAccount(t), ...investConfig(t.target).accountIds])];
 }
 
 const answers = new Map<string, Promise<CapturedResponse>>();
@@ -92,7 +113,17 @@ export const describeRequest = (s: Pick<Sampled, 'accountId' | 'currency'>) => `
 /** A well-formed account id that names no account: shaped like services.invest.accountId, drawn afresh. */
 export function unknownAccountLike(t: RequirementContext): string {
   const known = new Set([...accountsOf(t), investConfig(t.target).otherAccountId ?? '']);
-  return accountIdLike(credentialOf(t.target, 'invest', 'accountId'), known);
+  return accountIdLike(mainAccount(t), known);
+}
+
+/** The control of every refusal test: the main account's portfolio (memoised), a readable portfolio in this run. */
+export function control(t: RequirementContext): Promise<CapturedResponse> {
+  return t.control('invest: GetPortfolio of services.invest.accountId with services.invest.token', () => portfolioOf(t, mainAccount(t), undefined), (res) => readablePortfolio(res, t.id).length === 0);
+}
+
+/** A refusal with one of `allowed` (and whatever else `extra` finds), counted only next to the control. */
+export async function expectRefused(t: RequirementContext, res: CapturedResponse, allowed: readonly number[], note?: string, extra: Failure[] = []): Promise<void> {
+  await expectRefusal(t, res, [...rejectedWith(res, allowed, t.id), ...extra], () => control(t), note);
 }
 
 /**

@@ -10,6 +10,7 @@ export const insuranceFaults: Fault[] = [
   f('ins-surrender-unbounded', ['INS-LIM-004'], 'a surrender array of 1001 items is accepted'),
   f('ins-currency-dkk-missing', ['INS-ENM-001'], 'DKK is missing from the currency enumeration'),
   f('ins-currency-any', ['INS-ENM-002'], 'any currency string is accepted'),
+  f('ins-product-type-universal-missing', ['INS-ENM-003'], 'productType universal is rejected; only investment is known'),
   f('ins-product-type-any', ['INS-ENM-004'], 'any productType string is accepted'),
   f('ins-update-date-optional', ['INS-REQ-001'], 'updateDate may be left out'),
   f('ins-status-200', ['INS-RSP-001', 'INS-STA-001'], 'a stored request is answered 200 instead of 201'),
@@ -33,4 +34,9 @@ export const insuranceFaults: Fault[] = [
   f('ins-datetime-offset-rejected', ['INS-GEN-001'], 'an updateDate with a numeric UTC offset (+03:00) is rejected; only Z is understood'),
   f('ins-value-string-coerced', ['INS-NEG-001'], 'a surrenderValue sent as a string is coerced with Number() and accepted'),
   f('ins-contract-id-coerced', ['INS-TYP-001'], 'a non-string contractId is coerced to a string and accepted'),
+  f('ins-interaction-scope-not-checked', ['INS-AUT-004'], 'a token with the data-transfer scope but not the interaction scope is served'),
+  f('ins-data-transfer-scope-not-checked', ['INS-AUT-004'], 'a token with the interaction scope but not the data-transfer scope is served'),
+  f('ins-request-id-required', ['INS-HDR-002'], 'a request without X-Request-Id is refused with 400'),
+  f('ins-request-id-uuid-enforced', ['INS-HDR-003'], 'a request whose X-Request-Id is not a UUID is refused with 400'),
+  f('ins-error-text-plain', ['INS-CTY-001'], 'refusals of bad requests (400, 422) carry their JSON body labelled text/plain'),
 ];

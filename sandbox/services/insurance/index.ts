@@ -6,12 +6,17 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SlidingWindowLimiter } from '../../rate-limiter.ts';
+import type { FaultSet } from '../../faults/types.ts';
 import type { SandboxService, ServiceContext } from '../../types.ts';
 import { unprocessable, validateSurrenderRequest } from './validate.ts';
 
 export const INSURANCE_PREFIX = '/insurance';
 export const SURRENDER_PATH = '/invest/axiom/providers-api/v1/contracts/surrender/create/';
-const PARTNER_SCOPES = ['partners.interaction', 'partners.data-transfer'];
+/** Spec 5.4 names the two scopes only by purpose: interaction with partners, transfer of partner data. */
+const INTERACTION = 'partners.interaction';
+const DATA_TRANSFER = 'partners.data-transfer';
+const PARTNER_SCOPES = [INTERACTION, DATA_TRANSFER];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface StoredRecord {
   contractId: string;
@@ -36,9 +41,15 @@ interface ContractRecord {
   surrender: StoredRecord[];
 }
 
-/** The sandbox's error body for this service (the spec does not show one): { code, message, details }. */
-function sendError(reply: FastifyReply, status: number, code: string, message: string, details?: unknown) {
-  return reply.code(status).type('application/json').send({ code, message, ...(details ? { details } : {}) });
+/**
+ * The sandbox's error body for this service (the spec does not show one): { code, message, details },
+ * JSON like every body (spec 4), unless a fault labels the refusals of bad requests text/plain.
+ */
+function errorSender(faults: FaultSet) {
+  return (reply: FastifyReply, status: number, code: string, message: string, details?: unknown) => {
+    const type = (status === 400 || status === 422) && faults.has('ins-error-text-plain') ? 'text/plain; charset=utf-8' : 'application/json';
+    return reply.code(status).type(type).send(JSON.stringify({ code, message, ...(details ? { details } : {}) }));
+  };
 }
 
 export { insuranceFaults as faults } from './faults.ts';
@@ -47,6 +58,8 @@ export { insuranceFaults as faults } from './faults.ts';
 export const credentials = {
   token: 'dev-insurance-partner-token',
   tokenWithoutScope: 'dev-insurance-token-without-partner-scope',
+  tokenWithoutInteractionScope: 'dev-insurance-token-data-transfer-only',
+  tokenWithoutDataTransferScope: 'dev-insurance-token-interaction-only',
   providerName: 'Sandbox Insurance Partner',
 };
 
@@ -56,11 +69,19 @@ export const service: SandboxService = {
 
   register(app, ctx: ServiceContext) {
     const { faults, credentials } = ctx;
+    const sendError = errorSender(faults);
     const limit = faults.has('ins-rate-limit-too-strict') ? 5 : 20;
     const limiter = new SlidingWindowLimiter(limit, 1000);
     const tokens = new Map<string, string[]>([
       [credentials.insurance.token, PARTNER_SCOPES],
       [credentials.insurance.tokenWithoutScope, ['profile']],
+      [credentials.insurance.tokenWithoutInteractionScope, ['profile', DATA_TRANSFER]],
+      [credentials.insurance.tokenWithoutDataTransferScope, ['profile', INTERACTION]],
+    ]);
+    // A scope the sandbox forgets to check under a fault: the token lacking only it is served.
+    const unchecked = new Set([
+      ...(faults.has('ins-interaction-scope-not-checked') ? [INTERACTION] : []),
+      ...(faults.has('ins-data-transfer-scope-not-checked') ? [DATA_TRANSFER] : []),
     ]);
     const contracts = new Map<string, ContractRecord>();
     const replays = new Map<string, { status: number; body: unknown }>();
@@ -84,9 +105,14 @@ export const service: SandboxService = {
         if (!token) return sendError(reply, 401, 'UNAUTHENTICATED', 'a bearer token is required');
         const scopes = tokens.get(token);
         if (!scopes) return sendError(reply, faults.has('ins-bad-token-403') ? 403 : 401, 'UNAUTHENTICATED', 'the token is not valid');
-        if (!PARTNER_SCOPES.every((s) => scopes.includes(s)) && !faults.has('ins-scope-not-checked')) {
+        if (!PARTNER_SCOPES.every((s) => scopes.includes(s) || unchecked.has(s)) && !faults.has('ins-scope-not-checked')) {
           return sendError(reply, 403, 'FORBIDDEN', `the token lacks the scopes ${PARTNER_SCOPES.join(', ')}`);
         }
+      }
+      // X-Request-Id traces; it does not affect execution (4.4), unless a fault makes it.
+      if (requestId === undefined && faults.has('ins-request-id-required')) return sendError(reply, 400, 'BAD_REQUEST', 'the X-Request-Id header is required');
+      if (typeof requestId === 'string' && !UUID.test(requestId) && faults.has('ins-request-id-uuid-enforced')) {
+        return sendError(reply, 400, 'BAD_REQUEST', 'X-Request-Id must be a UUID');
       }
       if (typeof requestId === 'string' && faults.has('ins-request-id-replays') && replays.has(requestId)) {
         const earlier = replays.get(requestId)!;
@@ -106,7 +132,7 @@ export const service: SandboxService = {
         if (faults.has('ins-malformed-json-500')) return sendError(reply, 500, 'INTERNAL', 'internal error');
         return sendError(reply, 400, 'BAD_REQUEST', `the body is not valid JSON: ${(error as Error).message}`);
       }
-      if (faults.has('ins-huge-number-500') && /\d{300,}|\d[eE]\+?\d{3,}/.test(raw)) return sendError(reply, 500, 'INTERNAL', 'number out of range');
+      if (faults.has('ins-huge-number-500') && /:\s*-?(?:\d{300,}|\d+(?:\.\d+)?[eE]\+?\d{3,})/.test(raw)) return sendError(reply, 500, 'INTERNAL', 'number out of range');
 
       const found = validateSurrenderRequest(body, faults);
       if (found) return sendError(reply, 400, 'VALIDATION_ERROR', `${found.field} ${found.message}`, [found]);
@@ -160,6 +186,8 @@ export const service: SandboxService = {
       url: `${urls.http}${INSURANCE_PREFIX}`,
       token: ctx.credentials.insurance.token,
       tokenWithoutScope: ctx.credentials.insurance.tokenWithoutScope,
+      tokenWithoutInteractionScope: ctx.credentials.insurance.tokenWithoutInteractionScope,
+      tokenWithoutDataTransferScope: ctx.credentials.insurance.tokenWithoutDataTransferScope,
     };
   },
 };

@@ -68,8 +68,9 @@ export function validateSurrenderRequest(body: unknown, faults: FaultSet): Probl
   if (length < 1) return problem('contractId', 'minLength', 'must not be empty');
   if (length > max && !faults.has('ins-contract-id-unbounded')) return problem('contractId', 'maxLength', `must be at most ${max} characters`);
   if (productType === undefined) return problem('productType', 'required', 'is required');
-  if (typeof productType !== 'string' || (!faults.has('ins-product-type-any') && !PRODUCT_TYPES.includes(productType))) {
-    return problem('productType', 'enum', `must be one of ${PRODUCT_TYPES.join(', ')}`);
+  const productTypes = faults.has('ins-product-type-universal-missing') ? PRODUCT_TYPES.filter((p) => p !== 'universal') : PRODUCT_TYPES;
+  if (typeof productType !== 'string' || (!faults.has('ins-product-type-any') && !productTypes.includes(productType))) {
+    return problem('productType', 'enum', `must be one of ${productTypes.join(', ')}`);
   }
   if (surrender === undefined) return problem('surrender', 'required', 'is required');
   if (!Array.isArray(surrender)) return problem('surrender', 'type', 'must be an array');

@@ -27,4 +27,6 @@ export const investFaults: Fault[] = [
   f('inv-malformed-json-500', ['INV-ERR-001'], 'a malformed JSON body crashes the handler (500)'),
   f('inv-form-body-accepted', ['INV-ERR-002'], 'a form-encoded body is parsed and served instead of refused'),
   f('inv-error-without-description', ['INV-ERR-003'], 'error bodies lack the description (API error code)'),
+  f('inv-error-text-plain', ['INV-CTY-001'], 'error answers carry their JSON body labelled text/plain'),
+  f('inv-blocked-text-in-foreign-currency', ['INV-GEN-001'], 'with USD or EUR requested, positions carry blocked as the string "false"'),
 ];

@@ -44,7 +44,8 @@ export const service: SandboxService = {
 
     const fail = (reply: FastifyReply, r: Rejection) => {
       const body = faults.has('inv-error-without-description') ? { code: r.code, message: r.message } : { code: r.code, message: r.message, description: r.description };
-      return reply.code(r.status).type('application/json').send(body);
+      const type = faults.has('inv-error-text-plain') ? 'text/plain; charset=utf-8' : 'application/json';
+      return reply.code(r.status).type(type).send(JSON.stringify(body));
     };
 
     app.post(PORTFOLIO_PATH, async (request: FastifyRequest, reply: FastifyReply) => {

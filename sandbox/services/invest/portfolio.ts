@@ -48,10 +48,10 @@ function common(h: Holding, r: Render) {
   };
 }
 
-function position(h: Holding, r: Render) {
+function position(h: Holding, r: Render, blockedAsText: boolean) {
   return {
     ...common(h, r),
-    blocked: false,
+    blocked: blockedAsText ? 'false' : false,
     quantityLots: r.quote(h.quantity / h.lot),
     blockedLots: r.quote(h.blockedLots),
     averagePositionPricePt: r.quote(h.pricePt),
@@ -85,7 +85,8 @@ export function portfolioOf(account: Account, requested: Currency, faults: Fault
   for (const [name, total] of totals) body[name] = r.money(total.amount, total.currency);
   body.totalAmountPortfolio = r.money(portfolioTotal, requested);
   body.expectedYield = r.quote(percent(portfolioTotal - cost, cost));
-  body.positions = account.holdings.map((h) => position(h, r));
+  const blockedAsText = requested !== 'rub' && faults.has('inv-blocked-text-in-foreign-currency');
+  body.positions = account.holdings.map((h) => position(h, r, blockedAsText));
   body.accountId = account.id;
   body.virtualPositions = account.virtual.map((h) => virtualPosition(h, r, faults));
   body.dailyYield = r.money(dailyRub, 'rub');

@@ -1,0 +1,27 @@
+/**
+ * partner-conformance: the command-line entry. `partner-conformance <command> [options]`; `--help` lists
+ * the commands and `<command> --help` a command's options. Settings keep one precedence:
+ * defaults < target file < environment < command line.
+ */
+import { helpOf } from './command.ts';
+import { COMMANDS, mainHelp } from './commands.ts';
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(mainHelp());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    console.error(`partner-conformance: unknown command "${name}"\n\n${mainHelp()}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(helpOf(command));
+    return 0;
+  }
+  return command.main(rest);
+}
+
+process.exitCode = await main(process.argv.slice(2));

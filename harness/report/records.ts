@@ -1,0 +1,175 @@
+/**
+ * The run's results as data: one record per test with its verdict, code and the requirement's source,
+ * counts that keep contract failures, tool errors, inconclusive tests and policy warnings apart, and the
+ * grouping of failures that share one root cause. Every report (console, conformance.json/.md, junit.xml,
+ * the certification pack) is rendered from this one shape, so they cannot disagree.
+ */
+import { ERROR_CODES, INCONCLUSIVE_CODES, SKIP_CODES, type ErrorCode } from '../errors.ts';
+import type { RequirementSource } from '../requirements.ts';
+import type { Verdict } from '../suite.ts';
+
+export const SUMMARY_FORMAT = 'partner-conformance/summary@2';
+
+export interface TestRecord {
+  requirement?: string;
+  title: string;
+  file: string;
+  /** describe titles, outermost first */
+  suitePath: string[];
+  area?: string;
+  section?: string;
+  source?: RequirementSource;
+  verdict: Verdict;
+  /** vitest's own state: warnings are passed, tool errors failed, inconclusive skipped. */
+  state: 'passed' | 'failed' | 'skipped';
+  /** The tool-error, skip or inconclusive code. */
+  code?: ErrorCode;
+  durationMs: number;
+  /** The whole failure or tool-error message, never cut. */
+  message?: string;
+  skipReason?: string;
+  /** A policy failure reported as a warning: the whole message. */
+  warning?: string;
+  /** Tests whose failures share this key come from one answer of the target. */
+  rootCause?: string;
+}
+
+export interface Counts {
+  /** Tests that passed (policy warnings are not counted here). */
+  passed: number;
+  /** Contract failures plus tool errors, as the closing line counts them. */
+  failed: number;
+  /** Skipped plus inconclusive. */
+  skipped: number;
+  total: number;
+  contractFailures: number;
+  toolErrors: number;
+  inconclusive: number;
+  warnings: number;
+}
+
+export interface RunSummary {
+  format: typeof SUMMARY_FORMAT;
+  /** `errored` when the run could not start (a bad target file); `error` then says why. */
+  status: 'ran' | 'errored';
+  error?: { code: ErrorCode; message: string };
+  generatedAt: string;
+  startedAt?: string;
+  target?: { name: string; kind: string; vendorConventions: boolean; strictPolicy?: boolean };
+  seed?: number;
+  runs?: number;
+  /** The areas the run checked. */
+  areas?: string[];
+  /** The share of every documented rate limit the run used (1/n for a shard of n). */
+  paceShare?: number;
+  /** Set on a merged summary: the shard reports it was made from. */
+  mergedFrom?: string[];
+  counts: Counts;
+  /** Tests a name filter (--grep, --only-failed) left out: not results, not counted. */
+  filteredOut?: number;
+  toolErrorsByCode: Partial<Record<ErrorCode, number>>;
+  /** Groups of two or more non-passing tests that come from one answer of the target. */
+  rootCauses: Array<{ key: string; tests: string[] }>;
+  unhandledErrors: string[];
+  tests: TestRecord[];
+}
+
+const CODE_PREFIX = /^([A-Z][A-Z0-9_]+):/;
+
+/** The code a message starts with, when it is one of ours. */
+export function codeOf(text: string | undefined): ErrorCode | undefined {
+  const match = CODE_PREFIX.exec(text ?? '');
+  return match && match[1] in ERROR_CODES ? (match[1] as ErrorCode) : undefined;
+}
+
+/**
+ * The verdict from vitest's state and the test's meta. Tests registered without `requirementTest` (and
+ * module-level errors) carry no meta: their verdict comes from the state and the code their message starts with.
+ */
+export function verdictOf(state: TestRecord['state'], meta: { verdict?: Verdict; code?: ErrorCode }, text: string | undefined): { verdict: Verdict; code?: ErrorCode } {
+  const code = meta.code ?? codeOf(text);
+  if (state === 'failed') return meta.verdict === 'error' || (code && !SKIP_CODES.has(code) && !INCONCLUSIVE_CODES.has(code)) ? { verdict: 'error', code: code ?? 'SUITE_ERROR' } : { verdict: 'failed' };
+  if (state === 'skipped') return meta.verdict === 'inconclusive' || (code && INCONCLUSIVE_CODES.has(code)) ? { verdict: 'inconclusive', code } : { verdict: 'skipped', code };
+  return meta.verdict === 'warning' ? { verdict: 'warning' } : { verdict: 'passed' };
+}
+
+export function countsOf(tests: readonly TestRecord[]): Counts {
+  const n = (v: Verdict) => tests.filter((t) => t.verdict === v).length;
+  const contractFailures = n('failed');
+  const toolErrors = n('error');
+  const inconclusive = n('inconclusive');
+  return {
+    passed: n('passed'),
+    failed: contractFailures + toolErrors,
+    skipped: n('skipped') + inconclusive,
+    total: tests.length,
+    contractFailures,
+    toolErrors,
+    inconclusive,
+    warnings: n('warning'),
+  };
+}
+
+export function toolErrorsByCode(tests: readonly TestRecord[]): Partial<Record<ErrorCode, number>> {
+  const out: Partial<Record<ErrorCode, number>> = {};
+  for (const t of tests) if (t.verdict === 'error') out[t.code ?? 'SUITE_ERROR'] = (out[t.code ?? 'SUITE_ERROR'] ?? 0) + 1;
+  return out;
+}
+
+export function rootCausesOf(tests: readonly TestRecord[]): RunSummary['rootCauses'] {
+  const groups = new Map<string, string[]>();
+  for (const t of tests) {
+    if (!t.rootCause || t.verdict === 'passed') continue;
+    groups.set(t.rootCause, [...(groups.get(t.rootCause) ?? []), t.title]);
+  }
+  return [...groups].filter(([, list]) => list.length > 1).map(([key, list]) => ({ key, tests: list }));
+}
+
+/** The summary of a run, from its records. */
+export function summaryOf(tests: TestRecord[], extra: Pick<RunSummary, 'target' | 'seed' | 'runs' | 'startedAt' | 'areas' | 'paceShare' | 'mergedFrom'> & { unhandledErrors?: string[] }): RunSummary {
+  return {
+    format: SUMMARY_FORMAT,
+    status: 'ran',
+    generatedAt: new Date().toISOString(),
+    ...extra,
+    counts: countsOf(tests),
+    toolErrorsByCode: toolErrorsByCode(tests),
+    rootCauses: rootCausesOf(tests),
+    unhandledErrors: extra.unhandledErrors ?? [],
+    tests,
+  };
+}
+
+/** The summary of a run that could not start (a bad target file): zero tests, the error, status errored. */
+export function erroredSummary(error: { code: ErrorCode; message: string }): RunSummary {
+  return { ...summaryOf([], {}), status: 'errored', error };
+}
+
+/** Why a run that ran checked nothing (no test passed or failed), or undefined when it checked something. */
+export function nothingCheckedReason(summary: RunSummary): string | undefined {
+  const c = summary.counts;
+  if (summary.status !== 'ran' || c.passed + c.contractFailures + c.warnings > 0) return undefined;
+  if (c.total === 0) return 'no test was collected';
+  const byCode = new Map<string, number>();
+  for (const t of summary.tests) byCode.set(t.code ?? t.verdict, (byCode.get(t.code ?? t.verdict) ?? 0) + 1);
+  const parts = [...byCode].sort((a, b) => b[1] - a[1]).map(([code, count]) => `${code} ${count}`);
+  const main = [...byCode].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const why =
+    c.toolErrors > 0 ? 'every test that could run ended in a tool error'
+    : main === 'AREA_NOT_SELECTED' ? 'no area is selected'
+    : main === 'CREDENTIAL_MISSING' ? 'the target file gives no service (or no credentials) for the selected areas'
+    : main === 'SAFETY_REFUSED' ? 'the safety gate refused everything for this target kind'
+    : 'every test was skipped or inconclusive';
+  return `nothing was checked: ${why} (${parts.join(', ')})`;
+}
+
+/**
+ * The exit code of a run: 0 when everything checked passed, 1 on a contract failure, 2 on tool or
+ * configuration errors only, or when nothing was checked.
+ */
+export function exitCodeOf(summary: RunSummary): 0 | 1 | 2 {
+  if (summary.status === 'errored') return 2;
+  if (summary.counts.contractFailures > 0) return 1;
+  if (summary.counts.toolErrors > 0 || summary.unhandledErrors.length > 0) return 2;
+  return nothingCheckedReason(summary) ? 2 : 0;
+}

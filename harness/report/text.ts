@@ -1,0 +1,158 @@
+/**
+ * The console summary and conformance.md, from the run's records. Failures come first and whole (the
+ * console caps one failure at `MAX_FAILURE_LINES` and says what it cut; the files never cut), then tool
+ * errors by code, policy warnings, inconclusive and skipped tests by reason; the closing lines last:
+ *   conformance: N passed, N failed, N skipped
+ *   tool errors: N (CODE n, …)          when there are any
+ *   warnings: N policy                  when there are any
+ */
+import { ERROR_CODES } from '../errors.ts';
+import { coverageBySection, totalCoverage, type SectionCoverage } from '../traceability.ts';
+import { nothingCheckedReason, type RunSummary, type TestRecord } from './records.ts';
+
+export const MAX_FAILURE_LINES = 40;
+/** Titles the console lists per skip reason; conformance.md lists every one. */
+const CONSOLE_TITLES_PER_REASON = 8;
+
+const sourceTag = (t: TestRecord) => (t.source ? `[${t.source}]` : '');
+
+function indent(text: string, prefix: string, maxLines?: number): string[] {
+  const lines = text.split('\n');
+  const shown = maxLines !== undefined && lines.length > maxLines ? lines.slice(0, maxLines) : lines;
+  const out = shown.map((l) => `${prefix}${l}`);
+  if (shown.length < lines.length) out.push(`${prefix}… ${lines.length - shown.length} more line(s) of this failure cut here; the whole text is in conformance.md and junit.xml`);
+  return out;
+}
+
+/** Message lines after the title line (the message repeats the test's title first). */
+const bodyOf = (t: TestRecord, text: string | undefined) => {
+  const lines = (text ?? '').split('\n');
+  return (lines[0]?.trim() === t.title.trim() ? lines.slice(1) : lines).join('\n');
+};
+
+function byKey<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) map.set(key(item), [...(map.get(key(item)) ?? []), item]);
+  return map;
+}
+
+export function closingLines(summary: RunSummary): string[] {
+  const c = summary.counts;
+  const lines = [`conformance: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`];
+  const codes = Object.entries(summary.toolErrorsByCode);
+  if (c.toolErrors > 0) lines.push(`tool errors: ${c.toolErrors} (${codes.map(([code, n]) => `${code} ${n}`).join(', ')})`);
+  if (c.warnings > 0) lines.push(`warnings: ${c.warnings} policy`);
+  return lines;
+}
+
+export function renderText(summary: RunSummary): string {
+  const lines: string[] = ['', '── conformance summary ──'];
+  if (summary.status === 'errored') {
+    lines.push(`the run could not start: ${summary.error?.message ?? 'unknown error'}`);
+    lines.push(...closingLines(summary));
+    return lines.join('\n');
+  }
+  if (summary.target) lines.push(`target: ${summary.target.name} (kind ${summary.target.kind}); seed ${summary.seed}; ${summary.runs} runs per property${summary.paceShare !== undefined && summary.paceShare < 1 ? `; paced at ${+summary.paceShare.toFixed(4)} of every documented limit (this shard's share)` : ''}`);
+  if (summary.mergedFrom) lines.push(`merged from ${summary.mergedFrom.length} shard report(s): ${summary.mergedFrom.join(', ')}`);
+  const of = (v: TestRecord['verdict']) => summary.tests.filter((t) => t.verdict === v);
+  const failed = of('failed');
+  if (failed.length) {
+    lines.push(`failed (${failed.length}):`);
+    for (const t of failed) {
+      lines.push(`  ✗ ${t.title} ${sourceTag(t)}  [${t.file}]`);
+      lines.push(...indent(bodyOf(t, t.message), '      ', MAX_FAILURE_LINES));
+    }
+  }
+  const errors = of('error');
+  if (errors.length) {
+    lines.push(`tool errors (${errors.length}): the suite could not reach a verdict; these are not contract results`);
+    for (const [code, list] of byKey(errors, (t) => t.code ?? 'SUITE_ERROR')) {
+      lines.push(`  ${code} (${list.length}): ${ERROR_CODES[code as keyof typeof ERROR_CODES] ?? ''}`);
+      for (const [message, same] of byKey(list, (t) => bodyOf(t, t.message).split('\n')[0])) {
+        lines.push(`    ${message}`);
+        for (const t of same.slice(0, CONSOLE_TITLES_PER_REASON)) lines.push(`      ${t.title}`);
+        if (same.length > CONSOLE_TITLES_PER_REASON) lines.push(`      … and ${same.length - CONSOLE_TITLES_PER_REASON} more (every one in conformance.md)`);
+      }
+    }
+  }
+  const warnings = of('warning');
+  if (warnings.length) {
+    lines.push(`warnings (${warnings.length}): policy requirements (our reading, not the spec's words) that failed; strictPolicy: true makes them failures`);
+    for (const t of warnings) {
+      lines.push(`  ! ${t.title}`);
+      lines.push(...indent(bodyOf(t, t.warning), '      ', MAX_FAILURE_LINES));
+    }
+  }
+  for (const verdict of ['inconclusive', 'skipped'] as const) {
+    const list = of(verdict);
+    if (!list.length) continue;
+    lines.push(verdict === 'inconclusive' ? `inconclusive (${list.length}): ran, but the target gave no evidence either way, by reason:` : `skipped (${list.length}), by reason:`);
+    for (const [reason, same] of byKey(list, (t) => t.skipReason ?? 'no reason given')) {
+      lines.push(`  - ${reason} (${same.length}):`);
+      for (const t of same.slice(0, CONSOLE_TITLES_PER_REASON)) lines.push(`      ${t.title}`);
+      if (same.length > CONSOLE_TITLES_PER_REASON) lines.push(`      … and ${same.length - CONSOLE_TITLES_PER_REASON} more (every one in conformance.md)`);
+    }
+  }
+  for (const e of summary.unhandledErrors) lines.push(`unhandled error: ${e}`);
+  const nothing = nothingCheckedReason(summary);
+  if (nothing) lines.push(nothing);
+  lines.push(...closingLines(summary));
+  return lines.join('\n');
+}
+
+export function renderMarkdown(summary: RunSummary): string {
+  const c = summary.counts;
+  const out = ['# Conformance report', ''];
+  if (summary.status === 'errored') {
+    out.push(`The run could not start: **${summary.error?.code}**: ${summary.error?.message}`, '');
+    return out.join('\n');
+  }
+  out.push(
+    `Target **${summary.target?.name ?? '?'}** (kind ${summary.target?.kind ?? '?'}, vendor conventions ${summary.target?.vendorConventions ? 'on' : 'off'}, policy ${summary.target?.strictPolicy ? 'strict' : 'warnings'}), generated ${summary.generatedAt}, seed ${summary.seed}.`,
+    '',
+    `**${c.passed} passed, ${c.failed} failed (${c.contractFailures} contract failures, ${c.toolErrors} tool errors), ${c.skipped} skipped (${c.inconclusive} inconclusive)**, ${c.warnings} policy warnings, of ${c.total}.`,
+    '',
+  );
+  const nothing = nothingCheckedReason(summary);
+  if (nothing) out.push(`**${nothing}**`, '');
+  out.push(...coverageMarkdown(summary));
+  const fence = (text: string | undefined) => `\`\`\`\n${(text ?? '').replace(/```/g, "'''")}\n\`\`\``;
+  const section = (title: string, tests: readonly TestRecord[], body: (t: TestRecord) => string) => {
+    if (!tests.length) return;
+    out.push(`## ${title} (${tests.length})`, '');
+    for (const t of tests) out.push(body(t));
+    out.push('');
+  };
+  const of = (v: TestRecord['verdict']) => summary.tests.filter((t) => t.verdict === v);
+  section('Contract failures', of('failed'), (t) => `### ${t.title}\n\nSource: ${t.source ?? '?'} · file ${t.file}${t.rootCause ? ` · root cause \`${t.rootCause}\`` : ''}\n\n${fence(t.message)}\n`);
+  if (summary.rootCauses.length) {
+    out.push(`## Failures that share one root cause (${summary.rootCauses.length})`, '', 'Each group comes from one answer of the target (the same request and response); fixing that answer may fix every test of the group.', '');
+    for (const g of summary.rootCauses) out.push(`- \`${g.key}\`: ${g.tests.length} tests`, ...g.tests.map((title) => `  - ${title}`));
+    out.push('');
+  }
+  section('Tool errors', of('error'), (t) => `### ${t.code}: ${t.title}\n\n${fence(t.message)}\n`);
+  section('Policy warnings', of('warning'), (t) => `### ${t.title}\n\n${fence(t.warning)}\n`);
+  section('Inconclusive', of('inconclusive'), (t) => `- ${t.title} [${t.source ?? '?'}]: ${t.skipReason}`);
+  section('Skipped', of('skipped'), (t) => `- ${t.title} [${t.source ?? '?'}]: ${t.skipReason}`);
+  section('Passed', of('passed'), (t) => `- ${t.title} [${t.source ?? '?'}]`);
+  return out.join('\n');
+}
+
+/**
+ * Coverage of the spec by section (specs/traceability.yaml): its testable statements, how many have
+ * requirements, how many cannot be tested from outside or still wait for a check, and how many passed
+ * (every test of every requirement of the statement passed in this run).
+ */
+export function coverageMarkdown(summary: RunSummary): string[] {
+  let rows: SectionCoverage[];
+  try {
+    rows = coverageBySection(summary.tests.filter((t) => t.requirement).map((t) => ({ requirement: t.requirement!, verdict: t.verdict })));
+  } catch (error) {
+    return [`Coverage by section is not available: ${(error as Error).message}`, ''];
+  }
+  const out = ['## Coverage of the spec by section', '', 'Statements of the spec (specs/traceability.yaml), those checked by requirements, not testable from outside, still pending a check, and checked statements whose every test passed in this run.', ''];
+  out.push('| section | statements | checked | not testable | pending | passed |', '|---|---|---|---|---|---|');
+  for (const r of [...rows, totalCoverage(rows)]) out.push(`| ${r.section === 'all' ? '**all**' : r.section} | ${r.statements} | ${r.checked} | ${r.untestable} | ${r.pending} | ${r.passed} |`);
+  out.push('');
+  return out;
+}
