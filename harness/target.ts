@@ -131,6 +131,8 @@ export interface TargetFileData {
   kind: TargetKind;
   vendorConventions?: boolean;
   strictPolicy?: boolean;
+  /** Read by harness/report/waiver-file.ts, which resolves it against the target file's folder. */
+  waivers?: string;
   areas?: Area[];
   safety?: Partial<Safety>;
   settings?: Partial<TargetSettings>;

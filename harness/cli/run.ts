@@ -1,6 +1,6 @@
 /**
- * `partner-conformance run` (what `npm test` runs): checks the target file and the settings before vitest
- * starts, so that a bad file ends with one short message and exit 2 (and reports that say the run
+ * `partner-conformance run` (what `npm test` runs): checks the target file, the settings and the waiver
+ * file before vitest starts, so that a bad file ends with one short message and exit 2 (and reports that say the run
  * errored) instead of a page of vitest output; then runs the suite and turns its summary into the exit code:
  *   0 everything checked passed · 1 a contract failure · 2 tool or configuration errors only, or nothing checked
  * Command-line options win over the environment, which wins over the target file, which wins over defaults:
@@ -14,13 +14,14 @@ import { erroredSummary, exitCodeOf, type RunSummary } from '../report/records.t
 import { writeReports } from '../report/summary-reporter.ts';
 import { closingLines } from '../report/text.ts';
 import { DEPTHS, isDepth } from '../runner/depth.ts';
-import { reportDirOf, runSettings, targetFileOf } from '../runner/settings.ts';
-import { loadTarget } from '../target.ts';
+import { reportDirOf, targetFileOf, variableOf } from '../runner/settings.ts';
+import { WAIVERS_ENV } from '../report/waiver-file.ts';
 import { parseArgs } from './args.ts';
 import type { Command } from './command.ts';
+import { checkRunInputs } from './run-inputs.ts';
 import { runVitest } from './vitest-process.ts';
 
-const VALUE_FLAGS = ['--target', '--reports', '--areas', '--depth', '--seed', '--grep', '--shard', '--from'] as const;
+const VALUE_FLAGS = ['--target', '--waivers', '--reports', '--areas', '--depth', '--seed', '--grep', '--shard', '--from'] as const;
 const SWITCHES = ['--only-failed', '--progress'] as const;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -35,6 +36,8 @@ export function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): { env:
   out.CONFORMANCE_REPORT_DIR = reportDir;
   const target = v['--target'] ?? targetFileOf(env);
   if (target) out.CONFORMANCE_TARGET = resolve(target);
+  const waivers = v['--waivers'] ?? variableOf(WAIVERS_ENV, env);
+  if (waivers) out[WAIVERS_ENV] = resolve(waivers);
   if (v['--areas']) out.CONFORMANCE_AREAS = v['--areas'];
   if (v['--depth']) {
     if (!isDepth(v['--depth'])) throw new Error(`--depth must be one of ${Object.keys(DEPTHS).join(', ')}, got "${v['--depth']}"`);
@@ -80,6 +83,7 @@ export const runCommand: Command = {
   usage: 'partner-conformance run [options] [vitest options and files]',
   options: [
     { flag: '--target', value: 'FILE', meaning: 'the target file (default: CONFORMANCE_TARGET, else the embedded sandbox)' },
+    { flag: '--waivers', value: 'FILE', meaning: "known failures accepted for a time (default: CONFORMANCE_WAIVERS, else the target file's waivers: key, else waivers.yaml beside it)" },
     { flag: '--areas', value: 'A,B', meaning: 'only these areas of the target file: speech, identity, invest, insurance, business (CONFORMANCE_AREAS)' },
     { flag: '--depth', value: 'D', meaning: `quick | standard | nightly: ${Object.entries(DEPTHS).map(([d, n]) => `${d} ${n}`).join(', ')} runs per property, and what scales with them (CONFORMANCE_DEPTH)` },
     { flag: '--seed', value: 'N', meaning: 'the property-test seed (CONFORMANCE_SEED; default fixed in CI, random otherwise; always printed)' },
@@ -104,9 +108,7 @@ export const runCommand: Command = {
       return 0;
     }
     try {
-      const file = targetFileOf(env);
-      const target = file ? loadTarget(file) : undefined;
-      runSettings({ ...process.env, ...env }, target);
+      const { target } = checkRunInputs(env);
       for (const notice of (target as { notices?: string[] } | undefined)?.notices ?? []) console.log(`notice: ${notice}`);
     } catch (error) {
       const code = error instanceof ToolError ? error.code : 'TARGET_FILE_INVALID';

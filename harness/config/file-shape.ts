@@ -15,6 +15,7 @@ export const TARGET_FILE_SHAPE = shapeOf<TargetFileData>({
   kind: true,
   vendorConventions: true,
   strictPolicy: true,
+  waivers: true,
   areas: true,
   safety: { allowDestructive: true, allowMoney: true, allowBursts: true },
   // Run settings grow with the harness: their keys are compared with DEFAULT_SETTINGS and SETTINGS_TABLE.

@@ -15,6 +15,13 @@ export interface SpeechSection {
   keyEncoding?: 'raw' | 'base64';
   audience?: string;
   tokenIdClaim?: 'jti' | 'jit';
+  streaming?: SpeechStreamingSection;
+}
+
+export interface SpeechStreamingSection {
+  path: string;
+  method?: 'POST' | 'GET';
+  contentType?: string;
 }
 
 export const SPEECH_SHAPE = shapeOf<SpeechSection>({
@@ -25,17 +32,27 @@ export const SPEECH_SHAPE = shapeOf<SpeechSection>({
   keyEncoding: true,
   audience: true,
   tokenIdClaim: true,
+  streaming: { path: true, method: true, contentType: true },
 });
 
 /** The schema's defaults (a selftest compares them). */
 export const SPEECH_DEFAULTS = { method: 'GET', keyEncoding: 'raw', audience: 'tinkoff.cloud.stt', tokenIdClaim: 'jti' } as const satisfies Partial<SpeechSection>;
 
-export type SpeechConfig = SpeechSection & Required<Pick<SpeechSection, keyof typeof SPEECH_DEFAULTS>> & {
-  /** Whether the target file names the audience (else the vendor's example is used). */
-  audienceGiven: boolean;
-};
+export const STREAMING_DEFAULTS = { method: 'POST', contentType: 'application/x-ndjson' } as const satisfies Partial<SpeechStreamingSection>;
+
+export type SpeechConfig = Omit<SpeechSection, 'streaming'> &
+  Required<Pick<SpeechSection, keyof typeof SPEECH_DEFAULTS>> & {
+    /** Whether the target file names the audience (else the vendor's example is used). */
+    audienceGiven: boolean;
+    streaming?: Required<SpeechStreamingSection>;
+  };
 
 export function speechConfig(target: Target): SpeechConfig {
-  const section = checkedSection(target, 'speech');
-  return { ...SPEECH_DEFAULTS, ...section, audienceGiven: section.audience !== undefined };
+  const { streaming, ...section } = checkedSection(target, 'speech');
+  return {
+    ...SPEECH_DEFAULTS,
+    ...section,
+    audienceGiven: section.audience !== undefined,
+    ...(streaming ? { streaming: { ...STREAMING_DEFAULTS, ...streaming } } : {}),
+  };
 }

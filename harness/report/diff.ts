@@ -41,7 +41,8 @@ export function diffRuns(older: RunSummary, newer: RunSummary, rerun?: RunSummar
     else if (failing(now) && failing(then)) out.stillFailing.push(now);
     else if (failing(now)) out.newFailures.push(now);
     else if (now.verdict === 'error' && then?.verdict !== 'error') out.newToolErrors.push(now);
-    else if (now.verdict === 'passed' && broken(then)) out.fixed.push(now);
+    // A waived failure that now passes is fixed too (its waiver can go).
+    else if (now.verdict === 'passed' && (broken(then) || then?.verdict === 'waived')) out.fixed.push(now);
     else if (notRun(now) && then && !notRun(then)) out.newlySkipped.push(now);
   }
   return out;

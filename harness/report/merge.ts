@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { summaryOf, type RunSummary } from './records.ts';
+import { summaryOf, type FetchedDocument, type RunSummary, type WaiverUse } from './records.ts';
 
 /** Reads a conformance.json, given it or the report folder that holds it. */
 export function readSummary(path: string): RunSummary {
@@ -15,6 +15,21 @@ export function readSummary(path: string): RunSummary {
   if (summary.format !== 'partner-conformance/summary@2') throw new Error(`${file}: not a partner-conformance summary@2 (format ${JSON.stringify(summary.format)})`);
   return summary;
 }
+
+/** The shards' uses of one waiver file as one: the failures each waiver matched in any shard. */
+function mergeWaivers(parts: ReadonlyArray<{ summary: RunSummary }>): RunSummary['waivers'] {
+  const withWaivers = parts.map((p) => p.summary.waivers).filter((w): w is NonNullable<RunSummary['waivers']> => !!w);
+  if (!withWaivers.length) return undefined;
+  const uses = new Map<number, WaiverUse>();
+  for (const use of withWaivers.flatMap((w) => w.uses)) {
+    const seen = uses.get(use.entry);
+    const tests = [...(seen?.tests ?? []), ...use.tests];
+    uses.set(use.entry, { ...use, tests, status: use.status === 'expired' ? 'expired' : tests.length ? 'applied' : 'unused' });
+  }
+  return { file: withWaivers[0].file, uses: [...uses.values()].sort((a, b) => a.entry - b.entry) };
+}
+
+const mergeDocuments = (parts: ReadonlyArray<{ summary: RunSummary }>): FetchedDocument[] => [...new Map(parts.flatMap((p) => p.summary.documents ?? []).map((d) => [d.sha256, d])).values()];
 
 export function mergeSummaries(parts: ReadonlyArray<{ path: string; summary: RunSummary }>): RunSummary {
   if (!parts.length) throw new Error('nothing to merge: give the report folders of the shards');
@@ -34,6 +49,8 @@ export function mergeSummaries(parts: ReadonlyArray<{ path: string; summary: Run
       paceShare: first.paceShare,
       startedAt: parts.map((p) => p.summary.startedAt).filter((s): s is string => !!s).sort()[0],
       mergedFrom: parts.map((p) => p.path),
+      waivers: mergeWaivers(parts),
+      documents: mergeDocuments(parts),
       unhandledErrors: parts.flatMap((p) => p.summary.unhandledErrors),
     },
   );

@@ -25,7 +25,7 @@ export interface SettingRow {
   scope: 'run' | 'fault-run';
 }
 
-export const SETTINGS_TABLE: readonly SettingRow[] = [
+const ROWS = [
   { variable: 'CONFORMANCE_TARGET', default: 'the embedded sandbox', meaning: 'the target file; without one, the sandbox is started on free loopback ports', scope: 'run' },
   { variable: 'CONFORMANCE_AREAS', default: "the target file's areas", meaning: "a comma-separated subset of the target file's areas", scope: 'run' },
   { variable: 'CONFORMANCE_DEPTH', default: 'standard', meaning: `quick, standard or nightly: the runs per property (${Object.entries(DEPTHS).map(([d, n]) => `${d} ${n}`).join(', ')}) and all that scales with them`, scope: 'run' },
@@ -38,6 +38,11 @@ export const SETTINGS_TABLE: readonly SettingRow[] = [
   { variable: 'CONFORMANCE_PROGRESS', default: 'on, off in CI', meaning: '1 prints a progress line every few seconds, also in CI; 0 never', scope: 'run' },
   { variable: 'CONFORMANCE_SPEC', default: '../shared/spec/partner-interfaces.md', meaning: 'the contract; read by the selftests (every quote is found in it) and the certification manifest', scope: 'run' },
   { variable: 'CONFORMANCE_SANDBOX_FAULTS', default: 'none', meaning: 'faults the embedded sandbox starts with (comma-separated ids; for selftests)', scope: 'run' },
+  { variable: 'CONFORMANCE_WAIVERS', default: "the target file's waivers, else waivers.yaml beside it", meaning: 'the waiver file: known failures accepted for a time', scope: 'run' },
+  { variable: 'CONFORMANCE_SIGNING_KEY', default: 'none', meaning: 'certify: the PEM private key that signs the pack', scope: 'run' },
+  { variable: 'CONFORMANCE_SIGNING_KEY_FILE', default: 'none', meaning: 'certify: the file of that key', scope: 'run' },
+  { variable: 'CONFORMANCE_SIGNING_KEY_PASSPHRASE', default: 'none', meaning: "certify: the key's passphrase, if it is encrypted", scope: 'run' },
+  { variable: 'CONFORMANCE_CERTIFIER', default: 'none', meaning: 'certify: who certifies, recorded in the signed manifest', scope: 'run' },
   { variable: 'CI', default: 'unset', meaning: 'set (as CI services do): the default seed is the fixed one, and no progress lines', scope: 'run' },
   { key: 'settings.timeoutMs', default: '15000', meaning: "milliseconds a request may wait for the answer's headers, and again for its body", scope: 'run' },
   { key: 'settings.paceFraction', default: '0.5', meaning: 'ordinary traffic stays at this fraction of each documented rate limit', scope: 'run' },
@@ -48,7 +53,18 @@ export const SETTINGS_TABLE: readonly SettingRow[] = [
   { variable: 'SKIP_CLEAN', default: 'unset', meaning: 'set: skips the run against the clean sandbox', scope: 'fault-run' },
   { variable: 'SKIP_DEGENERATE', default: 'unset', meaning: 'set: skips the degenerate target-wide faults', scope: 'fault-run' },
   { variable: 'DEGENERATE', default: 'every one', meaning: 'only these degenerate target-wide faults (comma-separated ids)', scope: 'fault-run' },
-];
+] as const satisfies readonly SettingRow[];
+
+export const SETTINGS_TABLE: readonly SettingRow[] = ROWS;
+
+/** Every variable of SETTINGS_TABLE: the only names `variableOf` reads. */
+export type SettingVariable = Extract<(typeof ROWS)[number], { variable: string }>['variable'];
+
+/** One variable of the table, by name (empty counts as unset): how every other file reads the environment. */
+export function variableOf(name: SettingVariable, env: Environment = process.env): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
 
 /** README's Settings table: exactly SETTINGS_TABLE. */
 export function renderSettingsTable(rows: readonly SettingRow[] = SETTINGS_TABLE): string {

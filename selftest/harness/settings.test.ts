@@ -41,9 +41,14 @@ describe('settings', () => {
     expect(readFileSync(join(ROOT, TARGET_FILE), 'utf8')).toContain('env[name]');
   });
 
-  it('every variable settings.ts reads is in SETTINGS_TABLE, and every variable of the table is read', () => {
-    const text = readFileSync(join(ROOT, SETTINGS_FILE), 'utf8');
-    const read = new Set([...text.matchAll(/env\.([A-Z_][A-Z0-9_]*)|env, '([A-Z_][A-Z0-9_]*)'/g)].map((m) => m[1] ?? m[2]));
+  it('every variable of SETTINGS_TABLE is read (by settings.ts, or through variableOf), and none other', () => {
+    const texts = scanned().map((file) => readFileSync(file, 'utf8'));
+    const constants = new Map(texts.flatMap((t) => [...t.matchAll(/const ([A-Z][A-Z0-9_]*) = '([A-Z][A-Z0-9_]*)'/g)].map((m) => [m[1], m[2]] as const)));
+    const own = readFileSync(join(ROOT, SETTINGS_FILE), 'utf8');
+    const read = new Set([
+      ...[...own.matchAll(/env\.([A-Z_][A-Z0-9_]*)|integer\(env, '([A-Z_][A-Z0-9_]*)'/g)].map((m) => m[1] ?? m[2]),
+      ...texts.flatMap((t) => [...t.matchAll(/variableOf\(\s*(?:'([A-Z][A-Z0-9_]*)'|([A-Z][A-Z0-9_]*)\b)/g)].map((m) => m[1] ?? constants.get(m[2]) ?? `unknown constant ${m[2]}`)),
+    ]);
     const listed = new Set(SETTINGS_TABLE.flatMap((r) => (r.variable ? [r.variable] : [])));
     expect([...read].sort()).toEqual([...listed].sort());
   });

@@ -9,7 +9,7 @@ import { TARGET_FILE_SHAPE } from '../../harness/config/file-shape.ts';
 import { IDENTITY_DEFAULTS } from '../../harness/config/identity.ts';
 import { INVEST_DEFAULTS } from '../../harness/config/invest.ts';
 import { shapePaths } from '../../harness/config/shape.ts';
-import { SPEECH_DEFAULTS } from '../../harness/config/speech.ts';
+import { SPEECH_DEFAULTS, STREAMING_DEFAULTS } from '../../harness/config/speech.ts';
 import { keyPaths, keysAt, targetFileSchema, type SchemaNode } from '../../harness/config/target-schema.ts';
 import { workflow } from '../../harness/ndfl3/workflow.ts';
 import { DEFAULT_SETTINGS } from '../../harness/target.ts';
@@ -46,6 +46,7 @@ describe('the target-file schema and the typed readers', () => {
   it("the readers' defaults are the schema's", () => {
     const defaults: Array<[string, Record<string, unknown>]> = [
       ['services.speech', SPEECH_DEFAULTS],
+      ['services.speech.streaming', STREAMING_DEFAULTS],
       ['services.identity', IDENTITY_DEFAULTS],
       ['services.invest', INVEST_DEFAULTS],
       ['services.business', BUSINESS_DEFAULTS],

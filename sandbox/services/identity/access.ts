@@ -27,7 +27,7 @@ export interface Refusal {
   code: string;
   oauthError: string;
   message: string;
-  /** The person concerned, when the refusal is about their consent. */
+  /** The person concerned, when the refusal is about their consent or their token's scopes. */
   person?: Person;
 }
 
@@ -104,7 +104,7 @@ export function authorize(authorization: string | undefined, fields: Map<string,
   if (!client.partner && !faults.has('idn-non-partner-served')) return refuse(403, 'FORBIDDEN', 'unauthorized_client', 'userinfo is available to partner clients only');
   const required = faults.has('idn-phone-scope-unchecked') ? REQUIRED_SCOPES.filter((s) => s !== 'phone') : REQUIRED_SCOPES;
   const lacking = required.filter((s) => !grant.scopes.includes(s));
-  if (lacking.length) return refuse(403, 'FORBIDDEN', 'insufficient_scope', `the access token lacks the scope(s) ${lacking.join(', ')}`);
+  if (lacking.length) return refuse(403, 'FORBIDDEN', 'insufficient_scope', `the access token lacks the scope(s) ${lacking.join(', ')}`, grant.person);
   if (!grant.person.consented && !faults.has('idn-consent-unchecked')) {
     return refuse(403, 'CONSENT_REQUIRED', 'access_denied', 'the user has not consented to share full name, e-mail and phone number', grant.person);
   }

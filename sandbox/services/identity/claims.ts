@@ -28,7 +28,7 @@ function absent(faults: FaultSet): Claims[string] | undefined {
 function profileClaims(p: Person, faults: FaultSet): Claims {
   const name = faults.has('idn-name-given-only') ? [p.givenName, p.middleName].filter(Boolean).join(' ') : `${p.familyName} ${p.givenName}`;
   return {
-    name,
+    name: p.hasFullName ? name : undefined,
     family_name: p.familyName,
     given_name: p.givenName,
     middle_name: p.middleName ?? absent(faults),
@@ -37,11 +37,16 @@ function profileClaims(p: Person, faults: FaultSet): Claims {
   };
 }
 
+/** A *_verified flag: left out when the person has none, or under the fault that drops them. */
+function verifiedFlag(value: boolean | undefined, faults: FaultSet): boolean | string | undefined {
+  return value === undefined || faults.has('idn-verified-flags-dropped') ? undefined : flag(value, faults);
+}
+
 function phoneClaims(p: Person, faults: FaultSet): Claims {
-  if (p.phoneNumber === undefined) return {};
+  if (p.phoneNumber === undefined || faults.has('idn-phone-left-out')) return {};
   return {
     phone_number: faults.has('idn-phone-no-plus') ? p.phoneNumber.slice(1) : p.phoneNumber,
-    phone_number_verified: flag(p.phoneNumberVerified ?? false, faults),
+    phone_number_verified: verifiedFlag(p.phoneNumberVerified, faults),
   };
 }
 
@@ -49,7 +54,7 @@ function emailClaims(p: Person, faults: FaultSet): Claims {
   if (p.email === undefined) return { email: absent(faults) };
   return {
     email: faults.has('idn-email-no-at') ? p.email.replace('@', ' at ') : p.email,
-    email_verified: flag(p.emailVerified ?? false, faults),
+    email_verified: verifiedFlag(p.emailVerified, faults),
   };
 }
 

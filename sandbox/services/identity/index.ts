@@ -36,6 +36,7 @@ export const credentials = {
 
 function sendRefusal(reply: FastifyReply, refusal: Refusal, faults: FaultSet, extra: Record<string, unknown> = {}) {
   if (refusal.status === 401) reply.header('www-authenticate', `Bearer error="${refusal.oauthError}"`);
+  if (faults.has('idn-refusal-html')) return reply.code(refusal.status).type('text/html; charset=utf-8').send(`<html><body><h1>${refusal.status}</h1><p>${refusal.message}</p></body></html>`);
   const body = faults.has('idn-error-body-oauth')
     ? { error: refusal.oauthError, error_description: refusal.message, ...extra }
     : { errorId: randomUUID(), errorMessage: refusal.message, errorCode: refusal.code, ...extra };
@@ -93,7 +94,10 @@ export const service: SandboxService = {
       if (!(fields instanceof Map)) return sendRefusal(reply, fields, faults);
       const verdict = authorize(request.headers.authorization, fields, table, faults);
       if ('refusal' in verdict) {
-        const leaked = verdict.refusal.person && faults.has('idn-no-consent-leaks-data') ? claimsOf(verdict.refusal.person, ['profile', 'phone', 'email'], faults) : {};
+        const { person } = verdict.refusal;
+        const scopeRefusal = verdict.refusal.oauthError === 'insufficient_scope';
+        const leaked = person && !scopeRefusal && faults.has('idn-no-consent-leaks-data') ? claimsOf(person, ['profile', 'phone', 'email'], faults)
+          : person && scopeRefusal && faults.has('idn-refusal-carries-sub') ? { sub: person.sub, gender: person.gender } : {};
         return sendRefusal(reply, verdict.refusal, faults, leaked);
       }
       const body = claimsOf(verdict.grant.person, verdict.grant.scopes, faults);

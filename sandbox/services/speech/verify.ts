@@ -1,9 +1,10 @@
 /**
  * The sandbox's own reading of spec 2.1 and 5.1 (independent of harness/: a real staging does not share
  * the suite's token builder). Checks, in order: the Bearer scheme, three base64url segments, the header
- * (alg exactly HS256, a known kid), the HMAC-SHA256 signature over the bytes received (constant-time
- * compare), then the claims: exp (required), nbf and iat (when present) with LEEWAY_SECONDS of clock
- * leeway, aud, and x-content-sha256 against the raw body bytes.
+ * (alg exactly HS256, typ JWT, a known kid), the HMAC-SHA256 signature over the bytes received
+ * (constant-time compare), then the claims: the types of 2.1, exp (required), nbf and iat (when present)
+ * with LEEWAY_SECONDS of clock leeway, aud, and x-content-sha256 (hex, either case) against the raw
+ * body bytes, or against the first message of a stream.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FaultSet } from '../../faults/types.ts';
@@ -83,6 +84,11 @@ function hashFor(alg: unknown, faults: FaultSet): string | undefined {
   return 'sha256';
 }
 
+function checkTyp(typ: unknown, faults: FaultSet): void {
+  if (faults.has('spe-typ-unchecked')) return;
+  if (typeof typ !== 'string' || typ.toUpperCase() !== 'JWT') throw new Refusal(`typ must be JWT, got ${JSON.stringify(typ)}`);
+}
+
 function keyFor(kid: unknown, cfg: VerifierConfig): Buffer {
   if (cfg.faults.has('spe-kid-any')) return [...cfg.keys.values()][0];
   if (typeof kid !== 'string' || kid === '') throw new Refusal('the token header has no kid');
@@ -107,29 +113,42 @@ function checkSignature(parts: string[], hash: string, key: Buffer, cfg: Verifie
   if (faults.has('spe-verify-cache-by-signature')) cfg.verified.add(s);
 }
 
-function numericDate(claims: Record<string, unknown>, name: string): number | undefined {
+function numericDate(claims: Record<string, unknown>, name: string, faults: FaultSet): number | undefined {
   const value = claims[name];
   if (value === undefined) return undefined;
+  // A lenient parser: numeric strings and booleans become numbers.
+  if (faults.has('spe-time-claims-coerced') && Number.isFinite(Number(value))) return Number(value);
+  if (faults.has('spe-claim-types-unchecked') && typeof value === 'number') return value;
   if (!Number.isInteger(value)) throw new Refusal(`${name} must be an integer Unix time`);
   return value as number;
 }
 
+const STRING_CLAIMS = ['iss', 'sub', 'jti', 'jit', 'sid'];
+
+function checkClaimTypes(claims: Record<string, unknown>, faults: FaultSet): void {
+  if (faults.has('spe-claim-types-unchecked')) return;
+  const wrong = STRING_CLAIMS.find((name) => claims[name] !== undefined && typeof claims[name] !== 'string');
+  if (wrong) throw new Refusal(`${wrong} must be a string`);
+}
+
 function checkTimes(claims: Record<string, unknown>, faults: FaultSet, now: number): void {
   if (!faults.has('spe-expired-accepted')) {
-    const exp = numericDate(claims, 'exp');
+    const exp = numericDate(claims, 'exp', faults);
     if (exp === undefined && !faults.has('spe-exp-optional')) throw new Refusal('the token has no exp');
     if (exp !== undefined && now > exp + LEEWAY_SECONDS) throw new Refusal('the token has expired', faults.has('spe-expired-400') ? 400 : 401);
   }
-  const nbf = numericDate(claims, 'nbf');
+  const nbf = numericDate(claims, 'nbf', faults);
   if (nbf !== undefined && now < nbf - LEEWAY_SECONDS && !faults.has('spe-nbf-ignored')) throw new Refusal('the token is not valid yet (nbf)');
-  const iat = numericDate(claims, 'iat');
+  const iat = numericDate(claims, 'iat', faults);
+  if (iat !== undefined && iat > now + LEEWAY_SECONDS && faults.has('spe-future-iat-500')) throw new RangeError('token age is negative');
   if (iat !== undefined && iat > now + LEEWAY_SECONDS && !faults.has('spe-iat-future-accepted')) throw new Refusal('the token is issued in the future (iat)');
 }
 
 function checkAudience(aud: unknown, cfg: VerifierConfig): void {
   if (cfg.faults.has('spe-aud-ignored')) return;
-  const matches = (a: unknown) => typeof a === 'string' && (cfg.faults.has('spe-aud-prefix') ? a.startsWith(cfg.audience) : a === cfg.audience);
-  const ok = Array.isArray(aud) ? aud.some(matches) : matches(aud);
+  const asText = cfg.faults.has('spe-claims-compared-as-text');
+  const matches = (a: unknown) => (asText ? String(a) : a) === cfg.audience || (typeof a === 'string' && cfg.faults.has('spe-aud-prefix') && a.startsWith(cfg.audience));
+  const ok = Array.isArray(aud) && !asText ? aud.some(matches) : matches(aud);
   if (!ok) throw new Refusal('the token is not meant for this service (aud)');
 }
 
@@ -145,10 +164,20 @@ function bodyHash(raw: Buffer, faults: FaultSet): string {
   return sha256hex(raw);
 }
 
+/** The forms of the hash the service accepts: hex in either case (base16 is case-insensitive, RFC 4648). */
+function hashMatches(claimed: string, hex: string, faults: FaultSet): boolean {
+  if (faults.has('spe-hash-any-encoding')) {
+    const digest = Buffer.from(hex, 'hex');
+    if (claimed === digest.toString('base64') || claimed === digest.toString('base64url')) return true;
+  }
+  return faults.has('spe-hash-case-sensitive') ? claimed === hex : claimed.toLowerCase() === hex;
+}
+
 function checkBodyHash(claimed: unknown, raw: Buffer, faults: FaultSet): void {
   if (faults.has('spe-hash-ignored')) return;
-  if (typeof claimed !== 'string') throw new Refusal('the token has no x-content-sha256');
-  if (claimed.toLowerCase() !== bodyHash(raw, faults)) throw new Refusal('x-content-sha256 is not the SHA-256 of the request body');
+  const text = faults.has('spe-claims-compared-as-text') && claimed !== undefined ? String(claimed) : claimed;
+  if (typeof text !== 'string') throw new Refusal('the token has no x-content-sha256 string');
+  if (!hashMatches(text, bodyHash(raw, faults), faults)) throw new Refusal('x-content-sha256 is not the SHA-256 of the request body');
 }
 
 function checkClaimNames(claims: Record<string, unknown>, faults: FaultSet): void {
@@ -167,10 +196,12 @@ export function verifyCall(authorization: string | undefined, raw: Buffer, cfg: 
     }
     const header = parseHeader(parts[0], cfg.faults);
     const hash = hashFor(header.alg, cfg.faults);
+    checkTyp(header.typ, cfg.faults);
     const key = keyFor(header.kid, cfg);
     if (hash) checkSignature(parts, hash, key, cfg);
     const claims = parsePayload(parts[1]);
     checkClaimNames(claims, cfg.faults);
+    checkClaimTypes(claims, cfg.faults);
     checkTimes(claims, cfg.faults, now);
     checkAudience(claims.aud, cfg);
     checkBodyHash(claims['x-content-sha256'], raw, cfg.faults);
