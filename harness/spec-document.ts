@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { specFileOf } from './runner/settings.ts';
 
 export const SPEC_ENV = 'CONFORMANCE_SPEC';
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -34,7 +35,7 @@ export class SpecDocumentError extends Error {
 
 /** Where the contract is looked for, and why there. */
 export function specDocumentLocation(env: NodeJS.ProcessEnv = process.env): { path: string; from: string } {
-  const named = env[SPEC_ENV]?.trim();
+  const named = specFileOf(env);
   if (named) return { path: resolve(named), from: `${SPEC_ENV}` };
   return { path: DEFAULT_SPEC_PATH, from: 'the default beside the project (../shared/spec/partner-interfaces.md)' };
 }

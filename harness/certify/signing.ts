@@ -13,6 +13,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { calculateJwkThumbprint, compactVerify, CompactSign, decodeProtectedHeader, importJWK, type JWK } from 'jose';
+import { variableOf } from '../runner/settings.ts';
 
 export const JWS_TYPE = 'partner-conformance-manifest+jws';
 export const KEY_ENV = 'CONFORMANCE_SIGNING_KEY';
@@ -63,8 +64,9 @@ export async function signingKeyFrom(pem: string, from: string, passphrase?: str
 
 /** The certifier's key: --key FILE, else CONFORMANCE_SIGNING_KEY (the PEM itself), else CONFORMANCE_SIGNING_KEY_FILE; undefined when none is given. */
 export async function loadSigningKey(keyFile: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<SigningKey | undefined> {
-  const passphrase = env[PASSPHRASE_ENV] || undefined;
-  const file = keyFile ?? (env[KEY_ENV] ? undefined : env[KEY_FILE_ENV] || undefined);
+  const passphrase = variableOf(PASSPHRASE_ENV, env);
+  const pem = variableOf(KEY_ENV, env);
+  const file = keyFile ?? (pem ? undefined : variableOf(KEY_FILE_ENV, env));
   if (file) {
     let pem: string;
     try {
@@ -74,7 +76,7 @@ export async function loadSigningKey(keyFile: string | undefined, env: NodeJS.Pr
     }
     return signingKeyFrom(pem, `the signing key file ${file}`, passphrase);
   }
-  if (env[KEY_ENV]) return signingKeyFrom(env[KEY_ENV]!, KEY_ENV, passphrase);
+  if (pem) return signingKeyFrom(pem, KEY_ENV, passphrase);
   return undefined;
 }
 

@@ -18,7 +18,7 @@ import { exitCodeOf, type RunSummary } from '../report/records.ts';
 import { WAIVERS_ENV } from '../report/waiver-file.ts';
 import { requirements } from '../requirements.ts';
 import { DEPTHS, depthOf, type Depth } from '../runner/depth.ts';
-import { runSettings } from '../runner/settings.ts';
+import { reportDirOf, runSettings, targetFileOf, variableOf } from '../runner/settings.ts';
 import { AREAS, type Area } from '../target.ts';
 import { helpOf, type Command, type CommandOption } from './command.ts';
 import { parseArgs } from './args.ts';
@@ -86,7 +86,7 @@ interface Resolved {
 
 /** The target as `run` resolves it; the embedded sandbox is started alone, so that its target file can be recorded. */
 async function resolveTarget(option: string | undefined): Promise<Resolved> {
-  const file = option ?? process.env.CONFORMANCE_TARGET;
+  const file = option ?? targetFileOf();
   if (file) return { targetFile: resolve(file), source: basename(file) };
   const faults = runSettings(process.env).sandboxFaults;
   const sandbox = await startStandaloneSandbox(faults);
@@ -100,7 +100,7 @@ function depthEnv(values: Record<string, string | undefined>): Record<string, st
     if (!/^[1-9][0-9]*$/.test(runs)) throw new UsageError(`--runs must be a positive integer, got "${runs}"`);
     return { CONFORMANCE_RUNS: runs };
   }
-  if (values['--depth'] || process.env.CONFORMANCE_RUNS || process.env.CONFORMANCE_DEPTH) return {};
+  if (values['--depth'] || variableOf('CONFORMANCE_RUNS') || variableOf('CONFORMANCE_DEPTH')) return {};
   return { CONFORMANCE_DEPTH: CERTIFICATION_DEPTH, CONFORMANCE_RUNS: String(DEPTHS[CERTIFICATION_DEPTH]) };
 }
 
@@ -128,7 +128,7 @@ async function certifyMain(argv: string[]): Promise<number> {
     if (error instanceof SigningKeyError) throw new UsageError(error.message);
     throw error;
   }
-  const outDir = resolve(values['--out'] ?? join(process.env.CONFORMANCE_REPORT_DIR || 'reports', 'certification'));
+  const outDir = resolve(values['--out'] ?? join(reportDirOf(), 'certification'));
   const startedAt = new Date().toISOString();
   const resolved = await resolveTarget(values['--target']);
   const runDir = mkdtempSync(join(tmpdir(), 'pc-certify-run-'));
@@ -163,7 +163,7 @@ async function certifyMain(argv: string[]): Promise<number> {
         documents: summary.documents ?? [],
         counts: summary.counts,
         verdict,
-        ...(values['--certifier'] ?? process.env[CERTIFIER_ENV] ? { certifiedBy: values['--certifier'] ?? process.env[CERTIFIER_ENV] } : {}),
+        ...(values['--certifier'] ?? variableOf(CERTIFIER_ENV) ? { certifiedBy: values['--certifier'] ?? variableOf(CERTIFIER_ENV) } : {}),
         signing: key ? { signed: true, alg: key.alg, thumbprint: key.thumbprint } : { signed: false, why: `no signing key was given (--key, ${KEY_ENV} or ${KEY_FILE_ENV})` },
       },
     });

@@ -4,6 +4,7 @@ import { mergeSummaries, readSummary } from '../report/merge.ts';
 import { exitCodeOf } from '../report/records.ts';
 import { writeReports } from '../report/summary-reporter.ts';
 import { renderText } from '../report/text.ts';
+import { reportDirOf } from '../runner/settings.ts';
 import { parseArgs } from './args.ts';
 import type { Command } from './command.ts';
 
@@ -17,7 +18,7 @@ export const mergeCommand: Command = {
       const args = parseArgs(argv, { values: ['--reports'], switches: [] });
       if (!args.rest.length) throw new Error('give the report folders (or conformance.json files) of the shards');
       const merged = mergeSummaries(args.rest.map((path) => ({ path, summary: readSummary(path) })));
-      const dir = resolve(args.values['--reports'] ?? process.env.CONFORMANCE_REPORT_DIR ?? 'reports');
+      const dir = resolve(args.values['--reports'] ?? reportDirOf());
       writeReports(dir, merged);
       console.log(renderText(merged));
       console.log(`merged reports written to ${dir}`);

@@ -7,7 +7,7 @@
 import { ToolError } from '../errors.ts';
 import { clearFetchedDocuments } from '../report/fetched-documents.ts';
 import { loadWaiverFile, waiverFileOf, type WaiverFile } from '../report/waiver-file.ts';
-import { runSettings } from '../runner/settings.ts';
+import { runSettings, targetFileOf, variableOf } from '../runner/settings.ts';
 import { loadTarget, type Target } from '../target.ts';
 
 export interface RunInputs {
@@ -21,14 +21,16 @@ export function checkRunInputs(env: Record<string, string>, processEnv: NodeJS.P
   const all = { ...processEnv, ...env };
   let target: Target | undefined;
   try {
-    target = env.CONFORMANCE_TARGET ? loadTarget(env.CONFORMANCE_TARGET) : undefined;
+    const file = targetFileOf(env);
+    target = file ? loadTarget(file) : undefined;
     runSettings(all, target);
   } catch (error) {
     if (error instanceof ToolError) throw error;
     throw new ToolError('TARGET_FILE_INVALID', (error as Error).message);
   }
-  const waiverFile = waiverFileOf(env.CONFORMANCE_TARGET, all);
+  const waiverFile = waiverFileOf(targetFileOf(env), all);
   const waivers = waiverFile ? loadWaiverFile(waiverFile) : undefined;
-  if (env.CONFORMANCE_REPORT_DIR) clearFetchedDocuments(env.CONFORMANCE_REPORT_DIR);
+  const reportDir = variableOf('CONFORMANCE_REPORT_DIR', env);
+  if (reportDir) clearFetchedDocuments(reportDir);
   return { target, waivers };
 }

@@ -14,6 +14,7 @@ import { erroredSummary, exitCodeOf, type RunSummary } from '../report/records.t
 import { writeReports } from '../report/summary-reporter.ts';
 import { closingLines } from '../report/text.ts';
 import { DEPTHS, isDepth } from '../runner/depth.ts';
+import { reportDirOf, targetFileOf, variableOf } from '../runner/settings.ts';
 import { WAIVERS_ENV } from '../report/waiver-file.ts';
 import { parseArgs } from './args.ts';
 import type { Command } from './command.ts';
@@ -31,11 +32,11 @@ export function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): { env:
   const v = args.values;
   const out: Record<string, string> = {};
   const vitestArgs = [...args.rest];
-  const reportDir = resolve(v['--reports'] ?? env.CONFORMANCE_REPORT_DIR ?? 'reports');
+  const reportDir = resolve(v['--reports'] ?? reportDirOf(env));
   out.CONFORMANCE_REPORT_DIR = reportDir;
-  const target = v['--target'] ?? env.CONFORMANCE_TARGET;
+  const target = v['--target'] ?? targetFileOf(env);
   if (target) out.CONFORMANCE_TARGET = resolve(target);
-  const waivers = v['--waivers'] ?? env[WAIVERS_ENV];
+  const waivers = v['--waivers'] ?? variableOf(WAIVERS_ENV, env);
   if (waivers) out[WAIVERS_ENV] = resolve(waivers);
   if (v['--areas']) out.CONFORMANCE_AREAS = v['--areas'];
   if (v['--depth']) {

@@ -14,6 +14,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import type { Redactor } from '../redact.ts';
 import type { FetchedDocument } from './records.ts';
+import { variableOf } from '../runner/settings.ts';
 
 export const FETCHED_DIR = 'fetched';
 const SIDECAR = '.json';
@@ -30,7 +31,7 @@ function writeAtomically(path: string, data: string | Buffer): void {
 }
 
 /** Records a fetched document in the run's report folder; a no-op outside a CLI run. Never throws. */
-export function recordFetchedDocument(url: string, body: string, contentType: string | undefined, redactor: Redactor, reportDir = process.env.CONFORMANCE_REPORT_DIR): void {
+export function recordFetchedDocument(url: string, body: string, contentType: string | undefined, redactor: Redactor, reportDir = variableOf('CONFORMANCE_REPORT_DIR')): void {
   if (!reportDir) return;
   try {
     const bytes = Buffer.from(body, 'utf8');

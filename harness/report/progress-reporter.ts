@@ -5,15 +5,12 @@
  * silences it anywhere.
  */
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import { progressWanted } from '../runner/settings.ts';
 
 const AREA_OF_PREFIX: Record<string, string> = { SPE: 'speech', IDN: 'identity', INV: 'invest', INS: 'insurance', BUS: 'business', NDF: 'business (3-NDFL)' };
 export const PROGRESS_INTERVAL_MS = 5_000;
 
-export function progressWanted(env: NodeJS.ProcessEnv): boolean {
-  if (env.CONFORMANCE_PROGRESS === '1') return true;
-  if (env.CONFORMANCE_PROGRESS === '0') return false;
-  return !env.CI;
-}
+export { progressWanted };
 
 export default class ProgressReporter implements Reporter {
   private total = 0;
@@ -23,7 +20,7 @@ export default class ProgressReporter implements Reporter {
   private area = '';
   private started = Date.now();
   private timer?: NodeJS.Timeout;
-  private readonly on = progressWanted(process.env);
+  private readonly on = progressWanted();
 
   onTestRunStart() {
     if (!this.on) return;

@@ -11,6 +11,7 @@ import { Redactor } from '../redact.ts';
 import { REQUIREMENT_ID, requirements } from '../requirements.ts';
 import { loadTarget } from '../target.ts';
 import { getRunInfo } from '../runner/run-info.ts';
+import { reportDirOf } from '../runner/settings.ts';
 import { fetchedDocuments } from './fetched-documents.ts';
 import { renderJunit } from './junit.ts';
 import { summaryOf, verdictOf, type RunSummary, type TestRecord } from './records.ts';
@@ -115,7 +116,7 @@ export default class SummaryReporter implements Reporter {
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
-    const reportDir = getRunInfo()?.reportDir ?? process.env.CONFORMANCE_REPORT_DIR ?? 'reports';
+    const reportDir = getRunInfo()?.reportDir ?? reportDirOf();
     const summary = summarise(modules, unhandled, this.root, reportDir);
     writeReports(reportDir, summary);
     console.log(renderText(summary));

@@ -14,6 +14,7 @@ import { ToolError } from '../errors.ts';
 import { requirements } from '../requirements.ts';
 import { schemaRegistry, SCHEMA_BASE } from '../schemas.ts';
 import type { WaiverRecord } from './records.ts';
+import { variableOf } from '../runner/settings.ts';
 
 export const WAIVERS_ENV = 'CONFORMANCE_WAIVERS';
 export const WAIVERS_BESIDE_TARGET = 'waivers.yaml';
@@ -54,7 +55,7 @@ function namedInTarget(targetFile: string): string | undefined {
 
 /** Where the run's waiver file is, or undefined when the run has none. A file that is named must exist. */
 export function waiverFileOf(targetFile: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const fromEnv = env[WAIVERS_ENV]?.trim();
+  const fromEnv = variableOf(WAIVERS_ENV, env)?.trim();
   if (fromEnv) return resolve(fromEnv);
   if (!targetFile) return undefined;
   const named = namedInTarget(targetFile);

@@ -79,7 +79,7 @@ describe('business document: the operation catalog (4.5, 9)', () => {
     const served = pending && (await pending.catch(() => undefined));
     if (!served?.readable) return;
     const drift = computeDrift(served.readable.index, catalogOperations(), served.url);
-    const file = writeDrift(runSettings(process.env).reportDir, drift);
+    const file = writeDrift(runSettings().reportDir, drift);
     console.log(runContext().target.redactor.redact(summariseDrift(drift, file)));
   });
 });

@@ -8,7 +8,8 @@ import { answeredWithUserinfo, carriesNoUserValues, consentedFieldsPresent, refu
 import type { CapturedResponse } from '../../harness/http.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { ToolError } from '../../harness/errors.ts';
-import { credentialOf, serviceOf } from '../../harness/target.ts';
+import { identityConfig, identityToken, type IdentityTokenName } from '../../harness/config/identity.ts';
+import { credentialOf } from '../../harness/target.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import { throwOnToolStatus } from '../../harness/tool-status.ts';
 import { CANONICAL_REQUEST, encodeForm, formPairs, percentEncodeAll, type RequestVariation } from '../../generators/identity.ts';
@@ -16,8 +17,6 @@ import { CANONICAL_REQUEST, encodeForm, formPairs, percentEncodeAll, type Reques
 export const USERINFO_PATH = '/userinfo/userinfo';
 export const OPERATION = `POST ${USERINFO_PATH}`;
 const FORM = 'application/x-www-form-urlencoded';
-/** What the token of accessToken and tokens.people carries unless services.identity.scopes says otherwise. */
-export const DEFAULT_SCOPES = ['openid', 'profile', 'phone', 'email'];
 
 export interface CallOptions {
   /** The access token; `null` sends no Authorization header. Default: services.identity.accessToken. */
@@ -33,7 +32,7 @@ export interface CallOptions {
 }
 
 export function userinfoUrl(t: RequirementContext): string {
-  return `${serviceOf(t.target, 'identity').url.replace(/\/$/, '')}${USERINFO_PATH}`;
+  return `${identityConfig(t.target).url.replace(/\/$/, '')}${USERINFO_PATH}`;
 }
 
 export async function callUserinfo(t: RequirementContext, options: CallOptions = {}): Promise<CapturedResponse> {
@@ -84,32 +83,20 @@ export function expectUserinfo(t: RequirementContext, res: CapturedResponse, not
 }
 
 /** A token under services.identity.tokens.<name>, or a CREDENTIAL_MISSING skip naming the key. */
-export function tokenOf(t: RequirementContext, name: string): string {
-  const tokens = serviceOf(t.target, 'identity').tokens as Record<string, unknown> | undefined;
-  const value = tokens?.[name];
-  if (typeof value !== 'string' || value === '') {
-    throw new ToolError('CREDENTIAL_MISSING', `the target file ${t.target.name} has no services.identity.tokens.${name}`);
-  }
-  return value;
+export function tokenOf(t: RequirementContext, name: IdentityTokenName): string {
+  return identityToken(t.target, name);
 }
 
 /** The people to check: accessToken's user, then services.identity.tokens.people (duplicates dropped). */
 export function peopleOf(t: RequirementContext): Array<{ label: string; token: string }> {
   const main = credentialOf(t.target, 'identity', 'accessToken');
-  const listed = (serviceOf(t.target, 'identity').tokens as { people?: unknown } | undefined)?.people;
-  if (listed !== undefined && !(Array.isArray(listed) && listed.every((x) => typeof x === 'string' && x !== ''))) {
-    throw new ToolError('TARGET_FILE_INVALID', `${t.target.file}: key "services.identity.tokens.people": must be a list of access tokens`);
-  }
-  const pool = [...new Set([main, ...((listed as string[] | undefined) ?? [])])];
+  const pool = [...new Set([main, ...(identityConfig(t.target).tokens.people ?? [])])];
   return pool.map((token, i) => ({ label: i === 0 ? 'the user of accessToken' : `person ${i} of tokens.people`, token }));
 }
 
 /** Scopes the accessToken and tokens.people carry: services.identity.scopes, or profile, phone, email (and openid). */
 export function grantedScopes(t: RequirementContext): string[] {
-  const scopes = serviceOf(t.target, 'identity').scopes;
-  if (scopes === undefined) return DEFAULT_SCOPES;
-  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) throw new ToolError('TARGET_FILE_INVALID', `${t.target.file}: key "services.identity.scopes": must be a list of scope names`);
-  return scopes as string[];
+  return identityConfig(t.target).scopes;
 }
 
 /** The secret with its last character changed; still mostly the secret, so it is registered for masking too. */

@@ -13,7 +13,8 @@ import { ToolError } from '../../harness/errors.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
-import { credentialOf, serviceOf } from '../../harness/target.ts';
+import { insuranceConfig } from '../../harness/config/insurance.ts';
+import { credentialOf } from '../../harness/target.ts';
 import { sampleRequest, type SurrenderRequest } from '../../generators/insurance.ts';
 
 export const SURRENDER_PATH = '/invest/axiom/providers-api/v1/contracts/surrender/create/';
@@ -35,7 +36,7 @@ export interface SendOptions {
 }
 
 export function surrenderUrl(t: RequirementContext): string {
-  return `${serviceOf(t.target, 'insurance').url.replace(/\/$/, '')}${SURRENDER_PATH}`;
+  return `${insuranceConfig(t.target).url.replace(/\/$/, '')}${SURRENDER_PATH}`;
 }
 
 export async function sendSurrender(t: RequirementContext, body: unknown, options: SendOptions = {}): Promise<CapturedResponse> {

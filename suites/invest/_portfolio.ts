@@ -14,10 +14,10 @@ import type { CapturedResponse } from '../../harness/http.ts';
 import { REQUEST_CURRENCIES, type RequestCurrency as Currency } from '../../harness/invest/portfolio.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
-import { credentialOf, serviceOf } from '../../harness/target.ts';
+import { investConfig, type InvestSection } from '../../harness/config/invest.ts';
+import { credentialOf, type StringKey } from '../../harness/target.ts';
 import { accountIdLike } from '../../generators/invest.ts';
 
-export const DEFAULT_PACKAGE = 'vendor.public.invest.api.contract.v1';
 export const OPERATION = 'POST /rest/{package}.OperationsService/GetPortfolio';
 /** Spec part 7, besides "default: unexpected error". */
 export const DOCUMENTED = [200, 400, 401, 403, 404, 408, 415, 429, 500, 501, 503, 504] as const;
@@ -37,9 +37,8 @@ export interface SendOptions {
 }
 
 export function portfolioUrl(t: RequirementContext): string {
-  const service = serviceOf(t.target, 'invest');
-  const pkg = typeof service.package === 'string' && service.package !== '' ? service.package : DEFAULT_PACKAGE;
-  return `${service.url.replace(/\/$/, '')}/rest/${pkg}.OperationsService/GetPortfolio`;
+  const service = investConfig(t.target);
+  return `${service.url.replace(/\/$/, '')}/rest/${service.package}.OperationsService/GetPortfolio`;
 }
 
 export async function sendPortfolio(t: RequirementContext, body: unknown, options: SendOptions = {}): Promise<CapturedResponse> {
@@ -67,9 +66,9 @@ export async function sendPortfolio(t: RequirementContext, body: unknown, option
 }
 
 /** Test data of the target file (an account), or a FIXTURE_MISSING skip that names the key. */
-export function fixtureOf(t: RequirementContext, key: string): string {
-  const value = serviceOf(t.target, 'invest')[key];
-  if (typeof value !== 'string' || value === '') throw new ToolError('FIXTURE_MISSING', `the target file ${t.target.name} has no services.invest.${key}`);
+export function fixtureOf(t: RequirementContext, key: StringKey<InvestSection>): string {
+  const value = investConfig(t.target)[key];
+  if (!value) throw new ToolError('FIXTURE_MISSING', `the target file ${t.target.name} has no services.invest.${key}`);
   return value;
 }
 
@@ -78,9 +77,7 @@ export const mainAccount = (t: RequirementContext) => fixtureOf(t, 'accountId');
 
 /** services.invest.accountId first, then services.invest.accountIds. */
 export function accountsOf(t: RequirementContext): string[] {
-  const more = serviceOf(t.target, 'invest').accountIds;
-  const extra = Array.isArray(more) ? more.filter((a): a is string => typeof a === 'string' && a !== '') : [];
-  return [...new Set([mainAccount(t), ...extra])];
+  return [...new Set([mainAccount(t), ...investConfig(t.target).accountIds])];
 }
 
 const answers = new Map<string, Promise<CapturedResponse>>();
@@ -115,7 +112,7 @@ export const describeRequest = (s: Pick<Sampled, 'accountId' | 'currency'>) => `
 
 /** A well-formed account id that names no account: shaped like services.invest.accountId, drawn afresh. */
 export function unknownAccountLike(t: RequirementContext): string {
-  const known = new Set([...accountsOf(t), String(serviceOf(t.target, 'invest').otherAccountId ?? '')]);
+  const known = new Set([...accountsOf(t), investConfig(t.target).otherAccountId ?? '']);
   return accountIdLike(mainAccount(t), known);
 }
 

@@ -28,7 +28,7 @@ import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { ToolError } from '../../harness/errors.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { serviceOf } from '../../harness/target.ts';
+import { investConfig } from '../../harness/config/invest.ts';
 import { portfolioRequest } from '../../generators/invest.ts';
 import { accountsOf, control, CURRENCIES, describeRequest, mainAccount, portfolioOf, sample, type Sampled, statusDocumentedOrError } from './_portfolio.ts';
 
@@ -92,7 +92,7 @@ describe('invest portfolio: the 200 answer', () => {
   });
 
   requirementTest('INV-TOT-001', async (t) => {
-    if (serviceOf(t.target, 'invest').totalIsSumOfClasses !== true) {
+    if (!investConfig(t.target).totalIsSumOfClasses) {
       throw new ToolError('FIXTURE_MISSING', `the target file ${t.target.name} does not declare services.invest.totalIsSumOfClasses: true, so the sum is no requirement here`);
     }
     await everyAnswer(t, (s) => portfolioIsSumOfClasses(s.res.json, t.id));

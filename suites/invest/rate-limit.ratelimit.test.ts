@@ -13,15 +13,15 @@ import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { assertBurstAllowed } from '../../harness/safety.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { credentialOf, serviceOf } from '../../harness/target.ts';
+import { investConfig } from '../../harness/config/invest.ts';
+import { credentialOf } from '../../harness/target.ts';
 import { mainAccount, portfolioUrl, sendPortfolio } from './_portfolio.ts';
 
 describe('invest portfolio: rate limit', () => {
   requirementTest('INV-RAT-001', { timeoutMs: 60_000 }, async (t) => {
     const token = credentialOf(t.target, 'invest', 'burstToken');
     assertBurstAllowed(t.target, portfolioUrl(t));
-    const burstAccount = serviceOf(t.target, 'invest').burstAccountId;
-    const accountId = typeof burstAccount === 'string' && burstAccount ? burstAccount : mainAccount(t);
+    const accountId = investConfig(t.target).burstAccountId ?? mainAccount(t);
     const limit = t.client.limitOf('invest');
     const size = 2 * limit.requests;
     const responses = await Promise.all(Array.from({ length: size }, () => sendPortfolio(t, { accountId }, { token, pacing: 'burst' })));

@@ -12,20 +12,16 @@ import { accepted } from '../../harness/checks/speech.ts';
 import { noServerError, refused } from '../../harness/checks/answer.ts';
 import { inconclusive, ToolError } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
-import { schemaId, schemaRegistry } from '../../harness/schemas.ts';
 import { hmacKey, secretVariants, type KeyEncoding } from '../../harness/speech-token.ts';
 import { requirementTest, type RequirementContext } from '../../harness/suite.ts';
-import { credentialOf, serviceOf, type Target } from '../../harness/target.ts';
+import { speechConfig } from '../../harness/config/speech.ts';
+import { credentialOf, type Target } from '../../harness/target.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import { throwOnToolStatus } from '../../harness/tool-status.ts';
 import { ATTACKS, type Attack } from '../../generators/speech-attacks.ts';
 import { recognizeBody, streamBody, streamMessages, validCall, validStream, type SpeechCall, type SpeechEndpoint, type SpeechKit } from '../../generators/speech.ts';
 
 export const RECOGNIZE_PATH = '/v1/stt:recognize';
-/** The vendor's example audience for speech recognition (public facts), used when the target names none. */
-export const VENDOR_AUDIENCE = 'tinkoff.cloud.stt';
-/** Messages of a stream, one JSON text per line. */
-export const NDJSON = 'application/x-ndjson';
 
 export interface StreamingSettings {
   url: string;
@@ -45,22 +41,17 @@ export interface SpeechSettings extends SpeechKit {
 const settingsCache = new WeakMap<Target, SpeechSettings>();
 
 /**
- * The speech settings of the target file, checked against specs/schemas/speech/target-section.json.
+ * The speech settings of the target file (harness/config/speech.ts: typed, checked against the
+ * target-file schema, defaults applied; the audience defaults to the vendor's example).
  * Registers every form of the secret with the redactor (the target loader registers it as given).
  */
 export function speechSettings(t: RequirementContext): SpeechSettings {
   const cached = settingsCache.get(t.target);
   if (cached) return cached;
-  const service = serviceOf(t.target, 'speech');
-  const validate = schemaRegistry().validator(schemaId('speech/target-section'));
-  if (!validate(service)) {
-    const e = validate.errors![0];
-    const key = `services.speech${e.instancePath.replace(/\//g, '.')}`;
-    throw new ToolError('TARGET_FILE_INVALID', `${t.target.file}: key "${key}": ${e.message}`);
-  }
+  const service = speechConfig(t.target);
   const apiKey = credentialOf(t.target, 'speech', 'apiKey');
   const secretKey = credentialOf(t.target, 'speech', 'secretKey');
-  const keyEncoding = (service.keyEncoding as KeyEncoding | undefined) ?? 'raw';
+  const keyEncoding: KeyEncoding = service.keyEncoding;
   try {
     hmacKey(secretKey, keyEncoding);
   } catch (error) {
@@ -68,17 +59,17 @@ export function speechSettings(t: RequirementContext): SpeechSettings {
   }
   t.target.redactor.register(...secretVariants(secretKey, keyEncoding));
   const base = service.url.replace(/\/$/, '');
-  const streaming = service.streaming as { path: string; method?: 'POST' | 'GET'; contentType?: string } | undefined;
+  const streaming = service.streaming;
   const settings: SpeechSettings = {
     url: `${base}${RECOGNIZE_PATH}`,
-    method: (service.method as 'GET' | 'POST' | undefined) ?? 'GET',
+    method: service.method,
     apiKey,
     secretKey,
     keyEncoding,
-    audience: (service.audience as string | undefined) ?? VENDOR_AUDIENCE,
-    audienceFrom: service.audience ? 'services.speech.audience' : 'the vendor example (services.speech.audience not set)',
-    tokenIdClaim: (service.tokenIdClaim as 'jti' | 'jit' | undefined) ?? 'jti',
-    ...(streaming ? { streaming: { url: `${base}${streaming.path}`, method: streaming.method ?? 'POST', contentType: streaming.contentType ?? NDJSON } } : {}),
+    audience: service.audience,
+    audienceFrom: service.audienceGiven ? 'services.speech.audience' : 'the vendor example (services.speech.audience not set)',
+    tokenIdClaim: service.tokenIdClaim,
+    ...(streaming ? { streaming: { url: `${base}${streaming.path}`, method: streaming.method, contentType: streaming.contentType } } : {}),
   };
   settingsCache.set(t.target, settings);
   return settings;

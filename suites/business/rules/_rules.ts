@@ -18,6 +18,7 @@ import { ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse, RequestSpec } from '../../../harness/http.ts';
 import { jsonBodyOf } from '../../../harness/openapi/operation-model.ts';
 import { resolvePointer } from '../../../harness/openapi/refs.ts';
+import { rulesSection, type RulesSection } from '../../../harness/config/business.ts';
 import { credentialOf } from '../../../harness/target.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
 import { baseUrl, send } from '../runtime/_exchanges.ts';
@@ -127,18 +128,10 @@ export { getAt, innIndividual, innLegal, removeAt, setAt } from './_body.ts';
 
 // ── Fixtures of the target file ─────────────────────────────────────────────────────────────────────
 
-export interface RulesConfig {
-  payerAccountPrefix?: string;
-  payerAccounts?: string[];
-  monthNearLimit?: { payerAccountPrefix?: string; payerAccounts?: string[]; paidThisMonth?: number };
-  sbp?: { freeLimit?: number; commissionField?: string };
-  selfEmployed?: { inn?: string; inactiveInn?: string };
-  checkout?: { shopId?: string; itemsAmountCondition?: string };
-}
+export type RulesConfig = RulesSection;
 
 export function rulesConfig(): RulesConfig {
-  const rules = plan.run.target.services.business?.rules;
-  return isNode(rules) ? (rules as RulesConfig) : {};
+  return rulesSection(plan.run.target);
 }
 
 const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('');
