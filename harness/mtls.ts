@@ -36,6 +36,8 @@ export function mtlsFiles(target: Target): MtlsFiles {
 export function mtlsUrl(target: Target): string {
   const url = serviceOf(target, 'business').mtlsUrl;
   if (typeof url !== 'string' || url === '') throw new ToolError('CREDENTIAL_MISSING', `the target file ${target.name} has no services.business.mtlsUrl (the secured host)`);
+  // Over plain http no certificate is ever presented, so every mTLS check would pass or fail for nothing.
+  if (!/^https:\/\//i.test(url)) throw new ToolError('TARGET_FILE_INVALID', `${target.file}: key "services.business.mtlsUrl" must be an https URL (a client certificate is only presented over TLS)`);
   return url.replace(/\/+$/, '');
 }
 

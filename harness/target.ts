@@ -26,11 +26,16 @@ export interface ServiceConfig {
 }
 
 export interface TargetSettings {
+  /** Each request's total deadline: connect, headers and the whole body. */
   timeoutMs: number;
   runs: number;
   seed?: number;
   paceFraction: number;
   retry429: number;
+  /** The longest Retry-After a 429 is waited out for; a longer one is TARGET_RATE_LIMITED at once. */
+  maxRetryAfterMs: number;
+  /** The size cap of one answer's body; past it TARGET_RESPONSE_TOO_LARGE. */
+  maxResponseBytes: number;
 }
 
 export interface Target {
@@ -52,6 +57,8 @@ export const DEFAULT_SETTINGS: Readonly<TargetSettings> = Object.freeze({
   runs: 25,
   paceFraction: 0.5,
   retry429: 3,
+  maxRetryAfterMs: 10_000,
+  maxResponseBytes: 2 * 1024 * 1024,
 });
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;

@@ -7,10 +7,9 @@
  * shared by every test that judges them; `prefetch` starts all of them, so that groups overlap.
  */
 import { randomUUID } from 'node:crypto';
-import { isSkip } from '../../../harness/errors.ts';
+import { ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse, RequestSpec } from '../../../harness/http.ts';
 import { mtlsDispatcher, mtlsUrl } from '../../../harness/mtls.ts';
-import { refusalRateGroup } from '../../../harness/rate-groups.ts';
 import { credentialOf, serviceOf } from '../../../harness/target.ts';
 import { toWire, type GeneratedRequest } from '../../../generators/openapi.ts';
 import { generatedFor, type OperationPlan, type RuntimePlan } from './_runtime.ts';
@@ -28,9 +27,6 @@ export interface Exchange {
   /** A 5xx on the first attempt that the one retry did not repeat. */
   firstAttemptStatus?: number;
 }
-
-/** Variants that no client stands behind: paced under the refusal budget, not the operation's group. */
-const REFUSALS = new Set<Variant>(['no-token', 'bad-token', 'no-certificate', 'plain-url']);
 
 export interface AuthExchanges {
   unknownToken: Exchange;
@@ -97,7 +93,9 @@ export async function send(plan: RuntimePlan, op: OperationPlan, request: Genera
     url: `${url}${wire.path}${wire.search}`,
     headers,
     ...(wire.body !== undefined ? { json: wire.body } : {}),
-    rateGroup: REFUSALS.has(variant) ? refusalRateGroup() : op.rateGroup,
+    rateGroup: op.rateGroup,
+    // On the plain host a redirect is one of the ways to refuse (BUS-MTL-004 judges it); anywhere else it is a tool error.
+    ...(variant === 'plain-url' ? { redirects: 'capture' as const } : {}),
     dispatcher,
   };
   const once = () => gateOf(spec.rateGroup!.key).run(() => client.send(spec));
@@ -110,7 +108,8 @@ export async function send(plan: RuntimePlan, op: OperationPlan, request: Genera
     }
     return { variant, note, response, ...(firstAttemptStatus !== undefined && response.status < 500 ? { firstAttemptStatus } : {}) };
   } catch (error) {
-    if (isSkip(error) || variant !== 'no-certificate') throw error;
+    // Only a connection the secured host refused or broke can be its answer to a missing certificate; a timeout stays a tool error.
+    if (variant !== 'no-certificate' || !(error instanceof ToolError) || error.code !== 'TARGET_UNREACHABLE') throw error;
     return { variant, note, error: (error as Error).message };
   }
 }
