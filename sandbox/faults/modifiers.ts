@@ -24,7 +24,8 @@ export interface HandlerShape {
 
 export interface Behaviour<S extends HandlerShape> {
   request?: (request: S['request']) => S['request'];
-  rules?: Partial<S['rules']>;
+  /** Named rules replaced; or made of `memory`, which belongs to this fault in this sandbox, for a rule that remembers (a cache). */
+  rules?: Partial<S['rules']> | ((memory: Map<string, unknown>) => Partial<S['rules']>);
   settings?: Partial<S['settings']>;
   /** `memory` belongs to this fault in this sandbox, for a fault that remembers earlier answers. */
   answer?: (answer: S['answer'], request: S['request'], memory: Map<string, S['answer']>) => S['answer'];
@@ -51,8 +52,8 @@ export function modifiersOf<S extends HandlerShape>(catalog: readonly ModifierFa
     const picked = (f.answer as { rule?: string } | undefined)?.rule;
     if (picked !== undefined && !Object.hasOwn(base.rules, picked)) throw new Error(`fault ${f.id} edits the refusals of the rule "${picked}", which the handler does not have`);
   }
-  const rules = replaced(base.rules, on, 'rules', 'rule');
-  const settings = replaced(base.settings, on, 'settings', 'setting');
+  const rules = replaced(base.rules, on.map((f) => ({ id: f.id, values: typeof f.rules === 'function' ? f.rules(new Map()) : f.rules })), 'rule');
+  const settings = replaced(base.settings, on.map((f) => ({ id: f.id, values: f.settings })), 'setting');
   const memories = new Map(on.map((f) => [f.id, new Map<string, S['answer']>()]));
   return {
     rules,
@@ -64,8 +65,17 @@ export function modifiersOf<S extends HandlerShape>(catalog: readonly ModifierFa
 
 /** The route of one handler with the faults that are on: request edits, the handler, answer edits, sent. */
 export function route<S extends HandlerShape & { request: Incoming }>(modifiers: Modifiers<S>, handle: (request: Incoming) => S['answer']) {
+  return routeReading(modifiers, incomingOf, handle);
+}
+
+/** The same, for a handler whose request is made by `read` (raw bytes, say) instead of `incomingOf`. */
+export function routeReading<S extends HandlerShape>(
+  modifiers: Modifiers<S>,
+  read: (request: FastifyRequest) => S['request'] | Promise<S['request']>,
+  handle: (request: S['request']) => S['answer'],
+) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const incoming = modifiers.request(incomingOf(request));
+    const incoming = modifiers.request(await read(request));
     return sendAnswer(reply, modifiers.answer(handle(incoming), incoming));
   };
 }
@@ -76,10 +86,10 @@ export const namedRules =
   <K extends string>(rules: Record<K, R>): Record<K, R> =>
     rules;
 
-function replaced<T extends object, S extends HandlerShape>(base: T, on: readonly ModifierFault<S>[], key: 'rules' | 'settings', what: string): T {
+function replaced<T extends object>(base: T, on: ReadonlyArray<{ id: string; values?: object }>, what: string): T {
   const out = { ...base } as Record<string, unknown>;
   for (const fault of on) {
-    for (const [name, value] of Object.entries((fault[key] ?? {}) as Record<string, unknown>)) {
+    for (const [name, value] of Object.entries(fault.values ?? {})) {
       if (!Object.hasOwn(base, name)) throw new Error(`fault ${fault.id} replaces the ${what} "${name}", which the handler does not have (it has ${Object.keys(base).join(', ')})`);
       out[name] = value;
     }
@@ -90,7 +100,7 @@ function replaced<T extends object, S extends HandlerShape>(base: T, on: readonl
 /** Whether a fault entry does anything by itself (and is not a `faults.has` branch inside a handler). */
 export function isModifier(fault: Fault): boolean {
   const f = fault as ModifierFault<HandlerShape>;
-  return Boolean(f.request || f.answer || (f.rules && Object.keys(f.rules).length) || (f.settings && Object.keys(f.settings).length));
+  return Boolean(f.request || f.answer || typeof f.rules === 'function' || (f.rules && Object.keys(f.rules).length) || (f.settings && Object.keys(f.settings).length));
 }
 
 // ── Small edits a catalog is written with ────────────────────────────────────────────────────────────

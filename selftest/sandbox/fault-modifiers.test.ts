@@ -1,8 +1,9 @@
 /**
- * Faults as modifiers (sandbox/faults/modifiers.ts): every insurance and invest fault is an edit around
- * its handler, one that names a rule the handler lacks cannot start, and the edits change only what
- * they mean to.
+ * Faults as modifiers (sandbox/faults/modifiers.ts): every insurance, invest, speech and identity fault
+ * is an edit around its handler, one that names a rule the handler lacks cannot start, a rule that
+ * remembers keeps its memory per sandbox, and the edits change only what they mean to.
  */
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Incoming } from '../../sandbox/exchange.ts';
 import { editJsonBody, isModifier, modifiersOf, onRefusal, type HandlerShape, type ModifierFault } from '../../sandbox/faults/modifiers.ts';
@@ -16,6 +17,12 @@ import { investFaults } from '../../sandbox/services/invest/faults.ts';
 import { portfolioHandler, RULES as PORTFOLIO_RULES, SETTINGS as PORTFOLIO_SETTINGS, type PortfolioShape } from '../../sandbox/services/invest/handler.ts';
 import { amountOf, type Pair } from '../../sandbox/services/invest/money.ts';
 import { eachPair } from '../../sandbox/services/invest/portfolio-edits.ts';
+import { identityFaults } from '../../sandbox/services/identity/faults.ts';
+import { RULES as USERINFO_RULES, type UserinfoShape } from '../../sandbox/services/identity/handler.ts';
+import type { SpeechCall } from '../../sandbox/services/speech/call.ts';
+import { AUDIENCE, sha256hex } from '../../sandbox/services/speech/claim-rules.ts';
+import { speechFaults } from '../../sandbox/services/speech/faults.ts';
+import { RULES as SPEECH_RULES, speechHandler, type SpeechShape } from '../../sandbox/services/speech/handler.ts';
 
 const on = <S extends HandlerShape>(catalog: ModifierFault<S>[], ...ids: string[]) => new FaultSet(new Map(catalog.map((f) => [f.id, f])), ids);
 
@@ -39,6 +46,22 @@ function insurance(...ids: string[]) {
   };
 }
 
+const SPEECH_KEY = Buffer.alloc(32, 7);
+
+function speech(...ids: string[]) {
+  const modifiers = modifiersOf<SpeechShape>(speechFaults, on(speechFaults, ...ids), { rules: SPEECH_RULES, settings: {} });
+  const handle = speechHandler({ rules: modifiers.rules, keys: new Map([['kid-1', SPEECH_KEY]]) });
+  return (call: SpeechCall) => modifiers.answer(handle(modifiers.request(call)), call);
+}
+
+/** A recognize call without a body, its token signed with SPEECH_KEY, or with `signature` in its place. */
+function speechCall(claims: Record<string, unknown>, signature?: string): SpeechCall {
+  const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${segment({ alg: 'HS256', typ: 'JWT', kid: 'kid-1' })}.${segment(claims)}`;
+  const token = `${input}.${signature ?? createHmac('sha256', SPEECH_KEY).update(input).digest('base64url')}`;
+  return { kind: 'recognize', headers: { authorization: `Bearer ${token}` }, body: Buffer.alloc(0), tooLarge: false };
+}
+
 function invest(...ids: string[]) {
   const modifiers = modifiersOf<PortfolioShape>(investFaults, on(investFaults, ...ids), { rules: PORTFOLIO_RULES, settings: PORTFOLIO_SETTINGS });
   const tokens = { main: 'main', other: 'other', burst: 'burst' };
@@ -47,10 +70,31 @@ function invest(...ids: string[]) {
 }
 
 describe('faults as modifiers', () => {
-  it('every insurance and invest fault is an edit around its handler, and each starts alone', () => {
-    for (const fault of [...insuranceFaults, ...investFaults]) expect(isModifier(fault), fault.id).toBe(true);
+  it('every insurance, invest, speech and identity fault is an edit around its handler, and each starts alone', () => {
+    for (const fault of [...insuranceFaults, ...investFaults, ...speechFaults, ...identityFaults]) expect(isModifier(fault), fault.id).toBe(true);
     for (const fault of insuranceFaults) expect(() => insurance(fault.id), fault.id).not.toThrow();
     for (const fault of investFaults) expect(() => invest(fault.id), fault.id).not.toThrow();
+    for (const fault of speechFaults) expect(() => speech(fault.id), fault.id).not.toThrow();
+    for (const fault of identityFaults) {
+      expect(() => modifiersOf<UserinfoShape>(identityFaults, on(identityFaults, fault.id), { rules: USERINFO_RULES, settings: {} }), fault.id).not.toThrow();
+    }
+  });
+
+  it('a rule that remembers keeps its memory per sandbox: the verification cache keyed by the signature', () => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { exp: now + 300, aud: AUDIENCE, 'x-content-sha256': sha256hex('') };
+    const valid = speechCall(claims);
+    const knownSignature = (valid.headers.authorization as string).split('.')[2];
+    const forged = speechCall({ ...claims, sub: 'someone else' }, knownSignature);
+    expect(speech()(valid).status).toBe(200);
+    expect([speech()(forged).status, speech()(forged).refusedBy]).toEqual([401, 'signature']);
+
+    const cached = speech('spe-verify-cache-by-signature');
+    expect(cached(forged).status).toBe(401);
+    expect(cached(valid).status).toBe(200);
+    expect(cached(forged).status).toBe(200);
+    // Another sandbox with the same fault has not seen the signature.
+    expect(speech('spe-verify-cache-by-signature')(forged).status).toBe(401);
   });
 
   it('a fault that names a rule the handler lacks cannot start', () => {
