@@ -2,7 +2,7 @@
  * Status classes for the areas where the spec fixes no error status (speech, userinfo: "errors of the
  * speech and userinfo calls: not shown", part 7): a refusal is what the spec supports, neither a
  * success nor a server error. Redirects and a 429 that outlived the client's retries never reach these
- * checks (harness/tool-status.ts); the JSON label of a body is json-answer.ts's.
+ * checks (the HTTP client ends them as tool errors); the JSON label of a body is json-answer.ts's.
  */
 import type { CapturedResponse } from '../http.ts';
 import { failure, type Failure } from './failure.ts';

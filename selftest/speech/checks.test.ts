@@ -2,9 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { refused } from '../../harness/checks/answer.ts';
 import { accepted, clockOffsetSeconds, echoesNoSecret, emptyBodyHashVerdict, leewayFigure, refusedWith401 } from '../../harness/checks/speech.ts';
-import { ToolError } from '../../harness/errors.ts';
 import { embeddedBase64urlForms } from '../../harness/speech-token.ts';
-import { throwOnToolStatus } from '../../harness/tool-status.ts';
 import { cannedResponse } from '../helpers.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 
@@ -21,22 +19,6 @@ describe('refused (shared with identity)', () => {
     for (const status of [400, 401, 403, 404, 415]) expect(refused(response(status), 'R')).toEqual([]);
     expect(refused(response(200), 'R')[0].received).toBe('accepted with 200');
     expect(refused(response(503), 'R')[0].received).toBe('server error 503');
-  });
-});
-
-describe('throwOnToolStatus', () => {
-  it('ends a redirect and an endless 429 as tool errors, and lets every verdict status through', () => {
-    const codeOf = (res: CapturedResponse) => {
-      try {
-        throwOnToolStatus(res);
-        return 'none';
-      } catch (error) {
-        return (error as ToolError).code;
-      }
-    };
-    expect(codeOf(response(302, '', { location: 'https://login.example/' }))).toBe('TARGET_REDIRECT');
-    expect(codeOf(response(429))).toBe('TARGET_RATE_LIMITED');
-    for (const status of [200, 204, 400, 401, 404, 500, 503]) expect(codeOf(response(status))).toBe('none');
   });
 });
 

@@ -11,7 +11,6 @@ import { ToolError } from '../../harness/errors.ts';
 import { identityConfig, identityToken, type IdentityTokenName } from '../../harness/config/identity.ts';
 import { credentialOf } from '../../harness/target.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
-import { throwOnToolStatus } from '../../harness/tool-status.ts';
 import { CANONICAL_REQUEST, encodeForm, formPairs, percentEncodeAll, type RequestVariation } from '../../generators/identity.ts';
 
 export const USERINFO_PATH = '/userinfo/userinfo';
@@ -54,7 +53,7 @@ export async function callUserinfo(t: RequirementContext, options: CallOptions =
     // client_id (never a secret) gets fresh bytes on every request: see encodeForm.
     body = encodeForm(formPairs(clientId, clientSecret, v), v.percentEncodeAll, 'client_id');
   }
-  return throwOnToolStatus(await t.client.send({ area: 'identity', operation: OPERATION, sideEffect: 'read', method: 'POST', url: userinfoUrl(t), headers, body }));
+  return t.client.send({ area: 'identity', operation: OPERATION, sideEffect: 'read', method: 'POST', url: userinfoUrl(t), headers, body });
 }
 
 /** The control of a refusal test: the valid call (accessToken, the partner client, the form) answered 200 in this run. */

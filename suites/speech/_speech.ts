@@ -17,7 +17,6 @@ import { requirementTest, type RequirementContext } from '../../harness/suite.ts
 import { speechConfig } from '../../harness/config/speech.ts';
 import { credentialOf, type Target } from '../../harness/target.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
-import { throwOnToolStatus } from '../../harness/tool-status.ts';
 import { ATTACKS, type Attack } from '../../generators/speech-attacks.ts';
 import { recognizeBody, streamBody, streamMessages, validCall, validStream, type SpeechCall, type SpeechEndpoint, type SpeechKit } from '../../generators/speech.ts';
 
@@ -99,7 +98,7 @@ export async function sendSpeech(t: RequirementContext, s: SpeechSettings, call:
     headers,
     ...(call.body !== undefined ? { body: call.body } : {}),
   });
-  return throwOnToolStatus(res);
+  return res;
 }
 
 /** What a refused valid token most likely means, for the failure note. */
