@@ -6,6 +6,7 @@ import type { CapturedResponse } from '../http.ts';
 import { isSuccess, noServerError } from './answer.ts';
 import { contentTypeIn, jsonBody } from './body.ts';
 import { failure, type Failure } from './failure.ts';
+import { isJsonObject } from '../json.ts';
 
 /** Every field of 2.2: an answer that refuses the request carries none of them, at any depth. */
 export const USERINFO_FIELDS = ['sub', 'name', 'gender', 'birthdate', 'family_name', 'given_name', 'middle_name', 'phone_number', 'email', 'email_verified', 'phone_number_verified'] as const;
@@ -18,7 +19,6 @@ export const OIDC_SCOPE_CLAIMS: Readonly<Record<string, readonly string[]>> = {
   phone: ['phone_number', 'phone_number_verified'],
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmpty = (v: unknown) => typeof v === 'string' && v.trim() !== '';
 
 /** Answered as 4.2 says: 200, Content-Type application/json, a JSON object. What every check of the fields needs first. */
@@ -26,7 +26,7 @@ export function answeredWithUserinfo(res: CapturedResponse, requirement: string)
   if (res.status !== 200) return [failure(requirement, 'status 200 with the userinfo fields', `${res.status >= 500 ? 'server error' : 'status'} ${res.status}`)];
   const notJson = jsonBody(res, requirement);
   if (notJson.length) return notJson;
-  if (!isObject(res.json)) return [failure(requirement, 'a JSON object', JSON.stringify(res.json).slice(0, 120))];
+  if (!isJsonObject(res.json)) return [failure(requirement, 'a JSON object', JSON.stringify(res.json).slice(0, 120))];
   return contentTypeIn(res, ['application/json'], requirement);
 }
 
@@ -35,7 +35,7 @@ export function answeredWithUserinfo(res: CapturedResponse, requirement: string)
  * phone number must bring (4.2): a name field (name, or family_name and given_name), email and phone_number.
  */
 export function consentedFieldsPresent(body: unknown, requirement: string): Failure[] {
-  const b = isObject(body) ? body : {};
+  const b = isJsonObject(body) ? body : {};
   const missing = [
     ...(nonEmpty(b.name) || (nonEmpty(b.family_name) && nonEmpty(b.given_name)) ? [] : ['a name (name, or family_name and given_name)']),
     ...(nonEmpty(b.email) ? [] : ['email']),
@@ -48,7 +48,7 @@ export function consentedFieldsPresent(body: unknown, requirement: string): Fail
 /** Every 2.2 field name at any depth of a JSON value. */
 function userinfoFieldsIn(value: unknown, found = new Set<string>()): Set<string> {
   if (Array.isArray(value)) for (const v of value) userinfoFieldsIn(v, found);
-  else if (isObject(value)) {
+  else if (isJsonObject(value)) {
     for (const [k, v] of Object.entries(value)) {
       if ((USERINFO_FIELDS as readonly string[]).includes(k)) found.add(k);
       userinfoFieldsIn(v, found);
@@ -77,7 +77,7 @@ export function carriesNoUserValues(res: CapturedResponse, knownValues: readonly
 
 /** The user's string values in a successful answer, for the leak check of refusals. */
 export function userValues(body: unknown): string[] {
-  if (!isObject(body)) return [];
+  if (!isJsonObject(body)) return [];
   return USERINFO_FIELDS.map((k) => body[k]).filter((v): v is string => typeof v === 'string');
 }
 
@@ -88,7 +88,7 @@ function normalised(text: string): string {
 
 /** When name, family_name and given_name are all present, name holds the other two (spec 2.2). */
 export function nameHoldsFamilyAndGiven(body: unknown, requirement: string): Failure[] {
-  if (!isObject(body)) return [];
+  if (!isJsonObject(body)) return [];
   const { name, family_name: family, given_name: given } = body;
   if (typeof name !== 'string' || typeof family !== 'string' || typeof given !== 'string') return [];
   const missing = [
@@ -100,7 +100,7 @@ export function nameHoldsFamilyAndGiven(body: unknown, requirement: string): Fai
 
 /** No standard claim of a scope the token was not granted (OpenID Connect scope mapping). */
 export function followsScopeMapping(body: unknown, granted: readonly string[], requirement: string): Failure[] {
-  if (!isObject(body)) return [];
+  if (!isJsonObject(body)) return [];
   const out: Failure[] = [];
   for (const [scope, claims] of Object.entries(OIDC_SCOPE_CLAIMS)) {
     if (granted.includes(scope)) continue;
@@ -123,13 +123,13 @@ export function fieldsOfScope(scope: string): string[] {
  * lacks may be absent, so one answer alone cannot demand it).
  */
 export function scopeFieldsServed(bodies: readonly unknown[], scope: string, requirement: string): Failure[] {
-  const never = fieldsOfScope(scope).filter((field) => !bodies.some((b) => isObject(b) && b[field] !== undefined && b[field] !== null));
+  const never = fieldsOfScope(scope).filter((field) => !bodies.some((b) => isJsonObject(b) && b[field] !== undefined && b[field] !== null));
   return never.length ? [failure(requirement, `every field the scope ${scope} brings, for at least one person: ${fieldsOfScope(scope).join(', ')}`, `never served to any of ${bodies.length} people: ${never.join(', ')}`)] : [];
 }
 
 /** `sub` is a non-empty string. */
 export function hasSub(body: unknown, requirement: string): Failure[] {
-  const sub = isObject(body) ? body.sub : undefined;
+  const sub = isJsonObject(body) ? body.sub : undefined;
   return typeof sub === 'string' && sub !== '' ? [] : [failure(requirement, 'sub, a non-empty string', sub === undefined ? 'no sub' : JSON.stringify(sub), '/sub')];
 }
 
@@ -138,8 +138,8 @@ export function hasSub(body: unknown, requirement: string): Failure[] {
  * claims (the data of one user does not change between two calls a moment apart).
  */
 export function sameUser(first: unknown, second: unknown, requirement: string): Failure[] {
-  const a = isObject(first) ? first : {};
-  const b = isObject(second) ? second : {};
+  const a = isJsonObject(first) ? first : {};
+  const b = isJsonObject(second) ? second : {};
   if (a.sub !== undefined || b.sub !== undefined) {
     return a.sub === b.sub ? [] : [failure(requirement, `the same sub in both answers (first ${JSON.stringify(a.sub)})`, `second ${JSON.stringify(b.sub)}`, '/sub')];
   }

@@ -6,7 +6,8 @@
  */
 import type { CapturedResponse } from '../http.ts';
 import { describeAmount, formatDecimal, int64Problem, nanoProblem, type RawAmount, signProblem, tryNanos, unitsProblem } from '../decimal.ts';
-import { amountsIn, CLASS_TOTALS, isObject, PORTFOLIO_RESPONSE, TOTALS } from '../invest/portfolio.ts';
+import { isJsonObject } from '../json.ts';
+import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE, TOTALS } from '../invest/portfolio.ts';
 import { schemaId } from '../schemas.ts';
 import { valueConformsTo } from './body.ts';
 import { failure, type Failure } from './failure.ts';
@@ -22,8 +23,8 @@ export function readablePortfolio(res: CapturedResponse, requirement: string): F
   if (res.rawBody === '') return [failure(requirement, 'status 200 with the portfolio', 'status 200 with an empty body')];
   const notJson = jsonWhereBody(res, requirement);
   if (notJson.length) return notJson;
-  if (!isObject(res.json)) return [failure(requirement, 'a portfolio: a JSON object', JSON.stringify(res.json).slice(0, 200))];
-  const missing = TOTALS.filter((name) => !isObject((res.json as Record<string, unknown>)[name]));
+  if (!isJsonObject(res.json)) return [failure(requirement, 'a portfolio: a JSON object', JSON.stringify(res.json).slice(0, 200))];
+  const missing = TOTALS.filter((name) => !isJsonObject((res.json as Record<string, unknown>)[name]));
   return missing.length ? [failure(requirement, 'a portfolio with its eight totals per asset class (MoneyValue objects)', `no ${missing.join(', ')}`)] : [];
 }
 
@@ -31,7 +32,7 @@ export function readablePortfolio(res: CapturedResponse, requirement: string): F
 function eachAmount(body: unknown, requirement: string, expected: string, problemOf: (a: RawAmount) => string | undefined): Failure[] {
   const out: Failure[] = [];
   for (const found of amountsIn(body)) {
-    const problem = isObject(found.value) ? problemOf(found.value) : `a ${found.kind} that is not an object`;
+    const problem = isJsonObject(found.value) ? problemOf(found.value) : `a ${found.kind} that is not an object`;
     if (problem) out.push(failure(requirement, `${found.kind} with ${expected}`, `${JSON.stringify(found.value)}: ${problem}`, found.at));
   }
   return out;
@@ -58,11 +59,11 @@ export function portfolioConforms(body: unknown, requirement: string): Failure[]
   return [...valueConformsTo(body, PORTFOLIO_RESPONSE, requirement), ...unitsAreDecimalIntegers(body, requirement), ...nanosBelowOneUnit(body, requirement)];
 }
 
-const totalOf = (body: unknown, name: string): RawAmount | undefined => (isObject(body) && isObject(body[name]) ? (body[name] as RawAmount) : undefined);
+const totalOf = (body: unknown, name: string): RawAmount | undefined => (isJsonObject(body) && isJsonObject(body[name]) ? (body[name] as RawAmount) : undefined);
 
 /** Spec 4.3: all eight totals are in `currency` (an ISO code; the vendor writes it in lower case). */
 export function totalsInCurrency(body: unknown, currency: string, requirement: string): Failure[] {
-  if (!isObject(body)) return [failure(requirement, `a portfolio whose totals are in ${currency}`, `a body that is not a JSON object: ${JSON.stringify(body) ?? 'nothing'}`)];
+  if (!isJsonObject(body)) return [failure(requirement, `a portfolio whose totals are in ${currency}`, `a body that is not a JSON object: ${JSON.stringify(body) ?? 'nothing'}`)];
   return TOTALS.flatMap((name) => {
     const total = totalOf(body, name);
     const got = total?.currency;
@@ -73,7 +74,7 @@ export function totalsInCurrency(body: unknown, currency: string, requirement: s
 
 /** Spec 2.4: the portfolio is the requested account's. */
 export function accountIs(body: unknown, accountId: string, requirement: string): Failure[] {
-  const got = isObject(body) ? body.accountId : undefined;
+  const got = isJsonObject(body) ? body.accountId : undefined;
   return got === accountId ? [] : [failure(requirement, `accountId ${JSON.stringify(accountId)} (the requested account)`, JSON.stringify(got) ?? 'no accountId', '/accountId')];
 }
 
@@ -133,14 +134,14 @@ export function virtualExpireDatesUtc(body: unknown, requirement: string): Failu
 
 /** The expireDate of every virtual position that carries one, with its JSON pointer. */
 export function expireDatesIn(body: unknown): Array<[string, unknown]> {
-  const virtual = isObject(body) && Array.isArray(body.virtualPositions) ? body.virtualPositions : [];
-  return virtual.flatMap((v, i) => (isObject(v) && v.expireDate !== undefined ? [[`/virtualPositions/${i}/expireDate`, v.expireDate] as [string, unknown]] : []));
+  const virtual = isJsonObject(body) && Array.isArray(body.virtualPositions) ? body.virtualPositions : [];
+  return virtual.flatMap((v, i) => (isJsonObject(v) && v.expireDate !== undefined ? [[`/virtualPositions/${i}/expireDate`, v.expireDate] as [string, unknown]] : []));
 }
 
 /** An answer that refuses access must not carry the portfolio it refused. */
 export function noPortfolioIn(res: CapturedResponse, requirement: string): Failure[] {
   const body = res.json;
-  const leaked = isObject(body) ? ['positions', 'virtualPositions', ...TOTALS].filter((k) => k in body) : [];
+  const leaked = isJsonObject(body) ? ['positions', 'virtualPositions', ...TOTALS].filter((k) => k in body) : [];
   return leaked.length ? [failure(requirement, 'no portfolio data in a refusal', `fields ${leaked.join(', ')}`)] : [];
 }
 
@@ -161,7 +162,7 @@ export function vendorErrorBody(res: CapturedResponse, expected: { status: numbe
   if (res.status < 400) return [failure(requirement, `an error answer (${expected.status}) with the vendor's error body`, `status ${res.status}`)];
   if (res.json === undefined) return [failure(requirement, `the vendor's error body {code, message, description}`, res.rawBody === '' ? 'an empty body' : `a body that is not JSON (${res.jsonError})`)];
   const out = valueConformsTo(res.json, VENDOR_ERROR, requirement);
-  const body = (isObject(res.json) ? res.json : {}) as { code?: unknown; description?: unknown };
+  const body = (isJsonObject(res.json) ? res.json : {}) as { code?: unknown; description?: unknown };
   const code = GRPC_CODE[res.status];
   if (code !== undefined && Number.isInteger(body.code) && body.code !== code) {
     out.push(failure(requirement, `code ${code} (the gRPC code of HTTP ${res.status})`, `code ${body.code}`, '/code'));

@@ -4,13 +4,14 @@
  * key path with its description and default (for the example file and the selftests).
  * The schema is the one description of the file; nothing here restates a key.
  */
+import { isJsonObject } from '../json.ts';
 import { schemaId, schemaRegistry } from '../schemas.ts';
 
 export const TARGET_FILE_SCHEMA_ID = schemaId('common/target-file');
 
 export type SchemaNode = Record<string, unknown>;
 
-const isNode = (v: unknown): v is SchemaNode => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNode = (v: unknown): v is SchemaNode => isJsonObject<SchemaNode>(v);
 
 export function targetFileSchema(): SchemaNode {
   return schemaRegistry().schema(TARGET_FILE_SCHEMA_ID);

@@ -3,6 +3,7 @@
  * and suites share: the request currencies, the totals, and where the schema places every MoneyValue
  * and Quotation. Generators import it from here, never from harness/checks/.
  */
+import { isJsonObject } from '../json.ts';
 import { schemaId, schemaRegistry } from '../schemas.ts';
 
 export const PORTFOLIO_RESPONSE = schemaId('invest/portfolio-response');
@@ -33,7 +34,6 @@ export interface FoundAmount {
 }
 
 type Schema = Record<string, unknown>;
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Every MoneyValue and Quotation in `body`, wherever the schema with `$id` rootId places one. */
 export function amountsIn(body: unknown, rootId: string = PORTFOLIO_RESPONSE): FoundAmount[] {
@@ -49,12 +49,12 @@ export function amountsIn(body: unknown, rootId: string = PORTFOLIO_RESPONSE): F
       visit(value, registry.schema(target), target, at);
       return;
     }
-    if (isObject(value) && isObject(schema.properties)) {
+    if (isJsonObject(value) && isJsonObject(schema.properties)) {
       for (const [key, sub] of Object.entries(schema.properties as Record<string, Schema>)) {
         if (key in value) visit(value[key], sub, base, `${at}/${key}`);
       }
     }
-    if (Array.isArray(value) && isObject(schema.items)) value.forEach((item, i) => visit(item, schema.items as Schema, base, `${at}/${i}`));
+    if (Array.isArray(value) && isJsonObject(schema.items)) value.forEach((item, i) => visit(item, schema.items as Schema, base, `${at}/${i}`));
   };
   visit(body, registry.schema(rootId), rootId, '');
   return out;

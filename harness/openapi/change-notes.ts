@@ -22,6 +22,7 @@ import type { ChangeNote, Expectations } from './catalog.ts';
 import { followed, locateRoot, NotLocated, type Root, type Schema } from './locate.ts';
 import type { OperationIndex } from './paths.ts';
 import { verdictOn } from './schema-behaviour.ts';
+import { isJsonObject } from '../json.ts';
 
 export interface Problem {
   expected: string;
@@ -37,7 +38,6 @@ export type Outcome =
 /** One value: schemas that all apply (allOf parts). A step's result is a list of alternatives. */
 type Conj = Schema[];
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const show = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));
 const MAX_DEPTH = 12;
 const MAX_ALTERNATIVES = 256;
@@ -47,7 +47,7 @@ const MAX_SITES = 4000;
 /** allOf merged, oneOf/anyOf expanded into alternatives. */
 function expand(schema: unknown, what: string, depth = 0): Conj[] {
   followed(schema, what);
-  if (!isObject(schema) || depth > MAX_DEPTH) return [[]];
+  if (!isJsonObject(schema) || depth > MAX_DEPTH) return [[]];
   let alternatives: Conj[] = [[schema]];
   // Nested oneOfs multiply; past MAX_ALTERNATIVES a document is pathological and the rest is not read.
   const cross = (options: Conj[]) => (alternatives = alternatives.flatMap((a) => options.map((o) => [...a, ...o])).slice(0, MAX_ALTERNATIVES));
@@ -73,7 +73,7 @@ interface Located {
   unread?: string[];
 }
 
-const declared = (conj: Conj): string[] => [...new Set(conj.flatMap((s) => (isObject(s.properties) ? Object.keys(s.properties) : [])))];
+const declared = (conj: Conj): string[] => [...new Set(conj.flatMap((s) => (isJsonObject(s.properties) ? Object.keys(s.properties) : [])))];
 
 /** Every schema at or below the current ones (breadth first, each object once). */
 function descendants(current: Located, what: string): Located {
@@ -85,9 +85,9 @@ function descendants(current: Located, what: string): Located {
     const conj = queue.shift()!;
     out.push(conj);
     for (const s of conj) {
-      const children = [...(isObject(s.properties) ? Object.values(s.properties) : []), s.items, s.additionalProperties];
+      const children = [...(isJsonObject(s.properties) ? Object.values(s.properties) : []), s.items, s.additionalProperties];
       for (const child of children) {
-        if (!isObject(child) || seen.has(child)) continue;
+        if (!isJsonObject(child) || seen.has(child)) continue;
         seen.add(child);
         try {
           queue.push(...expand(child, what));
@@ -105,7 +105,7 @@ function step(current: Located, name: string, root: Root, done: string[], last: 
   const here = done.length ? `${stepLabel(done)} in ${root.describe}` : root.describe;
   if (name === '**') return descendants(current, `the schemas below ${here}`);
   if (name === '[]') {
-    const items = current.alternatives.flatMap((conj) => conj.map((s) => s.items).filter(isObject));
+    const items = current.alternatives.flatMap((conj) => conj.map((s) => s.items).filter(isJsonObject));
     if (!items.length) throw new NotLocated(`${here} is not an array (no items)`);
     return { alternatives: items.flatMap((i) => expand(i, `the items of ${here}`)) };
   }
@@ -115,7 +115,7 @@ function step(current: Located, name: string, root: Root, done: string[], last: 
   const requiredIn: boolean[] = [];
   for (const conj of current.alternatives) {
     for (const key of declared(conj).filter(matches)) {
-      const declaring = conj.filter((s) => isObject(s.properties) && Object.prototype.hasOwnProperty.call(s.properties, key));
+      const declaring = conj.filter((s) => isJsonObject(s.properties) && Object.prototype.hasOwnProperty.call(s.properties, key));
       requiredIn.push(conj.some((s) => Array.isArray(s.required) && s.required.includes(key)));
       let child: Conj[] = [[]];
       for (const parent of declaring) {

@@ -5,6 +5,7 @@
  * when the document does not describe what the fact is about (the suite reports that as inconclusive).
  * How each fact is read is written beside its requirement in specs/requirements.yaml.
  */
+import { isJsonObject } from '../json.ts';
 import { failure, type Failure } from '../checks/failure.ts';
 import { unfollowedRef } from './dereference.ts';
 import { NotLocated } from './locate.ts';
@@ -13,7 +14,7 @@ import { requiredAdditions } from './versions.ts';
 
 type Node = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Node => isJsonObject<Node>(v);
 
 /** The statuses of an operation whose response declares a body (a media type with a schema). */
 function statusesWithBody(op: DocumentOperation): string[] {

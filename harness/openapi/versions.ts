@@ -7,6 +7,7 @@
  * does not; it must not be required. Response fields are not judged: a field the server always sends
  * breaks no caller, and 2.6 itself requires `itemsAmount` in the newer checkout response.
  */
+import { isJsonObject } from '../json.ts';
 import { unfollowedRef } from './dereference.ts';
 import { jsonMedia, NotLocated } from './locate.ts';
 import type { DocumentOperation, OperationIndex } from './paths.ts';
@@ -20,7 +21,7 @@ export interface Addition {
   field: string;
 }
 
-const isObject = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Schema => isJsonObject<Schema>(v);
 const VERSION = /\/v(\d+)(?=\/|$)/;
 const MAX_DEPTH = 8;
 
