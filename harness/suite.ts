@@ -14,6 +14,7 @@
  * of the test is aborted and the test ends as a TARGET_TIMEOUT tool error, never as vitest's own timeout.
  */
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import fc from 'fast-check';
 import { inject, it, type TestContext } from 'vitest';
 import { ConformanceError, type Failure } from './checks/failure.ts';
@@ -158,6 +159,8 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
 
     const budgetController = new AbortController();
     const signal = AbortSignal.any([budgetController.signal, ctx.signal]);
+    // Concurrent requests of one test (a burst, a prefetch) each listen to it for as long as they run.
+    setMaxListeners(0, signal);
     const t: RequirementContext = {
       ...run,
       id,
