@@ -5,7 +5,7 @@
  * suite shares. Where the state and the version live in an answer is configuration (config.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { ToolError } from '../errors.ts';
+import { inconclusive, ToolError } from '../errors.ts';
 import type { CapturedResponse, HttpClient, RequestSpec } from '../http.ts';
 import { catalogOperations } from '../openapi/catalog.ts';
 import { operationKey } from '../openapi/paths.ts';
@@ -134,7 +134,9 @@ export class Ndfl3Api {
     });
     const id = valueAt(res.json, 'taxRequestId');
     if (res.status < 200 || res.status > 299 || typeof id !== 'string') {
-      throw new ToolError('TARGET_UNREACHABLE', `provisioning POST ${path} answered HTTP ${res.status} without a taxRequestId (${res.rawBody.slice(0, 200)})`);
+      // The call is outside the contract: its failure is no contract result and no transport problem,
+      // only the absence of the request a test needs.
+      throw inconclusive('PRECONDITION_MISSING', `the sandbox's provisioning call POST ${path} (outside the contract) answered HTTP ${res.status} without a taxRequestId (${res.rawBody.slice(0, 200)}), so no tax request could be made`);
     }
     const state = this.config.stateField ? valueAt(res.json, this.config.stateField) : undefined;
     return { id, state: typeof state === 'string' ? state : undefined, version: this.versionOf(res) };
