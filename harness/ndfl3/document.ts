@@ -42,6 +42,8 @@ export async function conformsToServedDocument(run: Run, operation: string, res:
     return options.required ? [failure(requirement, `the served document describes the HTTP ${res.status} answer of ${operation}`, error.message)] : [];
   }
   if (res.jsonError || res.rawBody === '') return [failure(requirement, 'a JSON body', res.jsonError ? `a body that is not JSON (${res.jsonError})` : 'an empty body')];
+  const media = res.headers['content-type']?.split(';')[0].trim().toLowerCase();
+  if (media !== 'application/json' && !media?.endsWith('+json')) return [failure(requirement, `Content-Type application/json for the JSON body of ${operation} ${res.status}`, `Content-Type ${res.headers['content-type'] ?? '(none)'}`)];
   const validate = schemasOf(served.readable).validator(schema, 'response');
   if (validate(res.json)) return [];
   return (validate.errors ?? []).map((e) => failure(requirement, `${e.message ?? e.keyword} (served document, ${operation} ${res.status})`, JSON.stringify(pick(res.json, e.instancePath)) ?? 'nothing', e.instancePath || '/'));

@@ -4,15 +4,16 @@
  * sent on a real request, from a state that would allow it.
  *
  * Every refusal counts only next to its control: GET request data of a request that exists, with the
- * target file's token, answered 200 in this run. A workflow call the safety gate refuses on this
+ * target file's token, answered 200 with its JSON state in this run. A workflow call the safety gate refuses on this
  * target is skipped (SAFETY_REFUSED) before anything is sent.
  */
 import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
+import type { Failure } from '../../../harness/checks/failure.ts';
 import { statusIn } from '../../../harness/checks/status.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
-import { NDFL3 } from '../../../harness/ndfl3/api.ts';
+import { isJsonAnswer, NDFL3 } from '../../../harness/ndfl3/api.ts';
 import { businessErrorBody, refusedUnchanged } from '../../../harness/ndfl3/checks.ts';
 import { anyState, type Goal } from '../../../harness/ndfl3/requests.ts';
 import type { WorkflowOperation } from '../../../harness/ndfl3/workflow.ts';
@@ -39,7 +40,17 @@ function servableCall(t: RequirementContext, state: string): WorkflowOperation {
 async function readControl(t: RequirementContext): Promise<CapturedResponse> {
   const { api, source } = ndfl3(t, 'access', { stateless: true });
   const id = await source.someId();
-  return t.control('ndfl3 GET request data', () => api.call(NDFL3.request, id), (res) => res.status === 200);
+  return t.control('ndfl3 GET request data', () => api.call(NDFL3.request, id), (res) => res.status === 200 && isJsonAnswer(res) && (api.config.stateField === undefined || api.stateOf(res) !== undefined));
+}
+
+/**
+ * A refusal: served (2xx) or a server error fails whatever the control; any other answer is judged only
+ * next to the control, for a target that refuses valid requests too says nothing by refusing.
+ */
+async function expectRefusal(t: RequirementContext, res: CapturedResponse, failures: Failure[], note?: string): Promise<void> {
+  if (res.status < 300 || res.status >= 500) t.expectNone(failures, res, note);
+  await readControl(t);
+  t.expectNone(failures, res, note);
 }
 
 function withAllowedCall(t: RequirementContext): Goal {
@@ -57,16 +68,14 @@ describe('3-NDFL: unknown requests', () => {
   for (const [what, send] of cases) {
     requirementTest('NDF-ERR-001', { row: `${what} for a taxRequestId that does not exist is refused with 400 or 404` }, async (t) => {
       const res = await send(t, randomUUID());
-      t.expectNone(statusIn(res, [400, 404], t.id), res);
-      await readControl(t);
+      await expectRefusal(t, res, statusIn(res, [400, 404], t.id));
     });
   }
 
   requirementTest('NDF-ERR-002', async (t) => {
     const op = servableCall(t, '');
     const res = await ndfl3(t, 'access', { stateless: true }).api.transition(randomUUID(), op, '"1"');
-    t.expectNone([...statusIn(res, [400], t.id), ...businessErrorBody(t.id, res)], res, `${op.name} for a request that does not exist`);
-    await readControl(t);
+    await expectRefusal(t, res, [...statusIn(res, [400], t.id), ...businessErrorBody(t.id, res)], `${op.name} for a request that does not exist`);
   });
 });
 
@@ -75,8 +84,7 @@ describe('3-NDFL: bearer token', () => {
     requirementTest('NDF-AUT-001', { row: `GET request data ${what} is refused with 401 or 403` }, async (t) => {
       const { api, source } = ndfl3(t, 'access', { stateless: true });
       const res = await api.call(NDFL3.request, await source.someId(), { token: token() });
-      t.expectNone(statusIn(res, [401, 403], t.id), res);
-      await readControl(t);
+      await expectRefusal(t, res, statusIn(res, [401, 403], t.id));
     });
 
     requirementTest('NDF-AUT-001', { row: `a workflow call ${what} is refused with 401 or 403 and changes nothing` }, async (t) => {
@@ -88,16 +96,14 @@ describe('3-NDFL: bearer token', () => {
         const res = await api.transition(h.id, op, h.version ?? null, { token: token() });
         const after = await api.read(h.id);
         Object.assign(h, { state: after.state ?? h.state, version: after.version });
-        t.expectNone(refusedUnchanged(t.id, `${op.name} from ${before.state} ${what}`, before, res, after, [401, 403]), res);
+        await expectRefusal(t, res, refusedUnchanged(t.id, `${op.name} from ${before.state} ${what}`, before, res, after, [401, 403]));
       });
-      await readControl(t);
     });
 
     requirementTest('NDF-AUT-002', { row: `GET request data ${what} answers 401 with the business error body` }, async (t) => {
       const { api, source } = ndfl3(t, 'access', { stateless: true });
       const res = await api.call(NDFL3.request, await source.someId(), { token: token() });
-      t.expectNone([...statusIn(res, [401], t.id), ...(res.status === 401 ? businessErrorBody(t.id, res) : [])], res);
-      await readControl(t);
+      await expectRefusal(t, res, [...statusIn(res, [401], t.id), ...(res.status === 401 ? businessErrorBody(t.id, res) : [])]);
     });
   }
 });

@@ -25,6 +25,7 @@ import type { RequirementContext } from '../../../harness/suite.ts';
 import { credentialOf } from '../../../harness/target.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
 import { baseUrl, send } from '../runtime/_exchanges.ts';
+import { notAfterServerError } from '../runtime/_judge.ts';
 import { innIndividual, innLegal } from './_body.ts';
 import { notLocatedRow, runtimePlan, unusableRows, type OperationPlan, type RuntimePlan } from '../runtime/_runtime.ts';
 
@@ -192,11 +193,16 @@ export function fitsDocument(op: OperationPlan, request: GeneratedRequest, what:
   return ok;
 }
 
-/** Sends a request of the rule suites and returns an answer that is not a 429 (else a TARGET_RATE_LIMITED tool error). */
+/**
+ * Sends a request of the rule suites and returns an answer that is not a 429 (else a TARGET_RATE_LIMITED
+ * tool error). Once the operation drew a 5xx in this run, a later answer of it that is not one proves
+ * nothing (a flaky target may serve a repeat): the test ends inconclusive.
+ */
 export async function submit(op: OperationPlan, request: GeneratedRequest, note: string): Promise<CapturedResponse> {
   const exchange = await send(plan, op, request, 'valid', note, { retryServerError: false });
   const res = exchange.response!;
   if (res.status === 429) throw new ToolError('TARGET_RATE_LIMITED', `${op.row} (${note}) stayed 429 (rate limited) after the client's bounded retries`);
+  notAfterServerError(op, res);
   return res;
 }
 
@@ -229,6 +235,17 @@ export const refused = (res: CapturedResponse, id: string): Failure[] => rejecte
  */
 export function ruleControl(t: RequirementContext, op: OperationPlan, key: string, build: () => GeneratedRequest): Promise<CapturedResponse> {
   return t.control(`rules ${op.row}: ${key}`, () => submit(op, build(), `the control: ${key}`), (res) => accepted(op, res, t.id).length === 0);
+}
+
+/**
+ * A refusal of a broken rule (400 or 422). An acceptance or a server error fails whatever the control;
+ * any other answer is judged only after `control` (the same operation, every rule met, accepted in this
+ * run): a target that refuses valid requests too says nothing by refusing this one.
+ */
+export async function expectRefused(t: RequirementContext, res: CapturedResponse, control: () => Promise<unknown>, note?: string): Promise<void> {
+  if (res.status < 300 || res.status >= 500) t.expectNone(refused(res, t.id), res, note);
+  await control();
+  t.expectNone(refused(res, t.id), res, note);
 }
 
 /** Inconclusive for a request the rule is judged on top of that the target did not accept. */

@@ -10,6 +10,7 @@ import { requirementTest, type RequirementContext } from '../../../harness/suite
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
 import { send } from '../runtime/_exchanges.ts';
 import { locate } from '../runtime/_identifiers.ts';
+import { notAfterServerError } from '../runtime/_judge.ts';
 import { generatedFor, type OperationPlan } from '../runtime/_runtime.ts';
 import { BENEFICIARY_CREATE, beneficiary, beneficiaryRequest } from './_beneficiaries.ts';
 import { accepted, fieldSites, generatedRequest, isNode, opOf, plan, ruleControl, rulesBlock, setAt, submit, submitRaw, type Node } from './_rules.ts';
@@ -96,6 +97,7 @@ rulesBlock('business rules: 403 answers carry their reasons (7)', ['BUS-ERR-004'
       if (typeof scopeless !== 'string' || scopeless === '') throw new ToolError('CREDENTIAL_MISSING', `services.business.tokenWithoutScope is not in the target file "${t.target.name}"`);
       const { request } = await locate(plan, op, generatedFor(plan, op).valid[0]);
       const res = (await send(plan, op, request, 'no-scope', 'the valid request with a token without the scope', { token: scopeless })).response!;
+      notAfterServerError(op, res);
       if (res.status !== 403) throw inconclusive('PRECONDITION_MISSING', `the token without the scope was answered ${res.status}, not 403 (BUS-AUT-003 judges that)`);
       // The same request with the token that has the scope: a 403 to it too would be no scope refusal at all.
       await t.control(`scope ${op.row}`, async () => (await send(plan, op, request, 'valid', 'the control: the same request with the token of the target file')).response!, (ok) => accepted(op, ok, t.id).length === 0);

@@ -17,6 +17,7 @@ import { isSkip } from '../../../harness/errors.ts';
 import type { CapturedResponse, RequestSpec } from '../../../harness/http.ts';
 import { mtlsDispatcher, mtlsUrl } from '../../../harness/mtls.ts';
 import { refusalRateGroup } from '../../../harness/rate-groups.ts';
+import { recordServerError } from '../../../harness/server-errors.ts';
 import { credentialOf, serviceOf } from '../../../harness/target.ts';
 import { toWire, type GeneratedRequest, type InvalidRequest } from '../../../generators/openapi.ts';
 import { locate, requestsFor, withIdentifiers, type Located, type Origin } from './_identifiers.ts';
@@ -29,9 +30,9 @@ export interface Exchange {
   variant: Variant;
   /** What was sent: "a valid request", "query.limit of 1001 (maximum 1000)". */
   note: string;
-  /** The last answer. */
+  /** The first answer: the one the checks judge (a retry never stands in for it). */
   response?: CapturedResponse;
-  /** Every answer, in order: a 5xx and the answer of its one retry. */
+  /** Every answer, in order: a 5xx and the answer of its one retry, which only tells intermittent from steady. */
   attempts: CapturedResponse[];
   /** The transport error, when no answer came (a TLS refusal, a reset connection). */
   error?: string;
@@ -74,6 +75,18 @@ class Gate {
   }
 }
 
+/**
+ * Every 5xx a valid request of an operation drew in this worker (the generated valid requests, their
+ * retries, and the creates and lists that found identifiers), for BUS-RUN-001 to report. Every 5xx of
+ * any request of the operation is also recorded for the whole run (harness/server-errors.ts), so that
+ * no worker counts a later answer of that operation as evidence.
+ */
+const serverErrors = new Map<string, Array<{ note: string; res: CapturedResponse }>>();
+
+export function serverErrorsOf(op: OperationPlan): Array<{ note: string; res: CapturedResponse }> {
+  return serverErrors.get(op.row) ?? [];
+}
+
 const gates = new Map<string, Gate>();
 const gateOf = (key: string) => gates.get(key) ?? (gates.set(key, new Gate(2)), gates.get(key)!);
 
@@ -114,7 +127,11 @@ export async function send(plan: RuntimePlan, op: OperationPlan, request: Genera
   try {
     const attempts = [await once()];
     if (options.retryServerError && attempts[0].status >= 500) attempts.push(await once());
-    return { variant, note, response: attempts[attempts.length - 1], attempts };
+    for (const res of attempts.filter((r) => r.status >= 500)) {
+      if (variant === 'valid') serverErrors.set(op.row, [...serverErrorsOf(op), { note, res }]);
+      recordServerError(op.row, `${note} answered HTTP ${res.status}: ${res.curl}`);
+    }
+    return { variant, note, response: attempts[0], attempts };
   } catch (error) {
     if (isSkip(error) || variant !== 'no-certificate') throw error;
     return { variant, note, attempts: [], error: (error as Error).message };

@@ -6,6 +6,7 @@ import { documentedSuccess } from '../../../harness/checks/business-runtime.ts';
 import { inconclusive, ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import type { OperationModel } from '../../../harness/openapi/operation-model.ts';
+import { serverErrorOf } from '../../../harness/server-errors.ts';
 import type { Exchange, OperationExchanges } from './_exchanges.ts';
 import type { OperationPlan, RuntimePlan } from './_runtime.ts';
 
@@ -41,9 +42,18 @@ export function unknownIdentifierIs400(op: OperationPlan): boolean {
   return op.catalog.area === 'ndfl3' && op.model.parameters.some((p) => p.in === 'path');
 }
 
-/** Whether the answer is the operation's documented success. */
+/** Whether the answer is the operation's documented success, from an operation that drew no 5xx in this run. */
 export function served(plan: RuntimePlan, op: OperationPlan, res: CapturedResponse | undefined): boolean {
-  return res !== undefined && documentedSuccess(op.model, res, plan.schemas, '').length === 0;
+  return res !== undefined && serverErrorOf(op.row) === undefined && documentedSuccess(op.model, res, plan.schemas, '').length === 0;
+}
+
+/**
+ * Once an operation answered any request with a 5xx in this run, a later answer of it that is not one
+ * proves nothing (a flaky target may serve a repeat): the test ends inconclusive.
+ */
+export function notAfterServerError(op: OperationPlan, res: CapturedResponse): void {
+  const flaky = serverErrorOf(op.row);
+  if (flaky && res.status < 500) throw inconclusive('PRECONDITION_MISSING', `${op.row} answered a request with a 5xx in this run (${flaky}), so its answer now proves nothing`);
 }
 
 /**
@@ -51,9 +61,12 @@ export function served(plan: RuntimePlan, op: OperationPlan, res: CapturedRespon
  * file's credentials and identifiers that exist where the run could have them) reached the documented
  * success in this run. Without it the test ends inconclusive (NO_CONTROL) with what the valid requests
  * got: a refusal proves nothing when valid requests are refused too, and an answer's format proves
- * nothing when the operation never did its job. Failures found before the control still count.
+ * nothing when the operation never did its job. An operation that answered any request with a 5xx in
+ * this run has no control either. Failures found before the control still count.
  */
 export function operationControl(plan: RuntimePlan, op: OperationPlan, exchanges: OperationExchanges, what: string): void {
+  const flaky = serverErrorOf(op.row);
+  if (flaky) throw inconclusive('NO_CONTROL', `${op.row} answered a request with a 5xx in this run (${flaky}), so no answer of it is evidence and ${what} proves nothing`);
   if (exchanges.valid.some((e) => served(plan, op, e.response))) return;
   const first = exchanges.valid.find((e) => e.response)?.response;
   const why = first ? documentedSuccess(op.model, first, plan.schemas, '')[0]?.received ?? `status ${first.status}` : 'no answer';

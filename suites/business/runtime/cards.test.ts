@@ -15,7 +15,7 @@ import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
 import { send, type Host } from './_exchanges.ts';
-import { conclusive } from './_judge.ts';
+import { conclusive, notAfterServerError } from './_judge.ts';
 import { notLocatedRow, runtimePlan, unusableRows, type OperationPlan } from './_runtime.ts';
 
 const plan = await runtimePlan();
@@ -26,6 +26,7 @@ const opOf = (row: string) => plan.operations.find((op) => op.row === row);
 async function list(op: OperationPlan, query: Record<string, unknown>, note: string, host: Host = 'own'): Promise<CapturedResponse> {
   const request: GeneratedRequest = { path: {}, query, header: {} };
   const [answered] = conclusive([await send(plan, op, request, 'valid', note, { host })]);
+  notAfterServerError(op, answered.response!);
   return answered.response!;
 }
 

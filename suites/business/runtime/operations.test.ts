@@ -32,7 +32,7 @@ import type { CapturedResponse } from '../../../harness/http.ts';
 import { isTlsRefusal } from '../../../harness/mtls.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import { credentialOf } from '../../../harness/target.ts';
-import { allAnswered, authExchangesOf, exchangesOf, prefetch, type Exchange } from './_exchanges.ts';
+import { allAnswered, authExchangesOf, exchangesOf, prefetch, serverErrorsOf, type Exchange } from './_exchanges.ts';
 import { identifiersExist } from './_identifiers.ts';
 import { answered, conclusive, documentsContent, documentsJsonSchema, operationControl, served, unknownIdentifierIs400 } from './_judge.ts';
 import { runtimePlan, skippedRow, unusableRows, type OperationPlan, type RuntimePlan } from './_runtime.ts';
@@ -77,13 +77,21 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
     judge(t, answersOf(pick(exchanges)), check);
     operationControl(plan, op, exchanges, what);
   }
+  /** A refusal among the operation's own exchanges (see refusalOf). */
+  async function refusal(t: RequirementContext, pick: (x: Awaited<ReturnType<typeof exchangesOf>>) => Exchange[], check: (a: Answer) => Failure[], what: string) {
+    await refusalOf(t, plan, op, answersOf(pick(await exchangesOf(plan, op))), check, what);
+  }
   const everyAnswer = (x: Awaited<ReturnType<typeof exchangesOf>>) => [...x.valid, ...x.invalid, ...(x.noToken ? [x.noToken] : [])];
 
   requirementTest('BUS-RUN-001', options('a valid request gets no 5xx'), async (t) => {
     const exchanges = await exchangesOf(plan, op);
     const valid = conclusive(exchanges.valid);
-    const failed = valid.filter((e) => noServerErrors(e, t.id).length);
-    if (failed.length) t.expectNone(failed.flatMap((e) => noServerErrors(e, t.id)), failed[0].attempts.find((r) => r.status >= 500), `${failed.length} of ${valid.length} valid request(s) drew a 5xx`);
+    const own = new Set(valid.flatMap((e) => e.attempts));
+    // The creates and lists that looked for identifiers sent valid requests too: their 5xx count.
+    const lookups = serverErrorsOf(op).filter(({ res }) => !own.has(res));
+    const failures = [...valid.flatMap((e) => noServerErrors(e, t.id)), ...lookups.flatMap(({ note, res }) => noServerError(res, t.id).map((f) => ({ ...f, expected: `${f.expected} — for ${note}` })))];
+    const first = valid.flatMap((e) => e.attempts).find((r) => r.status >= 500) ?? lookups[0]?.res;
+    if (failures.length) t.expectNone(failures, first, `${failures.length} valid request(s) of ${op.row} drew a 5xx`);
     operationControl(plan, op, exchanges, 'the absence of a 5xx');
   });
 
@@ -116,13 +124,13 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
     requirementTest('BUS-NEG-001', options('a request that breaks one rule is rejected'), async (t) => {
       const { invalid } = await exchangesOf(plan, op);
       if (!invalid.length) throw inconclusive('NOT_LOCATED', `the document gives ${op.row} no rule that a request can break on the wire`);
-      await judged(t, (x) => x.invalid, ({ res }) => rejectedAsInvalid(res, t.id), 'a refusal of a broken request');
+      await refusal(t, (x) => x.invalid, ({ res }) => rejectedAsInvalid(res, t.id), 'a refusal of a broken request');
     });
   }
 
   if (op.model.secured) {
     requirementTest('BUS-AUT-001', options('a request without a token is refused'), async (t) => {
-      await judged(t, (x) => [x.noToken!], ({ res }) => refusedWithoutCredentials(res, t.id, { allow: [401, 403] }), 'a refusal without a token');
+      await refusal(t, (x) => [x.noToken!], ({ res }) => refusedWithoutCredentials(res, t.id, { allow: [401, 403] }), 'a refusal without a token');
     });
   }
 
@@ -131,8 +139,11 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
       const exchanges = await exchangesOf(plan, op);
       const noCertificate = exchanges.noCertificate!;
       const judgedExchange = noCertificate.error !== undefined ? noCertificate : conclusive([noCertificate])[0];
-      t.expectNone(refusedWithoutCertificate(judgedExchange, t.id, (error) => isTlsRefusal(error)), judgedExchange.response, judgedExchange.note);
+      const failures = refusedWithoutCertificate(judgedExchange, t.id, (error) => isTlsRefusal(error));
+      const status = judgedExchange.response?.status;
+      if (status !== undefined && (status < 300 || status >= 500)) t.expectNone(failures, judgedExchange.response, judgedExchange.note);
       operationControl(plan, op, exchanges, 'a refusal without the certificate');
+      t.expectNone(failures, judgedExchange.response, judgedExchange.note);
     });
     requirementTest('BUS-MTL-005', options('served on mtlsUrl with the client certificate'), async (t) => {
       const exchanges = await exchangesOf(plan, op);
@@ -143,9 +154,19 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
 
   if (op.plainUrlProbe) {
     requirementTest('BUS-MTL-004', options(`not served on the plain url (one operation of ${op.catalog.area})`), async (t) => {
-      await judged(t, (x) => [x.plainUrl!], ({ res }) => notServedOnPlainHost(res, t.id), 'a refusal on the plain url');
+      await refusal(t, (x) => [x.plainUrl!], ({ res }) => notServedOnPlainHost(res, t.id), 'a refusal on the plain url');
     });
   }
+}
+
+/**
+ * A refusal: served (2xx) or a server error fails whatever the control; any other answer is judged only
+ * next to the control, for a target that refuses valid requests too says nothing by refusing.
+ */
+async function refusalOf(t: RequirementContext, plan: RuntimePlan, op: OperationPlan, answers: Answer[], check: (a: Answer) => Failure[], what: string) {
+  judge(t, answers.filter(({ res }) => res.status < 300 || res.status >= 500), check);
+  operationControl(plan, op, await exchangesOf(plan, op), what);
+  judge(t, answers, check);
 }
 
 /** The token and scope rows of an operation that stands for its group (5.5). */
@@ -154,16 +175,14 @@ function authRows(plan: RuntimePlan, op: OperationPlan, scopeRefusal: boolean): 
   for (const which of ['unknownToken', 'malformedToken'] as const) {
     requirementTest('BUS-AUT-002', { row: `${where}: ${which === 'unknownToken' ? 'an unknown' : 'a malformed'} token is refused`, timeoutMs: 180_000 }, async (t) => {
       const exchange = (await authExchangesOf(plan, op))[which];
-      judge(t, answersOf([exchange]), ({ res }) => refusedWithoutCredentials(res, t.id, { allow: [401, 403] }));
-      operationControl(plan, op, await exchangesOf(plan, op), 'a refusal of a bad token');
+      await refusalOf(t, plan, op, answersOf([exchange]), ({ res }) => refusedWithoutCredentials(res, t.id, { allow: [401, 403] }), 'a refusal of a bad token');
     });
   }
   if (!scopeRefusal) return;
   requirementTest('BUS-AUT-003', { row: `${where}: a token without the scope is refused with 403`, timeoutMs: 180_000 }, async (t) => {
     credentialOf(t.target, 'business', 'tokenWithoutScope');
     const { noScope } = await authExchangesOf(plan, op);
-    judge(t, answersOf([noScope!]), ({ res }) => refusedWithoutCredentials(res, t.id, { allow: [403] }));
-    operationControl(plan, op, await exchangesOf(plan, op), 'a refusal of a token without the scope');
+    await refusalOf(t, plan, op, answersOf([noScope!]), ({ res }) => refusedWithoutCredentials(res, t.id, { allow: [403] }), 'a refusal of a token without the scope');
   });
 }
 
