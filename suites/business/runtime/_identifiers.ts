@@ -174,12 +174,14 @@ export async function locate(p: RuntimePlan, op: OperationPlan, request: Generat
   for (const name of needed) {
     if (values[name] !== undefined) continue;
     const fits = (value: unknown) => fitsAs(name, value);
-    const fromFile = named(p, name);
+    // Never the target's own data for an operation that destroys what it names.
+    const destructive = op.catalog.sideEffect === 'destructive';
+    const fromFile = destructive ? undefined : named(p, name);
     if (fits(fromFile)) {
       [values[name], origins[name]] = [fromFile, 'named'];
       continue;
     }
-    if (name === 'taxRequestId' && op.catalog.area === 'ndfl3') {
+    if (name === 'taxRequestId' && op.catalog.area === 'ndfl3' && !destructive) {
       const id = await taxRequest(p);
       if (fits(id)) {
         [values[name], origins[name]] = [id, 'named'];
