@@ -117,7 +117,7 @@ describe('business document: change notes (2.6, 8, 9)', () => {
 });
 
 /** Spec 5.5: "the cards list and single-card methods do not" need a client certificate. */
-const WITHOUT_CERTIFICATE = ['GET /api/v1/card', 'GET /api/v1/card/{ucid}'];
+const WITHOUT_CERTIFICATE = ['GET /api/v1/card', 'GET /api/v3/card', 'GET /api/v1/card/{ucid}'];
 
 describe('business document: client-certificate markings (5.5)', () => {
   for (const operation of WITHOUT_CERTIFICATE) {
