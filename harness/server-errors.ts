@@ -4,10 +4,11 @@
  * nothing (a flaky target may serve a repeat, and another worker may have sent the same request
  * first). Workers share the record through one small file per run in the temporary folder, named after
  * the vitest main process and the run's pacer, appended to as 5xx answers come and read when a verdict
- * needs it. Outside a run (selftests) the record stays in memory.
+ * needs it. Outside a run (selftests) the record stays in memory. Records of runs that ended more than
+ * a day ago are removed when a run writes its first one.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
@@ -36,9 +37,24 @@ function parsed(line: string): { operation: string; what: string } | undefined {
   }
 }
 
-/** Records that `operation` ("METHOD /path") answered a valid request with a 5xx; `what` says which and how. */
+const DAY_MS = 86_400_000;
+
+/** Best effort: the records of old runs go; a record another worker is using is never a day old. */
+function removeOldRecords(): void {
+  try {
+    for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith('pc-server-errors-'))) {
+      const path = join(tmpdir(), name);
+      if (Date.now() - statSync(path).mtimeMs > DAY_MS) rmSync(path, { force: true });
+    }
+  } catch {
+    // Nothing to clean, or not ours to clean.
+  }
+}
+
+/** Records that `operation` ("METHOD /path") answered a request with a 5xx; `what` says which and how. */
 export function recordServerError(operation: string, what: string): void {
-  local.set(operation, what);
+  if (!local.size) removeOldRecords();
+  if (!local.has(operation)) local.set(operation, what);
   const path = runFile();
   if (path) appendFileSync(path, `${JSON.stringify({ operation, what })}\n`);
 }
