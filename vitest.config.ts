@@ -4,16 +4,17 @@
  * Reports go to CONFORMANCE_REPORT_DIR (default reports/).
  */
 import { defineConfig } from 'vitest/config';
+import { runSettings } from './harness/runner/settings.ts';
 
 // Conformance tests mostly wait on the network and on the shared pacer (which keeps every rate budget
 // across workers), not on the CPU: more workers than cores shortens the run. CONFORMANCE_WORKERS overrides.
-const workers = Number(process.env.CONFORMANCE_WORKERS) || 6;
+const { workers } = runSettings();
 
 export default defineConfig({
   test: {
     globalSetup: ['harness/runner/global-setup.ts'],
     // The summary reporter writes junit.xml, conformance.json and conformance.md (into CONFORMANCE_REPORT_DIR).
-    reporters: ['default', './harness/report/summary-reporter.ts'],
+    reporters: ['default', './harness/report/summary-reporter.ts', './harness/report/progress-reporter.ts'],
     maxWorkers: workers,
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -32,19 +32,27 @@ export interface RequestVariation {
 export const CANONICAL_REQUEST: Readonly<RequestVariation> = Object.freeze({ scheme: 'Bearer', secretFirst: false, charset: false, percentEncodeAll: false });
 
 export interface RequestVariationConstraints {
-  /** Include the extra unknown form field variation (default true). */
+  /** The extra unknown form field: sometimes (true, the default) or never (false). */
   extraFields?: boolean;
+  /** The auth scheme in any letter case (true, the default), or always "Bearer" (false). */
+  schemeCase?: boolean;
+  /**
+   * Only variations beyond the form's own equivalences of 4.2: another scheme case or an extra field
+   * (that both leave the request the same is a reading of ours, RFC 9110 and a policy).
+   */
+  beyondTheForm?: boolean;
 }
 
 export function requestVariation(constraints: RequestVariationConstraints = {}): fc.Arbitrary<RequestVariation> {
   const extra = fc.tuple(fc.constantFrom('pc_probe', 'x_conformance_trace', 'partner_note'), fc.stringMatching(/^[A-Za-z0-9]{1,12}$/));
-  return fc.record({
-    scheme: fc.constantFrom(...AUTH_SCHEMES),
+  const variations = fc.record({
+    scheme: constraints.schemeCase === false ? fc.constant('Bearer') : fc.constantFrom(...AUTH_SCHEMES),
     secretFirst: fc.boolean(),
     charset: fc.boolean(),
     percentEncodeAll: fc.boolean(),
     extraField: constraints.extraFields === false ? fc.constant(undefined) : fc.option(extra, { nil: undefined }),
   });
+  return constraints.beyondTheForm ? variations.filter((v) => v.scheme !== 'Bearer' || v.extraField !== undefined) : variations;
 }
 
 export function describeVariation(v: RequestVariation): string {
@@ -60,10 +68,32 @@ export function percentEncodeAll(text: string): string {
   return [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 }
 
-/** application/x-www-form-urlencoded text of the pairs, in their order. */
-export function encodeForm(pairs: ReadonlyArray<readonly [string, string]>, encodeAll = false): string {
+/** An escape, or a character a form encoder leaves plain. */
+const TOKEN = /%[0-9A-Fa-f]{2}|[A-Za-z0-9._~*-]/g;
+
+/**
+ * Encoded form text made different on every call without changing what it says: each plain character
+ * percent-encoded with probability one half, and every escape in a random hex case. A form decoder
+ * reads the same text (application/x-www-form-urlencoded); the bytes are new (for a value of n plain
+ * characters, two calls collide with a probability of about 2^-n).
+ */
+export function freshlyEncoded(encoded: string, random: () => number = Math.random): string {
+  const hexCase = (hex: string) => (random() < 0.5 ? hex.toUpperCase() : hex.toLowerCase());
+  return encoded.replace(TOKEN, (t) => {
+    if (t.startsWith('%')) return `%${hexCase(t.slice(1))}`;
+    return random() < 0.5 ? `%${hexCase(t.charCodeAt(0).toString(16).padStart(2, '0'))}` : t;
+  });
+}
+
+/**
+ * application/x-www-form-urlencoded text of the pairs, in their order. The value of `freshField`, when
+ * given, is `freshlyEncoded`: no two requests of a run then carry the same bytes, so a target (or a
+ * cache before it) that answers a repeated request otherwise than a new one cannot hide a failure
+ * behind a repeat, such as a 5xx the first time a request is seen.
+ */
+export function encodeForm(pairs: ReadonlyArray<readonly [string, string]>, encodeAll = false, freshField?: string): string {
   const encode = encodeAll ? percentEncodeAll : (s: string) => new URLSearchParams([['', s]]).toString().slice(1);
-  return pairs.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&');
+  return pairs.map(([k, v]) => `${encode(k)}=${k === freshField ? freshlyEncoded(encode(v)) : encode(v)}`).join('&');
 }
 
 /** The form pairs of a userinfo request under a variation; `undefined` leaves a field out. */

@@ -6,25 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { schemaId } from '../harness/schemas.ts';
+import { SURRENDER_REQUEST, type SurrenderItem, type SurrenderRequest } from '../harness/insurance/surrender.ts';
 import { schemaArbitrary } from './schema-arbitrary.ts';
 
-export const SURRENDER_REQUEST = schemaId('insurance/surrender-request');
-
-export interface SurrenderItem {
-  calcPeriodFrom: string;
-  calcPeriodTo: string;
-  currency: string;
-  surrenderPercent: number;
-  surrenderValue: number;
-}
-
-export interface SurrenderRequest {
-  contractId: string;
-  productType: string;
-  surrender: SurrenderItem[];
-  updateDate: string;
-}
+export { SURRENDER_REQUEST, type SurrenderItem, type SurrenderRequest };
 
 const RUN_TAG = randomBytes(3).toString('hex');
 let counter = 0;

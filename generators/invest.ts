@@ -7,15 +7,9 @@
  */
 import { randomInt } from 'node:crypto';
 import fc from 'fast-check';
-import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE } from '../harness/checks/invest.ts';
 import { add, fromNanos, INT64_MAX, INT64_MIN, NANOS_PER_UNIT } from '../harness/decimal.ts';
-import { schemaId } from '../harness/schemas.ts';
+import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE, REQUEST_CURRENCIES, type RequestCurrency } from '../harness/invest/portfolio.ts';
 import { schemaArbitrary } from './schema-arbitrary.ts';
-
-export { PORTFOLIO_RESPONSE };
-export const PORTFOLIO_REQUEST = schemaId('invest/portfolio-request');
-export const REQUEST_CURRENCIES = ['RUB', 'USD', 'EUR'] as const;
-export type RequestCurrency = (typeof REQUEST_CURRENCIES)[number];
 
 export interface AmountConstraints {
   /** Bounds in nanos (default: the whole int64 range of units). */

@@ -10,6 +10,7 @@
  * (`serverView`: decoded, coerced to the parameter's type) before it is kept: a "valid" request must
  * still be valid there, an invalid one still invalid (a mutation lost in serialization is dropped).
  */
+import { isJsonObject } from '../harness/json.ts';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { convertSchema } from '../harness/openapi/json-schema.ts';
@@ -55,7 +56,7 @@ const NESTED = ['properties', '$defs', 'patternProperties'];
 const LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const LOCATIONS: ParameterLocation[] = ['path', 'query', 'header'];
 
-const isNode = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNode = (v: unknown): v is Schema => isJsonObject<Schema>(v);
 
 /** Hints for formats the generators lack; readOnly properties left out of requests. Works on a copy. */
 function prepare(node: unknown): unknown {

@@ -66,13 +66,6 @@ export function signProblem(units: unknown, nano: unknown): string | undefined {
   return undefined;
 }
 
-/** Every spec and vendor problem of one amount, for callers that want them all. */
-export function amountProblems(amount: RawAmount): string[] {
-  return [unitsProblem(amount.units), nanoProblem(amount.nano), int64Problem(amount.units), signProblem(amount.units, amount.nano)].filter(
-    (p): p is string => p !== undefined,
-  );
-}
-
 /**
  * The amount in nanos: units·1e9 + nano. Absent fields count as zero (proto3 JSON). Throws DecimalError
  * when units is not a decimal integer string or nano not an integer; a pair of opposite signs still has

@@ -32,7 +32,6 @@ export const SKIP_CODES_TABLE = {
   BURST_NOT_ALLOWED: 'a rate-limit burst against a non-loopback target that does not allow bursts',
   AREA_NOT_SELECTED: 'the area is not among the target file\'s areas',
   VENDOR_CONVENTIONS_OFF: 'a vendor convention, and the target file does not ask for vendor conventions',
-  SERVICE_UNREACHABLE: 'the service failed the reachability probe before the run (see its TARGET_* code)',
 } as const;
 
 export const INCONCLUSIVE_CODES_TABLE = {

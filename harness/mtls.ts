@@ -8,8 +8,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { Agent } from 'undici';
+import { businessConfig } from './config/business.ts';
 import { ToolError } from './errors.ts';
-import { serviceOf, type Target } from './target.ts';
+import type { Target } from './target.ts';
 
 export interface MtlsFiles {
   cert: string;
@@ -23,19 +24,18 @@ const agents = new Map<string, Agent>();
 
 /** The certificate files of the target, or a CREDENTIAL_MISSING skip naming the missing key. */
 export function mtlsFiles(target: Target): MtlsFiles {
-  const mtls = serviceOf(target, 'business').mtls as Partial<MtlsFiles> | undefined;
-  for (const key of ['cert', 'key'] as const) {
-    if (typeof mtls?.[key] !== 'string' || mtls[key] === '') {
-      throw new ToolError('CREDENTIAL_MISSING', `the target file ${target.name} has no services.business.mtls.${key} (the client certificate for operations that need one)`);
-    }
+  const mtls = businessConfig(target).mtls ?? {};
+  const { cert, key, ca } = mtls;
+  if (!cert || !key) {
+    throw new ToolError('CREDENTIAL_MISSING', `the target file ${target.name} has no services.business.mtls.${cert ? 'key' : 'cert'} (the client certificate for operations that need one)`);
   }
-  return { cert: mtls!.cert!, key: mtls!.key!, ca: typeof mtls!.ca === 'string' && mtls!.ca !== '' ? mtls!.ca : undefined };
+  return { cert, key, ca: ca || undefined };
 }
 
 /** services.business.mtlsUrl, or a CREDENTIAL_MISSING skip. */
 export function mtlsUrl(target: Target): string {
-  const url = serviceOf(target, 'business').mtlsUrl;
-  if (typeof url !== 'string' || url === '') throw new ToolError('CREDENTIAL_MISSING', `the target file ${target.name} has no services.business.mtlsUrl (the secured host)`);
+  const url = businessConfig(target).mtlsUrl;
+  if (!url) throw new ToolError('CREDENTIAL_MISSING', `the target file ${target.name} has no services.business.mtlsUrl (the secured host)`);
   return url.replace(/\/+$/, '');
 }
 

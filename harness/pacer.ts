@@ -1,77 +1,203 @@
 /**
- * Client-side pacing. Ordinary requests of one service are spaced evenly at `paceFraction` of the
- * documented limit (no bursts, so a token-bucket server with a small bucket is safe too). The schedule
- * lives in one pacer server started by the vitest globalSetup, so the budget holds across all workers;
- * a process without one (a bench, a script) paces locally.
+ * Client-side pacing. A request reserves one slot in every schedule it falls under at once: its
+ * service's (the documented limit holds for the whole service, whatever the token, the group, or no
+ * token at all) and, for a business operation, its group's: the earliest time that keeps each key's
+ * interval from every slot already reserved under it. Requests of a key are spaced at least its
+ * interval apart (no bursts, so a token-bucket server with a small bucket is safe too). The schedules live in one pacer server started by the vitest
+ * globalSetup, so every budget holds across all workers; a process without one (a bench, a script, a
+ * selftest) paces locally.
  */
 import { createServer, type Server } from 'node:http';
 import { request } from 'undici';
+import { ToolError } from './errors.ts';
 import type { RateLimit } from './target.ts';
+import { RequestDeadline } from './transport/deadline.ts';
 
-/** Even spacing: each reservation is `interval` ms after the previous one, never in the past. */
-export class Schedule {
-  private next = 0;
-  constructor(private readonly intervalMs: number) {}
+/** One budget a request counts against: its key and the spacing its limit asks for. */
+export interface PaceKey {
+  key: string;
+  intervalMs: number;
+}
 
-  reserve(now: number): number {
-    const slot = Math.max(now, this.next);
-    this.next = slot + this.intervalMs;
+/**
+ * Slack between the pacer's slot and the wire: a request leaves a little after its slot (the worker's
+ * timer, the pacer's answer), never before, and two requests may be late by different amounts. A
+ * tenth of the window is room for 100 ms of such jitter before a one-second window could hold one
+ * request too many.
+ */
+const WIRE_GUARD = 0.1;
+
+/**
+ * The spacing that keeps any window of the limit's length (`perSeconds`) at or under `fraction` of its
+ * `requests`, counted in whole requests: 10/s at 0.5 allows 5 a second, 3/s at 0.5 allows 1, and a
+ * budget below one request per window (1/s at 0.5) allows one request per 1/(requests × fraction).
+ */
+export function intervalMs(limit: RateLimit, fraction: number): number {
+  const perWindow = limit.requests * fraction;
+  const windowMs = limit.perSeconds * 1000;
+  const spacing = perWindow >= 1 ? windowMs / Math.floor(perWindow) : windowMs / perWindow;
+  return spacing * (1 + WIRE_GUARD);
+}
+
+/**
+ * The reserved slots of every key; `reserve` is the whole pacing rule: the earliest time at or after
+ * `now` that is at least each key's interval away from every slot already reserved under that key. A
+ * request may take a gap before slots reserved further ahead (a business group with a long queue does
+ * not hold back the service's other groups), and no two slots of one key are ever closer than its
+ * interval.
+ */
+export class Schedules {
+  private readonly slots = new Map<string, number[]>();
+
+  reserve(keys: readonly PaceKey[], now: number): number {
+    for (const k of keys) this.slots.set(k.key, (this.slots.get(k.key) ?? []).filter((s) => s > now - k.intervalMs));
+    let slot = now;
+    for (let moved = true; moved; ) {
+      moved = false;
+      for (const k of keys) {
+        // A clash must move the slot forward: at Date.now() magnitudes, (s + interval) - s may round to a
+        // hair under the interval, and that slot must not count as a clash again (it would never end).
+        const clash = this.slots.get(k.key)!.find((s) => Math.abs(s - slot) < k.intervalMs && s + k.intervalMs > slot);
+        if (clash !== undefined) {
+          slot = clash + k.intervalMs;
+          moved = true;
+        }
+      }
+    }
+    for (const k of keys) this.slots.get(k.key)!.push(slot);
     return slot;
   }
 }
 
-export function intervalMs(limit: RateLimit, fraction: number): number {
-  return (limit.perSeconds * 1000) / (limit.requests * fraction);
-}
-
 export interface Pacer {
-  /** Resolves when a request under `key` may be sent. */
-  wait(key: string, intervalMs: number): Promise<void>;
+  /** Resolves when a request under all `keys` may be sent; rejects with the signal's reason when it aborts first. */
+  wait(keys: readonly PaceKey[], signal?: AbortSignal): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** A sleep that ends early, rejecting, when the signal aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (ms <= 0) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * A worker that wakes up this much after its slot (its process was busy or descheduled) would send
+ * into the slots of others; it gives its slot up and takes a new one. Half of the wire guard at 5/s.
+ */
+export const LATE_MS = 50;
+const MAX_RESERVATIONS = 5;
+
+/**
+ * Waits for a slot given as an absolute time (Date.now() on this machine: the pacer server is always on
+ * loopback), and takes a new slot when it woke up too late for the one it had. After a few late
+ * wake-ups in a row it sends anyway: a worker that cannot keep time at all must still make progress.
+ */
+async function waitForSlot(reserve: () => Promise<number>, signal?: AbortSignal): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const slot = await reserve();
+    await sleep(slot - Date.now(), signal);
+    if (Date.now() - slot <= LATE_MS || attempt >= MAX_RESERVATIONS) return;
+  }
+}
 
 export class LocalPacer implements Pacer {
-  private readonly schedules = new Map<string, Schedule>();
+  private readonly schedules = new Schedules();
 
-  reserve(key: string, interval: number): number {
-    let schedule = this.schedules.get(`${key}@${interval}`);
-    if (!schedule) this.schedules.set(`${key}@${interval}`, (schedule = new Schedule(interval)));
-    return schedule.reserve(Date.now()) - Date.now();
+  /** The slot, as a Date.now() time. */
+  reserve(keys: readonly PaceKey[]): number {
+    return this.schedules.reserve(keys, Date.now());
   }
 
-  async wait(key: string, interval: number): Promise<void> {
-    const ms = this.reserve(key, interval);
-    if (ms > 0) await sleep(ms);
+  wait(keys: readonly PaceKey[], signal?: AbortSignal): Promise<void> {
+    return waitForSlot(async () => this.reserve(keys), signal);
   }
 }
 
-/** Asks the shared pacer server for a slot; falls back to local pacing if the server is gone. */
+/** How long a worker waits for the shared pacer's answer: the main process may be busy, never this long. */
+const PACER_ANSWER_MS = 30_000;
+
+/**
+ * Asks the shared pacer server for a slot. There is no local fallback: a worker pacing alone would
+ * break the budget every other worker keeps. A pacer that does not answer is a SUITE_ERROR; the
+ * test's budget ending first aborts the wait.
+ */
 export class RemotePacer implements Pacer {
-  private readonly local = new LocalPacer();
   constructor(private readonly baseUrl: string) {}
 
-  async wait(key: string, interval: number): Promise<void> {
-    let ms: number;
+  wait(keys: readonly PaceKey[], signal?: AbortSignal): Promise<void> {
+    return waitForSlot(() => this.reserve(keys, signal), signal);
+  }
+
+  private async reserve(keys: readonly PaceKey[], testSignal?: AbortSignal): Promise<number> {
+    const deadline = new RequestDeadline(PACER_ANSWER_MS, testSignal);
     try {
-      const res = await request(`${this.baseUrl}/slot?key=${encodeURIComponent(key)}&interval=${interval}`, { headersTimeout: 2000, bodyTimeout: 2000 });
-      ms = Number(await res.body.text());
-    } catch {
-      ms = this.local.reserve(key, interval);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const res = await request(`${this.baseUrl}/slot`, { method: 'POST', body: JSON.stringify(keys), signal: deadline.signal });
+          const text = await res.body.text();
+          const slot = Number(text);
+          if (res.statusCode !== 200 || !Number.isFinite(slot)) throw new Error(`answered ${res.statusCode}: ${text.slice(0, 200)}`);
+          return slot;
+        } catch (error) {
+          // A kept-alive connection the server closed just as it was reused: ask again on a fresh one (a lost slot costs nothing).
+          const reused = /other side closed|ECONNRESET|socket hang up/i.test(`${(error as Error).message} ${(error as { code?: string }).code}`);
+          if (!reused || attempt >= 3 || deadline.abortedBy) throw error;
+        }
+      }
+    } catch (error) {
+      if (deadline.abortedBy === 'test-budget') throw error;
+      throw new ToolError('SUITE_ERROR', `the shared pacer at ${this.baseUrl} gave no slot (${deadline.abortedBy === 'deadline' ? `no answer within ${PACER_ANSWER_MS} ms` : (error as Error).message})`);
+    } finally {
+      deadline.dispose();
     }
-    if (ms > 0) await sleep(ms);
   }
 }
 
+function parseKeys(text: string): PaceKey[] {
+  const keys = JSON.parse(text) as unknown;
+  if (!Array.isArray(keys)) throw new Error('expected a list of keys');
+  return keys.map((k: { key?: unknown; intervalMs?: unknown }) => {
+    if (typeof k?.key !== 'string' || typeof k.intervalMs !== 'number' || !(k.intervalMs >= 0)) throw new Error('each key needs key and intervalMs');
+    return { key: k.key, intervalMs: k.intervalMs };
+  });
+}
+
+/** The shared pacer: POST /slot with the request's keys (JSON) answers the slot, a Date.now() time. */
 export async function startPacerServer(): Promise<{ url: string; close: () => Promise<void> }> {
   const pacer = new LocalPacer();
   const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://pacer');
-    const key = url.searchParams.get('key') ?? 'default';
-    const interval = Number(url.searchParams.get('interval') ?? '0');
-    res.end(String(pacer.reserve(key, Number.isFinite(interval) ? interval : 0)));
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => {
+      try {
+        res.end(String(pacer.reserve(parseKeys(text))));
+      } catch (error) {
+        res.writeHead(400).end((error as Error).message);
+      }
+    });
   });
+  // Workers keep their connection to the pacer; closing it while idle only invites a reuse race.
+  server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const address = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${address.port}`, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }

@@ -1,7 +1,9 @@
 /**
  * The business operation groups of specs/limits.yaml (`businessGroups`): which documented limit paces a
  * business operation, and under which shared budget key. An operation in no group is paced at the
- * file's `undocumentedDefault`, all such operations under one key.
+ * file's `undocumentedDefault`, all such operations under one key. Every business request counts
+ * against the business service's limit as well (the client reserves both at once), whatever its token:
+ * a request with no token or a bad one counts against its operation's group like any other.
  */
 import { documentedLimits } from './limits.ts';
 import type { RateLimit } from './target.ts';
@@ -34,13 +36,4 @@ export function businessRateGroup(pathTemplate: string): RateGroup {
   const found = groups.find((g) => g.re.test(pathTemplate));
   if (found) return { key: `business:${found.key}`, limit: found.limit };
   return { key: 'business:undocumented', limit: documentedLimits().undocumentedDefault };
-}
-
-/**
- * The budget of refused requests (no token, an unknown one, no client certificate): they identify no
- * client, so they cannot count against a client's per-group limit; they are still paced, at the
- * undocumented default, under one key of their own.
- */
-export function refusalRateGroup(): RateGroup {
-  return { key: 'business:refusals', limit: documentedLimits().undocumentedDefault };
 }

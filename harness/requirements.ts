@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { specContains, type SpecDocument } from './spec-document.ts';
 import type { Area } from './target.ts';
 
 /**
@@ -21,7 +22,16 @@ export interface Requirement {
   section: string;
   source: RequirementSource;
   text: string;
-  /** The exact words of the spec the requirement rests on (required for `source: spec`). */
+  /**
+   * The exact words of the spec the requirement rests on: one passage, or a list when it rests on
+   * several. Required for `source: spec`; any other source may quote the passage it reads.
+   *
+   * A quote is matched against spec/partner-interfaces.md after one normalisation of both sides,
+   * and nothing else (`normaliseSpecText` in spec-document.ts): runs of whitespace are one space, and
+   * markdown table pipes `|` and backticks are dropped, so a table row may be quoted as
+   * "alg | string | `HS256`" or "alg string HS256". Case and every other character must match, so a
+   * quote cannot drift from the contract without a selftest noticing (selftest/spec/).
+   */
   quote?: string | string[];
   /** How we read the spec where it is ambiguous, written beside the requirement. */
   reading?: string;
@@ -31,6 +41,7 @@ export interface Requirement {
 
 export const REQUIREMENT_ID = /^(SPE|IDN|INV|INS|BUS|NDF)-[A-Z0-9]{2,10}-[0-9]{3}$/;
 export const REQUIREMENTS_FILE = fileURLToPath(new URL('../specs/requirements.yaml', import.meta.url));
+const KNOWN_FIELDS = new Set(['id', 'area', 'section', 'source', 'text', 'quote', 'reading', 'acceptance']);
 
 let cache: Map<string, Requirement> | undefined;
 
@@ -39,14 +50,45 @@ export function requirements(): Map<string, Requirement> {
   const entries = parse(readFileSync(REQUIREMENTS_FILE, 'utf8')) as Requirement[];
   const map = new Map<string, Requirement>();
   for (const entry of entries) {
-    if (!REQUIREMENT_ID.test(entry.id)) throw new Error(`specs/requirements.yaml: id "${entry.id}" does not match ${REQUIREMENT_ID}`);
+    const problem = requirementShapeProblem(entry);
+    if (problem) throw new Error(`specs/requirements.yaml: ${problem}`);
     if (map.has(entry.id)) throw new Error(`specs/requirements.yaml: id ${entry.id} is listed twice`);
-    if (!REQUIREMENT_SOURCES.includes(entry.source)) throw new Error(`specs/requirements.yaml: ${entry.id} has source "${entry.source}"`);
-    if (!entry.section || !entry.text || !entry.area) throw new Error(`specs/requirements.yaml: ${entry.id} lacks section, text or area`);
     map.set(entry.id, { ...entry, section: String(entry.section) });
   }
   cache = map;
   return map;
+}
+
+/** What is wrong with one entry's shape, or undefined. Whether quotes are in the spec is quoteProblems'. */
+export function requirementShapeProblem(entry: Requirement): string | undefined {
+  if (!REQUIREMENT_ID.test(entry.id)) return `id "${entry.id}" does not match ${REQUIREMENT_ID}`;
+  if (!REQUIREMENT_SOURCES.includes(entry.source)) return `${entry.id} has source "${entry.source}"`;
+  if (!entry.section || !entry.text || !entry.area) return `${entry.id} lacks section, text or area`;
+  const unknown = Object.keys(entry).filter((key) => !KNOWN_FIELDS.has(key));
+  if (unknown.length) return `${entry.id} has unknown field(s) ${unknown.join(', ')}`;
+  if (entry.quote !== undefined && quotesOf(entry).some((q) => typeof q !== 'string' || !q.trim())) {
+    return `${entry.id}: quote must be a non-empty string or a non-empty list of them`;
+  }
+  if (entry.quote !== undefined && quotesOf(entry).length === 0) return `${entry.id}: quote is an empty list`;
+  if (entry.reading !== undefined && (typeof entry.reading !== 'string' || !entry.reading.trim())) return `${entry.id}: reading must be a non-empty string`;
+  if (entry.acceptance !== undefined && typeof entry.acceptance !== 'boolean') return `${entry.id}: acceptance must be true or false`;
+  return undefined;
+}
+
+export function quotesOf(req: Pick<Requirement, 'quote'>): string[] {
+  if (req.quote === undefined) return [];
+  return Array.isArray(req.quote) ? req.quote : [req.quote];
+}
+
+/** Every `source: spec` requirement without a quote, and every quote (any source) the spec does not contain. */
+export function quoteProblems(registry: Map<string, Requirement>, spec: SpecDocument): string[] {
+  const problems: string[] = [];
+  for (const req of registry.values()) {
+    const quotes = quotesOf(req);
+    if (req.source === 'spec' && quotes.length === 0) problems.push(`${req.id} is source: spec but has no quote`);
+    for (const q of quotes) if (!specContains(spec, q)) problems.push(`${req.id}: quote not found in the spec: "${q}"`);
+  }
+  return problems;
 }
 
 export function requirement(id: string): Requirement {

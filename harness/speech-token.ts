@@ -105,3 +105,21 @@ export function secretVariants(secretKey: string, keyEncoding: KeyEncoding = 'ra
   if (/^[\x20-\x7e]+$/.test(text)) out.add(text);
   return [...out].filter((v) => v.length >= 8);
 }
+
+/**
+ * The base64url text that any encoding of `value` inside a longer JSON text contains, at each of the
+ * three byte alignments (a token header holds the API key after `{"alg":"HS256","typ":"JWT","kid":"`).
+ * Only the characters that depend on the value alone are kept, so the forms match wherever the value
+ * sits. For the redactor: a token cut short, or one segment of it, must not show the key either.
+ */
+export function embeddedBase64urlForms(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const out: string[] = [];
+  for (const offset of [0, 1, 2]) {
+    const skip = (3 - offset) % 3;
+    const whole = Math.floor((bytes.length - skip) / 3) * 3;
+    if (whole < 6) continue;
+    out.push(bytes.subarray(skip, skip + whole).toString('base64url'));
+  }
+  return out;
+}

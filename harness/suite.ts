@@ -25,6 +25,9 @@ import { RemotePacer } from './pacer.ts';
 import type { ProbeFailure } from './probe.ts';
 import { requirement, titleOf, type RequirementSource } from './requirements.ts';
 import { loadTarget, type Area, type Target } from './target.ts';
+import { DEPTHS } from './runner/depth.ts';
+import { effectiveTarget } from './runner/effective-target.ts';
+import { runSettings } from './runner/settings.ts';
 import { withTestScope } from './test-scope.ts';
 
 export type Verdict = 'passed' | 'failed' | 'error' | 'skipped' | 'inconclusive' | 'warning';
@@ -64,7 +67,8 @@ let context: RunContext | undefined;
 
 export function runContext(): RunContext {
   if (context) return context;
-  const target = loadTarget(inject('targetFile'));
+  const file = loadTarget(inject('targetFile'));
+  const target = effectiveTarget(file, runSettings(process.env, file));
   const limits = documentedLimits();
   const client = new HttpClient(target, { pacer: new RemotePacer(inject('pacerUrl')), limits: limits.services, undocumentedLimit: limits.undocumentedDefault });
   context = { target, client, seed: inject('seed'), runs: inject('runs'), shrink: inject('shrink') };
@@ -91,6 +95,7 @@ export interface RequirementContext extends RunContext {
 interface RequirementOptions {
   /** Names the row of a requirement checked over many rows (an enum value, a catalog operation). */
   row?: string;
+  /** The test's time budget at the standard depth (default 60 s); it grows with the run's depth. */
   timeoutMs?: number;
 }
 
@@ -122,7 +127,8 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
   const body = typeof a === 'function' ? a : b!;
   const req = requirement(id);
   const title = titleOf(id, options.row);
-  const budget = options.timeoutMs ?? DEFAULT_TEST_BUDGET_MS;
+  // A deeper run (more runs per property, more requests per operation) gets proportionally more time.
+  const budget = (options.timeoutMs ?? DEFAULT_TEST_BUDGET_MS) * Math.max(1, (inject('runs') ?? DEPTHS.standard) / DEPTHS.standard);
   it(title, { timeout: budget + VITEST_GRACE_MS }, async (ctx: TestContext) => {
     const meta = ctx.task.meta;
     meta.requirement = id;

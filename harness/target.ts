@@ -1,14 +1,25 @@
 /**
- * Target file loading: YAML, `${ENV_VAR}` interpolation, validation against the target-file schema,
- * relative paths resolved against the file's folder, every credential registered with the redactor.
- * A bad file fails at once with a message that names the file and the key.
+ * Target file loading: a bounded read, YAML, `${ENV_VAR}` interpolation, validation against the one
+ * target-file schema (specs/schemas/common/target-file.json: every key, every object closed), URL rules
+ * the schema cannot state, the mTLS paths resolved against the file's folder, and every credential the
+ * schema marks registered with the redactor. A bad file fails at once with one short message that names
+ * the file, the key and what is wrong (never a value: it may be a credential).
+ * The sections are typed by the readers of harness/config/.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import type { BusinessSection } from './config/business.ts';
+import type { IdentitySection } from './config/identity.ts';
+import type { InsuranceSection } from './config/insurance.ts';
+import type { InvestSection } from './config/invest.ts';
+import { describeSchemaErrors } from './config/schema-errors.ts';
+import type { SpeechSection } from './config/speech.ts';
+import { formatPath, stringsWithKind, TARGET_FILE_SCHEMA_ID } from './config/target-schema.ts';
+import { urlProblem } from './config/url-rules.ts';
 import { ToolError } from './errors.ts';
-import { Redactor, SECRET_KEY_PATTERN } from './redact.ts';
-import { schemaRegistry, SCHEMA_BASE } from './schemas.ts';
+import { Redactor } from './redact.ts';
+import { schemaRegistry } from './schemas.ts';
 
 export const AREAS = ['speech', 'identity', 'invest', 'insurance', 'business'] as const;
 export type Area = (typeof AREAS)[number];
@@ -19,18 +30,35 @@ export interface RateLimit {
   perSeconds: number;
 }
 
-export interface ServiceConfig {
-  url: string;
-  rateLimit?: RateLimit;
-  [key: string]: unknown;
+/** Each service section as typed by its reader in harness/config/. */
+export interface ServiceSections {
+  speech: SpeechSection;
+  identity: IdentitySection;
+  invest: InvestSection;
+  insurance: InsuranceSection;
+  business: BusinessSection;
 }
 
+/** Any service section: what every one has. */
+export type ServiceConfig = ServiceSections[Area];
+
 export interface TargetSettings {
+  /** Each request's total deadline: connect, headers and the whole body. */
   timeoutMs: number;
   runs: number;
   seed?: number;
   paceFraction: number;
   retry429: number;
+  /** The longest Retry-After a 429 is waited out for; a longer one is TARGET_RATE_LIMITED at once. */
+  maxRetryAfterMs: number;
+  /** The size cap of one answer's body; past it TARGET_RESPONSE_TOO_LARGE. */
+  maxResponseBytes: number;
+}
+
+export interface Safety {
+  allowDestructive: boolean | string[];
+  allowMoney: boolean | string[];
+  allowBursts: boolean;
 }
 
 export interface Target {
@@ -41,115 +69,187 @@ export interface Target {
   /** A failed policy requirement fails the run (true) or is a warning (false, the default). */
   strictPolicy: boolean;
   areas: Area[];
-  safety: { allowDestructive: boolean | string[]; allowMoney: boolean | string[]; allowBursts: boolean };
+  safety: Safety;
   settings: TargetSettings;
-  services: Partial<Record<Area, ServiceConfig>>;
+  services: { [A in Area]?: ServiceSections[A] };
   redactor: Redactor;
+  /** What the file asks for and the suite does not do (a production file's allowances); the CLI prints them. */
+  notices?: string[];
 }
+
+/** A target as loadTarget returns it: notices always present (empty when there are none). */
+export type LoadedTarget = Target & { notices: string[] };
 
 export const DEFAULT_SETTINGS: Readonly<TargetSettings> = Object.freeze({
   timeoutMs: 15_000,
   runs: 25,
   paceFraction: 0.5,
   retry429: 3,
+  maxRetryAfterMs: 10_000,
+  maxResponseBytes: 2 * 1024 * 1024,
 });
 
-const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-/** Keys whose values are file paths, resolved against the target file's folder. */
-const PATH_KEYS = new Set(['cert', 'key', 'ca']);
+/** A target file larger than this is refused before it is parsed. */
+export const MAX_TARGET_FILE_BYTES = 1024 * 1024;
 
-function interpolate(node: unknown, file: string, keyPath: string, env: NodeJS.ProcessEnv): unknown {
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const MTLS_PATH_KEYS = ['cert', 'key', 'ca'] as const;
+
+const invalid = (file: string, what: string) => new ToolError('TARGET_FILE_INVALID', `${file}: ${what}`);
+
+function readBounded(file: string): string {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    throw invalid(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+  try {
+    const buffer = Buffer.alloc(MAX_TARGET_FILE_BYTES + 1);
+    let length = 0;
+    for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
+    if (length > MAX_TARGET_FILE_BYTES) throw invalid(file, `is larger than ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MiB; a target file is a few kilobytes`);
+    return buffer.subarray(0, length).toString('utf8');
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    throw invalid(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function interpolate(node: unknown, file: string, path: Array<string | number>, env: NodeJS.ProcessEnv): unknown {
   if (typeof node === 'string') {
     return node.replace(ENV_REF, (_m, name: string) => {
       const value = env[name];
       if (value === undefined || value === '') {
-        throw new ToolError(
-          'TARGET_FILE_MISSING_VARIABLE',
-          `${file}: key "${keyPath}" refers to environment variable \${${name}}, which is not set`,
-        );
+        throw new ToolError('TARGET_FILE_MISSING_VARIABLE', `${file}: key "${formatPath(path)}" refers to environment variable \${${name}}, which is not set`);
       }
       return value;
     });
   }
-  if (Array.isArray(node)) return node.map((item, i) => interpolate(item, file, `${keyPath}[${i}]`, env));
-  if (node && typeof node === 'object') {
-    return Object.fromEntries(
-      Object.entries(node).map(([k, v]) => [k, interpolate(v, file, keyPath ? `${keyPath}.${k}` : k, env)]),
-    );
-  }
+  if (Array.isArray(node)) return node.map((item, i) => interpolate(item, file, [...path, i], env));
+  if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, interpolate(v, file, [...path, k], env)]));
   return node;
 }
 
-function collectSecrets(node: unknown, redactor: Redactor, secret = false, underMtls = false): void {
-  if (typeof node === 'string') {
-    if (secret && !underMtls) redactor.register(node);
-    return;
-  }
-  if (!node || typeof node !== 'object') return;
-  for (const [key, value] of Object.entries(node)) {
-    collectSecrets(value, redactor, secret || SECRET_KEY_PATTERN.test(key), underMtls || key === 'mtls');
-  }
+export interface TargetFileData {
+  name: string;
+  kind: TargetKind;
+  vendorConventions?: boolean;
+  strictPolicy?: boolean;
+  /** Read by harness/report/waiver-file.ts, which resolves it against the target file's folder. */
+  waivers?: string;
+  areas?: Area[];
+  safety?: Partial<Safety>;
+  settings?: Partial<TargetSettings>;
+  services: Target['services'];
 }
 
-function resolvePaths(node: unknown, base: string): void {
-  if (!node || typeof node !== 'object') return;
-  for (const [key, value] of Object.entries(node)) {
-    if (typeof value === 'string' && PATH_KEYS.has(key) && !isAbsolute(value)) (node as Record<string, unknown>)[key] = resolve(base, value);
-    else resolvePaths(value, base);
+/** Rules the schema cannot state: URLs (scheme, port, no credentials) and areas that need their service. */
+function semanticProblem(data: TargetFileData): string | undefined {
+  for (const { path, value, kind } of stringsWithKind(data)) {
+    const absoluteDocument = path.at(-1) === 'documentPath' && /^https?:\/\//i.test(value);
+    if (kind !== 'url' && kind !== 'httpsUrl' && !absoluteDocument) continue;
+    const problem = urlProblem(value, kind === 'httpsUrl');
+    if (problem) return `key "${formatPath(path)}": ${problem}`;
   }
+  const missing = (data.areas ?? []).filter((area) => !data.services[area]);
+  if (missing.length) return `key "areas": names ${missing.join(', ')}, but services has no ${missing.join(', ')}`;
+  return undefined;
 }
 
-export function loadTarget(file: string, env: NodeJS.ProcessEnv = process.env): Target {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ToolError('TARGET_FILE_INVALID', `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
-  }
+function parseTargetFile(file: string, env: NodeJS.ProcessEnv): TargetFileData {
+  const text = readBounded(file);
   let raw: unknown;
   try {
     raw = parseYaml(text);
   } catch (error) {
     const where = error instanceof YAMLParseError && error.linePos ? ` at line ${error.linePos[0].line}` : '';
-    throw new ToolError('TARGET_FILE_INVALID', `${file}: not valid YAML${where}: ${(error as Error).message.split('\n')[0]}`);
+    throw invalid(file, `not valid YAML${where}: ${(error as Error).message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
   }
-  const data = interpolate(raw, file, '', env) as Record<string, unknown>;
-  const validate = schemaRegistry().validator(`${SCHEMA_BASE}/common/target-file.json`);
-  if (!validate(data)) {
-    const first = validate.errors![0];
-    const key = first.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(top level)';
-    const detail = first.keyword === 'additionalProperties' ? `unknown key "${(first.params as { additionalProperty: string }).additionalProperty}"` : first.message;
-    throw new ToolError('TARGET_FILE_INVALID', `${file}: key "${key}": ${detail}`);
+  if (raw === null || raw === undefined) throw invalid(file, 'is empty; a target file needs name, kind and services (see examples/target.example.yaml)');
+  const data = interpolate(raw, file, [], env);
+  const validate = schemaRegistry().validator(TARGET_FILE_SCHEMA_ID);
+  if (!validate(data)) throw invalid(file, describeSchemaErrors(validate.errors ?? []));
+  const problem = semanticProblem(data as TargetFileData);
+  if (problem) throw invalid(file, problem);
+  return data as TargetFileData;
+}
+
+/** Relative certificate paths are relative to the target file's folder. */
+function resolveMtlsPaths(services: Target['services'], base: string): void {
+  const mtls = services.business?.mtls;
+  if (!mtls) return;
+  for (const key of MTLS_PATH_KEYS) {
+    const value = mtls[key];
+    if (value !== undefined && !isAbsolute(value)) mtls[key] = resolve(base, value);
   }
-  resolvePaths(data.services, dirname(resolve(file)));
+}
+
+/** Every value the schema marks as a credential ($defs/secret). */
+function registerSecrets(services: Target['services'], redactor: Redactor): void {
+  for (const { value, kind } of stringsWithKind({ services })) if (kind === 'secret') redactor.register(value);
+}
+
+const SAFETY_KEYS = ['allowDestructive', 'allowMoney', 'allowBursts'] as const;
+
+/** A production target allows reads only: its allowances are dropped, each with a notice saying so. */
+function safetyOf(data: TargetFileData): { safety: Safety; notices: string[] } {
+  const given = data.safety ?? {};
+  const safety: Safety = { allowDestructive: given.allowDestructive ?? false, allowMoney: given.allowMoney ?? false, allowBursts: given.allowBursts ?? false };
+  if (data.kind !== 'production') return { safety, notices: [] };
+  const notices = SAFETY_KEYS.filter((key) => given[key] === true || (Array.isArray(given[key]) && given[key].length > 0)).map(
+    (key) => `safety.${key} is ignored for kind production: production allows reads only`,
+  );
+  return { safety: { allowDestructive: false, allowMoney: false, allowBursts: false }, notices };
+}
+
+export function loadTarget(file: string, env: NodeJS.ProcessEnv = process.env): LoadedTarget {
+  const data = parseTargetFile(file, env);
+  const services = data.services;
+  resolveMtlsPaths(services, dirname(resolve(file)));
   const redactor = new Redactor();
-  collectSecrets(data.services, redactor);
-  const safety = (data.safety ?? {}) as Partial<Target['safety']>;
-  const services = data.services as Target['services'];
+  registerSecrets(services, redactor);
+  const { safety, notices } = safetyOf(data);
   return {
     file: resolve(file),
-    name: data.name as string,
-    kind: data.kind as TargetKind,
+    name: data.name,
+    kind: data.kind,
     vendorConventions: data.vendorConventions === true,
     strictPolicy: data.strictPolicy === true,
-    areas: ((data.areas as Area[] | undefined) ?? AREAS.filter((a) => services[a])) as Area[],
-    safety: { allowDestructive: safety.allowDestructive ?? false, allowMoney: safety.allowMoney ?? false, allowBursts: safety.allowBursts ?? false },
-    settings: { ...DEFAULT_SETTINGS, ...((data.settings as Partial<TargetSettings>) ?? {}) },
+    areas: data.areas ?? AREAS.filter((a) => services[a]),
+    safety,
+    settings: { ...DEFAULT_SETTINGS, ...(data.settings ?? {}) },
     services,
     redactor,
+    notices,
   };
 }
 
-/** The service's config, or a CREDENTIAL_MISSING skip when the target file does not describe it. */
-export function serviceOf(target: Target, area: Area): ServiceConfig {
-  const service = target.services[area];
-  if (!service) throw new ToolError('CREDENTIAL_MISSING', `the target file ${target.name} has no services.${area}`);
-  return service;
+/** loadTarget without throwing, for the command line: the target, or the error to print (exit 2). */
+export function validateTargetFile(file: string, env: NodeJS.ProcessEnv = process.env): { target: LoadedTarget } | { error: ToolError } {
+  try {
+    return { target: loadTarget(file, env) };
+  } catch (error) {
+    if (error instanceof ToolError) return { error };
+    return { error: new ToolError('TARGET_FILE_INVALID', `${file}: ${(error as Error).message ?? String(error)}`) };
+  }
 }
 
-/** A string setting of a service, or a CREDENTIAL_MISSING skip naming the key. */
-export function credentialOf(target: Target, area: Area, key: string): string {
-  const value = serviceOf(target, area)[key];
+/** The service's section, or a CREDENTIAL_MISSING skip when the target file does not describe it. */
+export function serviceOf<A extends Area>(target: Target, area: A): ServiceSections[A] {
+  const service = target.services[area];
+  if (!service) throw new ToolError('CREDENTIAL_MISSING', `the target file ${target.name} has no services.${area}`);
+  return service as ServiceSections[A];
+}
+
+/** The keys of a section that hold a string. */
+export type StringKey<T> = { [K in keyof T]-?: NonNullable<T[K]> extends string ? K : never }[keyof T] & string;
+
+/** A string key of a service section, or a CREDENTIAL_MISSING skip naming the key. */
+export function credentialOf<A extends Area>(target: Target, area: A, key: StringKey<ServiceSections[A]>): string {
+  const value = (serviceOf(target, area) as unknown as Record<string, unknown>)[key];
   if (typeof value !== 'string' || value === '') {
     throw new ToolError('CREDENTIAL_MISSING', `the target file ${target.name} has no services.${area}.${key}`);
   }

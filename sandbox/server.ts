@@ -31,7 +31,7 @@ export interface SandboxOptions {
 export interface RunningSandbox {
   urls: ListenerUrls;
   faults: string[];
-  /** The target file's content: kind sandbox, vendorConventions true, inline development credentials. */
+  /** The target file's content: kind sandbox, vendorConventions and strictPolicy true, inline development credentials. */
   targetDocument(): Record<string, unknown>;
   /** Writes the target file atomically (write a temporary file, then rename) and returns its absolute path. */
   writeTarget(file: string): string;
@@ -77,6 +77,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     name: 'embedded-sandbox',
     kind: 'sandbox',
     vendorConventions: true,
+    // The reference target meets our policy readings too, so a fault against one fails the run.
+    strictPolicy: true,
     ...(faults.ids.length ? { sandboxFaults: faults.ids } : {}),
     services: Object.fromEntries(SERVICES.map((s) => [s.area, s.targetSection(urls, ctx)])),
   });

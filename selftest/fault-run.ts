@@ -22,7 +22,7 @@ import { join, relative } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { SECRET_KEY_PATTERN } from '../harness/redact.ts';
 import { requirements } from '../harness/requirements.ts';
-import { CI_SEED } from '../harness/runner/settings.ts';
+import { CI_SEED, faultRunSettings } from '../harness/runner/settings.ts';
 import { TARGET_WIDE_FAULTS } from '../sandbox/faults/degenerate.ts';
 import type { Fault } from '../sandbox/faults/types.ts';
 import { loadServices } from '../sandbox/services/index.ts';
@@ -136,9 +136,10 @@ async function pool<T, R>(items: T[], size: number, work: (item: T) => Promise<R
 async function main(): Promise<number> {
   const started = Date.now();
   const { overrides, markers } = await markerCredentials();
+  const settings = faultRunSettings();
   let ok = true;
 
-  if (!process.env.SKIP_CLEAN) {
+  if (!settings.skipClean) {
     const sandbox = await startSandbox({ credentials: overrides });
     const dir = tempDir('pc-clean-');
     const run = await runSuite({ env: { CONFORMANCE_TARGET: sandbox.writeTarget(join(dir, 'target.yaml')), CONFORMANCE_SEED: String(CI_SEED) }, reportDir: join(dir, 'reports') });
@@ -161,14 +162,14 @@ async function main(): Promise<number> {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const wanted = (process.env.FAULTS ?? '').split(',').filter(Boolean);
+  const wanted = settings.faults;
   const catalog = (await loadServices()).flatMap((m) => m.faults);
-  const faults = catalog.filter((f) => (!wanted.length || wanted.includes(f.id)) && (!process.env.AREA || f.area === process.env.AREA));
+  const faults = catalog.filter((f) => (!wanted.length || wanted.includes(f.id)) && (!settings.area || f.area === settings.area));
   const unknownIds = catalog.flatMap((f) => f.catches.filter((id) => !requirements().has(id)).map((id) => `${f.id} names unknown requirement ${id}`));
   for (const u of unknownIds) console.log(`  ✗ ${u}`);
   if (unknownIds.length) ok = false;
 
-  const concurrency = Number(process.env.FAULT_CONCURRENCY ?? Math.max(2, Math.min(4, availableParallelism() + 1)));
+  const concurrency = settings.concurrency ?? Math.max(2, Math.min(4, availableParallelism() + 1));
   console.log(`fault run: ${faults.length} faults, ${concurrency} at a time`);
   const outcomes = await pool(faults, concurrency, (f) => runFault(f, overrides, markers), (o) => {
     const mark = o.killed ? 'killed  ' : 'SURVIVED';
@@ -178,7 +179,7 @@ async function main(): Promise<number> {
     for (const l of o.leaks) console.log(`    ✗ leak: ${l}`);
   });
   const killed = outcomes.filter((o) => o.killed).length;
-  if (!wanted.length && !process.env.AREA) {
+  if (!wanted.length && !settings.area) {
     const named = new Set(catalog.flatMap((f) => f.catches));
     const uncovered = [...requirements().keys()].filter((id) => !named.has(id));
     if (uncovered.length) {
@@ -186,7 +187,7 @@ async function main(): Promise<number> {
       console.log(`  ✗ ${uncovered.length} requirement(s) named by no fault: ${uncovered.join(', ')}`);
     } else console.log('every requirement is named by at least one fault');
   }
-  if (!process.env.SKIP_DEGENERATE && !wanted.length && !process.env.AREA) {
+  if (!settings.skipDegenerate && !wanted.length && !settings.area) {
     if (!(await degenerateRun(overrides, markers, concurrency))) ok = false;
   }
   if (outcomes.some((o) => o.leaks.length)) ok = false;
@@ -206,7 +207,7 @@ const DEGENERATE_PASS_LIMIT = 0.05;
 
 /** Step 3: the whole suite against each degenerate target; per area at most 5% passing, no acceptance passing. */
 async function degenerateRun(credentials: Record<string, Record<string, string>>, markers: string[], concurrency: number): Promise<boolean> {
-  const only = (process.env.DEGENERATE ?? '').split(',').filter(Boolean);
+  const only = faultRunSettings().degenerate;
   const targets = TARGET_WIDE_FAULTS.filter((f) => !only.length || only.includes(f.id));
   console.log(`degenerate targets: ${targets.length}, the whole suite against each, ${concurrency} at a time`);
   const registry = requirements();

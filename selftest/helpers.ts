@@ -24,7 +24,7 @@ export interface SuiteRun {
 }
 
 /** Runs the conformance suite as a user does (`partner-conformance run`, what `npm test` runs) in a child process and reads its summary. */
-export function runSuite(options: { env?: Record<string, string>; files?: string[]; reportDir?: string; timeoutMs?: number }): Promise<SuiteRun> {
+export function runSuite(options: { env?: Record<string, string>; files?: string[]; reportDir?: string; timeoutMs?: number; onStart?: (pid: number) => void }): Promise<SuiteRun> {
   const reportDir = options.reportDir ?? tempDir('pc-report-');
   const started = Date.now();
   return new Promise((resolve, reject) => {
@@ -33,6 +33,7 @@ export function runSuite(options: { env?: Record<string, string>; files?: string
       env: { ...process.env, CONFORMANCE_REPORT_DIR: reportDir, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    if (child.pid !== undefined) options.onStart?.(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

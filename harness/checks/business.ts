@@ -3,8 +3,9 @@
  * operations present / deprecated / absent, a change note holding, and the client-certificate markings.
  * Pure functions of what was read; each returns failures naming the requirement.
  */
-import type { CatalogOperation, ChangeNote } from '../openapi/catalog.ts';
-import { evaluateChangeNote } from '../openapi/change-notes.ts';
+import type { CatalogOperation } from '../openapi/catalog.ts';
+import type { Outcome } from '../openapi/change-notes.ts';
+import { deprecatedButCurrent } from '../openapi/drift.ts';
 import type { ServedDocument } from '../openapi/load.ts';
 import { parseOperationName, type OperationIndex, type OperationName } from '../openapi/paths.ts';
 import { describeProblem } from '../openapi/parse.ts';
@@ -69,14 +70,15 @@ export function operationAbsent(index: OperationIndex, row: CatalogOperation, re
   return found ? [failure(requirement, `${name(row)} absent (removed)`, `served as ${found.method} ${found.path}`)] : [];
 }
 
-export function changeNoteHolds(index: OperationIndex, note: ChangeNote, requirement: string): Failure[] {
-  const outcome = evaluateChangeNote(index, note);
-  if (outcome.kind === 'holds') return [];
-  if (outcome.kind === 'not-located') {
-    const where = `${note.operation}, ${note.in}${note.path.length ? ` › ${note.path.join(' › ')}` : ''}`;
-    return [failure(requirement, `${note.text}: located in the document (${where})`, `NOT LOCATED: ${outcome.reason}`)];
-  }
+/** The failures of a located change note (none when it holds). Only located outcomes are taken: an unlocated one is inconclusive, never a pass. */
+export function changeNoteFailures(outcome: Extract<Outcome, { kind: 'holds' | 'broken' }>, requirement: string): Failure[] {
+  if (outcome.kind !== 'broken') return [];
   return outcome.problems.map((p) => failure(requirement, p.expected, `BROKEN: ${p.received}`, outcome.located));
+}
+
+/** Operations the catalog has as current that the document marks deprecated (found ones only; absence is BUS-CAT-001's). */
+export function currentNotDeprecated(index: OperationIndex, catalog: CatalogOperation[], requirement: string): Failure[] {
+  return deprecatedButCurrent(index, catalog).map((op) => failure(requirement, `${op} not deprecated: spec 4.5 lists it as current and part 9 does not deprecate it`, 'marked deprecated: true in the served document'));
 }
 
 const LOCK = '\u{1F512}';

@@ -48,4 +48,12 @@ export class ConformanceError extends Error {
     this.name = 'ConformanceError';
     this.response = context.response;
   }
+
+  /**
+   * What an error serialiser (vitest's, for worker messages and the junit report) writes: the redacted
+   * message only, never the raw request with its credentials or the unredacted failure texts.
+   */
+  toJSON(): { name: string; message: string; stack?: string } {
+    return { name: this.name, message: this.message, stack: this.stack };
+  }
 }

@@ -3,11 +3,13 @@
  * formats live in specs/schemas/identity/userinfo.json; these are the rules a schema cannot say.
  */
 import type { CapturedResponse } from '../http.ts';
+import { isSuccess, noServerError } from './answer.ts';
 import { contentTypeIn, jsonBody } from './body.ts';
 import { failure, type Failure } from './failure.ts';
+import { isJsonObject } from '../json.ts';
 
-/** Claims that are the user's personal data: an answer that refuses the request must carry none. */
-export const PERSONAL_CLAIMS = ['family_name', 'given_name', 'middle_name', 'birthdate', 'phone_number', 'email'] as const;
+/** Every field of 2.2: an answer that refuses the request carries none of them, at any depth. */
+export const USERINFO_FIELDS = ['sub', 'name', 'gender', 'birthdate', 'family_name', 'given_name', 'middle_name', 'phone_number', 'email', 'email_verified', 'phone_number_verified'] as const;
 
 /** OpenID Connect Core 1.0 section 5.4: the standard claims each scope asks for. `sub` belongs to every answer. */
 export const OIDC_SCOPE_CLAIMS: Readonly<Record<string, readonly string[]>> = {
@@ -17,35 +19,66 @@ export const OIDC_SCOPE_CLAIMS: Readonly<Record<string, readonly string[]>> = {
   phone: ['phone_number', 'phone_number_verified'],
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const nonEmpty = (v: unknown) => typeof v === 'string' && v.trim() !== '';
 
-/** Answered 200 with a JSON object (spec 4.2): what every check of the fields needs first. */
-export function answeredWithObject(res: CapturedResponse, requirement: string): Failure[] {
-  if (res.status !== 200) return [failure(requirement, 'status 200 with the userinfo fields', `status ${res.status}`)];
+/** Answered as 4.2 says: 200, Content-Type application/json, a JSON object. What every check of the fields needs first. */
+export function answeredWithUserinfo(res: CapturedResponse, requirement: string): Failure[] {
+  if (res.status !== 200) return [failure(requirement, 'status 200 with the userinfo fields', `${res.status >= 500 ? 'server error' : 'status'} ${res.status}`)];
   const notJson = jsonBody(res, requirement);
   if (notJson.length) return notJson;
-  return isObject(res.json) ? [] : [failure(requirement, 'a JSON object', JSON.stringify(res.json).slice(0, 120))];
-}
-
-/** Answered 200 with a JSON object labelled application/json (spec 4.2). */
-export function answeredWithUserinfo(res: CapturedResponse, requirement: string): Failure[] {
-  const answered = answeredWithObject(res, requirement);
-  return answered.length ? answered : contentTypeIn(res, ['application/json'], requirement);
+  if (!isJsonObject(res.json)) return [failure(requirement, 'a JSON object', JSON.stringify(res.json).slice(0, 120))];
+  return contentTypeIn(res, ['application/json'], requirement);
 }
 
 /**
- * Refused: a 4xx, and the answer carries none of the user's personal claims. 429 is not a refusal of
- * the request's content (the client has already waited out its retries when it still sees one).
+ * The fields a token with profile, phone and email of a user who consented to full name, e-mail and
+ * phone number must bring (4.2): a name field (name, or family_name and given_name), email and phone_number.
+ */
+export function consentedFieldsPresent(body: unknown, requirement: string): Failure[] {
+  const b = isJsonObject(body) ? body : {};
+  const missing = [
+    ...(nonEmpty(b.name) || (nonEmpty(b.family_name) && nonEmpty(b.given_name)) ? [] : ['a name (name, or family_name and given_name)']),
+    ...(nonEmpty(b.email) ? [] : ['email']),
+    ...(nonEmpty(b.phone_number) ? [] : ['phone_number']),
+  ];
+  if (!missing.length) return [];
+  return [failure(requirement, `the consented data of a token with profile, phone and email: ${missing.join(', ')}`, `an answer with ${Object.keys(b).join(', ') || 'no field'}`)];
+}
+
+/** Every 2.2 field name at any depth of a JSON value. */
+function userinfoFieldsIn(value: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) userinfoFieldsIn(v, found);
+  else if (isJsonObject(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      if ((USERINFO_FIELDS as readonly string[]).includes(k)) found.add(k);
+      userinfoFieldsIn(v, found);
+    }
+  }
+  return found;
+}
+
+/**
+ * Refused: neither 2xx nor 5xx (the spec fixes no status for userinfo errors), carrying none of the
+ * fields of 2.2 at any depth (sub, name and gender included).
  */
 export function refusedWithoutData(res: CapturedResponse, requirement: string): Failure[] {
-  if (res.status === 429) return [failure(requirement, 'a refusal with a 4xx on the request\'s merits', 'status 429 (rate limited even after retries), which says nothing about the request')];
-  if (res.status < 400 || res.status >= 500) {
-    const what = res.status < 300 ? 'accepted with' : res.status >= 500 ? 'server error' : 'status';
-    return [failure(requirement, 'refused with a 4xx', `${what} ${res.status}`)];
-  }
-  if (!isObject(res.json)) return [];
-  const leaked = PERSONAL_CLAIMS.filter((claim) => claim in (res.json as Record<string, unknown>));
-  return leaked.length ? [failure(requirement, 'a refusal that carries none of the user\'s data', `a ${res.status} that carries ${leaked.join(', ')}`)] : [];
+  if (isSuccess(res.status)) return [failure(requirement, 'refused (neither 2xx nor 5xx)', `accepted with ${res.status}`)];
+  const out = noServerError(res, requirement);
+  const fields = [...userinfoFieldsIn(res.json)];
+  if (fields.length) out.push(failure(requirement, 'a refusal that carries none of the fields of 2.2', `a ${res.status} that carries ${fields.join(', ')}`));
+  return out;
+}
+
+/** None of `knownValues` (the user's data as a successful answer showed it) anywhere in the answer's text; the values are never printed. */
+export function carriesNoUserValues(res: CapturedResponse, knownValues: readonly string[], requirement: string): Failure[] {
+  const values = knownValues.filter((v) => v.length >= 5 && res.rawBody.includes(v));
+  return values.length ? [failure(requirement, 'a refusal that carries none of the user\'s data', `a ${res.status} whose body holds ${values.length} value(s) of the user's answer`)] : [];
+}
+
+/** The user's string values in a successful answer, for the leak check of refusals. */
+export function userValues(body: unknown): string[] {
+  if (!isJsonObject(body)) return [];
+  return USERINFO_FIELDS.map((k) => body[k]).filter((v): v is string => typeof v === 'string');
 }
 
 /** Case, ё/е and spacing do not make a different name. */
@@ -55,7 +88,7 @@ function normalised(text: string): string {
 
 /** When name, family_name and given_name are all present, name holds the other two (spec 2.2). */
 export function nameHoldsFamilyAndGiven(body: unknown, requirement: string): Failure[] {
-  if (!isObject(body)) return [];
+  if (!isJsonObject(body)) return [];
   const { name, family_name: family, given_name: given } = body;
   if (typeof name !== 'string' || typeof family !== 'string' || typeof given !== 'string') return [];
   const missing = [
@@ -67,7 +100,7 @@ export function nameHoldsFamilyAndGiven(body: unknown, requirement: string): Fai
 
 /** No standard claim of a scope the token was not granted (OpenID Connect scope mapping). */
 export function followsScopeMapping(body: unknown, granted: readonly string[], requirement: string): Failure[] {
-  if (!isObject(body)) return [];
+  if (!isJsonObject(body)) return [];
   const out: Failure[] = [];
   for (const [scope, claims] of Object.entries(OIDC_SCOPE_CLAIMS)) {
     if (granted.includes(scope)) continue;
@@ -80,9 +113,23 @@ export function followsScopeMapping(body: unknown, granted: readonly string[], r
   return out;
 }
 
+/** The fields of 2.2 that the OpenID Connect mapping gives `scope`. */
+export function fieldsOfScope(scope: string): string[] {
+  return (OIDC_SCOPE_CLAIMS[scope] ?? []).filter((c) => (USERINFO_FIELDS as readonly string[]).includes(c));
+}
+
+/**
+ * Every field of 2.2 that `scope` brings is served to at least one of the people asked (data a person
+ * lacks may be absent, so one answer alone cannot demand it).
+ */
+export function scopeFieldsServed(bodies: readonly unknown[], scope: string, requirement: string): Failure[] {
+  const never = fieldsOfScope(scope).filter((field) => !bodies.some((b) => isJsonObject(b) && b[field] !== undefined && b[field] !== null));
+  return never.length ? [failure(requirement, `every field the scope ${scope} brings, for at least one person: ${fieldsOfScope(scope).join(', ')}`, `never served to any of ${bodies.length} people: ${never.join(', ')}`)] : [];
+}
+
 /** `sub` is a non-empty string. */
 export function hasSub(body: unknown, requirement: string): Failure[] {
-  const sub = isObject(body) ? body.sub : undefined;
+  const sub = isJsonObject(body) ? body.sub : undefined;
   return typeof sub === 'string' && sub !== '' ? [] : [failure(requirement, 'sub, a non-empty string', sub === undefined ? 'no sub' : JSON.stringify(sub), '/sub')];
 }
 
@@ -91,8 +138,8 @@ export function hasSub(body: unknown, requirement: string): Failure[] {
  * claims (the data of one user does not change between two calls a moment apart).
  */
 export function sameUser(first: unknown, second: unknown, requirement: string): Failure[] {
-  const a = isObject(first) ? first : {};
-  const b = isObject(second) ? second : {};
+  const a = isJsonObject(first) ? first : {};
+  const b = isJsonObject(second) ? second : {};
   if (a.sub !== undefined || b.sub !== undefined) {
     return a.sub === b.sub ? [] : [failure(requirement, `the same sub in both answers (first ${JSON.stringify(a.sub)})`, `second ${JSON.stringify(b.sub)}`, '/sub')];
   }

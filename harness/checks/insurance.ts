@@ -1,6 +1,10 @@
-/** Checks of the surrender answer against what was sent (spec 2.5, 4.4). */
-import type { SurrenderRequest } from '../../generators/insurance.ts';
+/** Checks of the surrender answer against what was sent (spec 2.5, 4.4, 7). */
+import type { CapturedResponse } from '../http.ts';
+import { CONTRACT_RECORD, type SurrenderRequest } from '../insurance/surrender.ts';
+import { conformsTo } from './body.ts';
 import { failure, type Failure } from './failure.ts';
+import { jsonWhereBody } from './json-answer.ts';
+import { statusIn } from './status.ts';
 
 interface StoredRecord {
   contractId?: unknown;
@@ -16,6 +20,26 @@ interface StoredRecord {
 
 const sameInstant = (a: unknown, b: string) => typeof a === 'string' && Date.parse(a) === Date.parse(b);
 const key = (r: StoredRecord) => JSON.stringify([r.calcPeriodFrom, r.calcPeriodTo, r.currency, r.surrenderPercent, r.surrenderValue]);
+
+/**
+ * Spec 4.4 "Response 201: the contract record of 2.5": accepted means 201, a JSON body labelled JSON,
+ * and a contract record that conforms to 2.5. Anything less is no evidence that the request was served.
+ */
+export function acceptedWithRecord(res: CapturedResponse, requirement: string): Failure[] {
+  const status = statusIn(res, [201], requirement);
+  if (status.length) return [...status, ...jsonWhereBody(res, requirement)];
+  return [...jsonWhereBody(res, requirement), ...conformsTo(res, CONTRACT_RECORD, requirement)];
+}
+
+/**
+ * The control of a refusal test: the request was served as the request it was (201, JSON, the contract
+ * sent). Looser than acceptedWithRecord on purpose: a refusal means something next to any served
+ * request, even one whose record breaks another rule of 2.5.
+ */
+export function servedAsSent(res: CapturedResponse, sent: Pick<SurrenderRequest, 'contractId'>): boolean {
+  const body = res.json as { contractId?: unknown } | undefined;
+  return res.status === 201 && jsonWhereBody(res, '').length === 0 && body?.contractId === sent.contractId;
+}
 
 /** The contract record echoes the request and holds one stored record per sent item (a fresh contract). */
 export function echoesRequest(sent: SurrenderRequest, body: unknown, requirement: string): Failure[] {
@@ -40,10 +64,10 @@ export function echoesRequest(sent: SurrenderRequest, body: unknown, requirement
 /** Stored records belong to the contract, have distinct integer ids, and createdAt <= updatedAt. */
 export function storedRecordsConsistent(sent: SurrenderRequest, body: unknown, requirement: string): Failure[] {
   const out: Failure[] = [];
-  const stored = ((body as { surrender?: unknown })?.surrender ?? []) as StoredRecord[];
-  if (!Array.isArray(stored)) return [failure(requirement, 'surrender: an array of stored records', JSON.stringify(stored))];
+  const stored = (body as { surrender?: unknown } | undefined)?.surrender;
+  if (!Array.isArray(stored) || stored.length === 0) return [failure(requirement, 'surrender: a non-empty array of stored records', JSON.stringify(stored) ?? 'nothing', '/surrender')];
   const ids = new Set<unknown>();
-  stored.forEach((r, i) => {
+  (stored as StoredRecord[]).forEach((r, i) => {
     if (r.contractId !== sent.contractId) out.push(failure(requirement, `contractId ${JSON.stringify(sent.contractId)}`, JSON.stringify(r.contractId), `/surrender/${i}/contractId`));
     if (!Number.isInteger(r.id)) out.push(failure(requirement, 'an integer id', JSON.stringify(r.id), `/surrender/${i}/id`));
     else if (ids.has(r.id)) out.push(failure(requirement, 'an id distinct from the other records', `id ${r.id} repeated`, `/surrender/${i}/id`));

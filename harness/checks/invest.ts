@@ -1,69 +1,38 @@
 /**
  * Checks of the GetPortfolio answer (spec 2.3, 2.4, 4.3, 7). Every MoneyValue and Quotation is found by
- * walking the body alongside the portfolio schema, so a field added to specs/schemas/invest is checked
- * without touching this file. Amounts are compared with harness/decimal.ts: exact, never floating point.
+ * walking the body alongside the portfolio schema (harness/invest/portfolio.ts), so a field added to
+ * specs/schemas/invest is checked without touching this file. Amounts are compared with
+ * harness/decimal.ts: exact, never floating point.
  */
 import type { CapturedResponse } from '../http.ts';
 import { describeAmount, formatDecimal, int64Problem, nanoProblem, type RawAmount, signProblem, tryNanos, unitsProblem } from '../decimal.ts';
-import { schemaId, schemaRegistry } from '../schemas.ts';
+import { isJsonObject } from '../json.ts';
+import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE, TOTALS } from '../invest/portfolio.ts';
+import { schemaId } from '../schemas.ts';
 import { valueConformsTo } from './body.ts';
 import { failure, type Failure } from './failure.ts';
+import { jsonWhereBody } from './json-answer.ts';
 
-export const PORTFOLIO_RESPONSE = schemaId('invest/portfolio-response');
-const MONEY_VALUE = schemaId('invest/money-value');
-const QUOTATION = schemaId('invest/quotation');
-
-export const CLASS_TOTALS = [
-  'totalAmountShares',
-  'totalAmountBonds',
-  'totalAmountEtf',
-  'totalAmountCurrencies',
-  'totalAmountFutures',
-  'totalAmountSp',
-  'totalAmountOptions',
-] as const;
-export const TOTALS = [...CLASS_TOTALS, 'totalAmountPortfolio'] as const;
-
-export interface FoundAmount {
-  /** JSON pointer of the amount in the body. */
-  at: string;
-  kind: 'MoneyValue' | 'Quotation';
-  value: unknown;
-}
-
-type Schema = Record<string, unknown>;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Every MoneyValue and Quotation in `body`, wherever the schema with `$id` rootId places one. */
-export function amountsIn(body: unknown, rootId: string = PORTFOLIO_RESPONSE): FoundAmount[] {
-  const registry = schemaRegistry();
-  const out: FoundAmount[] = [];
-  const visit = (value: unknown, schema: Schema, base: string, at: string): void => {
-    if (typeof schema.$ref === 'string') {
-      const target = new URL(schema.$ref, base).href;
-      if (target === MONEY_VALUE || target === QUOTATION) {
-        if (value !== undefined) out.push({ at, kind: target === MONEY_VALUE ? 'MoneyValue' : 'Quotation', value });
-        return;
-      }
-      visit(value, registry.schema(target), target, at);
-      return;
-    }
-    if (isObject(value) && isObject(schema.properties)) {
-      for (const [key, sub] of Object.entries(schema.properties as Record<string, Schema>)) {
-        if (key in value) visit(value[key], sub, base, `${at}/${key}`);
-      }
-    }
-    if (Array.isArray(value) && isObject(schema.items)) value.forEach((item, i) => visit(item, schema.items as Schema, base, `${at}/${i}`));
-  };
-  visit(body, registry.schema(rootId), rootId, '');
-  return out;
+/**
+ * Spec 1 and 4.3: a 200 answer that is a portfolio at all: JSON, labelled JSON, an object that holds
+ * the eight totals per asset class ("the portfolio of one user account: totals per asset class, ...").
+ * Every test that reads a portfolio asks this first; an empty 200, `{}` or an HTML page is none.
+ */
+export function readablePortfolio(res: CapturedResponse, requirement: string): Failure[] {
+  if (res.status !== 200) return [failure(requirement, 'status 200 with the portfolio', `status ${res.status}`), ...jsonWhereBody(res, requirement)];
+  if (res.rawBody === '') return [failure(requirement, 'status 200 with the portfolio', 'status 200 with an empty body')];
+  const notJson = jsonWhereBody(res, requirement);
+  if (notJson.length) return notJson;
+  if (!isJsonObject(res.json)) return [failure(requirement, 'a portfolio: a JSON object', JSON.stringify(res.json).slice(0, 200))];
+  const missing = TOTALS.filter((name) => !isJsonObject((res.json as Record<string, unknown>)[name]));
+  return missing.length ? [failure(requirement, 'a portfolio with its eight totals per asset class (MoneyValue objects)', `no ${missing.join(', ')}`)] : [];
 }
 
 /** One failure per amount for which `problemOf` finds something. */
 function eachAmount(body: unknown, requirement: string, expected: string, problemOf: (a: RawAmount) => string | undefined): Failure[] {
   const out: Failure[] = [];
   for (const found of amountsIn(body)) {
-    const problem = isObject(found.value) ? problemOf(found.value) : `a ${found.kind} that is not an object`;
+    const problem = isJsonObject(found.value) ? problemOf(found.value) : `a ${found.kind} that is not an object`;
     if (problem) out.push(failure(requirement, `${found.kind} with ${expected}`, `${JSON.stringify(found.value)}: ${problem}`, found.at));
   }
   return out;
@@ -90,11 +59,11 @@ export function portfolioConforms(body: unknown, requirement: string): Failure[]
   return [...valueConformsTo(body, PORTFOLIO_RESPONSE, requirement), ...unitsAreDecimalIntegers(body, requirement), ...nanosBelowOneUnit(body, requirement)];
 }
 
-const totalOf = (body: unknown, name: string): RawAmount | undefined => (isObject(body) && isObject(body[name]) ? (body[name] as RawAmount) : undefined);
+const totalOf = (body: unknown, name: string): RawAmount | undefined => (isJsonObject(body) && isJsonObject(body[name]) ? (body[name] as RawAmount) : undefined);
 
 /** Spec 4.3: all eight totals are in `currency` (an ISO code; the vendor writes it in lower case). */
 export function totalsInCurrency(body: unknown, currency: string, requirement: string): Failure[] {
-  if (!isObject(body)) return [failure(requirement, `a portfolio whose totals are in ${currency}`, `a body that is not a JSON object: ${JSON.stringify(body) ?? 'nothing'}`)];
+  if (!isJsonObject(body)) return [failure(requirement, `a portfolio whose totals are in ${currency}`, `a body that is not a JSON object: ${JSON.stringify(body) ?? 'nothing'}`)];
   return TOTALS.flatMap((name) => {
     const total = totalOf(body, name);
     const got = total?.currency;
@@ -105,7 +74,7 @@ export function totalsInCurrency(body: unknown, currency: string, requirement: s
 
 /** Spec 2.4: the portfolio is the requested account's. */
 export function accountIs(body: unknown, accountId: string, requirement: string): Failure[] {
-  const got = isObject(body) ? body.accountId : undefined;
+  const got = isJsonObject(body) ? body.accountId : undefined;
   return got === accountId ? [] : [failure(requirement, `accountId ${JSON.stringify(accountId)} (the requested account)`, JSON.stringify(got) ?? 'no accountId', '/accountId')];
 }
 
@@ -132,6 +101,14 @@ export function convertedNotRelabelled(rubBody: unknown, otherBody: unknown, cur
   });
 }
 
+/** Every total present reads as an amount (units a decimal integer string, nano an integer): what comparing totals needs. */
+export function totalsReadable(body: unknown, requirement: string): Failure[] {
+  return TOTALS.flatMap((name) => {
+    const total = totalOf(body, name);
+    return total === undefined || tryNanos(total) !== undefined ? [] : [failure(requirement, `${name} readable as an amount (units a decimal integer string, nano an integer)`, JSON.stringify(total), `/${name}`)];
+  });
+}
+
 /** How many totals of the pair were non-zero and readable in RUB: the comparison above means something only then. */
 export function nonZeroTotals(body: unknown): number {
   return TOTALS.filter((name) => {
@@ -150,23 +127,21 @@ export function isIsoUtc(text: unknown): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h <= 23 && mi <= 59 && s <= 60;
 }
 
-/** Spec 2.4: every virtual position carries expireDate, an ISO 8601 date-time in UTC. */
+/** Spec 2.4: every expireDate of a virtual position is an ISO 8601 date-time in UTC (the field itself may be absent: nothing in 2.4 is marked required). */
 export function virtualExpireDatesUtc(body: unknown, requirement: string): Failure[] {
-  const virtual = isObject(body) && Array.isArray(body.virtualPositions) ? body.virtualPositions : [];
-  return virtual.flatMap((v, i) => {
-    const got = isObject(v) ? v.expireDate : undefined;
-    return isIsoUtc(got) ? [] : [failure(requirement, 'expireDate: an ISO 8601 date-time in UTC (…T…Z)', JSON.stringify(got) ?? 'no expireDate', `/virtualPositions/${i}/expireDate`)];
-  });
+  return expireDatesIn(body).flatMap(([at, got]) => (isIsoUtc(got) ? [] : [failure(requirement, 'expireDate: an ISO 8601 date-time in UTC (…T…Z)', JSON.stringify(got), at)]));
 }
 
-export function virtualPositionCount(body: unknown): number {
-  return isObject(body) && Array.isArray(body.virtualPositions) ? body.virtualPositions.length : 0;
+/** The expireDate of every virtual position that carries one, with its JSON pointer. */
+export function expireDatesIn(body: unknown): Array<[string, unknown]> {
+  const virtual = isJsonObject(body) && Array.isArray(body.virtualPositions) ? body.virtualPositions : [];
+  return virtual.flatMap((v, i) => (isJsonObject(v) && v.expireDate !== undefined ? [[`/virtualPositions/${i}/expireDate`, v.expireDate] as [string, unknown]] : []));
 }
 
 /** An answer that refuses access must not carry the portfolio it refused. */
 export function noPortfolioIn(res: CapturedResponse, requirement: string): Failure[] {
   const body = res.json;
-  const leaked = isObject(body) ? ['positions', 'virtualPositions', ...TOTALS].filter((k) => k in body) : [];
+  const leaked = isJsonObject(body) ? ['positions', 'virtualPositions', ...TOTALS].filter((k) => k in body) : [];
   return leaked.length ? [failure(requirement, 'no portfolio data in a refusal', `fields ${leaked.join(', ')}`)] : [];
 }
 
@@ -187,7 +162,7 @@ export function vendorErrorBody(res: CapturedResponse, expected: { status: numbe
   if (res.status < 400) return [failure(requirement, `an error answer (${expected.status}) with the vendor's error body`, `status ${res.status}`)];
   if (res.json === undefined) return [failure(requirement, `the vendor's error body {code, message, description}`, res.rawBody === '' ? 'an empty body' : `a body that is not JSON (${res.jsonError})`)];
   const out = valueConformsTo(res.json, VENDOR_ERROR, requirement);
-  const body = (isObject(res.json) ? res.json : {}) as { code?: unknown; description?: unknown };
+  const body = (isJsonObject(res.json) ? res.json : {}) as { code?: unknown; description?: unknown };
   const code = GRPC_CODE[res.status];
   if (code !== undefined && Number.isInteger(body.code) && body.code !== code) {
     out.push(failure(requirement, `code ${code} (the gRPC code of HTTP ${res.status})`, `code ${body.code}`, '/code'));

@@ -1,24 +1,42 @@
-/** Checks of speech calls (spec 2.1, 4.1, 5.1): acceptance, refusal, leeway figures, secret echoes. */
+/**
+ * Checks of speech calls (spec 2.1, 4.1, 5.1): acceptance, refusal, leeway figures, secret echoes.
+ * The spec shows no speech error status: a refusal is any answer that is neither 2xx nor 5xx
+ * (harness/checks/answer.ts); exactly 401 is a policy of its own (RFC 6750 section 3.1).
+ * No check prints a token or a part of one: failures name what was sent, never its value.
+ */
 import type { CapturedResponse } from '../http.ts';
+import { isRefusal, isServerError, isSuccess, noServerError } from './answer.ts';
+import { jsonWhereBody } from './json-answer.ts';
 import { failure, type Failure } from './failure.ts';
 
-const isSuccess = (status: number) => status >= 200 && status < 300;
-/** The spec shows no speech errors: an authentication refusal is 401 or 403. */
-export const REFUSED = [401, 403] as const;
-const isRefusal = (status: number) => (REFUSED as readonly number[]).includes(status);
-
-/** The call was accepted: any 2xx (the spec documents no success status for the recognize call). */
+/** The call was accepted: any 2xx (the spec documents no success status for the recognize call), and a body, if any, is JSON. */
 export function accepted(res: CapturedResponse, requirement: string): Failure[] {
-  if (isSuccess(res.status)) return [];
-  const what = isRefusal(res.status) ? 'refused with' : res.status >= 500 ? 'server error' : 'status';
-  return [failure(requirement, 'accepted (2xx)', `${what} ${res.status}`)];
+  if (!isSuccess(res.status)) return [failure(requirement, 'accepted (2xx)', `${isServerError(res.status) ? 'server error' : 'refused with'} ${res.status}`)];
+  return jsonWhereBody(res, requirement);
 }
 
-/** Not refused on authentication grounds (401/403) and no server error; any other answer is the target's business. */
-export function notRefusedAsUnauthenticated(res: CapturedResponse, requirement: string): Failure[] {
-  if (isRefusal(res.status)) return [failure(requirement, 'not refused as unauthenticated (any status but 401 and 403)', `refused with ${res.status}`)];
-  if (res.status >= 500) return [failure(requirement, 'no server error', `server error ${res.status}`)];
-  return [];
+/** RFC 6750 section 3.1: an invalid, expired or malformed token, or none, is answered 401 (a policy; the spec shows no status). */
+export function refusedWith401(res: CapturedResponse, requirement: string, row: string): Failure[] {
+  if (res.status === 401) return jsonWhereBody(res, requirement);
+  return [failure(requirement, `401 for ${row}`, `${isSuccess(res.status) ? 'accepted with' : 'status'} ${res.status}`)];
+}
+
+/**
+ * A call without a body whose token carries the hash of the empty string (`right`), judged next to the
+ * same call whose token carries the hash of "{}" (`wrong`). The spec says nothing of what the recognize
+ * call answers without audio, so the evidence is that the target tells the two tokens apart:
+ *   right accepted and wrong refused, or right answered otherwise than wrong (400 "no audio" against a
+ *   refused token): passes; right refused with 401 or 403 (on authentication grounds): fails;
+ *   both answered alike: no evidence either way (whether the hash is checked at all is SPE-HSH-001's).
+ */
+export function emptyBodyHashVerdict(right: CapturedResponse, wrong: CapturedResponse, requirement: string): { failures: Failure[]; noEvidence?: string } {
+  const failures = [...noServerError(right, requirement), ...noServerError(wrong, requirement), ...jsonWhereBody(right, requirement)];
+  if (failures.length) return { failures };
+  if (right.status === 401 || right.status === 403) {
+    return { failures: [failure(requirement, 'not refused as unauthenticated: a call without a body carries the hash of the empty string', `refused with ${right.status}`)] };
+  }
+  if (isSuccess(right.status) ? !isSuccess(wrong.status) : right.status !== wrong.status) return { failures: [] };
+  return { failures: [], noEvidence: `a call without a body was answered ${right.status} with the hash of the empty string and ${wrong.status} with the hash of "{}": the target did not tell the two tokens apart, so neither answer proves how it hashes an empty body` };
 }
 
 /**
@@ -52,16 +70,14 @@ export interface LeewayFigure {
 
 /**
  * What a ladder of probes says about a time claim's leeway. Fails only when the answers cannot be read
- * as a leeway: a status other than 2xx, 401 or 403, or a larger offset accepted after a smaller one was
- * refused. A wide leeway is a figure to report, not a failure (the expiry tests judge the hour).
+ * as a leeway: a server error, or a larger offset accepted after a smaller one was refused. A wide
+ * leeway is a figure to report, not a failure (the expiry tests judge the hour).
  */
 export function leewayFigure(claim: string, probes: readonly LeewayProbe[], requirement: string, direction = claim === 'exp' ? 'after' : 'before'): LeewayFigure {
   const failures: Failure[] = [];
   const sorted = [...probes].sort((a, b) => a.offsetSeconds - b.offsetSeconds);
   for (const p of sorted) {
-    if (!isSuccess(p.status) && !isRefusal(p.status)) {
-      failures.push(failure(requirement, `2xx, 401 or 403 for a token ${p.offsetSeconds} s ${direction} ${claim}`, `status ${p.status}`));
-    }
+    if (isServerError(p.status)) failures.push(failure(requirement, `no server error for a token ${p.offsetSeconds} s ${direction} ${claim}`, `status ${p.status}`));
   }
   const acceptedOffsets = sorted.filter((p) => isSuccess(p.status)).map((p) => p.offsetSeconds);
   const refusedOffsets = sorted.filter((p) => isRefusal(p.status)).map((p) => p.offsetSeconds);

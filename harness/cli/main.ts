@@ -3,21 +3,8 @@
  * the commands and `<command> --help` a command's options. Settings keep one precedence:
  * defaults < target file < environment < command line.
  */
-import { helpOf, type Command } from './command.ts';
-import { runCommand } from './run.ts';
-import { sandboxCommand } from './sandbox.ts';
-
-export const COMMANDS: readonly Command[] = [runCommand, sandboxCommand];
-
-export function mainHelp(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  return [
-    'usage: partner-conformance <command> [options]     (partner-conformance <command> --help for its options)',
-    '',
-    'commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width + 2)}${c.summary}`),
-  ].join('\n');
-}
+import { helpOf } from './command.ts';
+import { COMMANDS, mainHelp } from './commands.ts';
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

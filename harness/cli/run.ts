@@ -1,101 +1,124 @@
 /**
- * `partner-conformance run` (what `npm test` runs): checks the target file before vitest starts, so that a
- * bad file ends with one short message and exit 2 (and reports that say the run errored) instead of a
- * page of vitest output; then runs the suite and turns its summary into the exit code:
+ * `partner-conformance run` (what `npm test` runs): checks the target file, the settings and the waiver
+ * file before vitest starts, so that a bad file ends with one short message and exit 2 (and reports that say the run
+ * errored) instead of a page of vitest output; then runs the suite and turns its summary into the exit code:
  *   0 everything checked passed · 1 a contract failure · 2 tool or configuration errors only, or nothing checked
+ * Command-line options win over the environment, which wins over the target file, which wins over defaults:
+ * the options are handed to the run as the environment variables of harness/runner/settings.ts.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ToolError } from '../errors.ts';
+import { readSummary } from '../report/merge.ts';
 import { erroredSummary, exitCodeOf, type RunSummary } from '../report/records.ts';
 import { writeReports } from '../report/summary-reporter.ts';
-import { renderText } from '../report/text.ts';
-import { runSettings } from '../runner/settings.ts';
-import { loadTarget } from '../target.ts';
+import { closingLines } from '../report/text.ts';
+import { DEPTHS, isDepth } from '../runner/depth.ts';
+import { reportDirOf, targetFileOf, variableOf } from '../runner/settings.ts';
+import { WAIVERS_ENV } from '../report/waiver-file.ts';
+import { parseArgs } from './args.ts';
 import type { Command } from './command.ts';
+import { checkRunInputs } from './run-inputs.ts';
 import { runVitest } from './vitest-process.ts';
 
-interface RunOptions {
-  target?: string;
-  reports?: string;
-  help: boolean;
-  /** Everything else goes to vitest as it is (files, --shard, --reporter …). */
-  vitestArgs: string[];
-}
+const VALUE_FLAGS = ['--target', '--waivers', '--reports', '--areas', '--depth', '--seed', '--grep', '--shard', '--from'] as const;
+const SWITCHES = ['--only-failed', '--progress'] as const;
 
-export function parseRunArgs(argv: string[]): RunOptions {
-  const out: RunOptions = { help: false, vitestArgs: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined) throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    if (flag === '--target') out.target = value();
-    else if (flag === '--reports') out.reports = value();
-    else if (flag === '--help' || flag === '-h') out.help = true;
-    else if (flag === '--') out.vitestArgs.push(...argv.slice(i + 1)), (i = argv.length);
-    else out.vitestArgs.push(arg);
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The run's environment and vitest arguments from the command line (validated, nothing run yet). */
+export function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): { env: Record<string, string>; vitestArgs: string[]; reportDir: string; onlyFailed?: RunSummary } {
+  const args = parseArgs(argv, { values: VALUE_FLAGS, switches: SWITCHES });
+  const v = args.values;
+  const out: Record<string, string> = {};
+  const vitestArgs = [...args.rest];
+  const reportDir = resolve(v['--reports'] ?? reportDirOf(env));
+  out.CONFORMANCE_REPORT_DIR = reportDir;
+  const target = v['--target'] ?? targetFileOf(env);
+  if (target) out.CONFORMANCE_TARGET = resolve(target);
+  const waivers = v['--waivers'] ?? variableOf(WAIVERS_ENV, env);
+  if (waivers) out[WAIVERS_ENV] = resolve(waivers);
+  if (v['--areas']) out.CONFORMANCE_AREAS = v['--areas'];
+  if (v['--depth']) {
+    if (!isDepth(v['--depth'])) throw new Error(`--depth must be one of ${Object.keys(DEPTHS).join(', ')}, got "${v['--depth']}"`);
+    out.CONFORMANCE_DEPTH = v['--depth'];
+    // The command line wins over CONFORMANCE_RUNS in the environment.
+    out.CONFORMANCE_RUNS = String(DEPTHS[v['--depth']]);
   }
-  return out;
+  if (v['--seed']) out.CONFORMANCE_SEED = v['--seed'];
+  if (v['--grep']) vitestArgs.push('--testNamePattern', v['--grep']);
+  if (v['--shard']) {
+    const match = /^(\d+)\/(\d+)$/.exec(v['--shard']);
+    if (!match || Number(match[1]) < 1 || Number(match[1]) > Number(match[2])) throw new Error(`--shard must be i/n with 1 <= i <= n, got "${v['--shard']}"`);
+    vitestArgs.push(`--shard=${v['--shard']}`);
+    out.CONFORMANCE_PACE_SHARE = String(1 / Number(match[2]));
+  }
+  if (args.switches.has('--progress')) out.CONFORMANCE_PROGRESS = '1';
+  let onlyFailed: RunSummary | undefined;
+  if (args.switches.has('--only-failed')) {
+    onlyFailed = readSummary(resolve(v['--from'] ?? reportDir));
+    const failed = onlyFailed.tests.filter((t) => t.verdict === 'failed' || t.verdict === 'error');
+    if (failed.length) {
+      // Same seed as the run that failed, unless the command line gives one: a rerun reproduces it.
+      if (!v['--seed'] && onlyFailed.seed !== undefined) out.CONFORMANCE_SEED = String(onlyFailed.seed);
+      vitestArgs.push(...new Set(failed.map((t) => t.file)));
+      vitestArgs.push('--testNamePattern', `(?:${[...new Set(failed.map((t) => escapeRegExp(t.title)))].join('|')})$`);
+    }
+  }
+  return { env: out, vitestArgs, reportDir, onlyFailed };
 }
 
-function fail(reportDir: string, error: { code: ToolError['code']; message: string }): number {
+function refuse(reportDir: string, error: { code: ToolError['code']; message: string }): number {
   const summary = erroredSummary(error);
   writeReports(reportDir, summary);
   console.error(`partner-conformance: ${error.message}`);
   console.error(`the run did not start; reports that say so are in ${reportDir}`);
-  console.log(renderText(summary).split('\n').slice(-1)[0]);
+  console.log(closingLines(summary).join('\n'));
   return 2;
 }
 
 export const runCommand: Command = {
   name: 'run',
   summary: 'Runs the conformance suite against a target (default: the embedded sandbox, started on free loopback ports) and writes junit.xml, conformance.json and conformance.md.',
-  usage: 'partner-conformance run [--target FILE] [--reports DIR] [vitest options and files]',
+  usage: 'partner-conformance run [options] [vitest options and files]',
   options: [
     { flag: '--target', value: 'FILE', meaning: 'the target file (default: CONFORMANCE_TARGET, else the embedded sandbox)' },
+    { flag: '--waivers', value: 'FILE', meaning: "known failures accepted for a time (default: CONFORMANCE_WAIVERS, else the target file's waivers: key, else waivers.yaml beside it)" },
+    { flag: '--areas', value: 'A,B', meaning: 'only these areas of the target file: speech, identity, invest, insurance, business (CONFORMANCE_AREAS)' },
+    { flag: '--depth', value: 'D', meaning: `quick | standard | nightly: ${Object.entries(DEPTHS).map(([d, n]) => `${d} ${n}`).join(', ')} runs per property, and what scales with them (CONFORMANCE_DEPTH)` },
+    { flag: '--seed', value: 'N', meaning: 'the property-test seed (CONFORMANCE_SEED; default fixed in CI, random otherwise; always printed)' },
+    { flag: '--grep', value: 'TEXT', meaning: 'only tests whose title matches (a requirement id such as INS-LIM-002, or words of the title; a regular expression)' },
+    { flag: '--only-failed', meaning: 'rerun the tests that failed (or ended in a tool error) in the last run (--from, default --reports), with its seed' },
+    { flag: '--from', value: 'DIR', meaning: 'with --only-failed: the report folder (or conformance.json) of the run whose failures to rerun' },
+    { flag: '--shard', value: 'i/n', meaning: 'run the i-th of n deterministic parts of the suite, at 1/n of every documented rate limit; merge the parts with `merge`' },
     { flag: '--reports', value: 'DIR', meaning: 'where reports go (default: CONFORMANCE_REPORT_DIR, else reports/)' },
+    { flag: '--progress', meaning: 'print progress (tests done of total, current area, failures so far) even in CI (CONFORMANCE_PROGRESS=1)' },
   ],
   async main(argv) {
-    let options: RunOptions;
+    let plan: ReturnType<typeof planRun>;
     try {
-      options = parseRunArgs(argv);
+      plan = planRun(argv, process.env);
     } catch (error) {
       console.error(`partner-conformance run: ${(error as Error).message}`);
       return 2;
     }
-    if (options.help) {
-      const { helpOf } = await import('./command.ts');
-      console.log(helpOf(runCommand));
+    const { env, vitestArgs, reportDir, onlyFailed } = plan;
+    if (onlyFailed && !vitestArgs.includes('--testNamePattern')) {
+      console.log('nothing to rerun: no test failed in the last run');
       return 0;
     }
-    const env: Record<string, string> = {};
-    const reportDir = resolve(options.reports ?? process.env.CONFORMANCE_REPORT_DIR ?? 'reports');
-    env.CONFORMANCE_REPORT_DIR = reportDir;
-    const targetFile = options.target ?? process.env.CONFORMANCE_TARGET;
     try {
-      if (targetFile) {
-        env.CONFORMANCE_TARGET = resolve(targetFile);
-        const target = loadTarget(env.CONFORMANCE_TARGET);
-        runSettings({ ...process.env, ...env }, target);
-        for (const notice of (target as { notices?: string[] }).notices ?? []) console.log(`notice: ${notice}`);
-      } else {
-        runSettings({ ...process.env, ...env });
-      }
+      const { target } = checkRunInputs(env);
+      for (const notice of (target as { notices?: string[] } | undefined)?.notices ?? []) console.log(`notice: ${notice}`);
     } catch (error) {
       const code = error instanceof ToolError ? error.code : 'TARGET_FILE_INVALID';
-      return fail(reportDir, { code, message: error instanceof ToolError ? error.message : `${code}: ${(error as Error).message}` });
+      return refuse(reportDir, { code, message: error instanceof ToolError ? error.message : `${code}: ${(error as Error).message}` });
     }
     const summaryFile = join(reportDir, 'conformance.json');
     rmSync(summaryFile, { force: true });
-    const vitestCode = await runVitest(options.vitestArgs, env);
-    if (!existsSync(summaryFile)) {
-      // A blob (shard) run writes no summary: its merge does. Anything else without a summary is a tool failure.
-      return vitestCode;
-    }
+    const vitestCode = await runVitest(vitestArgs, env);
+    // A blob (shard) run writes no summary: its merge does. Anything else without a summary is a tool failure.
+    if (!existsSync(summaryFile)) return vitestCode === 0 ? 0 : 2;
     return exitCodeOf(JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary);
   },
 };

@@ -2,11 +2,8 @@
  * `partner-conformance sandbox`: the embedded sandbox alone (sandbox/cli.ts, in its own process, so that
  * the harness never imports the sandbox).
  */
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { Command } from './command.ts';
-import { PROJECT_ROOT } from './vitest-process.ts';
+import { sandboxProcess } from './sandbox-process.ts';
 
 export const sandboxCommand: Command = {
   name: 'sandbox',
@@ -21,9 +18,8 @@ export const sandboxCommand: Command = {
     { flag: '--list-faults', meaning: 'lists the fault catalog and exits' },
   ],
   main(argv) {
-    const tsx = join(createRequire(import.meta.url).resolve('tsx/package.json'), '..', 'dist', 'cli.mjs');
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [tsx, join(PROJECT_ROOT, 'sandbox', 'cli.ts'), ...argv], { stdio: 'inherit' });
+      const child = sandboxProcess(argv, 'inherit');
       const forward = (signal: NodeJS.Signals) => child.kill(signal);
       process.on('SIGINT', forward);
       process.on('SIGTERM', forward);

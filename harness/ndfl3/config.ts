@@ -1,5 +1,6 @@
 /**
- * The 3-NDFL keys of a target file, under services.business.ndfl3 (all optional):
+ * The 3-NDFL part of a target file, services.business.ndfl3 (all optional; described with every other
+ * key in specs/schemas/common/target-file.json, read typed by harness/config/business.ts):
  *   requestPool    [taxRequestId, ...]  requests the suite may use; the spec has no call that creates one
  *   provisioning   true, or a path relative to services.business.url: a call outside the contract that
  *                  makes a fresh request (POST, answers its id as taxRequestId). Used only when the
@@ -10,10 +11,11 @@
  *   sourceStates   { <operation>: [state, ...] } for every operation of 3.1: the states it is allowed
  *                  from. The spec does not give them; without this table the tests of disallowed pairs
  *                  and the model-based test are skipped with that reason
- * A malformed value fails the test that reads it, naming the key and the file.
+ * The schema checks every value (operations and states included) when the file is loaded.
  */
 import { ToolError } from '../errors.ts';
-import { serviceOf, type Target } from '../target.ts';
+import { ndfl3Section } from '../config/business.ts';
+import type { Target } from '../target.ts';
 import { Machine } from './machine.ts';
 import { workflow, type State } from './workflow.ts';
 
@@ -31,50 +33,23 @@ export interface Ndfl3Config {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function invalid(target: Target, key: string, message: string): ToolError {
-  return new ToolError('TARGET_FILE_INVALID', `${target.file}: key "services.business.ndfl3.${key}": ${message}`);
-}
-
-function tableOf(target: Target, value: unknown): Machine | undefined {
-  if (value === undefined) return undefined;
-  const wf = workflow();
-  if (!isObject(value)) throw invalid(target, 'sourceStates', 'must map each workflow operation to a list of states');
-  const sources = new Map<string, ReadonlySet<State>>();
-  for (const [name, states] of Object.entries(value)) {
-    if (!wf.byName.has(name)) throw invalid(target, `sourceStates.${name}`, `is not a workflow operation of 3.1 (${[...wf.byName.keys()].join(', ')})`);
-    if (!Array.isArray(states) || states.some((s) => typeof s !== 'string' || !wf.states.includes(s))) {
-      throw invalid(target, `sourceStates.${name}`, `must be a list of states of 3.1 (${wf.states.join(', ')})`);
-    }
-    sources.set(name, new Set(states as string[]));
-  }
-  const missing = wf.operations.filter((op) => !sources.has(op.name)).map((op) => op.name);
-  if (missing.length) throw invalid(target, 'sourceStates', `names no source states for ${missing.join(', ')} (write [] for an operation allowed from no state)`);
-  return new Machine(wf, sources);
+function machineOf(sourceStates: Record<string, string[]> | undefined): Machine | undefined {
+  if (sourceStates === undefined) return undefined;
+  const sources = new Map<string, ReadonlySet<State>>(Object.entries(sourceStates).map(([name, states]) => [name, new Set(states)]));
+  return new Machine(workflow(), sources);
 }
 
 export function ndfl3Config(target: Target): Ndfl3Config {
-  const section = serviceOf(target, 'business').ndfl3;
-  const raw = section === undefined ? {} : section;
-  if (!isObject(raw)) throw invalid(target, '', 'must be a mapping');
-  const pool = raw.requestPool ?? [];
-  if (!Array.isArray(pool) || pool.some((id) => typeof id !== 'string' || id === '')) throw invalid(target, 'requestPool', 'must be a list of tax request ids');
-  if (raw.stateField !== undefined && (typeof raw.stateField !== 'string' || raw.stateField === '')) throw invalid(target, 'stateField', 'must be a dotted path such as "status"');
-  const versionFrom = raw.versionFrom ?? 'header';
-  if (versionFrom !== 'header' && versionFrom !== 'body') throw invalid(target, 'versionFrom', 'must be header or body');
-  const versionField = raw.versionField ?? 'version';
-  if (typeof versionField !== 'string' || versionField === '') throw invalid(target, 'versionField', 'must be a dotted path');
-  const provisioning = raw.provisioning;
-  if (provisioning !== undefined && typeof provisioning !== 'boolean' && !(typeof provisioning === 'string' && provisioning.startsWith('/'))) {
-    throw invalid(target, 'provisioning', 'must be true, false or a path starting with /');
-  }
-  const provisioningPath = target.kind !== 'sandbox' || !provisioning ? undefined : provisioning === true ? DEFAULT_PROVISIONING_PATH : (provisioning as string);
+  const section = ndfl3Section(target);
+  const provisioning = section.provisioning;
+  const provisioningPath = target.kind !== 'sandbox' || !provisioning ? undefined : provisioning === true ? DEFAULT_PROVISIONING_PATH : provisioning;
   return {
     provisioningPath,
-    pool: pool as string[],
-    stateField: raw.stateField as string | undefined,
-    versionFrom,
-    versionField,
-    machine: tableOf(target, raw.sourceStates),
+    pool: section.requestPool,
+    stateField: section.stateField,
+    versionFrom: section.versionFrom,
+    versionField: section.versionField,
+    machine: machineOf(section.sourceStates),
   };
 }
 

@@ -75,9 +75,12 @@ export class RequestSource {
     throw this.noRequest(anyState);
   }
 
-  /** Workflow calls the safety gate lets through for this target. */
+  /** Workflow calls the safety gate lets through for this target; none (a production target) skips the test. */
   usable(): WorkflowOperation[] {
-    return workflow().operations.filter((op) => refusal(this.api.target, op.sideEffect, op.operation) === undefined);
+    const ops = workflow().operations;
+    const usable = ops.filter((op) => refusal(this.api.target, op.sideEffect, op.operation) === undefined);
+    if (!usable.length) throw new ToolError('SAFETY_REFUSED', refusal(this.api.target, ops[0].sideEffect, ops[0].operation) ?? 'the safety gate allows no workflow call on this target');
+    return usable;
   }
 
   get machine(): Machine | undefined {

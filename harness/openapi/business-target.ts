@@ -1,5 +1,6 @@
 /**
- * The business section of the target file, as the document-level suites read it:
+ * The business section of the target file (typed by harness/config/business.ts), as the document-level
+ * suites read it:
  *   url              the spec's {business_url}
  *   documentPath     where the machine-readable specification is served, relative to url or an
  *                    absolute URL (default /openapi/docs/openapi.yaml, spec part 9)
@@ -9,29 +10,22 @@
  *                    do not), so this is configuration; the sandbox writes its own list.
  *   mtlsUrl, mtls    {cert, key, ca}: the secured host and the client certificate (runtime suites)
  */
+import { BUSINESS_DEFAULTS, businessConfig } from '../config/business.ts';
 import { ToolError } from '../errors.ts';
-import { serviceOf, type Target } from '../target.ts';
+import type { Target } from '../target.ts';
 import { parseOperationName, type OperationName } from './paths.ts';
 
-export const DEFAULT_DOCUMENT_PATH = '/openapi/docs/openapi.yaml';
+export const DEFAULT_DOCUMENT_PATH = BUSINESS_DEFAULTS.documentPath;
 
 export function businessDocumentUrl(target: Target): string {
-  const service = serviceOf(target, 'business');
-  const documentPath = typeof service.documentPath === 'string' && service.documentPath !== '' ? service.documentPath : DEFAULT_DOCUMENT_PATH;
-  if (/^https?:\/\//i.test(documentPath)) return documentPath;
-  return `${service.url.replace(/\/+$/, '')}/${documentPath.replace(/^\/+/, '')}`;
+  const service = businessConfig(target);
+  if (/^https?:\/\//i.test(service.documentPath)) return service.documentPath;
+  return `${service.url.replace(/\/+$/, '')}/${service.documentPath.replace(/^\/+/, '')}`;
 }
 
-/** The configured mTLS operations, or a CREDENTIAL_MISSING skip naming the key. */
+/** The configured mTLS operations (their form checked by the schema), or a CREDENTIAL_MISSING skip naming the key. */
 export function mtlsOperations(target: Target): OperationName[] {
-  const list = serviceOf(target, 'business').mtlsOperations;
+  const list = businessConfig(target).mtlsOperations;
   if (list === undefined) throw new ToolError('CREDENTIAL_MISSING', `the target file ${target.name} has no services.business.mtlsOperations (the list of operations that need a client certificate)`);
-  if (!Array.isArray(list)) throw new ToolError('TARGET_FILE_INVALID', `${target.file}: key "services.business.mtlsOperations" must be a list of "METHOD /path" strings`);
-  return list.map((entry, i) => {
-    try {
-      return parseOperationName(String(entry));
-    } catch {
-      throw new ToolError('TARGET_FILE_INVALID', `${target.file}: key "services.business.mtlsOperations[${i}]": "${entry}" is not of the form "METHOD /path"`);
-    }
-  });
+  return list.map(parseOperationName);
 }

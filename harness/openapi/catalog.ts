@@ -29,14 +29,19 @@ export interface Expectations {
   present?: boolean;
   required?: boolean;
   type?: string;
-  format?: string;
-  pattern?: string;
   default?: unknown;
-  minimum?: number;
-  maximum?: number;
   enumIncludes?: unknown[];
   enumExcludes?: unknown[];
+  /** Each string is part of some enum value, in any case (for values 2.6 names in words). */
+  enumLike?: string[];
+  /** Wire values the served schema must accept / refuse (judged by behaviour, not by a pattern's text). */
+  accepts?: string[];
+  rejects?: string[];
+  /** The located object declares fields, and none of them is required. */
+  noneRequired?: boolean;
   deprecated?: boolean;
+  /** The note applies only where the document declares the element; elsewhere it is not applicable. */
+  ifDeclared?: boolean;
 }
 
 export interface ChangeNote {
@@ -55,7 +60,8 @@ export interface ChangeNote {
 const CATALOG_DIR = new URL('../../specs/catalog/', import.meta.url);
 const STATUSES = new Set(['current', 'deprecated', 'removed']);
 const SIDE_EFFECTS = new Set(['read', 'write', 'destructive', 'money']);
-const EXPECTATIONS = new Set(['present', 'required', 'type', 'format', 'pattern', 'default', 'minimum', 'maximum', 'enumIncludes', 'enumExcludes', 'deprecated']);
+const EXPECTATIONS = new Set(['present', 'required', 'type', 'default', 'enumIncludes', 'enumExcludes', 'enumLike', 'accepts', 'rejects', 'noneRequired', 'deprecated', 'ifDeclared']);
+const STRING_LISTS = ['enumLike', 'accepts', 'rejects'] as const;
 const LOCATION = /^(requestBody|response|operation|(query|path|header):[^\s:]+)$/;
 
 function read(name: string): unknown {
@@ -99,6 +105,17 @@ export function changeNotes(): ChangeNote[] {
     if (!keys.length) throw new Error(`${where}: expects nothing`);
     const unknown = keys.filter((k) => !EXPECTATIONS.has(k));
     if (unknown.length) throw new Error(`${where}: unknown expectation(s) ${unknown.join(', ')}`);
+    for (const key of STRING_LISTS) {
+      const list = note.expect[key];
+      if (list !== undefined && (!Array.isArray(list) || !list.length || list.some((v) => typeof v !== 'string'))) throw new Error(`${where}: ${key} must be a non-empty list of strings`);
+    }
+    for (const name of [...note.path, note.in.replace(/^(query|path|header):/, '')].filter((n) => n.startsWith('~'))) {
+      try {
+        new RegExp(name.slice(1), 'i');
+      } catch {
+        throw new Error(`${where}: "${name}" is not a regular expression`);
+      }
+    }
     note.section = String(note.section);
   }
   notes = list;

@@ -1,19 +1,28 @@
 /**
  * The change-note evaluator: one assertion of specs/catalog/change-notes.yaml against a dereferenced
- * document. Three outcomes, never more, never fewer:
- *   holds        located, and every expectation holds
- *   broken       located, and an expectation fails (a property that must exist is missing from a
- *                located parent counts here)
- *   not-located  the operation, body, parameter or a parent step is missing, or the parent declares
- *                no properties at all (a free-form object says nothing either way); this is a failure
- *                of its own, so an absence check can never pass because its schema was not found
- * Composition: allOf members are merged; oneOf/anyOf members are alternatives, and only those that
- * declare the property are considered (enum checks use the union of their enums, `required: true`
- * must hold in each, other keywords must agree).
+ * document. Four outcomes:
+ *   holds         located, and every expectation holds
+ *   broken        located, and an expectation fails (a property that must exist is missing from a
+ *                 located parent counts here)
+ *   not-located   the operation, body, parameter or a parent step is missing, or the parent declares
+ *                 no properties at all (a free-form object says nothing either way): no evidence, so
+ *                 an absence check can never pass because its schema was not found
+ *   not-declared  the note applies only where the document declares the element (`ifDeclared`),
+ *                 and it does not
+ * Path steps: a property name; "[]" (the items of an array); "**" (this schema and every schema
+ * below it, through properties, items and additionalProperties: for facts 2.6 states without a
+ * parent); "~regex" (every property whose name matches, case-insensitively: for facts 2.6 states in
+ * words rather than by name).
+ * Composition: allOf members are merged; oneOf/anyOf members (and the sites "**" finds) are
+ * alternatives, and only those that declare the property are considered (enum checks use the union
+ * of their enums, `required: true` must hold in each, other keywords must agree). Samples
+ * (`accepts`, `rejects`) are judged by behaviour (schema-behaviour.ts), never by a pattern's text.
  */
 import type { ChangeNote, Expectations } from './catalog.ts';
 import { followed, locateRoot, NotLocated, type Root, type Schema } from './locate.ts';
 import type { OperationIndex } from './paths.ts';
+import { verdictOn } from './schema-behaviour.ts';
+import { isJsonObject } from '../json.ts';
 
 export interface Problem {
   expected: string;
@@ -23,20 +32,22 @@ export interface Problem {
 export type Outcome =
   | { kind: 'holds'; located: string }
   | { kind: 'broken'; located: string; problems: Problem[] }
-  | { kind: 'not-located'; reason: string };
+  | { kind: 'not-located'; reason: string }
+  | { kind: 'not-declared'; reason: string };
 
 /** One value: schemas that all apply (allOf parts). A step's result is a list of alternatives. */
 type Conj = Schema[];
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const show = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));
 const MAX_DEPTH = 12;
 const MAX_ALTERNATIVES = 256;
+/** Schemas "**" visits at most; a real document's largest body stays far below. */
+const MAX_SITES = 4000;
 
 /** allOf merged, oneOf/anyOf expanded into alternatives. */
 function expand(schema: unknown, what: string, depth = 0): Conj[] {
   followed(schema, what);
-  if (!isObject(schema) || depth > MAX_DEPTH) return [[]];
+  if (!isJsonObject(schema) || depth > MAX_DEPTH) return [[]];
   let alternatives: Conj[] = [[schema]];
   // Nested oneOfs multiply; past MAX_ALTERNATIVES a document is pathological and the rest is not read.
   const cross = (options: Conj[]) => (alternatives = alternatives.flatMap((a) => options.map((o) => [...a, ...o])).slice(0, MAX_ALTERNATIVES));
@@ -47,37 +58,75 @@ function expand(schema: unknown, what: string, depth = 0): Conj[] {
   return alternatives;
 }
 
-const stepLabel = (steps: string[]) => steps.reduce((acc, s) => (s === '[]' ? `${acc}[]` : acc ? `${acc}.${s}` : s), '');
+/** "a.b[].c", with "**" read as "at any depth" and "~re" as "a property named like /re/i". */
+export function stepLabel(steps: string[]): string {
+  const words = steps.map((s) => (s.startsWith('~') ? `<name like /${s.slice(1)}/i>` : s));
+  const joined = words.reduce((acc, s) => (s === '[]' ? `${acc}[]` : s === '**' ? acc : acc ? `${acc}.${s}` : s), '');
+  return steps.includes('**') ? `${joined || 'any schema'} (at any depth)` : joined;
+}
 
 interface Located {
   alternatives: Conj[];
   /** For a property: whether each declaring parent alternative lists it as required. */
   requiredIn?: boolean[];
+  /** Schemas "**" could not read (an unresolved $ref): an absence is then not ruled out. */
+  unread?: string[];
+}
+
+const declared = (conj: Conj): string[] => [...new Set(conj.flatMap((s) => (isJsonObject(s.properties) ? Object.keys(s.properties) : [])))];
+
+/** Every schema at or below the current ones (breadth first, each object once). */
+function descendants(current: Located, what: string): Located {
+  const seen = new Set<object>();
+  const unread: string[] = [];
+  const out: Conj[] = [];
+  const queue: Conj[] = [...current.alternatives];
+  while (queue.length && out.length < MAX_SITES) {
+    const conj = queue.shift()!;
+    out.push(conj);
+    for (const s of conj) {
+      const children = [...(isJsonObject(s.properties) ? Object.values(s.properties) : []), s.items, s.additionalProperties];
+      for (const child of children) {
+        if (!isJsonObject(child) || seen.has(child)) continue;
+        seen.add(child);
+        try {
+          queue.push(...expand(child, what));
+        } catch (error) {
+          if (!(error instanceof NotLocated)) throw error;
+          unread.push(error.message);
+        }
+      }
+    }
+  }
+  return { alternatives: out, unread };
 }
 
 function step(current: Located, name: string, root: Root, done: string[], last: boolean): Located | 'absent' {
   const here = done.length ? `${stepLabel(done)} in ${root.describe}` : root.describe;
+  if (name === '**') return descendants(current, `the schemas below ${here}`);
   if (name === '[]') {
-    const items = current.alternatives.flatMap((conj) => conj.map((s) => s.items).filter(isObject));
+    const items = current.alternatives.flatMap((conj) => conj.map((s) => s.items).filter(isJsonObject));
     if (!items.length) throw new NotLocated(`${here} is not an array (no items)`);
     return { alternatives: items.flatMap((i) => expand(i, `the items of ${here}`)) };
   }
-  const declaresAny = current.alternatives.some((conj) => conj.some((s) => isObject(s.properties) && Object.keys(s.properties).length > 0));
-  if (!declaresAny) throw new NotLocated(`${here} declares no properties, so ${name} can be neither found nor ruled out`);
+  if (!current.alternatives.some((conj) => declared(conj).length > 0)) throw new NotLocated(`${here} declares no properties, so ${stepLabel([name])} can be neither found nor ruled out`);
+  const matches = name.startsWith('~') ? ((re: RegExp) => (key: string) => re.test(key))(new RegExp(name.slice(1), 'i')) : (key: string) => key === name;
   const alternatives: Conj[] = [];
   const requiredIn: boolean[] = [];
   for (const conj of current.alternatives) {
-    const declaring = conj.filter((s) => isObject(s.properties) && Object.prototype.hasOwnProperty.call(s.properties, name));
-    if (!declaring.length) continue;
-    requiredIn.push(conj.some((s) => Array.isArray(s.required) && s.required.includes(name)));
-    let child: Conj[] = [[]];
-    for (const parent of declaring) {
-      const options = expand((parent.properties as Record<string, unknown>)[name], `${stepLabel([...done, name])} in ${root.describe}`);
-      child = child.flatMap((a) => options.map((o) => [...a, ...o]));
+    for (const key of declared(conj).filter(matches)) {
+      const declaring = conj.filter((s) => isJsonObject(s.properties) && Object.prototype.hasOwnProperty.call(s.properties, key));
+      requiredIn.push(conj.some((s) => Array.isArray(s.required) && s.required.includes(key)));
+      let child: Conj[] = [[]];
+      for (const parent of declaring) {
+        const options = expand((parent.properties as Record<string, unknown>)[key], `${stepLabel([...done, key])} in ${root.describe}`);
+        child = child.flatMap((a) => options.map((o) => [...a, ...o]));
+      }
+      alternatives.push(...child);
     }
-    alternatives.push(...child);
   }
   if (!alternatives.length) {
+    if (current.unread?.length) throw new NotLocated(`${stepLabel([...done, name])} is not in what could be read of ${root.describe}; some schemas could not be read (${current.unread.slice(0, 3).join('; ')})`);
     if (last) return 'absent';
     throw new NotLocated(`could not find ${stepLabel([...done, name])} in ${root.describe}`);
   }
@@ -101,9 +150,41 @@ function enumOf(located: Located): unknown[] | undefined {
   return enums.length ? [...new Set(enums.flat().map((v) => JSON.stringify(v)))].map((v) => JSON.parse(v)) : undefined;
 }
 
+/** An integer is a number; a nullable type still has its type. */
 function typeMatches(actual: unknown, expected: string): boolean {
-  if (actual === expected) return true;
-  return Array.isArray(actual) && actual.includes(expected) && actual.every((t) => t === expected || t === 'null');
+  const types = ([] as unknown[]).concat(actual ?? []).filter((t) => t !== 'null');
+  return types.length > 0 && types.every((t) => t === expected || (expected === 'number' && t === 'integer'));
+}
+
+/** Defaults are values on the wire: 1000 and "1000" are the same default of a query parameter. */
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b) || (a !== undefined && b !== undefined && typeof a !== 'object' && typeof b !== 'object' && String(a) === String(b));
+
+function checkEnums(expect: Expectations, located: Located): Problem[] {
+  if (!expect.enumIncludes && !expect.enumExcludes && !expect.enumLike) return [];
+  const values = enumOf(located);
+  const wanted = [expect.enumIncludes && `with ${show(expect.enumIncludes)}`, expect.enumLike && `with values like ${show(expect.enumLike)}`, expect.enumExcludes && `without ${show(expect.enumExcludes)}`].filter(Boolean).join(', ');
+  if (!values) return [{ expected: `an enum ${wanted}`, received: 'no enum: any value is accepted' }];
+  const has = (v: unknown) => values.some((x) => JSON.stringify(x) === JSON.stringify(v));
+  const problems: Problem[] = [];
+  const missing = (expect.enumIncludes ?? []).filter((v) => !has(v));
+  const unlike = (expect.enumLike ?? []).filter((part) => !values.some((v) => String(v).toLowerCase().includes(part.toLowerCase())));
+  const present = (expect.enumExcludes ?? []).filter((v) => has(v));
+  if (missing.length) problems.push({ expected: `enum including ${show(expect.enumIncludes)}`, received: `enum ${show(values)}, missing ${show(missing)}` });
+  if (unlike.length) problems.push({ expected: `an enum value containing ${unlike.map((u) => `"${u}"`).join(', ')} (any case)`, received: `enum ${show(values)}` });
+  if (present.length) problems.push({ expected: `enum without ${show(expect.enumExcludes)}`, received: `enum ${show(values)}, which has ${show(present)}` });
+  return problems;
+}
+
+function checkSamples(expect: Expectations, located: Located): Problem[] {
+  const problems: Problem[] = [];
+  for (const sample of expect.accepts ?? []) {
+    const v = verdictOn(located.alternatives, sample);
+    if (!v.accepted) problems.push({ expected: `${show(sample)} accepted`, received: `refused by ${v.because.join('; ')}` });
+  }
+  for (const sample of expect.rejects ?? []) {
+    if (verdictOn(located.alternatives, sample).accepted) problems.push({ expected: `${show(sample)} refused`, received: 'accepted by the served schema' });
+  }
+  return problems;
 }
 
 function checkExpectations(expect: Expectations, located: Located, root: Root, required: boolean | undefined, deprecatedHere: boolean | undefined): Problem[] {
@@ -115,7 +196,7 @@ function checkExpectations(expect: Expectations, located: Located, root: Root, r
     const marked = deprecatedHere ?? located.alternatives.every((conj) => conj.some((s) => s.deprecated === true));
     if (marked !== expect.deprecated) problems.push({ expected: expect.deprecated ? 'deprecated: true' : 'not deprecated', received: marked ? 'deprecated: true' : 'no deprecated: true' });
   }
-  for (const key of ['type', 'format', 'pattern', 'default', 'minimum', 'maximum'] as const) {
+  for (const key of ['type', 'default'] as const) {
     if (expect[key] === undefined) continue;
     if (root.kind === 'parameter' && !root.schema) {
       problems.push({ expected: `${key} ${show(expect[key])}`, received: 'the parameter has no schema' });
@@ -123,23 +204,21 @@ function checkExpectations(expect: Expectations, located: Located, root: Root, r
     }
     const { value, conflict } = keyword(located, key);
     if (conflict) problems.push({ expected: `${key} ${show(expect[key])}`, received: conflict });
-    else if (key === 'type' ? !typeMatches(value, expect.type!) : JSON.stringify(value) !== JSON.stringify(expect[key])) {
+    else if (key === 'type' ? !typeMatches(value, expect.type!) : !sameValue(value, expect.default)) {
       problems.push({ expected: `${key} ${show(expect[key])}`, received: value === undefined ? `no ${key}` : `${key} ${show(value)}` });
     }
   }
-  if (expect.enumIncludes || expect.enumExcludes) {
-    const values = enumOf(located);
-    const has = (v: unknown) => values?.some((x) => JSON.stringify(x) === JSON.stringify(v));
-    if (!values) {
-      problems.push({ expected: `an enum${expect.enumIncludes ? ` with ${show(expect.enumIncludes)}` : ''}${expect.enumExcludes ? ` without ${show(expect.enumExcludes)}` : ''}`, received: 'no enum: any value is accepted' });
-    } else {
-      const missing = (expect.enumIncludes ?? []).filter((v) => !has(v));
-      const present = (expect.enumExcludes ?? []).filter((v) => has(v));
-      if (missing.length) problems.push({ expected: `enum including ${show(expect.enumIncludes)}`, received: `enum ${show(values)}, missing ${show(missing)}` });
-      if (present.length) problems.push({ expected: `enum without ${show(expect.enumExcludes)}`, received: `enum ${show(values)}, which has ${show(present)}` });
-    }
+  if (expect.noneRequired) {
+    const requiring = located.alternatives.flatMap((conj) => conj.flatMap((s) => (Array.isArray(s.required) ? s.required : [])));
+    if (requiring.length) problems.push({ expected: 'every field optional (no required list)', received: `required ${show([...new Set(requiring)])}` });
   }
-  return problems;
+  return [...problems, ...checkEnums(expect, located), ...checkSamples(expect, located)];
+}
+
+function absent(note: ChangeNote, located: string, what: string): Outcome {
+  if (note.expect.present === false) return { kind: 'holds', located };
+  if (note.expect.ifDeclared) return { kind: 'not-declared', reason: `${what}, and the note applies only where it is declared` };
+  return { kind: 'broken', located, problems: [{ expected: `${stepLabel(note.path) || located} present`, received: what }] };
 }
 
 export function evaluateChangeNote(index: OperationIndex, note: ChangeNote): Outcome {
@@ -151,25 +230,22 @@ export function evaluateChangeNote(index: OperationIndex, note: ChangeNote): Out
       return problems.length ? { kind: 'broken', located, problems } : { kind: 'holds', located };
     }
     if (root.kind === 'absent-parameter') {
-      const located = root.describe;
       if (note.path.length) throw new NotLocated(`could not find ${root.describe}`);
-      if (note.expect.present === false) return { kind: 'holds', located };
-      return { kind: 'broken', located, problems: [{ expected: `${root.describe} present`, received: `${root.operation} has no such parameter` }] };
+      return absent(note, root.describe, `${root.operation} has no such parameter`);
     }
     let current: Located = { alternatives: root.schema ? expand(root.schema, root.describe) : [[]] };
     const steps = note.path;
     for (let i = 0; i < steps.length; i++) {
       const next = step(current, steps[i], root, steps.slice(0, i), i === steps.length - 1);
-      const located = `${stepLabel(steps)} in ${root.describe}`;
-      if (next === 'absent') {
-        if (note.expect.present === false) return { kind: 'holds', located };
-        return { kind: 'broken', located, problems: [{ expected: `${stepLabel(steps)} present`, received: `${root.describe} has no ${stepLabel(steps)}` }] };
-      }
+      if (next === 'absent') return absent(note, `${stepLabel(steps)} in ${root.describe}`, `${root.describe} has no ${stepLabel(steps)}`);
       current = next;
     }
     const located = steps.length ? `${stepLabel(steps)} in ${root.describe}` : root.describe;
     if (note.expect.present === false) {
       return { kind: 'broken', located, problems: [{ expected: `no ${stepLabel(steps) || 'such element'}`, received: `${located} is declared` }] };
+    }
+    if (note.expect.noneRequired && !current.alternatives.some((conj) => declared(conj).length > 0)) {
+      throw new NotLocated(`${located} declares no fields, so whether they are optional can be neither found nor ruled out`);
     }
     let required: boolean | undefined;
     let deprecatedHere: boolean | undefined;
@@ -178,7 +254,7 @@ export function evaluateChangeNote(index: OperationIndex, note: ChangeNote): Out
       deprecatedHere = root.parameter.deprecated === true || root.schema?.deprecated === true;
     } else if (!steps.length) {
       required = root.kind === 'body' ? root.required : undefined;
-    } else if (steps[steps.length - 1] !== '[]') {
+    } else if (!['[]', '**'].includes(steps[steps.length - 1])) {
       const inEach = current.requiredIn ?? [];
       required = note.expect.required === false ? inEach.some(Boolean) : inEach.every(Boolean);
     }

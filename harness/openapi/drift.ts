@@ -1,8 +1,9 @@
 /**
  * Drift between the served document and the catalog: operations the document has that the catalog
- * does not know, catalog operations (current or deprecated) the document lacks, and removed ones it
- * still serves. Informational: written to <report dir>/drift.json and summarised on the console; the
- * catalog tests are where a missing or removed operation fails.
+ * does not know, catalog operations (current or deprecated) the document lacks, removed ones it
+ * still serves, and current ones it marks deprecated. Written to <report dir>/drift.json and
+ * summarised on the console; the catalog tests (BUS-CAT-001..003, BUS-DRF-001) are where each kind
+ * fails.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +22,13 @@ export interface Drift {
   missingFromDocument: Array<{ operation: string; status: string }>;
   /** Removed in the catalog, still in the document. */
   removedButServed: string[];
+  /** Current in the catalog, marked deprecated by the document. */
+  deprecatedButCurrent: string[];
+}
+
+/** "METHOD /path" (as the catalog writes it) of every current catalog operation the document marks deprecated. */
+export function deprecatedButCurrent(index: OperationIndex, catalog: CatalogOperation[]): string[] {
+  return catalog.filter((row) => row.status === 'current' && index.find(row.method, row.path)?.operation.deprecated === true).map((row) => `${row.method} ${row.path}`);
 }
 
 export function computeDrift(index: OperationIndex, catalog: CatalogOperation[], documentUrl: string): Drift {
@@ -34,6 +42,7 @@ export function computeDrift(index: OperationIndex, catalog: CatalogOperation[],
     notInCatalog: index.all.filter((op) => !known.has(op.key)).map((op) => `${op.method} ${op.path}`),
     missingFromDocument: catalog.filter((row) => row.status !== 'removed' && !index.find(row.method, row.path)).map((row) => ({ operation: `${row.method} ${row.path}`, status: row.status })),
     removedButServed: catalog.filter((row) => row.status === 'removed' && index.find(row.method, row.path)).map((row) => `${row.method} ${row.path}`),
+    deprecatedButCurrent: deprecatedButCurrent(index, catalog),
   };
 }
 
@@ -47,7 +56,8 @@ export function writeDrift(reportDir: string, drift: Drift): string {
 export function summariseDrift(drift: Drift, file: string): string {
   const lines = [
     `business document drift (${drift.documentUrl}): ${drift.documentOperations} operations in the document, ${drift.catalogOperations} in the catalog; ` +
-      `${drift.notInCatalog.length} unknown to the catalog, ${drift.missingFromDocument.length} missing from the document, ${drift.removedButServed.length} removed but served -> ${file}`,
+      `${drift.notInCatalog.length} unknown to the catalog, ${drift.missingFromDocument.length} missing from the document, ${drift.removedButServed.length} removed but served, ` +
+      `${drift.deprecatedButCurrent.length} deprecated but current -> ${file}`,
   ];
   const list = (title: string, items: string[]) => {
     if (!items.length) return;
@@ -56,5 +66,6 @@ export function summariseDrift(drift: Drift, file: string): string {
   list('unknown to the catalog', drift.notInCatalog);
   list('missing from the document', drift.missingFromDocument.map((m) => `${m.operation} (${m.status})`));
   list('removed but served', drift.removedButServed);
+  list('deprecated but current in the catalog', drift.deprecatedButCurrent);
   return lines.join('\n');
 }

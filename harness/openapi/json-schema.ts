@@ -15,6 +15,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { createHash } from 'node:crypto';
+import { isJsonObject } from '../json.ts';
 
 export type Direction = 'request' | 'response';
 
@@ -27,7 +28,6 @@ const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SCHEMA_SINGLES = ['additionalProperties', 'items', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems'];
 const COMPONENT_REF = /^#\/components\/schemas\/(.+)$/;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface ConvertOptions {
   /** `$id` of the bundle that holds the document's components.schemas under `$defs`. */
@@ -36,14 +36,14 @@ export interface ConvertOptions {
 }
 
 export function convertSchema(schema: unknown, options: ConvertOptions, seen = new WeakMap<object, unknown>()): unknown {
-  if (!isObject(schema)) return schema;
+  if (!isJsonObject(schema)) return schema;
   if (seen.has(schema)) return seen.get(schema);
   const out: Record<string, unknown> = {};
   seen.set(schema, out);
   for (const [key, value] of Object.entries(schema)) {
     if (DROPPED.has(key) || key.startsWith('x-')) continue;
     if (key === '$ref' && typeof value === 'string') out.$ref = convertRef(value, options.bundleId);
-    else if (SCHEMA_MAPS.includes(key) && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convertSchema(v, options, seen)]));
+    else if (SCHEMA_MAPS.includes(key) && isJsonObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convertSchema(v, options, seen)]));
     else if (SCHEMA_LISTS.includes(key) && Array.isArray(value)) out[key] = value.map((v) => convertSchema(v, options, seen));
     else if (key === 'items' && Array.isArray(value)) out.prefixItems = value.map((v) => convertSchema(v, options, seen));
     else if (SCHEMA_SINGLES.includes(key)) out[key] = convertSchema(value, options, seen);
@@ -73,10 +73,10 @@ function exclusiveBound(out: Record<string, unknown>, exclusive: string, bound: 
 }
 
 function dropHiddenRequired(out: Record<string, unknown>, direction: Direction): void {
-  if (!Array.isArray(out.required) || !isObject(out.properties)) return;
+  if (!Array.isArray(out.required) || !isJsonObject(out.properties)) return;
   const hidden = direction === 'request' ? 'readOnly' : 'writeOnly';
   const properties = out.properties as Record<string, unknown>;
-  out.required = (out.required as unknown[]).filter((name) => !(typeof name === 'string' && isObject(properties[name]) && (properties[name] as Record<string, unknown>)[hidden] === true));
+  out.required = (out.required as unknown[]).filter((name) => !(typeof name === 'string' && isJsonObject(properties[name]) && (properties[name] as Record<string, unknown>)[hidden] === true));
 }
 
 function nullable(out: Record<string, unknown>): Record<string, unknown> {
@@ -101,7 +101,7 @@ export class DocumentSchemas {
     addFormats(this.ajv);
     const digest = createHash('sha256').update(JSON.stringify(document)).digest('hex').slice(0, 16);
     this.bundleBase = `urn:partner-conformance:openapi:${digest}`;
-    const components = isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {};
+    const components = isJsonObject(document.components) && isJsonObject(document.components.schemas) ? document.components.schemas : {};
     for (const direction of ['request', 'response'] as const) {
       const bundleId = `${this.bundleBase}:${direction}`;
       const $defs = Object.fromEntries(Object.entries(components).map(([name, s]) => [name, convertSchema(s, { bundleId, direction })]));

@@ -6,6 +6,7 @@
  * an unreachable target costs one timeout, not one per test.
  */
 import type { CapturedResponse, HttpClient } from '../http.ts';
+import { recordFetchedDocument } from '../report/fetched-documents.ts';
 import type { Target } from '../target.ts';
 import { businessDocumentUrl, DEFAULT_DOCUMENT_PATH } from './business-target.ts';
 import { dereferenceDocument } from './dereference.ts';
@@ -64,6 +65,8 @@ async function load(client: HttpClient, target: Target, url: string): Promise<Se
     served.unreadable = `GET ${url} answered HTTP ${response.status} (content-type ${response.headers['content-type'] ?? 'none'}, body ${snippet(response.rawBody)})`;
     return served;
   }
+  // What was judged, kept with its hash for the reports (a certification pack binds its result to it).
+  recordFetchedDocument(url, response.rawBody, response.headers['content-type'], target.redactor);
   const parsed = parseOpenApiText(response.rawBody);
   served.yamlProblems = parsed.problems;
   if (!parsed.ok) {

@@ -4,11 +4,12 @@
  * responses by status key, and whether it needs credentials. Works on the document as parsed (schema
  * `$ref`s stay, for the JSON Schema conversion to bundle them).
  */
+import { isJsonObject } from '../json.ts';
 import type { OperationIndex } from './paths.ts';
 import { resolvePointer } from './refs.ts';
 
 type Node = Record<string, unknown>;
-const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNode = (v: unknown): v is Node => isJsonObject<Node>(v);
 
 export type ParameterLocation = 'path' | 'query' | 'header';
 

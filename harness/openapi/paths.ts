@@ -12,6 +12,7 @@
  *     lookup fails only because of a trailing slash, `nearMisses` says so;
  *   - the document's server URL is not part of the path.
  */
+import { isJsonObject } from '../json.ts';
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -49,7 +50,6 @@ export function sameOperation(a: OperationName, b: OperationName): boolean {
   return operationKey(a.method, a.path) === operationKey(b.method, b.path);
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The operations of a document, indexed by key; a document without `paths` has none. */
 export class OperationIndex {
@@ -57,12 +57,12 @@ export class OperationIndex {
   private readonly byKey = new Map<string, DocumentOperation>();
 
   constructor(document: unknown) {
-    const paths = isObject(document) && isObject(document.paths) ? document.paths : {};
+    const paths = isJsonObject(document) && isJsonObject(document.paths) ? document.paths : {};
     for (const [path, pathItem] of Object.entries(paths)) {
-      if (!isObject(pathItem)) continue;
+      if (!isJsonObject(pathItem)) continue;
       for (const method of HTTP_METHODS) {
         const operation = pathItem[method];
-        if (!isObject(operation)) continue;
+        if (!isJsonObject(operation)) continue;
         const entry: DocumentOperation = { method: method.toUpperCase(), path, key: operationKey(method, path), operation, pathItem };
         this.all.push(entry);
         // Two document paths that differ only in parameter names collide; the first one wins.

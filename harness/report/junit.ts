@@ -2,9 +2,12 @@
  * junit.xml from the run's records: one <testsuite> per file, one <testcase> per test named by its own
  * title (`<ID> §<section> …`, so a CI filter on the id works). A contract failure is a <failure>, a tool
  * error an <error type="CODE">, a skip or an inconclusive test <skipped message="CODE: reason">, a policy
- * warning a passed case with the warning in <system-out>. Properties carry requirement, source and verdict.
+ * warning a passed case with the warning in <system-out>, a waived failure <skipped message="waived: …">
+ * with the failure in <system-out> (not passed, and not red while the waiver holds). Properties carry
+ * requirement, source and verdict.
  */
 import type { RunSummary, TestRecord } from './records.ts';
+import { describeWaiver } from './waivers.ts';
 
 // XML 1.0 forbids most control characters even when escaped.
 // eslint-disable-next-line no-control-regex
@@ -28,7 +31,11 @@ function testcase(t: TestRecord): string {
   ].filter(([, v]) => v !== undefined);
   const lines = [`    <testcase classname="${escapeXml([t.file, ...t.suitePath].join(' > '))}" name="${escapeXml(t.title)}" time="${seconds(t.durationMs)}">`];
   lines.push(`      <properties>${props.map(([k, v]) => `<property name="${k}" value="${escapeXml(String(v))}"/>`).join('')}</properties>`);
-  if (t.verdict === 'failed') lines.push(`      <failure type="contract" message="${escapeXml(firstLine(t.message))}">${escapeXml(t.message ?? '')}</failure>`);
+  if (t.verdict === 'failed') lines.push(`      <failure type="contract" message="${escapeXml(firstLine(t.message))}">${escapeXml(`${t.message ?? ''}${t.waiverExpired && t.waiver ? `\nExpired: ${describeWaiver(t.waiver)}` : ''}`)}</failure>`);
+  if (t.verdict === 'waived' && t.waiver) {
+    lines.push(`      <skipped message="${escapeXml(`waived: ${describeWaiver(t.waiver)}`)}"/>`);
+    lines.push(`      <system-out>${escapeXml(`WAIVED contract failure: ${t.message ?? ''}`)}</system-out>`);
+  }
   if (t.verdict === 'error') lines.push(`      <error type="${t.code ?? 'SUITE_ERROR'}" message="${escapeXml(firstLine(t.message))}">${escapeXml(t.message ?? '')}</error>`);
   if (t.verdict === 'skipped' || t.verdict === 'inconclusive') lines.push(`      <skipped message="${escapeXml(`${t.verdict === 'inconclusive' ? 'inconclusive: ' : ''}${t.skipReason ?? ''}`)}"/>`);
   if (t.verdict === 'warning') lines.push(`      <system-out>${escapeXml(`WARNING (policy, not strict): ${t.warning ?? ''}`)}</system-out>`);
@@ -40,10 +47,11 @@ export function renderJunit(summary: RunSummary): string {
   const byFile = new Map<string, TestRecord[]>();
   for (const t of summary.tests) byFile.set(t.file, [...(byFile.get(t.file) ?? []), t]);
   const count = (tests: readonly TestRecord[], ...verdicts: string[]) => tests.filter((t) => verdicts.includes(t.verdict)).length;
+  const skipped = (tests: readonly TestRecord[]) => count(tests, 'skipped', 'inconclusive', 'waived');
   const time = (tests: readonly TestRecord[]) => seconds(tests.reduce((s, t) => s + t.durationMs, 0));
   const all = summary.tests;
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<testsuites name="partner-conformance" tests="${all.length}" failures="${count(all, 'failed')}" errors="${count(all, 'error') + (summary.status === 'errored' ? 1 : 0)}" skipped="${count(all, 'skipped', 'inconclusive')}" time="${time(all)}">`);
+  out.push(`<testsuites name="partner-conformance" tests="${all.length}" failures="${count(all, 'failed')}" errors="${count(all, 'error') + (summary.status === 'errored' ? 1 : 0)}" skipped="${skipped(all)}" time="${time(all)}">`);
   if (summary.status === 'errored' && summary.error) {
     out.push(`  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0" time="0">`);
     out.push(`    <testcase classname="run" name="the run could not start" time="0">`);
@@ -51,7 +59,7 @@ export function renderJunit(summary: RunSummary): string {
     out.push('    </testcase>', '  </testsuite>');
   }
   for (const [file, tests] of byFile) {
-    out.push(`  <testsuite name="${escapeXml(file)}" tests="${tests.length}" failures="${count(tests, 'failed')}" errors="${count(tests, 'error')}" skipped="${count(tests, 'skipped', 'inconclusive')}" time="${time(tests)}">`);
+    out.push(`  <testsuite name="${escapeXml(file)}" tests="${tests.length}" failures="${count(tests, 'failed')}" errors="${count(tests, 'error')}" skipped="${skipped(tests)}" time="${time(tests)}">`);
     for (const t of tests) out.push(testcase(t));
     out.push('  </testsuite>');
   }

@@ -1,14 +1,50 @@
 /**
  * The run's results as data: one record per test with its verdict, code and the requirement's source,
- * counts that keep contract failures, tool errors, inconclusive tests and policy warnings apart, and the
- * grouping of failures that share one root cause. Every report (console, conformance.json/.md, junit.xml,
- * the certification pack) is rendered from this one shape, so they cannot disagree.
+ * counts that keep contract failures, tool errors, inconclusive tests, policy warnings and waived
+ * failures apart, and the grouping of failures that share one root cause. Every report (console,
+ * conformance.json/.md, junit.xml, the certification pack) is rendered from this one shape, so they
+ * cannot disagree.
  */
 import { ERROR_CODES, INCONCLUSIVE_CODES, SKIP_CODES, type ErrorCode } from '../errors.ts';
 import type { RequirementSource } from '../requirements.ts';
 import type { Verdict } from '../suite.ts';
 
 export const SUMMARY_FORMAT = 'partner-conformance/summary@2';
+
+/**
+ * A test's verdict in the reports: the test's own verdict, or `waived` when a waiver in force accepted its
+ * contract failure for a time. Only the reports make `waived`; a test never ends with it.
+ */
+export type RecordVerdict = Verdict | 'waived';
+
+/** A waiver as the reports show it beside a test, or in the run's list of waivers. */
+export interface WaiverRecord {
+  requirement: string;
+  row?: string;
+  reason: string;
+  owner: string;
+  /** The last day (UTC) the waiver holds, yyyy-mm-dd. */
+  expires: string;
+  /** The entry's position in the waiver file, from 1. */
+  entry: number;
+}
+
+/** How the run's waivers were used: applied (waived N failures), expired (no longer waives), unused (matched no failure). */
+export interface WaiverUse extends WaiverRecord {
+  status: 'applied' | 'expired' | 'unused';
+  /** Titles of the failed tests it matched: waived when applied, still failed when expired. */
+  tests: string[];
+}
+
+/** A document the run fetched from the target and judged (the business openapi.yaml), bound by its hash. */
+export interface FetchedDocument {
+  url: string;
+  sha256: string;
+  bytes: number;
+  contentType?: string;
+  /** Where its bytes were kept, relative to the report folder. */
+  file: string;
+}
 
 export interface TestRecord {
   requirement?: string;
@@ -19,8 +55,8 @@ export interface TestRecord {
   area?: string;
   section?: string;
   source?: RequirementSource;
-  verdict: Verdict;
-  /** vitest's own state: warnings are passed, tool errors failed, inconclusive skipped. */
+  verdict: RecordVerdict;
+  /** vitest's own state: warnings are passed, tool errors and waived failures failed, inconclusive skipped. */
   state: 'passed' | 'failed' | 'skipped';
   /** The tool-error, skip or inconclusive code. */
   code?: ErrorCode;
@@ -32,6 +68,12 @@ export interface TestRecord {
   warning?: string;
   /** Tests whose failures share this key come from one answer of the target. */
   rootCause?: string;
+  /**
+   * The waiver that accepted this failure (verdict `waived`), or the expired waiver that no longer does
+   * (verdict still `failed`, `waiverExpired` true).
+   */
+  waiver?: WaiverRecord;
+  waiverExpired?: boolean;
 }
 
 export interface Counts {
@@ -46,6 +88,8 @@ export interface Counts {
   toolErrors: number;
   inconclusive: number;
   warnings: number;
+  /** Contract failures a waiver in force accepted: in none of passed, failed, skipped. */
+  waived: number;
 }
 
 export interface RunSummary {
@@ -58,11 +102,23 @@ export interface RunSummary {
   target?: { name: string; kind: string; vendorConventions: boolean; strictPolicy?: boolean };
   seed?: number;
   runs?: number;
+  /** The areas the run checked. */
+  areas?: string[];
+  /** The share of every documented rate limit the run used (1/n for a shard of n). */
+  paceShare?: number;
+  /** Set on a merged summary: the shard reports it was made from. */
+  mergedFrom?: string[];
   counts: Counts;
+  /** Tests a name filter (--grep, --only-failed) left out: not results, not counted. */
+  filteredOut?: number;
   toolErrorsByCode: Partial<Record<ErrorCode, number>>;
   /** Groups of two or more non-passing tests that come from one answer of the target. */
   rootCauses: Array<{ key: string; tests: string[] }>;
   unhandledErrors: string[];
+  /** The waiver file of the run (its name) and what each waiver did; absent when the run had none. */
+  waivers?: { file: string; uses: WaiverUse[] };
+  /** Documents fetched from the target and judged, with their SHA-256. */
+  documents?: FetchedDocument[];
   tests: TestRecord[];
 }
 
@@ -86,7 +142,7 @@ export function verdictOf(state: TestRecord['state'], meta: { verdict?: Verdict;
 }
 
 export function countsOf(tests: readonly TestRecord[]): Counts {
-  const n = (v: Verdict) => tests.filter((t) => t.verdict === v).length;
+  const n = (v: RecordVerdict) => tests.filter((t) => t.verdict === v).length;
   const contractFailures = n('failed');
   const toolErrors = n('error');
   const inconclusive = n('inconclusive');
@@ -99,6 +155,7 @@ export function countsOf(tests: readonly TestRecord[]): Counts {
     toolErrors,
     inconclusive,
     warnings: n('warning'),
+    waived: n('waived'),
   };
 }
 
@@ -118,7 +175,7 @@ export function rootCausesOf(tests: readonly TestRecord[]): RunSummary['rootCaus
 }
 
 /** The summary of a run, from its records. */
-export function summaryOf(tests: TestRecord[], extra: Pick<RunSummary, 'target' | 'seed' | 'runs' | 'startedAt'> & { unhandledErrors?: string[] }): RunSummary {
+export function summaryOf(tests: TestRecord[], extra: Pick<RunSummary, 'target' | 'seed' | 'runs' | 'startedAt' | 'areas' | 'paceShare' | 'mergedFrom' | 'waivers' | 'documents'> & { unhandledErrors?: string[] }): RunSummary {
   return {
     format: SUMMARY_FORMAT,
     status: 'ran',
@@ -140,7 +197,7 @@ export function erroredSummary(error: { code: ErrorCode; message: string }): Run
 /** Why a run that ran checked nothing (no test passed or failed), or undefined when it checked something. */
 export function nothingCheckedReason(summary: RunSummary): string | undefined {
   const c = summary.counts;
-  if (summary.status !== 'ran' || c.passed + c.contractFailures + c.warnings > 0) return undefined;
+  if (summary.status !== 'ran' || c.passed + c.contractFailures + c.warnings + c.waived > 0) return undefined;
   if (c.total === 0) return 'no test was collected';
   const byCode = new Map<string, number>();
   for (const t of summary.tests) byCode.set(t.code ?? t.verdict, (byCode.get(t.code ?? t.verdict) ?? 0) + 1);

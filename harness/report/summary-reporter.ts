@@ -1,8 +1,8 @@
 /**
  * The vitest reporter of the conformance run: turns every test (and every module that failed to load)
- * into a record with its verdict, prints the summary, and writes conformance.json, conformance.md and
- * junit.xml. Everything passes through the target's redactor once more, on top of the redaction done
- * where messages are made.
+ * into a record with its verdict, applies the run's waivers, lists the documents the run fetched, prints
+ * the summary, and writes conformance.json, conformance.md and junit.xml. Everything passes through the
+ * target's redactor once more, on top of the redaction done where messages are made.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -11,9 +11,13 @@ import { Redactor } from '../redact.ts';
 import { REQUIREMENT_ID, requirements } from '../requirements.ts';
 import { loadTarget } from '../target.ts';
 import { getRunInfo } from '../runner/run-info.ts';
+import { reportDirOf } from '../runner/settings.ts';
+import { fetchedDocuments } from './fetched-documents.ts';
 import { renderJunit } from './junit.ts';
 import { summaryOf, verdictOf, type RunSummary, type TestRecord } from './records.ts';
 import { renderMarkdown, renderText } from './text.ts';
+import { loadRunWaivers, waiverFileName } from './waiver-file.ts';
+import { applyWaivers } from './waivers.ts';
 
 export type { RunSummary, TestRecord } from './records.ts';
 
@@ -25,11 +29,12 @@ function redactorFor(file: string | undefined): Redactor {
   }
 }
 
-export function summarise(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, root: string): RunSummary {
+export function summarise(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, root: string, reportDir?: string): RunSummary {
   const info = getRunInfo();
   const redactor = redactorFor(info?.targetFile);
   const registry = requirements();
   const tests: TestRecord[] = [];
+  let filteredOut = 0;
   for (const module of modules) {
     const file = relative(root, module.moduleId);
     for (const error of module.errors()) {
@@ -39,6 +44,11 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
     }
     for (const test of module.children.allTests()) {
       const result = test.result();
+      // Tests left out by a name filter (--grep, --only-failed) never ran: they are not results.
+      if (result.state === 'skipped' && test.options.mode === 'skip' && !result.note) {
+        filteredOut++;
+        continue;
+      }
       const meta = test.meta();
       const id = meta.requirement ?? test.name.split(' ')[0];
       const requirement = REQUIREMENT_ID.test(id) ? id : undefined;
@@ -66,13 +76,28 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
       });
     }
   }
-  return summaryOf(tests, {
+  const unhandledErrors = unhandled.map((e) => redactor.redact(e.message ?? String(e)));
+  // The CLI validated the waiver file before the run; a bad one met here (vitest run directly) fails the run.
+  let waived: ReturnType<typeof applyWaivers> | undefined;
+  let waiverFile: ReturnType<typeof loadRunWaivers>;
+  try {
+    waiverFile = loadRunWaivers(info?.targetFile);
+    if (waiverFile) waived = applyWaivers(tests, waiverFile.waivers);
+  } catch (error) {
+    unhandledErrors.push((error as Error).message);
+  }
+  const summary = summaryOf(waived?.tests ?? tests, {
     target: info ? { name: info.targetName, kind: info.kind, vendorConventions: info.vendorConventions, strictPolicy: info.strictPolicy } : undefined,
     seed: info?.seed,
     runs: info?.runs,
+    areas: info?.areas,
+    paceShare: info?.paceShare,
     startedAt: info?.startedAt,
-    unhandledErrors: unhandled.map((e) => redactor.redact(e.message ?? String(e))),
+    waivers: waiverFile && waived ? { file: waiverFileName(waiverFile), uses: waived.uses } : undefined,
+    documents: reportDir ? fetchedDocuments(reportDir) : undefined,
+    unhandledErrors,
   });
+  return filteredOut ? { ...summary, filteredOut } : summary;
 }
 
 /** Writes conformance.json, conformance.md and junit.xml for a summary. */
@@ -91,8 +116,9 @@ export default class SummaryReporter implements Reporter {
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
-    const summary = summarise(modules, unhandled, this.root);
-    writeReports(getRunInfo()?.reportDir ?? process.env.CONFORMANCE_REPORT_DIR ?? 'reports', summary);
+    const reportDir = getRunInfo()?.reportDir ?? reportDirOf();
+    const summary = summarise(modules, unhandled, this.root, reportDir);
+    writeReports(reportDir, summary);
     console.log(renderText(summary));
   }
 }

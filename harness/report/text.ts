@@ -1,13 +1,17 @@
 /**
  * The console summary and conformance.md, from the run's records. Failures come first and whole (the
  * console caps one failure at `MAX_FAILURE_LINES` and says what it cut; the files never cut), then tool
- * errors by code, policy warnings, inconclusive and skipped tests by reason; the closing lines last:
+ * errors by code, policy warnings, waived failures with their waiver, the waivers that expired or went
+ * unused, inconclusive and skipped tests by reason; the closing lines last:
  *   conformance: N passed, N failed, N skipped
  *   tool errors: N (CODE n, …)          when there are any
  *   warnings: N policy                  when there are any
+ *   waived: N (FILE)                    when there are any
  */
 import { ERROR_CODES } from '../errors.ts';
-import { nothingCheckedReason, type RunSummary, type TestRecord } from './records.ts';
+import { coverageBySection, totalCoverage, type SectionCoverage } from '../traceability.ts';
+import { nothingCheckedReason, type RunSummary, type TestRecord, type WaiverUse } from './records.ts';
+import { describeWaiver } from './waivers.ts';
 
 export const MAX_FAILURE_LINES = 40;
 /** Titles the console lists per skip reason; conformance.md lists every one. */
@@ -41,7 +45,17 @@ export function closingLines(summary: RunSummary): string[] {
   const codes = Object.entries(summary.toolErrorsByCode);
   if (c.toolErrors > 0) lines.push(`tool errors: ${c.toolErrors} (${codes.map(([code, n]) => `${code} ${n}`).join(', ')})`);
   if (c.warnings > 0) lines.push(`warnings: ${c.warnings} policy`);
+  if (c.waived > 0) lines.push(`waived: ${c.waived} (${summary.waivers?.file ?? 'waiver file'}; not passes)`);
   return lines;
+}
+
+/** Waivers that need someone's attention: expired (their failures fail again) and unused (they waive nothing). */
+function waiverNotices(summary: RunSummary): string[] {
+  const lines: string[] = [];
+  const list = (status: WaiverUse['status']) => summary.waivers?.uses.filter((u) => u.status === status) ?? [];
+  for (const u of list('expired')) lines.push(`  ! expired, no longer waives${u.tests.length ? ` (${u.tests.length} failure(s) it matched fail again)` : ''}: ${describeWaiver(u)}`);
+  for (const u of list('unused')) lines.push(`  ? unused, matched no failure: ${describeWaiver(u)}`);
+  return lines.length ? [`waivers of ${summary.waivers!.file} to look at:`, ...lines] : [];
 }
 
 export function renderText(summary: RunSummary): string {
@@ -51,13 +65,15 @@ export function renderText(summary: RunSummary): string {
     lines.push(...closingLines(summary));
     return lines.join('\n');
   }
-  if (summary.target) lines.push(`target: ${summary.target.name} (kind ${summary.target.kind}); seed ${summary.seed}; ${summary.runs} runs per property`);
+  if (summary.target) lines.push(`target: ${summary.target.name} (kind ${summary.target.kind}); seed ${summary.seed}; ${summary.runs} runs per property${summary.paceShare !== undefined && summary.paceShare < 1 ? `; paced at ${+summary.paceShare.toFixed(4)} of every documented limit (this shard's share)` : ''}`);
+  if (summary.mergedFrom) lines.push(`merged from ${summary.mergedFrom.length} shard report(s): ${summary.mergedFrom.join(', ')}`);
   const of = (v: TestRecord['verdict']) => summary.tests.filter((t) => t.verdict === v);
   const failed = of('failed');
   if (failed.length) {
     lines.push(`failed (${failed.length}):`);
     for (const t of failed) {
       lines.push(`  ✗ ${t.title} ${sourceTag(t)}  [${t.file}]`);
+      if (t.waiverExpired && t.waiver) lines.push(`      (its ${describeWaiver(t.waiver)} has expired)`);
       lines.push(...indent(bodyOf(t, t.message), '      ', MAX_FAILURE_LINES));
     }
   }
@@ -81,6 +97,12 @@ export function renderText(summary: RunSummary): string {
       lines.push(...indent(bodyOf(t, t.warning), '      ', MAX_FAILURE_LINES));
     }
   }
+  const waived = of('waived');
+  if (waived.length) {
+    lines.push(`waived (${waived.length}): contract failures a waiver in force accepts for now (not passes; the whole failure is in conformance.md):`);
+    for (const t of waived) lines.push(`  ~ ${t.title}`, `      ${describeWaiver(t.waiver!)}`);
+  }
+  lines.push(...waiverNotices(summary));
   for (const verdict of ['inconclusive', 'skipped'] as const) {
     const list = of(verdict);
     if (!list.length) continue;
@@ -108,11 +130,13 @@ export function renderMarkdown(summary: RunSummary): string {
   out.push(
     `Target **${summary.target?.name ?? '?'}** (kind ${summary.target?.kind ?? '?'}, vendor conventions ${summary.target?.vendorConventions ? 'on' : 'off'}, policy ${summary.target?.strictPolicy ? 'strict' : 'warnings'}), generated ${summary.generatedAt}, seed ${summary.seed}.`,
     '',
-    `**${c.passed} passed, ${c.failed} failed (${c.contractFailures} contract failures, ${c.toolErrors} tool errors), ${c.skipped} skipped (${c.inconclusive} inconclusive)**, ${c.warnings} policy warnings, of ${c.total}.`,
+    `**${c.passed} passed, ${c.failed} failed (${c.contractFailures} contract failures, ${c.toolErrors} tool errors), ${c.skipped} skipped (${c.inconclusive} inconclusive)**, ${c.warnings} policy warnings, ${c.waived} waived, of ${c.total}.`,
     '',
   );
+  for (const d of summary.documents ?? []) out.push(`Fetched and judged: ${d.url}, sha256 \`${d.sha256}\` (${d.bytes} bytes).`, '');
   const nothing = nothingCheckedReason(summary);
   if (nothing) out.push(`**${nothing}**`, '');
+  out.push(...coverageMarkdown(summary));
   const fence = (text: string | undefined) => `\`\`\`\n${(text ?? '').replace(/```/g, "'''")}\n\`\`\``;
   const section = (title: string, tests: readonly TestRecord[], body: (t: TestRecord) => string) => {
     if (!tests.length) return;
@@ -129,8 +153,34 @@ export function renderMarkdown(summary: RunSummary): string {
   }
   section('Tool errors', of('error'), (t) => `### ${t.code}: ${t.title}\n\n${fence(t.message)}\n`);
   section('Policy warnings', of('warning'), (t) => `### ${t.title}\n\n${fence(t.warning)}\n`);
+  section('Waived failures', of('waived'), (t) => `### ${t.title}\n\nSource: ${t.source ?? '?'} · ${describeWaiver(t.waiver!)}\n\n${fence(t.message)}\n`);
+  if (summary.waivers) {
+    out.push(`## Waivers (${summary.waivers.file})`, '', '| # | status | requirement | rows | owner | until | reason | failures matched |', '|---|---|---|---|---|---|---|---|');
+    const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+    for (const u of summary.waivers.uses) out.push(`| ${u.entry} | ${u.status} | ${u.requirement} | ${cell(u.row ?? 'all')} | ${cell(u.owner)} | ${u.expires} | ${cell(u.reason)} | ${u.tests.length} |`);
+    out.push('');
+  }
   section('Inconclusive', of('inconclusive'), (t) => `- ${t.title} [${t.source ?? '?'}]: ${t.skipReason}`);
   section('Skipped', of('skipped'), (t) => `- ${t.title} [${t.source ?? '?'}]: ${t.skipReason}`);
   section('Passed', of('passed'), (t) => `- ${t.title} [${t.source ?? '?'}]`);
   return out.join('\n');
+}
+
+/**
+ * Coverage of the spec by section (specs/traceability.yaml): its testable statements, how many have
+ * requirements, how many cannot be tested from outside or still wait for a check, and how many passed
+ * (every test of every requirement of the statement passed in this run).
+ */
+export function coverageMarkdown(summary: RunSummary): string[] {
+  let rows: SectionCoverage[];
+  try {
+    rows = coverageBySection(summary.tests.filter((t) => t.requirement).map((t) => ({ requirement: t.requirement!, verdict: t.verdict })));
+  } catch (error) {
+    return [`Coverage by section is not available: ${(error as Error).message}`, ''];
+  }
+  const out = ['## Coverage of the spec by section', '', 'Statements of the spec (specs/traceability.yaml), those checked by requirements, not testable from outside, still pending a check, and checked statements whose every test passed in this run.', ''];
+  out.push('| section | statements | checked | not testable | pending | passed |', '|---|---|---|---|---|---|');
+  for (const r of [...rows, totalCoverage(rows)]) out.push(`| ${r.section === 'all' ? '**all**' : r.section} | ${r.statements} | ${r.checked} | ${r.untestable} | ${r.pending} | ${r.passed} |`);
+  out.push('');
+  return out;
 }

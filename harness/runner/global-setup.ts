@@ -10,6 +10,8 @@ import type { TestProject } from 'vitest/node';
 import { startPacerServer } from '../pacer.ts';
 import { probeServices, type ProbeFailure } from '../probe.ts';
 import { loadTarget } from '../target.ts';
+import { depthOf } from './depth.ts';
+import { effectiveTarget } from './effective-target.ts';
 import { runSettings } from './settings.ts';
 import { setRunInfo } from './run-info.ts';
 
@@ -39,14 +41,16 @@ async function start(): Promise<Shared> {
         rmSync(dir, { recursive: true, force: true });
       });
     }
-    const target = loadTarget(targetFile);
-    const final = runSettings(process.env, target);
+    const file = loadTarget(targetFile);
+    const final = runSettings(process.env, file);
+    const target = effectiveTarget(file, final);
     const pacer = await startPacerServer();
     closers.push(pacer.close);
     const unreachable = await probeServices(target);
     for (const [area, failure] of Object.entries(unreachable)) console.log(target.redactor.redact(`${failure!.code}: services.${area}: ${failure!.message}; its tests are reported as tool errors without being sent`));
-    setRunInfo({ targetFile: target.file, targetName: target.name, kind: target.kind, vendorConventions: target.vendorConventions, strictPolicy: target.strictPolicy, startedAt: new Date().toISOString(), seed: final.seed, runs: final.runs, reportDir: final.reportDir });
-    console.log(`conformance target: ${target.name} (kind ${target.kind}, vendorConventions ${target.vendorConventions}); seed ${final.seed}; ${final.runs} runs per property`);
+    setRunInfo({ targetFile: target.file, targetName: target.name, kind: target.kind, vendorConventions: target.vendorConventions, strictPolicy: target.strictPolicy, startedAt: new Date().toISOString(), seed: final.seed, runs: final.runs, reportDir: final.reportDir, paceShare: final.paceShare, areas: target.areas });
+    const share = final.paceShare < 1 ? `; pacing at ${+final.paceShare.toFixed(4)} of every documented limit (this run's share)` : '';
+    console.log(`conformance target: ${target.name} (kind ${target.kind}, vendorConventions ${target.vendorConventions}); areas ${target.areas.join(', ') || 'none'}; seed ${final.seed}; ${final.runs} runs per property (depth ${depthOf(final.runs)})${share}`);
     return { targetFile: target.file, pacerUrl: pacer.url, seed: final.seed, runs: final.runs, shrink: final.shrink, unreachable };
   })().catch(async (error) => {
     await teardown();

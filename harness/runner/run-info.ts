@@ -10,6 +10,10 @@ export interface RunInfo {
   seed: number;
   runs: number;
   reportDir: string;
+  /** The share of every documented rate limit this run used (1/n for a shard of n). */
+  paceShare: number;
+  /** The areas this run checks. */
+  areas: string[];
 }
 
 const KEY = Symbol.for('partner-conformance.run-info');

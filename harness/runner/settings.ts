@@ -1,15 +1,82 @@
 /**
- * Run settings, one typed object with documented precedence: defaults < target file < environment.
- *   CONFORMANCE_TARGET        target file (default: the embedded sandbox, started on free loopback ports)
- *   CONFORMANCE_SEED          property-test seed (default: fixed in CI, random otherwise; always printed)
- *   CONFORMANCE_RUNS          property-test runs per property (default 25; a nightly job may raise it)
- *   CONFORMANCE_SHRINK        0 stops a failing property at its first counterexample (fault runs use it)
- *   CONFORMANCE_REPORT_DIR    where reports go (default reports/)
- *   CONFORMANCE_SANDBOX_FAULTS  faults for the embedded sandbox (comma-separated; selftest only)
+ * Run settings: the one place that reads environment variables by name. Precedence: defaults < target
+ * file `settings:` < environment (the command line sets the environment of the run it starts).
+ * `SETTINGS_TABLE` lists every variable and every `settings:` key with its default and meaning; README's
+ * "Settings" section is that table (a selftest compares them, checks that no other file reads a variable
+ * by name, and that every `settings` key of the schema has its row).
  */
-import type { Target } from '../target.ts';
+import { AREAS, type Area, type Target } from '../target.ts';
+import { DEPTHS, isDepth } from './depth.ts';
 
 export const CI_SEED = 20261121;
+export const DEFAULT_WORKERS = 6;
+export const DEFAULT_REPORT_DIR = 'reports';
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+export interface SettingRow {
+  /** The environment variable, if the setting has one. */
+  variable?: string;
+  /** The target-file key, if the setting has one. */
+  key?: string;
+  default: string;
+  meaning: string;
+  /** fault-run: read by the project's own fault run (selftest/fault-run.ts) only. */
+  scope: 'run' | 'fault-run';
+}
+
+const ROWS = [
+  { variable: 'CONFORMANCE_TARGET', default: 'the embedded sandbox', meaning: 'the target file; without one, the sandbox is started on free loopback ports', scope: 'run' },
+  { variable: 'CONFORMANCE_AREAS', default: "the target file's areas", meaning: "a comma-separated subset of the target file's areas", scope: 'run' },
+  { variable: 'CONFORMANCE_DEPTH', default: 'standard', meaning: `quick, standard or nightly: the runs per property (${Object.entries(DEPTHS).map(([d, n]) => `${d} ${n}`).join(', ')}) and all that scales with them`, scope: 'run' },
+  { variable: 'CONFORMANCE_RUNS', key: 'settings.runs', default: String(DEPTHS.standard), meaning: 'runs per property-based test; overrides the depth', scope: 'run' },
+  { variable: 'CONFORMANCE_SEED', key: 'settings.seed', default: `${CI_SEED} in CI, random otherwise`, meaning: 'property-test seed; always printed, so a failing run can be repeated', scope: 'run' },
+  { variable: 'CONFORMANCE_SHRINK', default: '1', meaning: '0 stops a failing property at its first counterexample (the fault run uses it)', scope: 'run' },
+  { variable: 'CONFORMANCE_PACE_SHARE', default: '1', meaning: 'the share of every documented rate limit this run may use (a shard of n: 1/n)', scope: 'run' },
+  { variable: 'CONFORMANCE_REPORT_DIR', default: DEFAULT_REPORT_DIR, meaning: 'where the reports are written', scope: 'run' },
+  { variable: 'CONFORMANCE_WORKERS', default: String(DEFAULT_WORKERS), meaning: 'vitest workers (the tests wait on the network and the shared pacer, not the CPU)', scope: 'run' },
+  { variable: 'CONFORMANCE_PROGRESS', default: 'on, off in CI', meaning: '1 prints a progress line every few seconds, also in CI; 0 never', scope: 'run' },
+  { variable: 'CONFORMANCE_SPEC', default: '../shared/spec/partner-interfaces.md', meaning: 'the contract; read by the selftests (every quote is found in it) and the certification manifest', scope: 'run' },
+  { variable: 'CONFORMANCE_SANDBOX_FAULTS', default: 'none', meaning: 'faults the embedded sandbox starts with (comma-separated ids; for selftests)', scope: 'run' },
+  { variable: 'CONFORMANCE_WAIVERS', default: "the target file's waivers, else waivers.yaml beside it", meaning: 'the waiver file: known failures accepted for a time', scope: 'run' },
+  { variable: 'CONFORMANCE_SIGNING_KEY', default: 'none', meaning: 'certify: the PEM private key that signs the pack', scope: 'run' },
+  { variable: 'CONFORMANCE_SIGNING_KEY_FILE', default: 'none', meaning: 'certify: the file of that key', scope: 'run' },
+  { variable: 'CONFORMANCE_SIGNING_KEY_PASSPHRASE', default: 'none', meaning: "certify: the key's passphrase, if it is encrypted", scope: 'run' },
+  { variable: 'CONFORMANCE_CERTIFIER', default: 'none', meaning: 'certify: who certifies, recorded in the signed manifest', scope: 'run' },
+  { variable: 'CI', default: 'unset', meaning: 'set (as CI services do): the default seed is the fixed one, and no progress lines', scope: 'run' },
+  { key: 'settings.timeoutMs', default: '15000', meaning: "each request's total deadline in ms: connect, headers and the whole body; past it TARGET_TIMEOUT", scope: 'run' },
+  { key: 'settings.paceFraction', default: '0.5', meaning: 'ordinary traffic stays at this fraction of each documented rate limit', scope: 'run' },
+  { key: 'settings.retry429', default: '3', meaning: 'how often an ordinary request retries a 429, honouring Retry-After up to maxRetryAfterMs; then TARGET_RATE_LIMITED', scope: 'run' },
+  { key: 'settings.maxRetryAfterMs', default: '10000', meaning: 'the longest wait a 429 is honoured for, in ms; a longer one ends the request as TARGET_RATE_LIMITED at once', scope: 'run' },
+  { key: 'settings.maxResponseBytes', default: '2097152', meaning: "the size cap of one answer's body; a larger answer is cut off as TARGET_RESPONSE_TOO_LARGE", scope: 'run' },
+  { variable: 'FAULTS', default: 'every fault', meaning: 'only these faults (comma-separated ids)', scope: 'fault-run' },
+  { variable: 'AREA', default: 'every area', meaning: "only this area's faults", scope: 'fault-run' },
+  { variable: 'FAULT_CONCURRENCY', default: 'cores + 1, from 2 to 4', meaning: 'faults run at once', scope: 'fault-run' },
+  { variable: 'SKIP_CLEAN', default: 'unset', meaning: 'set: skips the run against the clean sandbox', scope: 'fault-run' },
+  { variable: 'SKIP_DEGENERATE', default: 'unset', meaning: 'set: skips the degenerate target-wide faults', scope: 'fault-run' },
+  { variable: 'DEGENERATE', default: 'every one', meaning: 'only these degenerate target-wide faults (comma-separated ids)', scope: 'fault-run' },
+] as const satisfies readonly SettingRow[];
+
+export const SETTINGS_TABLE: readonly SettingRow[] = ROWS;
+
+/** Every variable of SETTINGS_TABLE: the only names `variableOf` reads. */
+export type SettingVariable = Extract<(typeof ROWS)[number], { variable: string }>['variable'];
+
+/** One variable of the table, by name (empty counts as unset): how every other file reads the environment. */
+export function variableOf(name: SettingVariable, env: Environment = process.env): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** README's Settings table: exactly SETTINGS_TABLE. */
+export function renderSettingsTable(rows: readonly SettingRow[] = SETTINGS_TABLE): string {
+  const cell = (text: string | undefined, code = true) => (text ? (code ? `\`${text}\`` : text) : '–');
+  return [
+    '| variable | target-file key | default | meaning |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${cell(r.variable)} | ${cell(r.key)} | ${cell(r.default, false)} | ${r.scope === 'fault-run' ? '(fault run) ' : ''}${r.meaning} |`),
+  ].join('\n');
+}
 
 export interface RunSettings {
   targetFile?: string;
@@ -17,21 +84,89 @@ export interface RunSettings {
   runs: number;
   shrink: boolean;
   reportDir: string;
+  workers: number;
   sandboxFaults: string[];
+  /** Only these areas (of the target file's), when given. */
+  areas?: Area[];
+  /** The share of every documented limit this run may use (1, or 1/n for a shard of n). */
+  paceShare: number;
 }
 
-export function runSettings(env: NodeJS.ProcessEnv, target?: Pick<Target, 'settings'>): RunSettings {
-  const envSeed = env.CONFORMANCE_SEED ? Number(env.CONFORMANCE_SEED) : undefined;
-  const envRuns = env.CONFORMANCE_RUNS ? Number(env.CONFORMANCE_RUNS) : undefined;
-  if (envSeed !== undefined && !Number.isInteger(envSeed)) throw new Error(`CONFORMANCE_SEED must be an integer, got "${env.CONFORMANCE_SEED}"`);
-  if (envRuns !== undefined && !(Number.isInteger(envRuns) && envRuns > 0)) throw new Error(`CONFORMANCE_RUNS must be a positive integer, got "${env.CONFORMANCE_RUNS}"`);
+function integer(env: Environment, name: string, check: (n: number) => boolean, what: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || !check(n)) throw new Error(`${name} must be ${what}, got "${text}"`);
+  return n;
+}
+
+const list = (text: string | undefined) => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+/** The run's settings from the environment, over the target file's `settings:`, over the defaults. */
+export function runSettings(env: Environment = process.env, target?: Pick<Target, 'settings'>): RunSettings {
+  const envSeed = integer(env, 'CONFORMANCE_SEED', () => true, 'an integer');
+  const envRuns = integer(env, 'CONFORMANCE_RUNS', (n) => n > 0, 'a positive integer');
+  const workers = integer(env, 'CONFORMANCE_WORKERS', (n) => n > 0, 'a positive integer');
+  const depth = env.CONFORMANCE_DEPTH;
+  if (depth !== undefined && depth !== '' && !isDepth(depth)) throw new Error(`CONFORMANCE_DEPTH must be one of ${Object.keys(DEPTHS).join(', ')}, got "${depth}"`);
+  const areas = env.CONFORMANCE_AREAS ? list(env.CONFORMANCE_AREAS) : undefined;
+  for (const area of areas ?? []) if (!(AREAS as readonly string[]).includes(area)) throw new Error(`CONFORMANCE_AREAS: unknown area "${area}"; the areas are ${AREAS.join(', ')}`);
+  const paceShare = env.CONFORMANCE_PACE_SHARE ? Number(env.CONFORMANCE_PACE_SHARE) : 1;
+  if (!(paceShare > 0 && paceShare <= 1)) throw new Error(`CONFORMANCE_PACE_SHARE must be a number in (0, 1], got "${env.CONFORMANCE_PACE_SHARE}"`);
   const defaultSeed = env.CI ? CI_SEED : Math.floor(Math.random() * 2 ** 31);
   return {
-    targetFile: env.CONFORMANCE_TARGET || undefined,
+    targetFile: targetFileOf(env),
     seed: envSeed ?? target?.settings.seed ?? defaultSeed,
-    runs: envRuns ?? target?.settings.runs ?? 25,
+    runs: envRuns ?? (depth && isDepth(depth) ? DEPTHS[depth] : undefined) ?? target?.settings.runs ?? DEPTHS.standard,
     shrink: env.CONFORMANCE_SHRINK !== '0',
-    reportDir: env.CONFORMANCE_REPORT_DIR || 'reports',
-    sandboxFaults: (env.CONFORMANCE_SANDBOX_FAULTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    reportDir: reportDirOf(env),
+    workers: workers ?? DEFAULT_WORKERS,
+    sandboxFaults: list(env.CONFORMANCE_SANDBOX_FAULTS),
+    areas: areas as Area[] | undefined,
+    paceShare,
+  };
+}
+
+/** CONFORMANCE_TARGET, for a caller that needs nothing else (and must not fail on another bad variable). */
+export function targetFileOf(env: Environment = process.env): string | undefined {
+  return env.CONFORMANCE_TARGET || undefined;
+}
+
+/** CONFORMANCE_REPORT_DIR, for a caller that needs nothing else. */
+export function reportDirOf(env: Environment = process.env): string {
+  return env.CONFORMANCE_REPORT_DIR || DEFAULT_REPORT_DIR;
+}
+
+/** Progress lines: CONFORMANCE_PROGRESS=1 always, 0 never, otherwise unless in CI. */
+export function progressWanted(env: Environment = process.env): boolean {
+  if (env.CONFORMANCE_PROGRESS === '1') return true;
+  if (env.CONFORMANCE_PROGRESS === '0') return false;
+  return !env.CI;
+}
+
+/** CONFORMANCE_SPEC: the contract document named by the user, if any. */
+export function specFileOf(env: Environment = process.env): string | undefined {
+  return env.CONFORMANCE_SPEC?.trim() || undefined;
+}
+
+export interface FaultRunSettings {
+  faults: string[];
+  area?: string;
+  /** Undefined: the fault run chooses from the cores. */
+  concurrency?: number;
+  skipClean: boolean;
+  skipDegenerate: boolean;
+  degenerate: string[];
+}
+
+/** The fault run's own variables (selftest/fault-run.ts). */
+export function faultRunSettings(env: Environment = process.env): FaultRunSettings {
+  return {
+    faults: list(env.FAULTS),
+    area: env.AREA || undefined,
+    concurrency: integer(env, 'FAULT_CONCURRENCY', (n) => n > 0, 'a positive integer'),
+    skipClean: Boolean(env.SKIP_CLEAN),
+    skipDegenerate: Boolean(env.SKIP_DEGENERATE),
+    degenerate: list(env.DEGENERATE),
   };
 }

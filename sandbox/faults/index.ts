@@ -12,6 +12,3 @@ export async function loadFaults(): Promise<Fault[]> {
   return all;
 }
 
-export async function loadFaultCatalog(): Promise<ReadonlyMap<string, Fault>> {
-  return new Map((await loadFaults()).map((f) => [f.id, f]));
-}

@@ -20,7 +20,7 @@ let loaded: Promise<ServiceModule[]> | undefined;
 
 export function loadServices(): Promise<ServiceModule[]> {
   loaded ??= (async () => {
-    // A folder is a service once it has an index.ts (helpers such as _shared/ have none).
+    // A folder is a service once it has an index.ts.
     const folders = readdirSync(DIR).filter((name) => statSync(join(DIR, name)).isDirectory() && existsSync(join(DIR, name, 'index.ts'))).sort();
     const modules: ServiceModule[] = [];
     for (const folder of folders) {

@@ -63,6 +63,16 @@ describe('specs/catalog/change-notes.yaml', () => {
     });
   });
 
+  it('repeats each reading beside its requirement; a spec note quotes the spec, a policy note says its reading', () => {
+    for (const note of notes) {
+      const req = requirements().get(note.id)!;
+      expect(req.reading, note.id).toBe(note.reading);
+      expect(req.source, note.id).toMatch(/^(spec|policy)$/);
+      if (req.source === 'spec') expect([req.quote].flat().every((q) => typeof q === 'string' && q.length > 10), note.id).toBe(true);
+      else expect(note.reading, note.id).toBeTruthy();
+    }
+  });
+
   it('locates every assertion on a current or deprecated catalog operation', () => {
     for (const note of notes) {
       const [method, path] = note.operation.split(' ');

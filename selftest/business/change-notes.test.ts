@@ -8,6 +8,7 @@ import { changeNotes } from '../../harness/openapi/catalog.ts';
 import { evaluateChangeNote, type Outcome } from '../../harness/openapi/change-notes.ts';
 import { dereferenceDocument } from '../../harness/openapi/dereference.ts';
 import { OperationIndex } from '../../harness/openapi/paths.ts';
+import { verdictOn } from '../../harness/openapi/schema-behaviour.ts';
 import { ROOT } from '../helpers.ts';
 
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
@@ -56,12 +57,17 @@ const DOC = {
   },
 };
 
-let index: OperationIndex | undefined;
-async function run(note: Partial<ChangeNote>): Promise<Outcome> {
-  index ??= new OperationIndex(await dereferenceDocument(structuredClone(DOC)));
-  return evaluateChangeNote(index, { id: 'T', section: '2.6', text: 't', operation: 'POST /orders', in: 'requestBody', path: [], expect: {}, ...note } as ChangeNote);
+/** An evaluator of notes on one small document, with a default operation and location. */
+function evaluatorOn(doc: Record<string, unknown>, operation: string, where: string) {
+  let index: OperationIndex | undefined;
+  const run = async (note: Partial<ChangeNote>): Promise<Outcome> => {
+    index ??= new OperationIndex(await dereferenceDocument(structuredClone(doc)));
+    return evaluateChangeNote(index, { id: 'T', section: '2.6', text: 't', operation, in: where, path: [], expect: {}, ...note } as ChangeNote);
+  };
+  return { run, kind: async (note: Partial<ChangeNote>) => (await run(note)).kind };
 }
-const kind = async (note: Partial<ChangeNote>) => (await run(note)).kind;
+
+const { run, kind } = evaluatorOn(DOC, 'POST /orders', 'requestBody');
 
 describe('the change-note evaluator', () => {
   it('holds when every expectation holds, on a property, an array item and a parameter', async () => {
@@ -69,23 +75,23 @@ describe('the change-note evaluator', () => {
     expect(await kind({ path: ['itemsAmount'], expect: { required: true } })).toBe('holds');
     expect(await kind({ path: ['amount'], expect: { required: false, deprecated: true } })).toBe('holds');
     expect(await kind({ path: ['items', '[]', 'price'], expect: { required: true, type: 'number' } })).toBe('holds');
-    expect(await kind({ operation: 'GET /orders', in: 'query:limit', expect: { present: true, required: false, maximum: 1000, default: 1000, type: 'integer' } })).toBe('holds');
-    expect(await kind({ path: ['code'], expect: { type: 'string', pattern: '^\\d+$' } })).toBe('holds');
+    expect(await kind({ operation: 'GET /orders', in: 'query:limit', expect: { present: true, required: false, accepts: ['1000'], rejects: ['1001'], default: 1000, type: 'integer' } })).toBe('holds');
+    expect(await kind({ path: ['code'], expect: { type: 'string', accepts: ['7'], rejects: ['x'] } })).toBe('holds');
   });
 
   it('is broken when a located element differs, saying what was expected and found', async () => {
-    const outcome = await run({ operation: 'GET /orders', in: 'query:limit', expect: { maximum: 5000, default: 100 } });
-    expect(outcome).toMatchObject({ kind: 'broken', problems: [{ expected: 'default 100', received: 'default 1000' }, { expected: 'maximum 5000', received: 'maximum 1000' }] });
+    const outcome = await run({ operation: 'GET /orders', in: 'query:limit', expect: { accepts: ['5000'], default: 100 } });
+    expect(outcome).toMatchObject({ kind: 'broken', problems: [{ expected: 'default 100', received: 'default 1000' }, { expected: '"5000" accepted', received: 'refused by maximum 1000' }] });
     expect(await kind({ path: ['itemsAmount'], expect: { required: false } })).toBe('broken');
     expect(await kind({ path: ['isForceRedirect'], expect: { deprecated: true } })).toBe('broken');
-    expect(await kind({ path: ['code'], expect: { pattern: '^\\d*$' } })).toBe('broken');
+    expect(await kind({ path: ['code'], expect: { accepts: [''] } })).toBe('broken');
     expect(await kind({ path: ['items', '[]', 'kind'], expect: { enumIncludes: ['c'] } })).toBe('broken');
     expect(await kind({ path: ['items', '[]', 'price'], expect: { enumExcludes: ['x'] } })).toBe('broken');
   });
 
   it('is broken when a property that must exist is missing from a located parent', async () => {
     expect(await run({ path: ['successPageUrl'], expect: { present: true } })).toMatchObject({ kind: 'broken', problems: [{ received: 'the request body of POST /orders has no successPageUrl' }] });
-    expect(await kind({ path: ['uin'], expect: { pattern: 'x' } })).toBe('broken');
+    expect(await kind({ path: ['uin'], expect: { accepts: ['x'] } })).toBe('broken');
     expect(await kind({ operation: 'GET /orders', in: 'query:agreementNumber', expect: { present: true } })).toBe('broken');
   });
 
@@ -131,11 +137,118 @@ describe('the change-note evaluator', () => {
     expect(await kind({ operation: 'POST /orders', in: 'operation', expect: { deprecated: true } })).toBe('broken');
   });
 
-  it('finds every one of the 72 change notes holding in the sandbox document', async () => {
+  it('samples patterns with values the spec\'s own words accept and refuse (uin, cards accountNumber, revenueTypeCode)', () => {
+    const spec: Record<string, Record<string, unknown>> = {
+      'BUS-CHG-046': { pattern: '^(0|[А-Яа-яA-Za-z0-9]{4}|[А-ЯA-Z0-9]{20}|[А-ЯA-Z0-9]{25})$' },
+      'BUS-CHG-067': { pattern: '^(\\d{20}|\\d{22})$' },
+      'BUS-CHG-047': { enum: ['1', '2', '3'] },
+    };
+    for (const [id, schema] of Object.entries(spec)) {
+      const { accepts = [], rejects = [] } = changeNotes().find((n) => n.id === id)!.expect;
+      expect(accepts.filter((v) => !verdictOn([[schema]], v).accepted), id).toEqual([]);
+      expect(rejects.filter((v) => verdictOn([[schema]], v).accepted), id).toEqual([]);
+    }
+  });
+
+  it('finds every one of the 144 change notes holding in the sandbox document', async () => {
     const raw = parse(readFileSync(join(ROOT, 'sandbox', 'services', 'business', 'openapi.yaml'), 'utf8'));
     const sandbox = new OperationIndex(await dereferenceDocument(raw));
     const outcomes = changeNotes().map((note) => [note.id, evaluateChangeNote(sandbox, note)] as const);
     expect(outcomes.filter(([, o]) => o.kind !== 'holds')).toEqual([]);
-    expect(outcomes).toHaveLength(72);
+    expect(outcomes).toHaveLength(144);
+  });
+});
+
+const STATEMENT = {
+  type: 'object',
+  properties: {
+    page: {
+      type: 'object',
+      properties: {
+        operations: { type: 'array', items: { $ref: '#/components/schemas/Op' } },
+        card: { type: 'object', required: ['pan'], properties: { pan: { type: 'string' } } },
+      },
+    },
+    meta: { type: 'object' },
+  },
+};
+
+const DOC2 = {
+  openapi: '3.0.3',
+  paths: {
+    '/statement': {
+      get: {
+        parameters: [{ name: 'withBalances', in: 'query', schema: { type: 'boolean' } }, { name: 'acc', in: 'query', schema: { type: 'string', pattern: '^\\d{20}(\\d{2})?$' } }],
+        responses: { '200': json(STATEMENT) },
+      },
+      post: { requestBody: json({ type: 'object', properties: { x: { $ref: '#/components/schemas/Missing' }, y: { type: 'string' } } }), responses: { '200': json({ type: 'object' }) } },
+    },
+  },
+  components: {
+    schemas: {
+      Op: {
+        type: 'object',
+        required: ['rrn'],
+        properties: {
+          rrn: { type: 'string' },
+          intercomCode: { type: 'string' },
+          kind: { type: 'string', enum: ['CURRENT', 'INVESTMENT_ACCOUNT'] },
+          card: { type: 'object', properties: { pan: { type: 'string' }, holder: { type: 'string' } } },
+          next: { $ref: '#/components/schemas/Op' },
+        },
+      },
+    },
+  },
+};
+
+const { run: run2, kind: kind2 } = evaluatorOn(DOC2, 'GET /statement', 'response');
+
+describe('the change-note evaluator: any depth, names in words, behaviour, conditions', () => {
+  it('finds a property at any depth ("**"), through arrays and recursive schemas', async () => {
+    expect(await run2({ path: ['**', 'rrn'], expect: { present: true } })).toEqual({ kind: 'holds', located: 'rrn (at any depth) in the 200 response body of GET /statement' });
+    expect(await kind2({ path: ['**', 'rrn'], expect: { required: false } })).toBe('broken');
+    expect(await kind2({ path: ['**', 'intercomCode'], expect: { required: false } })).toBe('holds');
+    expect(await kind2({ path: ['**', 'missing'], expect: { present: true } })).toBe('broken');
+    expect(await kind2({ path: ['**', 'missing'], expect: { present: false } })).toBe('holds');
+  });
+
+  it('judges required: false on every site "**" finds, and a following step in each', async () => {
+    expect(await kind2({ path: ['**', 'card', 'pan'], expect: { required: false } })).toBe('broken');
+    expect(await kind2({ path: ['**', 'card', 'holder'], expect: { required: false } })).toBe('holds');
+  });
+
+  it('matches names given in words ("~regex"), as properties and as query parameters', async () => {
+    expect(await kind2({ path: ['**', '~intercom'], expect: { present: true } })).toBe('holds');
+    expect(await kind2({ path: ['**', '~entrance'], expect: { present: true } })).toBe('broken');
+    expect(await kind2({ in: 'query:~balance', expect: { present: true } })).toBe('holds');
+    expect(await kind2({ in: 'query:~cursor', expect: { present: true } })).toBe('broken');
+  });
+
+  it('finds enum values given in words anywhere below (enumLike), in any case', async () => {
+    expect(await kind2({ path: ['**'], expect: { enumLike: ['invest'] } })).toBe('holds');
+    expect(await kind2({ path: ['**'], expect: { enumLike: ['sbp'] } })).toBe('broken');
+  });
+
+  it('judges a pattern by what it accepts and refuses, so an equivalent pattern written differently holds', async () => {
+    const samples = { accepts: ['40702810900000000001', '4070281090000000000123'], rejects: ['4070281090000000000', '407028109000000000012', '40702810900000000001234', 'x'] };
+    expect(await kind2({ in: 'query:acc', expect: samples })).toBe('holds');
+    expect(await run2({ in: 'query:acc', expect: { rejects: ['40702810900000000001'] } })).toMatchObject({ kind: 'broken', problems: [{ expected: '"40702810900000000001" refused', received: 'accepted by the served schema' }] });
+  });
+
+  it('requires declared fields for noneRequired: a free-form object is not located, a required field breaks it', async () => {
+    expect(await kind2({ path: ['**', 'card'], expect: { noneRequired: true } })).toBe('broken');
+    expect(await kind2({ path: ['page', 'operations', '[]', 'card'], expect: { noneRequired: true } })).toBe('holds');
+    expect(await kind2({ path: ['meta'], expect: { noneRequired: true } })).toBe('not-located');
+  });
+
+  it('is not declared, rather than broken, where the note applies only to a declared element', async () => {
+    expect(await kind2({ in: 'query:limit', expect: { ifDeclared: true, default: 1000 } })).toBe('not-declared');
+    expect(await kind2({ in: 'query:withBalances', expect: { ifDeclared: true, default: true } })).toBe('broken');
+    expect(await kind2({ path: ['**', 'limit'], expect: { ifDeclared: true, present: true } })).toBe('not-declared');
+  });
+
+  it('never rules an absence out past a schema it could not read', async () => {
+    expect(await run2({ operation: 'POST /statement', in: 'requestBody', path: ['**', 'notificationUrl'], expect: { present: false } })).toMatchObject({ kind: 'not-located', reason: expect.stringContaining('could not be read') });
+    expect(await kind2({ operation: 'POST /statement', in: 'requestBody', path: ['**', 'y'], expect: { present: true } })).toBe('holds');
   });
 });

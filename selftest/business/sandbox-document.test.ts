@@ -1,12 +1,19 @@
 /**
  * The sandbox's business document and its faults: the clean document is served byte for byte and is
- * valid; each document fault really changes what is served; drift reports what a fault changed.
+ * valid; each document fault really changes what is served, and breaks the change note or document
+ * fact it names (here, without a suite run; the fault run proves it end to end); drift reports what a
+ * fault changed; a note whose parent is gone is not located, never held.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { catalogOperations } from '../../harness/openapi/catalog.ts';
+import { currentNotDeprecated, notMarkedMtls } from '../../harness/checks/business.ts';
+import type { Failure } from '../../harness/checks/failure.ts';
+import { catalogOperations, changeNote } from '../../harness/openapi/catalog.ts';
+import { evaluateChangeNote } from '../../harness/openapi/change-notes.ts';
+import { dereferenceDocument } from '../../harness/openapi/dereference.ts';
+import { additionsOptional, certificatesInPem, heavyLoadErrorDocumented, loyaltyHistoryErrorsDocumented } from '../../harness/openapi/document-facts.ts';
 import { computeDrift } from '../../harness/openapi/drift.ts';
 import { OperationIndex } from '../../harness/openapi/paths.ts';
 import { validateOpenApi } from '../../harness/openapi/validate.ts';
@@ -36,8 +43,9 @@ describe('the sandbox business document', () => {
     expect(list).toContain('POST /api/v1/payment/ruble-transfer/pay');
   });
 
-  it('has at least 12 document faults, each naming known business requirements', () => {
-    expect(documentFaults.length).toBeGreaterThanOrEqual(12);
+  it('has a document fault for every change note, each naming known business requirements', () => {
+    const caught = new Set(documentFaults.flatMap((f) => f.catches));
+    expect([...requirements().keys()].filter((id) => /^BUS-(CHG|CAT|DOC|DRF)-/.test(id) && !caught.has(id))).toEqual([]);
     for (const fault of documentFaults) {
       expect(fault.area).toBe('business');
       expect(fault.catches.length).toBeGreaterThan(0);
@@ -71,5 +79,65 @@ describe('drift against the catalog', () => {
     const moved = driftOf('bus-doc-version-changed');
     expect(moved.notInCatalog).toEqual(['GET /api/v2/statement']);
     expect(moved.missingFromDocument).toEqual([{ operation: 'GET /api/v1/statement', status: 'current' }]);
+  });
+});
+
+/** The document checks of suites/business/document.test.ts that a fault can name, as pure functions of the index. */
+const CHECKS: Record<string, (index: OperationIndex, id: string) => Failure[]> = {
+  'BUS-DOC-004': heavyLoadErrorDocumented,
+  'BUS-DOC-005': loyaltyHistoryErrorsDocumented,
+  'BUS-DOC-006': additionsOptional,
+  'BUS-DOC-007': certificatesInPem,
+  'BUS-DRF-001': (index, id) => currentNotDeprecated(index, catalogOperations(), id),
+  'BUS-MTL-001': (index, id) => ['GET /api/v1/card', 'GET /api/v3/card', 'GET /api/v1/card/{ucid}'].flatMap((op) => notMarkedMtls(index, op, id)),
+};
+
+const indexOf = async (text: string) => new OperationIndex(await dereferenceDocument(parse(text)));
+
+describe('each edit fault of the document breaks what it names', () => {
+  const judged = DOCUMENT_FAULTS.filter((f) => f.edit && f.catches.every((id) => id.startsWith('BUS-CHG-') || id in CHECKS));
+
+  it('covers every change note and every document fact with a check here', () => {
+    expect(judged.length).toBeGreaterThan(140);
+  });
+
+  it.each(judged.map((f) => f.id))('%s', async (id) => {
+    const fault = DOCUMENT_FAULTS.find((f) => f.id === id)!;
+    const index = await indexOf((served(id) as { text: string }).text);
+    for (const requirement of fault.catches) {
+      if (requirement.startsWith('BUS-CHG-')) expect(evaluateChangeNote(index, changeNote(requirement)).kind, requirement).toBe('broken');
+      else expect(CHECKS[requirement](index, requirement).length, requirement).toBeGreaterThan(0);
+    }
+  });
+
+  it('and the clean document passes each of those checks', async () => {
+    const index = await indexOf(readFileSync(FILE, 'utf8'));
+    for (const [id, check] of Object.entries(CHECKS)) expect(check(index, id), id).toEqual([]);
+  });
+});
+
+describe('an absence never holds because its parent is gone', () => {
+  const edited = async (edit: (doc: Record<string, any>) => void) => {
+    const doc = parse(readFileSync(FILE, 'utf8'));
+    edit(doc);
+    return new OperationIndex(await dereferenceDocument(doc));
+  };
+
+  it('is not located when the checkout request body is not described', async () => {
+    const index = await edited((doc) => delete doc.paths['/api/v2/checkout/order'].post.requestBody);
+    for (const id of ['BUS-CHG-001', 'BUS-CHG-020', 'BUS-CHG-025', 'BUS-CHG-074']) expect(evaluateChangeNote(index, changeNote(id)).kind, id).toBe('not-located');
+  });
+
+  it('is not located when the delivery section is a free-form object', async () => {
+    const index = await edited((doc) => (doc.components.schemas.Delivery = { type: 'object', description: 'Delivery details' }));
+    for (const id of ['BUS-CHG-030', 'BUS-CHG-031']) expect(evaluateChangeNote(index, changeNote(id)).kind, id).toBe('not-located');
+  });
+
+  it('is not located when the operation is served under another version', async () => {
+    const index = await edited((doc) => {
+      doc.paths['/api/v2/statement'] = doc.paths['/api/v1/statement'];
+      delete doc.paths['/api/v1/statement'];
+    });
+    for (const id of ['BUS-CHG-032', 'BUS-CHG-034', 'BUS-CHG-102']) expect(evaluateChangeNote(index, changeNote(id)).kind, id).toBe('not-located');
   });
 });

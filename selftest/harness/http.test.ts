@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from '../../harness/errors.ts';
 import { HttpClient, type RequestSpec } from '../../harness/http.ts';
-import { LocalPacer, Schedule } from '../../harness/pacer.ts';
+import { intervalMs, LATE_MS, LocalPacer, Schedules } from '../../harness/pacer.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { DEFAULT_SETTINGS, type Target } from '../../harness/target.ts';
 
@@ -93,9 +93,75 @@ describe('HttpClient', () => {
   });
 });
 
-describe('Schedule', () => {
-  it('spaces reservations evenly and never schedules in the past', () => {
-    const s = new Schedule(100);
-    expect([s.reserve(1000), s.reserve(1000), s.reserve(1000), s.reserve(5000)]).toEqual([1000, 1100, 1200, 5000]);
+describe('Schedules', () => {
+  it('spaces reservations of one key evenly and never schedules in the past', () => {
+    const s = new Schedules();
+    const key = [{ key: 'a', intervalMs: 100 }];
+    expect([s.reserve(key, 1000), s.reserve(key, 1000), s.reserve(key, 1000), s.reserve(key, 5000)]).toEqual([1000, 1100, 1200, 5000]);
+  });
+
+  it('reserves every key of a request at once, in the earliest gap that keeps each key its interval', () => {
+    const s = new Schedules();
+    const service = { key: 'business', intervalMs: 200 };
+    const groupA = { key: 'business:a', intervalMs: 100 };
+    const groupB = { key: 'business:b', intervalMs: 500 };
+    expect(s.reserve([service, groupA], 0)).toBe(0);
+    expect(s.reserve([service, groupB], 0)).toBe(200);
+    expect(s.reserve([service, groupA], 0)).toBe(400);
+    expect(s.reserve([service, groupB], 0)).toBe(700);
+    // A request of group A alone takes the gap before A's slot at 400: the far-off B slot holds nothing back.
+    expect(s.reserve([groupA], 0)).toBe(100);
+  });
+
+  it('never puts two slots of one key closer than its interval, however requests of the keys interleave', () => {
+    const s = new Schedules();
+    // Real intervals are fractions (2.2, 220.00000000000003): a slot moved past a clash must not clash again.
+    const keys = [
+      { key: 'svc', intervalMs: intervalMs({ requests: 1000, perSeconds: 1 }, 0.5) },
+      { key: 'g1', intervalMs: intervalMs({ requests: 10, perSeconds: 1 }, 0.5) },
+      { key: 'g2', intervalMs: intervalMs({ requests: 3, perSeconds: 1 }, 0.5) },
+      { key: 'g3', intervalMs: intervalMs({ requests: 40, perSeconds: 1 }, 0.5) },
+    ];
+    const taken = new Map<string, number[]>();
+    // At Date.now() magnitudes, where (slot + interval) - slot rounds: a reservation must still end.
+    let now = Date.parse('2026-11-24T04:00:00Z');
+    for (let i = 0; i < 300; i++) {
+      now += (i * 37) % 90;
+      const group = keys[1 + (i % 3)];
+      const request = i % 5 === 0 ? [group] : [keys[0], group];
+      const slot = s.reserve(request, now);
+      expect(slot).toBeGreaterThanOrEqual(now);
+      for (const k of request) taken.set(k.key, [...(taken.get(k.key) ?? []), slot]);
+    }
+    for (const k of keys) {
+      const sorted = [...(taken.get(k.key) ?? [])].sort((a, b) => a - b);
+      for (let i = 1; i < sorted.length; i++) expect(sorted[i] - sorted[i - 1], k.key).toBeGreaterThanOrEqual(k.intervalMs - 1e-3);
+    }
+  });
+});
+
+describe('intervalMs', () => {
+  it('allows whole requests per window at the fraction, with a guard for jitter on the wire', () => {
+    expect(intervalMs({ requests: 10, perSeconds: 1 }, 0.5)).toBeCloseTo(220);
+    expect(intervalMs({ requests: 3, perSeconds: 1 }, 0.5)).toBeCloseTo(1100);
+    expect(intervalMs({ requests: 1, perSeconds: 1 }, 0.5)).toBeCloseTo(2200);
+    expect(intervalMs({ requests: 200, perSeconds: 60 }, 0.5)).toBeCloseTo(660);
+  });
+});
+
+describe('LocalPacer', () => {
+  it('gives up a slot it woke up too late for (its process was busy) and waits for a new one', async () => {
+    const pacer = new LocalPacer();
+    const key = [{ key: 'k', intervalMs: 200 }];
+    const started = Date.now();
+    await pacer.wait(key);
+    const second = pacer.wait(key);
+    while (Date.now() - started < 200 + LATE_MS + 100) {
+      // The worker is busy past its slot at 200 ms: its timer can only fire late.
+    }
+    await second;
+    // The late slot (200) was given up; the request went at the next one (400), and the schedule moved on.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(395);
+    expect(pacer.reserve(key) - started).toBeGreaterThanOrEqual(595);
   });
 });

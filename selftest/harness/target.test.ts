@@ -1,9 +1,17 @@
-/** Target file loading: interpolation, validation, and errors that name the file and the key. */
-import { writeFileSync } from 'node:fs';
+/**
+ * Target file loading: interpolation, validation against the one schema, and one short message for
+ * each kind of bad file (the issue's "a malformed target file", "a 40 MB target file", "port 99999",
+ * "a misspelt key inside services", "mtlsUrl: http", "a password or apikey= in a service URL" and the
+ * production file with allowances); the example file and the sandbox's own file validate.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { keyPaths } from '../../harness/config/target-schema.ts';
 import { ToolError } from '../../harness/errors.ts';
-import { loadTarget } from '../../harness/target.ts';
+import { loadTarget, MAX_TARGET_FILE_BYTES, validateTargetFile } from '../../harness/target.ts';
+import { startSandbox } from '../../sandbox/server.ts';
 import { ROOT, tempDir } from '../helpers.ts';
 
 function file(content: string): string {
@@ -21,14 +29,24 @@ function errorOf(fn: () => unknown): ToolError {
   throw new Error('expected an error');
 }
 
+const EXAMPLE = join(ROOT, 'examples', 'target.example.yaml');
+/** Every ${NAME} of the example, set. */
+const exampleEnv = (): Record<string, string> => {
+  const code = readText(EXAMPLE).split('\n').map((line) => line.replace(/(^|\s)#.*$/, '')).join('\n');
+  const names = [...new Set([...code.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]))];
+  return Object.fromEntries(names.map((n) => [n, `value-of-${n}-~!'()`]));
+};
+const readText = (path: string) => readFileSync(path, 'utf8');
+
 describe('loadTarget', () => {
   it('interpolates ${ENV} and registers every credential with the redactor', () => {
     const path = file('name: t\nkind: staging\nservices:\n  insurance: { url: "https://example.test", token: "${INS_TOKEN}" }\n  business: { url: "https://b.test", mtls: { cert: c.pem, key: k.pem } }\n');
     const target = loadTarget(path, { INS_TOKEN: 'secret-token-123' });
     expect(target.services.insurance?.token).toBe('secret-token-123');
     expect(target.redactor.redact('Bearer secret-token-123 and secret-token-123')).not.toContain('secret-token-123');
-    expect((target.services.business?.mtls as { cert: string }).cert).toBe(join(path, '..', 'c.pem'));
+    expect(target.services.business?.mtls?.cert).toBe(join(path, '..', 'c.pem'));
     expect(target.areas).toEqual(['insurance', 'business']);
+    expect(target.notices).toEqual([]);
   });
 
   it('names the file and the key of a missing environment variable', () => {
@@ -40,35 +58,128 @@ describe('loadTarget', () => {
     expect(error.message).toContain('PC_UNSET_VARIABLE');
   });
 
-  it('names the file and the line of a YAML syntax error', () => {
-    const path = file('name: t\nkind: [staging\nservices: {}\n');
-    const error = errorOf(() => loadTarget(path, {}));
-    expect(error.code).toBe('TARGET_FILE_INVALID');
-    expect(error.message).toMatch(/not valid YAML at line \d/);
-    expect(error.message).toContain(path);
-  });
-
-  it('names an unknown key and a bad value', () => {
-    const unknown = errorOf(() => loadTarget(file('name: t\nkind: staging\nservices: {}\nsafty: {}\n'), {}));
-    expect(unknown.message).toContain('unknown key "safty"');
-    const badKind = errorOf(() => loadTarget(file('name: t\nkind: live\nservices: {}\n'), {}));
-    expect(badKind.message).toContain('key "kind"');
-    const badUrl = errorOf(() => loadTarget(file('name: t\nkind: staging\nservices:\n  insurance: { url: "ftp://x" }\n'), {}));
-    expect(badUrl.message).toContain('services.insurance.url');
-  });
-
   it('says when the file cannot be read', () => {
     const error = errorOf(() => loadTarget('/nonexistent/target.yaml', {}));
     expect(error.code).toBe('TARGET_FILE_INVALID');
     expect(error.message).toContain('ENOENT');
   });
+
+  it('refuses a file over 1 MiB before parsing it', () => {
+    const path = file(`name: t\nkind: staging\nservices:\n  insurance: { url: "https://x.test" }\n# ${'x'.repeat(MAX_TARGET_FILE_BYTES)}\n`);
+    const error = errorOf(() => loadTarget(path, {}));
+    expect(error.code).toBe('TARGET_FILE_INVALID');
+    expect(error.message).toContain('larger than 1 MiB');
+  });
+});
+
+const BASE = 'name: t\nkind: staging\n';
+const INSURANCE = 'services:\n  insurance: { url: "https://x.test", token: "T0k3n-SECRET" }\n';
+
+/** Bad files: the content, the key path the message must name, and what it must say. */
+const BAD_FILES: Array<[string, string, string, RegExp]> = [
+  ['an empty file', '', '(file)', /is empty/],
+  ['YAML syntax', `name: t\nkind: [staging\n${INSURANCE}`, '(file)', /not valid YAML at line \d/],
+  ['a duplicate key', `${BASE}kind: sandbox\n${INSURANCE}`, '(file)', /not valid YAML/],
+  ['a list at the top', '- name: t\n', '(top level)', /must be a mapping/],
+  ['no name', `kind: staging\n${INSURANCE}`, 'name', /is required/],
+  ['no services', BASE, 'services', /is required/],
+  ['empty services', `${BASE}services: {}\n`, 'services', /must not be empty/],
+  ['a misspelt top-level key', `${BASE}safty: {}\n${INSURANCE}`, 'safty', /unknown key; did you mean "safety"\?/],
+  ['an unknown kind', `name: t\nkind: live\n${INSURANCE}`, 'kind', /must be one of sandbox, staging, production/],
+  ['a misspelt credential in a service', `${BASE}services:\n  insurance: { url: "https://x.test", tokn: abc }\n`, 'services.insurance.tokn', /did you mean "token"\?/],
+  ['a prefix of a known key', `${BASE}services:\n  insurance: { url: "https://x.test", tokenWithoutScop: abc }\n`, 'services.insurance.tokenWithoutScop', /did you mean "tokenWithoutScope"\?/],
+  ['an unknown service', `${BASE}services:\n  insurence: { url: "https://x.test" }\n`, 'services.insurence', /did you mean "insurance"\?/],
+  ['an unknown key deep down', `${BASE}services:\n  business: { url: "https://b.test", rules: { sbp: { freeLimitt: 1 } } }\n`, 'services.business.rules.sbp.freeLimitt', /did you mean "freeLimit"\?/],
+  ['an unknown identity token', `${BASE}services:\n  identity: { url: "https://i.test", tokens: { withoutPhon: x } }\n`, 'services.identity.tokens.withoutPhon', /did you mean "withoutPhone"\?/],
+  ['a service without url', `${BASE}services:\n  insurance: { token: abc }\n`, 'services.insurance.url', /is required/],
+  ['an ftp URL', `${BASE}services:\n  insurance: { url: "ftp://x.test" }\n`, 'services.insurance.url', /http or https URL/],
+  ['port 99999', `${BASE}services:\n  insurance: { url: "https://x.test:99999" }\n`, 'services.insurance.url', /port 99999, outside 1 to 65535/],
+  ['port 0', `${BASE}services:\n  insurance: { url: "http://127.0.0.1:0/x" }\n`, 'services.insurance.url', /port 0, outside 1 to 65535/],
+  ['a password in a URL', `${BASE}services:\n  insurance: { url: "https://partner:P4ssw0rd@x.test" }\n`, 'services.insurance.url', /credential \(user:password@\).*\$\{ENV\}/],
+  ['an apikey query parameter', `${BASE}services:\n  invest: { url: "https://x.test/?apikey=K3y" }\n`, 'services.invest.url', /query parameter "apikey".*\$\{ENV\}/],
+  ['a token in an absolute documentPath', `${BASE}services:\n  business: { url: "https://b.test", documentPath: "https://b.test/openapi.yaml?access_token=abc" }\n`, 'services.business.documentPath', /query parameter "access_token"/],
+  ['mtlsUrl over http', `${BASE}services:\n  business: { url: "https://b.test", mtlsUrl: "http://b.test:8443" }\n`, 'services.business.mtlsUrl', /https/],
+  ['a wrong type', `${BASE}settings: { runs: many }\n${INSURANCE}`, 'settings.runs', /must be a whole number/],
+  ['a number out of range', `${BASE}settings: { timeoutMs: 5 }\n${INSURANCE}`, 'settings.timeoutMs', /must be >= 100/],
+  ['an allowance of the wrong kind', `${BASE}safety: { allowMoney: yes please }\n${INSURANCE}`, 'safety.allowMoney', /must be true or false or a list/],
+  ['an allowance naming no operation', `${BASE}safety: { allowMoney: [pay] }\n${INSURANCE}`, 'safety.allowMoney[0]', /METHOD \/path/],
+  ['an empty areas list', `${BASE}areas: []\n${INSURANCE}`, 'areas', /must list at least 1/],
+  ['an area without its service', `${BASE}areas: [speech]\n${INSURANCE}`, 'areas', /names speech, but services has no speech/],
+  ['an incomplete 3-NDFL table', `${BASE}services:\n  business: { url: "https://b.test", ndfl3: { sourceStates: { start-work: [Preprocess] } } }\n`, 'services.business.ndfl3.sourceStates.start-review', /is required/],
+  ['an unknown 3-NDFL state', `${BASE}services:\n  business: { url: "https://b.test", ndfl3: { versionFrom: cookie } }\n`, 'services.business.ndfl3.versionFrom', /must be one of header, body/],
+];
+
+describe('a bad target file: one short message naming the file, the key and what is wrong', () => {
+  it.each(BAD_FILES)('%s', (_what, content, key, says) => {
+    const path = file(content);
+    const result = validateTargetFile(path, {});
+    expect('error' in result).toBe(true);
+    const error = (result as { error: ToolError }).error;
+    expect(error.code).toBe('TARGET_FILE_INVALID');
+    expect(error.message.startsWith(`TARGET_FILE_INVALID: ${path}: `), error.message).toBe(true);
+    if (key !== '(file)') expect(error.message).toContain(`key "${key}"`);
+    expect(error.message).toMatch(says);
+    expect(error.message.split('\n'), 'one line').toHaveLength(1);
+    expect(error.message.length, error.message).toBeLessThan(path.length + 260);
+    for (const secret of ['T0k3n-SECRET', 'P4ssw0rd', 'K3y']) expect(error.message).not.toContain(secret);
+  });
+
+  it('covers more than twenty kinds', () => expect(BAD_FILES.length).toBeGreaterThan(23));
+});
+
+describe('a production target file', () => {
+  it('drops every allowance and says so, one notice each', () => {
+    const path = file(`name: p\nkind: production\nsafety: { allowMoney: true, allowDestructive: ["DELETE /x"], allowBursts: true }\n${INSURANCE}`);
+    const target = loadTarget(path, {});
+    expect(target.safety).toEqual({ allowMoney: false, allowDestructive: false, allowBursts: false });
+    expect(target.notices).toEqual([
+      'safety.allowDestructive is ignored for kind production: production allows reads only',
+      'safety.allowMoney is ignored for kind production: production allows reads only',
+      'safety.allowBursts is ignored for kind production: production allows reads only',
+    ]);
+    expect(loadTarget(file(`name: p\nkind: production\nsafety: { allowMoney: false, allowDestructive: [] }\n${INSURANCE}`), {}).notices).toEqual([]);
+    expect(loadTarget(file(`name: s\nkind: staging\nsafety: { allowMoney: true }\n${INSURANCE}`), {}).safety.allowMoney).toBe(true);
+  });
 });
 
 describe('examples/target.example.yaml', () => {
   it('loads, with every credential it names registered for redaction', () => {
-    const env = Object.fromEntries(['SPEECH_API_KEY', 'SPEECH_SECRET_KEY', 'ID_ACCESS_TOKEN', 'ID_CLIENT_SECRET', 'INVEST_TOKEN', 'INSURANCE_TOKEN', 'INSURANCE_TOKEN_NO_SCOPE', 'BUSINESS_TOKEN'].map((k) => [k, `value-of-${k}`]));
-    const target = loadTarget(join(ROOT, 'examples', 'target.example.yaml'), env);
+    const env = exampleEnv();
+    const target = loadTarget(EXAMPLE, env);
     expect(target.kind).toBe('staging');
     for (const value of Object.values(env)) expect(target.redactor.redact(`x ${value} y`)).toBe('x *** y');
+  });
+
+  it('names every key path of the schema', () => {
+    const data = parse(readText(EXAMPLE)) as unknown;
+    const named = new Set<string>();
+    const walk = (node: unknown, prefix: string) => {
+      if (!node || typeof node !== 'object' || Array.isArray(node)) return;
+      for (const [key, value] of Object.entries(node)) {
+        const path = prefix ? `${prefix}.${key}` : key;
+        named.add(path);
+        walk(value, path);
+      }
+    };
+    walk(data, '');
+    const missing = keyPaths().map((k) => k.path).filter((p) => !named.has(p));
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('the sandbox target file', () => {
+  it('validates, with and without faults, and names no key the schema lacks', async () => {
+    for (const faults of [[], ['ins-contract-id-unbounded', 'bus-doc-mtls-unmarked']]) {
+      const sandbox = await startSandbox({ faults });
+      try {
+        const path = sandbox.writeTarget(join(tempDir(), 'target.yaml'));
+        const result = validateTargetFile(path, {});
+        expect('target' in result ? 'ok' : (result as { error: Error }).error.message).toBe('ok');
+        const doc = parse(readText(path)) as Record<string, unknown>;
+        expect(stringify(doc)).not.toContain('sandboxFaults');
+      } finally {
+        await sandbox.close();
+      }
+    }
   });
 });

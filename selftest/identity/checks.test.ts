@@ -1,13 +1,18 @@
-/** The identity checks: acceptance, refusal without data, the name rule, the scope mapping, sub. */
+/** The identity checks: acceptance, the consented data, refusal without data, the name rule, the scope mapping, sub. */
 import { describe, expect, it } from 'vitest';
 import {
   answeredWithUserinfo,
+  consentedFieldsPresent,
+  fieldsOfScope,
   followsScopeMapping,
   hasRequestId,
   hasSub,
   nameHoldsFamilyAndGiven,
+  carriesNoUserValues,
   refusedWithoutData,
   sameUser,
+  scopeFieldsServed,
+  userValues,
 } from '../../harness/checks/identity.ts';
 import { cannedResponse } from '../helpers.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
@@ -30,25 +35,58 @@ describe('answeredWithUserinfo', () => {
   });
 });
 
+describe('consentedFieldsPresent', () => {
+  it('wants a name (name, or family_name and given_name), email and phone_number', () => {
+    expect(consentedFieldsPresent({ name: 'Иванов Иван', email: 'a@b.ru', phone_number: '+79990000000' }, 'R')).toEqual([]);
+    expect(consentedFieldsPresent({ family_name: 'Иванов', given_name: 'Иван', email: 'a@b.ru', phone_number: '+7999' }, 'R')).toEqual([]);
+  });
+
+  it('fails {} and names what is missing', () => {
+    const f = consentedFieldsPresent({}, 'R');
+    expect(f).toHaveLength(1);
+    expect(f[0].expected).toMatch(/a name \(name, or family_name and given_name\), email, phone_number/);
+    expect(consentedFieldsPresent({ family_name: 'Иванов', email: 'a@b.ru', phone_number: '+7' }, 'R')[0].expected).toMatch(/a name/);
+    expect(consentedFieldsPresent({ name: ' ', email: 'a@b.ru', phone_number: '+7' }, 'R')).toHaveLength(1);
+    expect(consentedFieldsPresent(null, 'R')).toHaveLength(1);
+  });
+});
+
 describe('refusedWithoutData', () => {
-  it('accepts every 4xx but 429', () => {
+  it('takes every status but 2xx and 5xx as a refusal', () => {
     for (const status of [400, 401, 403, 404, 415, 422]) expect(refusedWithoutData(response(status, { errorCode: 'X' }), 'R')).toEqual([]);
-    expect(refusedWithoutData(response(429), 'R')[0].received).toMatch(/429/);
+    expect(refusedWithoutData(response(401, undefined, {}), 'R')).toEqual([]);
   });
 
   it('names an acceptance and a server error', () => {
-    expect(refusedWithoutData(response(200, { sub: 'a' }), 'R')[0].received).toBe('accepted with 200');
+    expect(refusedWithoutData(response(200, { errorCode: 'X' }), 'R')[0].received).toBe('accepted with 200');
     expect(refusedWithoutData(response(500), 'R')[0].received).toBe('server error 500');
   });
 
-  it('fails a refusal that carries the user\'s data, and names the claims', () => {
+  it('fails a refusal that carries any field of 2.2 at any depth, sub, name and gender included', () => {
     const leaked = refusedWithoutData(response(403, { errorCode: 'CONSENT_REQUIRED', email: 'a@b.ru', phone_number: '+79990000000' }), 'R');
     expect(leaked).toHaveLength(1);
-    expect(leaked[0].received).toBe('a 403 that carries phone_number, email');
+    expect(leaked[0].received).toBe('a 403 that carries email, phone_number');
+    expect(refusedWithoutData(response(403, { errorCode: 'X', errorDetails: { user: { sub: 's', gender: 'male' } } }), 'R')[0].received).toBe('a 403 that carries sub, gender');
+    expect(refusedWithoutData(response(400, { errorMessage: 'bad', name: 'BadRequest' }), 'R')).toHaveLength(1);
   });
 
-  it('does not take error words for data', () => {
-    expect(refusedWithoutData(response(400, { errorMessage: 'email and phone_number are missing', name: 'BadRequest' }), 'R')).toEqual([]);
+  it('carriesNoUserValues fails a refusal whose text holds the user\'s values, and does not take error words for data', () => {
+    const known = userValues({ sub: 'sub-123456', email: 'ivan@example.ru', name: 'Иванов Иван', email_verified: true });
+    expect(known).toEqual(['sub-123456', 'Иванов Иван', 'ivan@example.ru']);
+    const f = carriesNoUserValues(response(403, { errorMessage: 'denied for ivan@example.ru' }), known, 'R');
+    expect(f[0].received).toBe("a 403 whose body holds 1 value(s) of the user's answer");
+    expect(JSON.stringify(f)).not.toContain('ivan@example.ru');
+    expect(carriesNoUserValues(response(400, { errorMessage: 'email and phone_number are missing' }), known, 'R')).toEqual([]);
+  });
+});
+
+describe('scopeFieldsServed', () => {
+  it('wants every field of 2.2 that the scope brings served to at least one person', () => {
+    expect(fieldsOfScope('phone')).toEqual(['phone_number', 'phone_number_verified']);
+    expect(fieldsOfScope('profile')).toEqual(['name', 'family_name', 'given_name', 'middle_name', 'gender', 'birthdate']);
+    expect(scopeFieldsServed([{ phone_number: '+7' }, { phone_number_verified: true }], 'phone', 'R')).toEqual([]);
+    expect(scopeFieldsServed([{ phone_number: '+7' }, {}], 'phone', 'R')[0].received).toBe('never served to any of 2 people: phone_number_verified');
+    expect(scopeFieldsServed([{}], 'email', 'R')[0].received).toMatch(/email, email_verified/);
   });
 });
 

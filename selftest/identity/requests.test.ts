@@ -15,7 +15,7 @@ import { HttpClient } from '../../harness/http.ts';
 import { LocalPacer } from '../../harness/pacer.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { loadTarget, type Target } from '../../harness/target.ts';
-import { describeVariation, requestVariation } from '../../generators/identity.ts';
+import { describeVariation, freshlyEncoded, requestVariation } from '../../generators/identity.ts';
 import { startSandbox } from '../../sandbox/server.ts';
 import { callUserinfo, nearMissOf, peopleOf } from '../../suites/identity/_userinfo.ts';
 import { tempDir } from '../helpers.ts';
@@ -75,6 +75,20 @@ describe('callUserinfo', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('sends client_id in fresh bytes on every request, decoded to the same text', async () => {
+    const ctx = context({ accessToken: TOKEN, clientId: 'partner-client-0001', clientSecret: SECRET });
+    const bodies = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      const res = await callUserinfo(ctx);
+      bodies.add(res.request.bodyText!);
+      expect(Object.fromEntries((res.json as Seen).fields)).toEqual({ client_id: 'partner-client-0001', client_secret: SECRET });
+    }
+    expect(bodies.size).toBe(20);
+    for (const encoded of ['dev-idn-partner-client', '%64%65%76', 'a%2Bb+c']) {
+      for (let i = 0; i < 20; i++) expect(decodeURIComponent(freshlyEncoded(encoded))).toBe(decodeURIComponent(encoded));
+    }
   });
 
   it('leaves a field out when asked, and sends JSON when asked', async () => {

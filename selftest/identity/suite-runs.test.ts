@@ -23,7 +23,7 @@ describe('the identity suite with a minimal target file', () => {
       expect(run.code, run.stdout.slice(-3000)).toBe(0);
       expect(s.counts.failed).toBe(0);
       const passed = new Set(s.tests.filter((x) => x.state === 'passed').map((x) => x.requirement));
-      for (const id of ['IDN-RSP-001', 'IDN-FMT-001', 'IDN-FMT-002', 'IDN-GEN-001', 'IDN-GEN-002', 'IDN-AUT-001', 'IDN-AUT-002', 'IDN-CLI-001', 'IDN-CLI-002', 'IDN-CLI-003']) {
+      for (const id of ['IDN-RSP-001', 'IDN-SCP-002', 'IDN-FMT-001', 'IDN-FMT-002', 'IDN-GEN-001', 'IDN-GEN-002', 'IDN-GEN-003', 'IDN-AUT-001', 'IDN-AUT-002', 'IDN-CLI-001', 'IDN-CLI-002', 'IDN-CLI-003']) {
         expect(passed.has(id), id).toBe(true);
       }
       const reasons = s.tests.filter((x) => x.state === 'skipped').map((x) => `${x.requirement}: ${x.skipReason}`);
@@ -31,7 +31,9 @@ describe('the identity suite with a minimal target file', () => {
       expect(reasons.find((r) => r.startsWith('IDN-PRT-001'))).toMatch(/services\.identity\.tokens\.nonPartner|nonPartnerClient/);
       expect(reasons.find((r) => r.startsWith('IDN-CNS-001'))).toMatch(/services\.identity\.tokens\.withoutConsent/);
       expect(reasons.filter((r) => /^IDN-(ERR|MED|OID)-/.test(r)).every((r) => r.includes('vendorConventions'))).toBe(true);
-      expect(reasons.length).toBe(3 + 1 + 1 + 5 + 1 + 2);
+      // SCP-001 rows, PRT-001, CNS-001; vendor skips: IDN-ERR-001 rows, IDN-OID-001, IDN-OID-003 rows
+      // (IDN-MED-001, IDN-OID-002 and IDN-GEN-003 are policy: they run).
+      expect(reasons.length).toBe(3 + 1 + 1 + 5 + 1 + 3);
     } finally {
       await sandbox.close();
     }

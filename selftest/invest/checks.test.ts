@@ -6,17 +6,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   accountIs,
-  amountsIn,
   convertedNotRelabelled,
+  expireDatesIn,
   isIsoUtc,
   nanosBelowOneUnit,
   noPortfolioIn,
   portfolioConforms,
   portfolioIsSumOfClasses,
   rateLimitHeaders,
+  readablePortfolio,
   signsAgree,
-  TOTALS,
   totalsInCurrency,
+  totalsReadable,
   unitsAreDecimalIntegers,
   unitsFitInt64,
   vendorErrorBody,
@@ -25,7 +26,8 @@ import {
 import { cannedResponse } from '../helpers.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { valueConformsTo } from '../../harness/checks/body.ts';
-import { accountIdLike, PORTFOLIO_REQUEST, portfolioRequest, portfolioResponse } from '../../generators/invest.ts';
+import { accountIdLike, portfolioRequest, portfolioResponse } from '../../generators/invest.ts';
+import { amountsIn, PORTFOLIO_REQUEST, TOTALS } from '../../harness/invest/portfolio.ts';
 
 type Body = Record<string, unknown>;
 const RUNS = { numRuns: 60 };
@@ -178,5 +180,52 @@ describe('dates, errors, headers, requests', () => {
       expect(known.has(id)).toBe(false);
     }
     expect(accountIdLike('ab-12')).toMatch(/^[a-z]{2}-[0-9]{2}$/);
+  });
+});
+
+describe('a readable portfolio is the evidence every portfolio test starts from', () => {
+  const json = { 'content-type': 'application/json; charset=utf-8' };
+  it('a generated portfolio, 200 and labelled JSON, is one', () => {
+    fc.assert(
+      fc.property(withPortfolio, ({ body }) => {
+        expect(readablePortfolio(response(200, body, json), 'R')).toEqual([]);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it('what a degenerate target answers is none: an empty 200, {}, HTML, a refusal', () => {
+    fc.assert(
+      fc.property(withPortfolio, ({ body }) => {
+        expect(readablePortfolio(response(200, undefined), 'R')[0].received).toMatch(/empty body/);
+        expect(readablePortfolio(response(200, {}, json), 'R')[0].received).toMatch(/^no totalAmountShares/);
+        expect(readablePortfolio(response(200, body, { 'content-type': 'text/html' }), 'R')[0].received).toMatch(/text\/html/);
+        expect(readablePortfolio(response(401, { code: 16 }, json), 'R')[0].received).toBe('status 401');
+        expect(readablePortfolio(response(200, '<html></html>', json), 'R')[0].expected).toMatch(/JSON/);
+      }),
+      { numRuns: 5 },
+    );
+  });
+
+  it('totals that cannot be read as amounts are named; absent and canonical ones are fine', () => {
+    expect(totalsReadable({ totalAmountShares: { units: '12', nano: 5 } }, 'R')).toEqual([]);
+    expect(totalsReadable({ totalAmountBonds: { units: '12.5', nano: 0 } }, 'R').map((f) => f.at)).toEqual(['/totalAmountBonds']);
+  });
+
+  it('expireDate is judged where a virtual position carries one', () => {
+    const body = { virtualPositions: [{ figi: 'X' }, { expireDate: '2026-12-21T21:00:00Z' }, { expireDate: '2026-12-22T00:00:00+03:00' }] };
+    expect(expireDatesIn(body).map(([at]) => at)).toEqual(['/virtualPositions/1/expireDate', '/virtualPositions/2/expireDate']);
+    expect(virtualExpireDatesUtc(body, 'R').map((f) => f.at)).toEqual(['/virtualPositions/2/expireDate']);
+  });
+
+  it('position ids are plain strings (spec 2.4, the vendor): an id that is no UUID conforms', () => {
+    fc.assert(
+      fc.property(withPortfolio, ({ body }) => {
+        const positions = (body.positions as Body[] | undefined) ?? [];
+        const renamed = { ...body, positions: positions.map((p, i) => ({ ...p, positionUid: `pos_${i}`, instrumentUid: 'TCS00A105NT5' })) };
+        expect(portfolioConforms(renamed, 'R')).toEqual([]);
+      }),
+      { numRuns: 20 },
+    );
   });
 });

@@ -1,6 +1,8 @@
-/** The speech checks: acceptance and refusal, the leeway ladder, secret echoes, the clock offset. */
+/** The speech checks (and the answer checks they share with identity): acceptance and refusal, the leeway ladder, secret echoes, the clock offset. */
 import { describe, expect, it } from 'vitest';
-import { accepted, clockOffsetSeconds, echoesNoSecret, leewayFigure, notRefusedAsUnauthenticated } from '../../harness/checks/speech.ts';
+import { refused } from '../../harness/checks/answer.ts';
+import { accepted, clockOffsetSeconds, echoesNoSecret, emptyBodyHashVerdict, leewayFigure, refusedWith401 } from '../../harness/checks/speech.ts';
+import { embeddedBase64urlForms } from '../../harness/speech-token.ts';
 import { cannedResponse } from '../helpers.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 
@@ -10,17 +12,42 @@ function response(status: number, rawBody = '', headers: Record<string, string> 
 
 const ladder = (statuses: number[], offsets = [2, 10, 20, 45, 75, 150, 300]) => statuses.map((status, i) => ({ offsetSeconds: offsets[i], status }));
 
-describe('accepted / notRefusedAsUnauthenticated', () => {
-  it('accepts any 2xx and names a refusal or a server error', () => {
-    expect(accepted(response(200), 'R')).toEqual([]);
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
+
+describe('refused (shared with identity)', () => {
+  it('reads every status but 2xx and 5xx as a refusal', () => {
+    for (const status of [400, 401, 403, 404, 415]) expect(refused(response(status), 'R')).toEqual([]);
+    expect(refused(response(200), 'R')[0].received).toBe('accepted with 200');
+    expect(refused(response(503), 'R')[0].received).toBe('server error 503');
+  });
+});
+
+describe('accepted / refusedWith401', () => {
+  it('accepts any 2xx with a JSON body or none, and names a refusal or a server error', () => {
+    expect(accepted(response(200, '{"results":[]}', JSON_TYPE), 'R')).toEqual([]);
     expect(accepted(response(204), 'R')).toEqual([]);
+    expect(accepted(response(200, '{}', { 'content-type': 'text/html' }), 'R')).toHaveLength(1);
     expect(accepted(response(401), 'R')[0]).toMatchObject({ requirement: 'R', expected: 'accepted (2xx)', received: 'refused with 401' });
     expect(accepted(response(502), 'R')[0].received).toBe('server error 502');
   });
 
-  it('lets anything but 401, 403 and 5xx pass as "not refused as unauthenticated"', () => {
-    for (const status of [200, 400, 404, 413]) expect(notRefusedAsUnauthenticated(response(status), 'R')).toEqual([]);
-    for (const status of [401, 403, 500]) expect(notRefusedAsUnauthenticated(response(status), 'R')).toHaveLength(1);
+  it('holds the 401 policy to exactly 401, with a JSON body if any', () => {
+    expect(refusedWith401(response(401), 'R', 'row')).toEqual([]);
+    expect(refusedWith401(response(401, '<h1>401</h1>', { 'content-type': 'text/html' }), 'R', 'row')).toHaveLength(2);
+    expect(refusedWith401(response(403), 'R', 'row')[0]).toMatchObject({ expected: '401 for row', received: 'status 403' });
+  });
+});
+
+describe('emptyBodyHashVerdict', () => {
+  it('passes when the target tells the empty-string hash from a wrong one, and fails a 401/403 or a 5xx', () => {
+    expect(emptyBodyHashVerdict(response(200), response(401), 'R')).toEqual({ failures: [] });
+    expect(emptyBodyHashVerdict(response(400), response(401), 'R')).toEqual({ failures: [] });
+    expect(emptyBodyHashVerdict(response(401), response(200), 'R').failures[0].received).toBe('refused with 401');
+    expect(emptyBodyHashVerdict(response(500), response(401), 'R').failures[0].received).toBe('server error 500');
+  });
+
+  it('finds no evidence when both tokens are answered alike', () => {
+    for (const status of [200, 404, 400]) expect(emptyBodyHashVerdict(response(status), response(status), 'R').noEvidence).toMatch(/did not tell the two tokens apart/);
   });
 });
 
@@ -42,9 +69,10 @@ describe('leewayFigure', () => {
     expect(f.failures[0].received).toMatch(/refused at 10 s but accepted at 20 s/);
   });
 
-  it('fails on an answer that is neither 2xx nor 401/403', () => {
+  it('fails on a server error, and reads any other non-2xx as a refusal', () => {
     const f = leewayFigure('exp', ladder([200, 200, 500, 401, 400, 401, 401]), 'R');
-    expect(f.failures.map((x) => x.received)).toEqual(['status 500', 'status 400']);
+    expect(f.failures.map((x) => x.received)).toEqual(['status 500']);
+    expect(leewayFigure('exp', ladder([200, 200, 200, 400, 400, 400, 400]), 'R')).toMatchObject({ acceptedUpTo: 20, refusedFrom: 45, failures: [] });
   });
 
   it('orders probes by offset, whatever order they were sent in', () => {
@@ -66,6 +94,18 @@ describe('echoesNoSecret', () => {
   it('passes a clean answer and ignores values too short to mean anything', () => {
     expect(echoesNoSecret(response(200, '{"results":[]}'), [['secret key', secret], ['token', 'abc']], 'R')).toEqual([]);
     expect(echoesNoSecret(response(200, 'abc'), [['token', 'abc']], 'R')).toEqual([]);
+  });
+});
+
+describe('embeddedBase64urlForms', () => {
+  it('finds the API key inside a base64url token header, at any alignment, and skips values too short', () => {
+    const key = 'PCMARKAPI-0123456789abcdef';
+    const forms = embeddedBase64urlForms(key);
+    for (const prefix of ['{"alg":"HS256","typ":"JWT","kid":"', '{"kid":"', '{"kid":"x']) {
+      const header = Buffer.from(`${prefix}${key}"}`).toString('base64url');
+      expect(forms.some((f) => header.includes(f)), prefix).toBe(true);
+    }
+    expect(embeddedBase64urlForms('short')).toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { secretVariants } from '../../harness/speech-token.ts';
+import { embeddedBase64urlForms, secretVariants } from '../../harness/speech-token.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { runSuite, tempDir } from '../helpers.ts';
 
@@ -38,7 +38,7 @@ describe('the speech suite', () => {
     expect(run.summary!.counts.passed).toBeGreaterThanOrEqual(48);
   }, 180_000);
 
-  it('never prints the secret key or a whole token, even when answers echo them', async () => {
+  it('never prints the secret key, the API key (even inside a token segment) or a whole token, even when answers echo them', async () => {
     const apiKey = `PCMARKAPI${randomBytes(8).toString('hex')}`;
     const secretKey = `PCMARKSEC${randomBytes(12).toString('hex')}`.slice(0, 32);
     const sandbox = await startSandbox({ faults: ['spe-echo-token', 'spe-sig-not-verified', 'spe-refuse-403'], credentials: { speech: { apiKey, secretKey } } });
@@ -46,6 +46,7 @@ describe('the speech suite', () => {
     const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: SPEECH });
     expect(run.code, 'the faults must make the run fail, or nothing with a token was printed').not.toBe(0);
     const failed = run.summary!.tests.filter((t) => t.state === 'failed').map((t) => t.requirement);
+    // The sandbox's target file asks for strictPolicy, so the 401 policy (SPE-STA-001) fails too.
     expect(failed).toEqual(expect.arrayContaining(['SPE-KEY-001', 'SPE-SIG-001', 'SPE-STA-001']));
     const texts: Array<[string, string]> = [['console', run.stdout + run.stderr]];
     for (const name of readdirSync(run.reportDir)) texts.push([name, readFileSync(join(run.reportDir, name), 'utf8')]);
@@ -53,6 +54,14 @@ describe('the speech suite', () => {
     for (const [where, text] of texts) {
       for (const marker of markers) expect(text.includes(marker), `${where} contains a secret (${marker.slice(0, 9)}…)`).toBe(false);
       expect(WHOLE_JWT.exec(text)?.[0], `${where} contains a whole token`).toBeUndefined();
+    }
+    // What the suite itself writes (every line of a failure but the target's answer and the curl line)
+    // holds no part of a token: no base64url JSON segment, no API key as it reads inside a token header.
+    const apiKeyInSegments = embeddedBase64urlForms(apiKey);
+    for (const t of run.summary!.tests) {
+      const own = (t.message ?? '').split('\n').filter((line) => !/^\s*(Response|Reproduce):/.test(line)).join('\n');
+      expect(own.includes('eyJ'), `${t.title}: a token segment in the suite's own words`).toBe(false);
+      for (const form of apiKeyInSegments) expect(own.includes(form), `${t.title}: the API key base64url-encoded`).toBe(false);
     }
     // The echoed tokens did reach the report, masked: the check above looked at real token output.
     expect(readFileSync(join(run.reportDir, 'conformance.md'), 'utf8')).toContain('"receivedToken":"eyJ***"');

@@ -1,15 +1,21 @@
-/** How the identity suites call userinfo (spec 4.2, 5.2) and read their part of the target file. */
+/**
+ * How the identity suites call userinfo (spec 4.2, 5.2), read their part of the target file, and give
+ * every verdict its evidence: a refusal counts only next to a control (the valid call answered 200 in
+ * this run); an answer counts only with the consented data of 4.2 in it; a 5xx always counts; a
+ * redirect or an endless 429 is a tool error, never a verdict.
+ */
+import { answeredWithUserinfo, carriesNoUserValues, consentedFieldsPresent, refusedWithoutData, userValues } from '../../harness/checks/identity.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { ToolError } from '../../harness/errors.ts';
-import { credentialOf, serviceOf } from '../../harness/target.ts';
+import { identityConfig, identityToken, type IdentityTokenName } from '../../harness/config/identity.ts';
+import { credentialOf } from '../../harness/target.ts';
+import { expectRefusal } from '../../harness/refusal.ts';
 import { CANONICAL_REQUEST, encodeForm, formPairs, percentEncodeAll, type RequestVariation } from '../../generators/identity.ts';
 
 export const USERINFO_PATH = '/userinfo/userinfo';
 export const OPERATION = `POST ${USERINFO_PATH}`;
 const FORM = 'application/x-www-form-urlencoded';
-/** What the token of accessToken and tokens.people carries unless services.identity.scopes says otherwise. */
-export const DEFAULT_SCOPES = ['openid', 'profile', 'phone', 'email'];
 
 export interface CallOptions {
   /** The access token; `null` sends no Authorization header. Default: services.identity.accessToken. */
@@ -25,7 +31,7 @@ export interface CallOptions {
 }
 
 export function userinfoUrl(t: RequirementContext): string {
-  return `${serviceOf(t.target, 'identity').url.replace(/\/$/, '')}${USERINFO_PATH}`;
+  return `${identityConfig(t.target).url.replace(/\/$/, '')}${USERINFO_PATH}`;
 }
 
 export async function callUserinfo(t: RequirementContext, options: CallOptions = {}): Promise<CapturedResponse> {
@@ -44,38 +50,52 @@ export async function callUserinfo(t: RequirementContext, options: CallOptions =
     headers['content-type'] = v.charset ? `${FORM}; charset=UTF-8` : FORM;
     // The encoded secret is a secret too: register it before it can reach a curl line or a message.
     if (v.percentEncodeAll && clientSecret) t.target.redactor.register(percentEncodeAll(clientSecret));
-    body = encodeForm(formPairs(clientId, clientSecret, v), v.percentEncodeAll);
+    // client_id (never a secret) gets fresh bytes on every request: see encodeForm.
+    body = encodeForm(formPairs(clientId, clientSecret, v), v.percentEncodeAll, 'client_id');
   }
   return t.client.send({ area: 'identity', operation: OPERATION, sideEffect: 'read', method: 'POST', url: userinfoUrl(t), headers, body });
 }
 
+/** The control of a refusal test: the valid call (accessToken, the partner client, the form) answered 200 in this run. */
+export function userinfoControl(t: RequirementContext): Promise<CapturedResponse> {
+  return t.control('identity:userinfo:valid', () => callUserinfo(t), (res) => res.status === 200);
+}
+
+/**
+ * Sends a request that must be refused and judges it (harness/refusal.ts): a 2xx or a 5xx fails at
+ * once; then the control must have succeeded; then neither 2xx nor 5xx, a JSON body if any, and none
+ * of the user's data (the fields of 2.2, and the values the control's answer showed).
+ */
+export async function expectRefused(t: RequirementContext, send: () => Promise<CapturedResponse>, note?: string): Promise<CapturedResponse> {
+  const res = await send();
+  await expectRefusal(t, res, refusedWithoutData(res, t.id), () => userinfoControl(t), note);
+  const control = await userinfoControl(t);
+  t.expectNone(carriesNoUserValues(res, userValues(control.json), t.id), res, note);
+  return res;
+}
+
+/** The answer of 4.2 for a token with profile, phone and email of a consenting user: 200 JSON with a name, email and phone_number. */
+export function expectUserinfo(t: RequirementContext, res: CapturedResponse, note?: string): Record<string, unknown> {
+  t.expectNone(answeredWithUserinfo(res, t.id), res, note);
+  t.expectNone(consentedFieldsPresent(res.json, t.id), res, note);
+  return res.json as Record<string, unknown>;
+}
+
 /** A token under services.identity.tokens.<name>, or a CREDENTIAL_MISSING skip naming the key. */
-export function tokenOf(t: RequirementContext, name: string): string {
-  const tokens = serviceOf(t.target, 'identity').tokens as Record<string, unknown> | undefined;
-  const value = tokens?.[name];
-  if (typeof value !== 'string' || value === '') {
-    throw new ToolError('CREDENTIAL_MISSING', `the target file ${t.target.name} has no services.identity.tokens.${name}`);
-  }
-  return value;
+export function tokenOf(t: RequirementContext, name: IdentityTokenName): string {
+  return identityToken(t.target, name);
 }
 
 /** The people to check: accessToken's user, then services.identity.tokens.people (duplicates dropped). */
 export function peopleOf(t: RequirementContext): Array<{ label: string; token: string }> {
   const main = credentialOf(t.target, 'identity', 'accessToken');
-  const listed = (serviceOf(t.target, 'identity').tokens as { people?: unknown } | undefined)?.people;
-  if (listed !== undefined && !(Array.isArray(listed) && listed.every((x) => typeof x === 'string' && x !== ''))) {
-    throw new ToolError('TARGET_FILE_INVALID', `${t.target.file}: key "services.identity.tokens.people": must be a list of access tokens`);
-  }
-  const pool = [...new Set([main, ...((listed as string[] | undefined) ?? [])])];
+  const pool = [...new Set([main, ...(identityConfig(t.target).tokens.people ?? [])])];
   return pool.map((token, i) => ({ label: i === 0 ? 'the user of accessToken' : `person ${i} of tokens.people`, token }));
 }
 
 /** Scopes the accessToken and tokens.people carry: services.identity.scopes, or profile, phone, email (and openid). */
 export function grantedScopes(t: RequirementContext): string[] {
-  const scopes = serviceOf(t.target, 'identity').scopes;
-  if (scopes === undefined) return DEFAULT_SCOPES;
-  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) throw new ToolError('TARGET_FILE_INVALID', `${t.target.file}: key "services.identity.scopes": must be a list of scope names`);
-  return scopes as string[];
+  return identityConfig(t.target).scopes;
 }
 
 /** The secret with its last character changed; still mostly the secret, so it is registered for masking too. */

@@ -2,11 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
 import { conformsTo } from '../../harness/checks/body.ts';
-import { hasRequestId, refusedWithoutData } from '../../harness/checks/identity.ts';
+import { hasRequestId } from '../../harness/checks/identity.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../harness/suite.ts';
 import { IDENTITY_ERROR } from '../../generators/identity.ts';
-import { callUserinfo, tokenOf } from './_userinfo.ts';
+import { callUserinfo, expectRefused, tokenOf } from './_userinfo.ts';
 
 describe('identity userinfo: vendor conventions', () => {
   const refusals: Array<[string, (t: RequirementContext) => Promise<CapturedResponse>]> = [
@@ -18,14 +18,12 @@ describe('identity userinfo: vendor conventions', () => {
   ];
   for (const [what, send] of refusals) {
     requirementTest('IDN-ERR-001', { row: `${what}: refused with the error body and X-Request-Id` }, async (t) => {
-      const res = await send(t);
-      t.expectNone(refusedWithoutData(res, t.id), res);
+      const res = await expectRefused(t, () => send(t), what);
       t.expectNone([...conformsTo(res, IDENTITY_ERROR, t.id), ...hasRequestId(res, t.id)], res);
     });
   }
 
   requirementTest('IDN-MED-001', async (t) => {
-    const res = await callUserinfo(t, { asJson: true });
-    t.expectNone(refusedWithoutData(res, t.id), res);
+    await expectRefused(t, () => callUserinfo(t, { asJson: true }));
   });
 });

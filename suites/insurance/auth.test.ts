@@ -2,16 +2,16 @@
 import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
 import { failure } from '../../harness/checks/failure.ts';
-import { rejectedWith, statusDocumented, statusIn } from '../../harness/checks/status.ts';
+import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { credentialOf } from '../../harness/target.ts';
 import { freshContractId, sampleItem, sampleRequest } from '../../generators/insurance.ts';
-import { DOCUMENTED, REJECTED, sendSurrender } from './_surrender.ts';
+import { control, expectAccepted, expectDocumented, expectRefused, sendSurrender } from './_surrender.ts';
 
 describe('insurance surrender: access and headers', () => {
   requirementTest('INS-AUT-001', async (t) => {
     const res = await sendSurrender(t, sampleRequest(), { token: null });
-    t.expectNone(statusIn(res, [401], t.id), res);
+    await expectRefused(t, res, [401]);
   });
 
   for (const [what, token] of [
@@ -20,35 +20,59 @@ describe('insurance surrender: access and headers', () => {
   ] as const) {
     requirementTest('INS-AUT-002', { row: `${what} is refused with 401` }, async (t) => {
       const res = await sendSurrender(t, sampleRequest(), { token });
-      t.expectNone(statusIn(res, [401], t.id), res);
+      await expectRefused(t, res, [401]);
     });
   }
 
   requirementTest('INS-AUT-003', async (t) => {
     const token = credentialOf(t.target, 'insurance', 'tokenWithoutScope');
     const res = await sendSurrender(t, sampleRequest(), { token });
-    t.expectNone(statusIn(res, [403], t.id), res);
+    await expectRefused(t, res, [403]);
   });
+
+  for (const [key, scope] of [
+    ['tokenWithoutInteractionScope', 'interaction with partners'],
+    ['tokenWithoutDataTransferScope', 'transfer of partner data'],
+  ] as const) {
+    requirementTest('INS-AUT-004', { row: `a token with every partner scope but the one for ${scope} (services.insurance.${key}) is refused with 403` }, async (t) => {
+      const token = credentialOf(t.target, 'insurance', key);
+      const res = await sendSurrender(t, sampleRequest(), { token });
+      await expectRefused(t, res, [403]);
+    });
+  }
 
   requirementTest('INS-HDR-001', async (t) => {
     const requestId = randomUUID();
     const withId = await sendSurrender(t, sampleRequest(), { requestId });
+    expectAccepted(t, withId, 'a valid request with an X-Request-Id');
     const withOther = await sendSurrender(t, sampleRequest(), { requestId: randomUUID() });
-    t.expectNone(statusIn(withId, [201], t.id), withId, 'a valid request with an X-Request-Id');
-    t.expectNone(statusIn(withOther, [201], t.id), withOther, 'the same kind of request with another X-Request-Id');
+    expectAccepted(t, withOther, 'the same kind of request with another X-Request-Id');
     // The same X-Request-Id again, on a request that must be rejected on its own merits.
     const invalidSameId = await sendSurrender(t, sampleRequest({ contractId: freshContractId(129) }), { requestId });
-    t.expectNone(rejectedWith(invalidSameId, REJECTED, t.id), invalidSameId, 'an invalid request that reuses the first X-Request-Id must still be rejected');
+    await expectRefused(t, invalidSameId, undefined, 'an invalid request that reuses the first X-Request-Id must still be rejected');
     // And on a valid one: it must be stored as itself, not answered with the earlier contract.
     const second = sampleRequest();
     const validSameId = await sendSurrender(t, second, { requestId });
     const echoed = (validSameId.json as { contractId?: unknown } | undefined)?.contractId;
-    t.expectNone(
-      [...statusIn(validSameId, [201], t.id), ...(echoed === second.contractId ? [] : [failure(t.id, `contractId ${second.contractId}`, JSON.stringify(echoed))])],
-      validSameId,
-      'a second valid request that reuses the first X-Request-Id',
-    );
+    expectAccepted(t, validSameId, 'a second valid request that reuses the first X-Request-Id');
+    t.expectNone(echoed === second.contractId ? [] : [failure(t.id, `contractId ${second.contractId}`, JSON.stringify(echoed))], validSameId, 'a second valid request that reuses the first X-Request-Id');
   });
+
+  requirementTest('INS-HDR-002', async (t) => {
+    const res = await sendSurrender(t, sampleRequest(), { requestId: null });
+    expectAccepted(t, res, 'a valid request without X-Request-Id');
+  });
+
+  for (const [what, requestId] of [
+    ['a word', 'trace-me'],
+    ['a UUID without hyphens', randomUUID().replaceAll('-', '')],
+    ['an empty value', ''],
+  ] as const) {
+    requirementTest('INS-HDR-003', { row: `a valid request whose X-Request-Id is ${what} is accepted with 201` }, async (t) => {
+      const res = await sendSurrender(t, sampleRequest(), { requestId });
+      expectAccepted(t, res, `X-Request-Id ${JSON.stringify(requestId)}`);
+    });
+  }
 
   requirementTest('INS-STA-001', async (t) => {
     const cases: Array<[string, () => ReturnType<typeof sendSurrender>]> = [
@@ -60,9 +84,23 @@ describe('insurance surrender: access and headers', () => {
       ['a truncated JSON body', () => sendSurrender(t, undefined, { raw: '{"contractId":' })],
       ['an unknown currency', () => sendSurrender(t, sampleRequest({ surrender: [sampleItem({ currency: 'JPY' })] }))],
     ];
-    for (const [what, send] of cases) {
+    for (const [what, send] of cases) expectDocumented(t, await send(), what);
+    // Documented statuses alone prove nothing (401 to everything is documented): the valid request must have been served.
+    await control(t);
+  });
+
+  requirementTest('INS-CTY-001', async (t) => {
+    const valid = await sendSurrender(t, sampleRequest());
+    expectAccepted(t, valid, 'a valid request: its 201 carries the contract record');
+    const refusals: Array<[string, () => ReturnType<typeof sendSurrender>]> = [
+      ['a request without credentials', () => sendSurrender(t, sampleRequest(), { token: null })],
+      ['a request without surrender', () => sendSurrender(t, { ...sampleRequest(), surrender: undefined })],
+      ['a contractId of 129 characters', () => sendSurrender(t, sampleRequest({ contractId: freshContractId(129) }))],
+      ['a truncated JSON body', () => sendSurrender(t, undefined, { raw: '{"contractId":' })],
+    ];
+    for (const [what, send] of refusals) {
       const res = await send();
-      t.expectNone(statusDocumented(res, DOCUMENTED, t.id), res, what);
+      t.expectNone(jsonWhereBody(res, t.id), res, what);
     }
   });
 });

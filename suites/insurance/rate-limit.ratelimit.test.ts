@@ -3,19 +3,37 @@
  * after every other suite, one file at a time), as DESIGN.md's pacing section says: a cool-down, a
  * concurrent burst of at least twice the limit that must draw 429s, a cool-down, then a pace of at
  * most half the limit, without catch-up, that must draw none.
+ *
+ * Evidence: the burst counts only where the requests within the limit were served (201 with their
+ * records), so a target that answers 429 to everything does not pass it; the pace counts only next to
+ * a burst that drew 429s in this run (a server with no limit at all draws no 429 at any pace), and only
+ * when every paced request was served.
  */
 import { describe } from 'vitest';
-import { failure } from '../../harness/checks/failure.ts';
-import { assertBurstAllowed } from '../../harness/safety.ts';
-import { requirementTest } from '../../harness/suite.ts';
+import { acceptedWithRecord } from '../../harness/checks/insurance.ts';
+import { failure, type Failure } from '../../harness/checks/failure.ts';
+import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
+import { inconclusive } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
+import { assertBurstAllowed } from '../../harness/safety.ts';
+import type { RequirementContext } from '../../harness/suite.ts';
+import { requirementTest } from '../../harness/suite.ts';
 import { sampleRequest } from '../../generators/insurance.ts';
 import { sendSurrender, surrenderUrl } from './_surrender.ts';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-describe('insurance surrender: rate limit of part 8', () => {
-  requirementTest('INS-RAT-001', { timeoutMs: 30_000 }, async (t) => {
+interface Burst {
+  size: number;
+  responses: CapturedResponse[];
+  limited: number;
+}
+
+let burstOfThisRun: Promise<Burst> | undefined;
+
+/** One burst per run of this file, with a cool-down before and after: INS-RAT-002 reads the same one. */
+function burst(t: RequirementContext): Promise<Burst> {
+  burstOfThisRun ??= (async () => {
     const limit = t.client.limitOf('insurance');
     assertBurstAllowed(t.target, surrenderUrl(t));
     const windowMs = limit.perSeconds * 1000;
@@ -23,19 +41,34 @@ describe('insurance surrender: rate limit of part 8', () => {
     const size = Math.max(40, 2 * limit.requests);
     const responses = await Promise.all(Array.from({ length: size }, () => sendSurrender(t, sampleRequest(), { pacing: 'burst' })));
     await sleep(windowMs + 200);
-    const limited = responses.filter((r) => r.status === 429).length;
-    const errors = responses.filter((r) => r.status >= 500);
+    return { size, responses, limited: responses.filter((r) => r.status === 429).length };
+  })();
+  return burstOfThisRun;
+}
+
+describe('insurance surrender: rate limit of part 8', () => {
+  requirementTest('INS-RAT-001', { timeoutMs: 30_000 }, async (t) => {
+    const limit = t.client.limitOf('insurance');
+    const { size, responses, limited } = await burst(t);
     const counts = tally(responses);
+    const errors = responses.filter((r) => r.status >= 500);
     t.expectNone(
       [
         ...(limited > 0 ? [] : [failure(t.id, `some 429 among ${size} concurrent requests (limit ${limit.requests} per ${limit.perSeconds} s)`, `no 429; statuses ${counts}`)]),
         ...(errors.length ? [failure(t.id, 'no 5xx during the burst', `statuses ${counts}`)] : []),
+        ...(limited < size ? [] : [failure(t.id, 'the requests within the limit served (201), the rest 429', `all ${size} answered 429`)]),
       ],
-      errors[0] ?? responses.find((r) => r.status !== 429),
+      errors[0] ?? responses.find((r) => r.status !== 429) ?? responses[0],
     );
+    // Every answer is JSON where it has a body; every one not limited is a served request.
+    for (const res of responses) t.expectNone([...jsonWhereBody(res, t.id), ...(res.status === 429 ? [] : acceptedWithRecord(res, t.id))], res, `an answer of the burst (statuses ${counts})`);
   });
 
-  requirementTest('INS-RAT-002', { timeoutMs: 30_000 }, async (t) => {
+  requirementTest('INS-RAT-002', { timeoutMs: 40_000 }, async (t) => {
+    const evidence = await burst(t);
+    if (evidence.limited === 0) {
+      throw inconclusive('PRECONDITION_MISSING', `a burst of ${evidence.size} concurrent requests drew no 429 in this run (statuses ${tally(evidence.responses)}), so there is no sign of a limit: a pace that draws no 429 proves nothing`);
+    }
     const limit = t.client.limitOf('insurance');
     const windowMs = limit.perSeconds * 1000;
     await sleep(windowMs + 200);
@@ -51,11 +84,11 @@ describe('insurance surrender: rate limit of part 8', () => {
       previous = performance.now();
       responses.push(await sendSurrender(t, sampleRequest(), { pacing: 'burst' }));
     }
+    const rate = `${(1000 / interval).toFixed(1)} requests per second (half the limit)`;
     const limited = responses.filter((r) => r.status === 429);
-    t.expectNone(
-      limited.length ? [failure(t.id, `no 429 at ${(1000 / interval).toFixed(1)} requests per second (half the limit)`, `${limited.length} of ${count} answered 429; statuses ${tally(responses)}`)] : [],
-      limited[0],
-    );
+    const unserved = responses.map((r): [CapturedResponse, Failure[]] => [r, acceptedWithRecord(r, t.id)]).find(([, f]) => f.length);
+    t.expectNone(limited.length ? [failure(t.id, `no 429 at ${rate}`, `${limited.length} of ${count} answered 429; statuses ${tally(responses)}`)] : [], limited[0]);
+    if (unserved) t.expectNone(unserved[1], unserved[0], `every request at ${rate} is served; statuses ${tally(responses)}`);
   });
 });
 

@@ -1,13 +1,14 @@
 /**
  * The error matrix of spec 5.3 and 7: one request per case, memoised per test file, so the spec's
  * status check, the vendor's stricter status and the vendor's error body all read the same answer.
- * A case that needs a key the target file lacks throws a CREDENTIAL_MISSING skip that names the key.
+ * A case that needs a key the target file lacks throws a skip that names the key: CREDENTIAL_MISSING for
+ * a token, FIXTURE_MISSING for an account.
  */
 import { randomUUID } from 'node:crypto';
 import type { CapturedResponse } from '../../harness/http.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { credentialOf } from '../../harness/target.ts';
-import { sendPortfolio, unknownAccountLike } from './_portfolio.ts';
+import { fixtureOf, mainAccount, sendPortfolio, unknownAccountLike } from './_portfolio.ts';
 
 export interface ErrorCase {
   id: string;
@@ -18,7 +19,7 @@ export interface ErrorCase {
   vendor?: { status: number; description: number };
 }
 
-const account = (t: RequirementContext) => credentialOf(t.target, 'invest', 'accountId');
+const account = mainAccount;
 
 /** The target's account id as a JSON number, written raw so that long ids keep every digit. */
 const accountAsNumber = (t: RequirementContext) => (/^[1-9][0-9]{0,17}$/.test(account(t)) ? account(t) : '2000123456');
@@ -35,7 +36,7 @@ export const ERROR_CASES: readonly ErrorCase[] = [
   {
     id: 'other-account',
     what: 'the token reading services.invest.otherAccountId',
-    send: (t) => sendPortfolio(t, { accountId: credentialOf(t.target, 'invest', 'otherAccountId') }),
+    send: (t) => sendPortfolio(t, { accountId: fixtureOf(t, 'otherAccountId') }),
     vendor: { status: 403, description: 40002 },
   },
   {

@@ -2,15 +2,22 @@
  * How the invest suites call GetPortfolio (spec 4.3): {url}/rest/{package}.OperationsService/GetPortfolio.
  * The documented limit is 200 requests a minute, so answers are memoised per test file: the tests of a
  * file each check their own requirement on the same few answers instead of asking again.
+ * Evidence: a portfolio answer counts only as a readable portfolio (200, JSON, its eight totals), and a
+ * refusal only next to the control (the main account's portfolio, read in this run).
  */
 import type { Failure } from '../../harness/checks/failure.ts';
 import { failure } from '../../harness/checks/failure.ts';
+import { readablePortfolio } from '../../harness/checks/invest.ts';
+import { rejectedWith } from '../../harness/checks/status.ts';
+import { ToolError } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
+import { REQUEST_CURRENCIES, type RequestCurrency as Currency } from '../../harness/invest/portfolio.ts';
+import { expectRefusal } from '../../harness/refusal.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
-import { credentialOf, serviceOf } from '../../harness/target.ts';
-import { accountIdLike, REQUEST_CURRENCIES, type RequestCurrency as Currency } from '../../generators/invest.ts';
+import { investConfig, type InvestSection } from '../../harness/config/invest.ts';
+import { credentialOf, type StringKey } from '../../harness/target.ts';
+import { accountIdLike } from '../../generators/invest.ts';
 
-export const DEFAULT_PACKAGE = 'vendor.public.invest.api.contract.v1';
 export const OPERATION = 'POST /rest/{package}.OperationsService/GetPortfolio';
 /** Spec part 7, besides "default: unexpected error". */
 export const DOCUMENTED = [200, 400, 401, 403, 404, 408, 415, 429, 500, 501, 503, 504] as const;
@@ -30,9 +37,8 @@ export interface SendOptions {
 }
 
 export function portfolioUrl(t: RequirementContext): string {
-  const service = serviceOf(t.target, 'invest');
-  const pkg = typeof service.package === 'string' && service.package !== '' ? service.package : DEFAULT_PACKAGE;
-  return `${service.url.replace(/\/$/, '')}/rest/${pkg}.OperationsService/GetPortfolio`;
+  const service = investConfig(t.target);
+  return `${service.url.replace(/\/$/, '')}/rest/${service.package}.OperationsService/GetPortfolio`;
 }
 
 export async function sendPortfolio(t: RequirementContext, body: unknown, options: SendOptions = {}): Promise<CapturedResponse> {
@@ -42,6 +48,7 @@ export async function sendPortfolio(t: RequirementContext, body: unknown, option
   else if (token !== null) headers.authorization = `Bearer ${token}`;
   const contentType = options.contentType ?? (options.raw !== undefined ? 'application/json' : undefined);
   if (contentType) headers['content-type'] = contentType;
+  // A paced request still answered 429 after the client's bounded waits ends as TARGET_RATE_LIMITED there.
   return t.client.send({
     area: 'invest',
     operation: OPERATION,
@@ -54,12 +61,19 @@ export async function sendPortfolio(t: RequirementContext, body: unknown, option
   });
 }
 
+/** Test data of the target file (an account), or a FIXTURE_MISSING skip that names the key. */
+export function fixtureOf(t: RequirementContext, key: StringKey<InvestSection>): string {
+  const value = investConfig(t.target)[key];
+  if (!value) throw new ToolError('FIXTURE_MISSING', `the target file ${t.target.name} has no services.invest.${key}`);
+  return value;
+}
+
+/** The account every test reads first: services.invest.accountId. */
+export const mainAccount = (t: RequirementContext) => fixtureOf(t, 'accountId');
+
 /** services.invest.accountId first, then services.invest.accountIds. */
 export function accountsOf(t: RequirementContext): string[] {
-  const main = credentialOf(t.target, 'invest', 'accountId');
-  const more = serviceOf(t.target, 'invest').accountIds;
-  const extra = Array.isArray(more) ? more.filter((a): a is string => typeof a === 'string' && a !== '') : [];
-  return [...new Set([main, ...extra])];
+  return [...new Set([mainAccount(t), ...investConfig(t.target).accountIds])];
 }
 
 const answers = new Map<string, Promise<CapturedResponse>>();
@@ -94,8 +108,18 @@ export const describeRequest = (s: Pick<Sampled, 'accountId' | 'currency'>) => `
 
 /** A well-formed account id that names no account: shaped like services.invest.accountId, drawn afresh. */
 export function unknownAccountLike(t: RequirementContext): string {
-  const known = new Set([...accountsOf(t), String(serviceOf(t.target, 'invest').otherAccountId ?? '')]);
-  return accountIdLike(credentialOf(t.target, 'invest', 'accountId'), known);
+  const known = new Set([...accountsOf(t), investConfig(t.target).otherAccountId ?? '']);
+  return accountIdLike(mainAccount(t), known);
+}
+
+/** The control of every refusal test: the main account's portfolio (memoised), a readable portfolio in this run. */
+export function control(t: RequirementContext): Promise<CapturedResponse> {
+  return t.control('invest: GetPortfolio of services.invest.accountId with services.invest.token', () => portfolioOf(t, mainAccount(t), undefined), (res) => readablePortfolio(res, t.id).length === 0);
+}
+
+/** A refusal with one of `allowed` (and whatever else `extra` finds), counted only next to the control. */
+export async function expectRefused(t: RequirementContext, res: CapturedResponse, allowed: readonly number[], note?: string, extra: Failure[] = []): Promise<void> {
+  await expectRefusal(t, res, [...rejectedWith(res, allowed, t.id), ...extra], () => control(t), note);
 }
 
 /**

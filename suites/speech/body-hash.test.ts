@@ -1,16 +1,31 @@
-/** Spec 2.1: x-content-sha256 binds the token to the request body. */
+/**
+ * Spec 2.1: x-content-sha256, "string, base16 (hex)", binds the token to the request body: the hash of
+ * another body, of a body changed after signing, or written in another encoding than hex is refused.
+ * Upper-case hex is a policy of its own (RFC 4648 section 8 calls base16 case-insensitive).
+ */
 import { describe } from 'vitest';
-import { notRefusedAsUnauthenticated } from '../../harness/checks/speech.ts';
+import { emptyBodyHashVerdict } from '../../harness/checks/speech.ts';
+import { inconclusive } from '../../harness/errors.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { NO_BODY, sampleClaims, validCall } from '../../generators/speech.ts';
-import { attackTests, sendRecognize, speechSettings, validTokenNote } from './_speech.ts';
+import { bodyDigest, callWithHashText, NO_BODY, recognizeBody, sampleClaims, validCall } from '../../generators/speech.ts';
+import { attackTests, expectAccepted, sendSpeech, speechSettings, validTokenNote } from './_speech.ts';
 
 describe('speech: the body hash', () => {
-  attackTests(['SPE-HSH-001', 'SPE-HSH-002']);
+  attackTests(['SPE-HSH-001', 'SPE-HSH-002', 'SPE-HSH-004']);
 
   requirementTest('SPE-HSH-003', async (t) => {
     const s = speechSettings(t);
-    const res = await sendRecognize(t, s, await validCall(s, sampleClaims(s), NO_BODY));
-    t.expectNone(notRefusedAsUnauthenticated(res, t.id), res, validTokenNote(s, 'a call without a body, x-content-sha256 of the empty string'));
+    const right = await sendSpeech(t, s, await validCall(s, sampleClaims(s), NO_BODY));
+    const wrong = await sendSpeech(t, s, callWithHashText(s, undefined, bodyDigest('{}').toString('hex')));
+    const verdict = emptyBodyHashVerdict(right, wrong, t.id);
+    t.expectNone(verdict.failures, right, validTokenNote(s, 'a call without a body, x-content-sha256 of the empty string'));
+    if (verdict.noEvidence) throw inconclusive('NO_CONTROL', verdict.noEvidence);
+  });
+
+  requirementTest('SPE-HSH-005', async (t) => {
+    const s = speechSettings(t);
+    const body = recognizeBody();
+    const res = await sendSpeech(t, s, callWithHashText(s, body, bodyDigest(body).toString('hex').toUpperCase()));
+    await expectAccepted(t, s, res, 'a valid call whose x-content-sha256 is the hash of the body in upper-case hex');
   });
 });

@@ -3,10 +3,11 @@
  * measured with a bounded ladder of probes per claim and reported (annotation and console), not judged.
  */
 import { describe } from 'vitest';
-import { accepted, clockOffsetSeconds, leewayFigure, type LeewayProbe } from '../../harness/checks/speech.ts';
+import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
+import { clockOffsetSeconds, leewayFigure, type LeewayProbe } from '../../harness/checks/speech.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { sampleClaims, unixNow, validCall } from '../../generators/speech.ts';
-import { reportFigure, sendRecognize, speechSettings, validTokenNote } from './_speech.ts';
+import { expectAccepted, reportFigure, sendSpeech, speechSettings } from './_speech.ts';
 
 const LADDER_SECONDS = [2, 10, 20, 45, 75, 150, 300];
 const PROBES: Record<'exp' | 'nbf' | 'iat', (now: number, x: number) => Record<string, number>> = {
@@ -19,14 +20,15 @@ describe('speech: clock leeway', () => {
   requirementTest('SPE-TIM-005', { timeoutMs: 120_000 }, async (t) => {
     const s = speechSettings(t);
     const sentAt = Date.now();
-    const baseline = await sendRecognize(t, s, await validCall(s));
-    t.expectNone(accepted(baseline, t.id), baseline, validTokenNote(s, 'a valid token must be accepted before the leeway can be measured'));
+    const baseline = await sendSpeech(t, s, await validCall(s));
+    await expectAccepted(t, s, baseline, 'a valid token must be accepted before the leeway can be measured');
     const offset = clockOffsetSeconds(baseline, sentAt);
     const figures = [];
     for (const [claim, changes] of Object.entries(PROBES)) {
       const probes: LeewayProbe[] = [];
       for (const x of LADDER_SECONDS) {
-        const res = await sendRecognize(t, s, await validCall(s, sampleClaims(s, changes(unixNow(), x))));
+        const res = await sendSpeech(t, s, await validCall(s, sampleClaims(s, changes(unixNow(), x))));
+        t.expectNone(jsonWhereBody(res, t.id), res, `a token ${x} s off on ${claim}`);
         probes.push({ offsetSeconds: x, status: res.status });
       }
       figures.push(leewayFigure(claim, probes, t.id));

@@ -3,8 +3,10 @@
  * might publish (an operation dropped, a removed one back, an enum value back, a limit loosened, a
  * deprecation lost, a YAML slip). Object faults edit a copy of the parsed document; text faults edit
  * the YAML text; a fault that finds nothing to edit throws, so it can never silently do nothing.
+ * The faults of single change notes are a table of their own (document-note-faults.ts).
  */
-type Node = Record<string, unknown>;
+import { addValue, at, operation, schema, unrequire, type Node } from './document-edits.ts';
+import { NOTE_FAULTS } from './document-note-faults.ts';
 
 export interface DocumentFault {
   id: string;
@@ -16,18 +18,6 @@ export interface DocumentFault {
   status?: number;
 }
 
-function at(doc: Node, ...keys: string[]): Node {
-  let node: unknown = doc;
-  for (const key of keys) {
-    node = node && typeof node === 'object' ? (node as Node)[key] : undefined;
-    if (!node || typeof node !== 'object') throw new Error(`document fault: ${keys.join(' › ')} is not in the sandbox document`);
-  }
-  return node as Node;
-}
-
-const schema = (doc: Node, name: string) => at(doc, 'components', 'schemas', name);
-const operation = (doc: Node, path: string, method: string) => at(doc, 'paths', path, method);
-
 function replaceOnce(text: string, from: string, to: string): string {
   if (!text.includes(from)) throw new Error(`document fault: "${from.slice(0, 60)}" is not in the sandbox document text`);
   return text.replace(from, to);
@@ -38,16 +28,6 @@ function movePath(doc: Node, from: string, to: string): void {
   at(paths, from);
   paths[to] = paths[from];
   delete paths[from];
-}
-
-function removeRequired(node: Node, name: string): void {
-  if (!Array.isArray(node.required) || !node.required.includes(name)) throw new Error(`document fault: ${name} is not required here`);
-  node.required = node.required.filter((n) => n !== name);
-}
-
-function addEnumValue(node: Node, value: string): void {
-  if (!Array.isArray(node.enum)) throw new Error('document fault: no enum to widen');
-  node.enum = [...node.enum, value];
 }
 
 export const DOCUMENT_FAULTS: DocumentFault[] = [
@@ -79,13 +59,13 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
   },
   {
     id: 'bus-doc-version-changed',
-    catches: ['BUS-CAT-001', 'BUS-CHG-032', 'BUS-CHG-034'],
+    catches: ['BUS-CAT-001'],
     description: 'the statement is described as GET /api/v2/statement instead of /api/v1/statement',
     edit: (doc) => movePath(doc, '/api/v1/statement', '/api/v2/statement'),
   },
   {
     id: 'bus-doc-trailing-slash',
-    catches: ['BUS-CAT-001', 'BUS-CHG-061'],
+    catches: ['BUS-CAT-001'],
     description: 'the company read is described as GET /api/v1/company/ (trailing slash)',
     edit: (doc) => movePath(doc, '/api/v1/company', '/api/v1/company/'),
   },
@@ -93,7 +73,7 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
     id: 'bus-doc-russian-post',
     catches: ['BUS-CHG-019'],
     description: 'DeliveryKind holds the old value russian_post again',
-    edit: (doc) => addEnumValue(schema(doc, 'DeliveryKind'), 'russian_post'),
+    edit: addValue('DeliveryKind', 'russian_post'),
   },
   {
     id: 'bus-doc-cards-limit-max-5000',
@@ -139,19 +119,19 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
     id: 'bus-doc-items-amount-optional',
     catches: ['BUS-CHG-014'],
     description: 'itemsAmount of the v2 checkout order response is no longer required',
-    edit: (doc) => removeRequired(schema(doc, 'CheckoutOrderV3'), 'itemsAmount'),
+    edit: unrequire('CheckoutOrderV3', 'itemsAmount'),
   },
   {
     id: 'bus-doc-receipt-status-new',
     catches: ['BUS-CHG-050'],
     description: 'the self-employed receipt status holds NEW again',
-    edit: (doc) => addEnumValue(schema(doc, 'ReceiptStatus'), 'NEW'),
+    edit: addValue('ReceiptStatus', 'NEW'),
   },
   {
     id: 'bus-doc-terminal-key-optional',
     catches: ['BUS-CHG-040'],
     description: 'terminalKey of an add-card request is no longer required',
-    edit: (doc) => removeRequired(schema(doc, 'AddCardRequest'), 'terminalKey'),
+    edit: unrequire('AddCardRequest', 'terminalKey'),
   },
   {
     id: 'bus-doc-expiry-date-back',
@@ -162,19 +142,54 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
     },
   },
   {
-    id: 'bus-doc-checkout-body-dropped',
-    catches: ['BUS-CHG-001', 'BUS-CHG-020', 'BUS-CHG-025'],
-    description: 'POST /api/v2/checkout/order no longer describes its request body (absence checks must not pass on it)',
+    id: 'bus-doc-cards-v3-mtls',
+    catches: ['BUS-MTL-001', 'BUS-MTL-002'],
+    description: 'the v3 cards list is marked as needing a client certificate',
     edit: (doc) => {
-      delete operation(doc, '/api/v2/checkout/order', 'post').requestBody;
+      operation(doc, '/api/v3/card', 'get')['x-mtls-required'] = true;
     },
   },
   {
-    id: 'bus-doc-delivery-free-form',
-    catches: ['BUS-CHG-019', 'BUS-CHG-030', 'BUS-CHG-031'],
-    description: 'the delivery section of the checkout order is a free-form object without properties',
+    id: 'bus-doc-loyalty-offers-deprecated',
+    catches: ['BUS-DRF-001'],
+    description: 'GET /api/v1/loyalty/offers/active, current in the catalog, is marked deprecated (as in the vendor\'s 2021 document)',
     edit: (doc) => {
-      at(doc, 'components', 'schemas').Delivery = { type: 'object', description: 'Delivery details' };
+      operation(doc, '/api/v1/loyalty/offers/active', 'get').deprecated = true;
+    },
+  },
+  {
+    id: 'bus-doc-heavy-load-bodiless',
+    catches: ['BUS-DOC-004'],
+    description: 'the 429 answer shared by every operation has no body, and no operation documents a 503',
+    edit: (doc) => {
+      delete at(doc, 'components', 'responses', 'TooManyRequests').content;
+    },
+  },
+  {
+    id: 'bus-doc-loyalty-history-no-errors',
+    catches: ['BUS-DOC-005'],
+    description: 'POST /api/v1/loyalty/clients/cashback/history documents only its success',
+    edit: (doc) => {
+      const responses = at(operation(doc, '/api/v1/loyalty/clients/cashback/history', 'post'), 'responses');
+      for (const status of Object.keys(responses)) if (!status.startsWith('2')) delete responses[status];
+    },
+  },
+  {
+    id: 'bus-doc-v2-checkout-required-addition',
+    catches: ['BUS-DOC-006'],
+    description: 'the v2 checkout order request adds a required field salesChannel that v1 did not have',
+    edit: (doc) => {
+      const create = at(doc, 'components', 'schemas', 'CheckoutOrderCreateV2');
+      at(create, 'properties').salesChannel = { type: 'string', enum: ['web', 'app'] };
+      create.required = [...(create.required as string[]), 'salesChannel'];
+    },
+  },
+  {
+    id: 'bus-doc-certificate-not-pem',
+    catches: ['BUS-DOC-007'],
+    description: 'the issued qualified-signature certificate is described as DER in base64',
+    edit: (doc) => {
+      at(doc, 'components', 'schemas', 'SignatureCertificate', 'properties', 'certificate').description = 'X.509 certificate, DER encoded in base64';
     },
   },
   {
@@ -227,4 +242,5 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
     description: 'the specification file is not served (404 with the business error body)',
     status: 404,
   },
+  ...NOTE_FAULTS,
 ];

@@ -41,6 +41,10 @@ export const service: SandboxService = {
       // Which operations need a client certificate is configuration (spec 5.5 names only two that do
       // not): the sandbox's list is the one its own document marks.
       mtlsOperations: mtlsOperations(),
+      // The sandbox enforces no service-wide business limit, only its groups' (3-NDFL, nominal accounts,
+      // checkout, statements: runtime/access.ts, ndfl3/guard.ts), which the suite keeps by itself; this
+      // says so, so that the vendor's service-wide figure does not slow the sandbox run to its pace.
+      rateLimit: { requests: 1000, perSeconds: 1 },
       ...(urls.https ? { mtlsUrl: `${urls.https}${BUSINESS_PREFIX}` } : {}),
       ...Object.assign({}, ...PARTS.map((p) => p.targetSection(urls, ctx))),
     };

@@ -3,62 +3,27 @@
  * mapping (Core 1.0 section 5.4): profile gives the name, gender and birth fields, phone the phone
  * fields, email the e-mail fields; sub is always returned. Data the person lacks is left out.
  */
-import { randomUUID } from 'node:crypto';
-import type { FaultSet } from '../../faults/types.ts';
 import type { Person } from './people.ts';
 
 export type Claims = Record<string, unknown>;
 
-function birthdateOf(date: string, faults: FaultSet): string {
-  const [y, m, d] = date.split('-');
-  if (faults.has('idn-birthdate-ddmmyyyy')) return `${d}.${m}.${y}`;
-  if (faults.has('idn-birthdate-feb-30')) return `${y}-02-30`;
-  return date;
-}
+const profileClaims = (p: Person): Claims => ({
+  name: p.hasFullName ? `${p.familyName} ${p.givenName}` : undefined,
+  family_name: p.familyName,
+  given_name: p.givenName,
+  middle_name: p.middleName,
+  gender: p.gender,
+  birthdate: p.birthdate,
+});
 
-function flag(value: boolean, faults: FaultSet): boolean | string {
-  return faults.has('idn-email-verified-string') ? String(value) : value;
-}
+const phoneClaims = (p: Person): Claims => (p.phoneNumber === undefined ? {} : { phone_number: p.phoneNumber, phone_number_verified: p.phoneNumberVerified });
 
-/** A claim the person lacks: left out, or null under the fault that serves nulls. */
-function absent(faults: FaultSet): Claims[string] | undefined {
-  return faults.has('idn-absent-as-null') ? null : undefined;
-}
+const emailClaims = (p: Person): Claims => (p.email === undefined ? {} : { email: p.email, email_verified: p.emailVerified });
 
-function profileClaims(p: Person, faults: FaultSet): Claims {
-  const name = faults.has('idn-name-given-only') ? [p.givenName, p.middleName].filter(Boolean).join(' ') : `${p.familyName} ${p.givenName}`;
-  return {
-    name,
-    family_name: p.familyName,
-    given_name: p.givenName,
-    middle_name: p.middleName ?? absent(faults),
-    gender: p.gender,
-    birthdate: p.birthdate === undefined ? undefined : birthdateOf(p.birthdate, faults),
-  };
-}
-
-function phoneClaims(p: Person, faults: FaultSet): Claims {
-  if (p.phoneNumber === undefined) return {};
-  return {
-    phone_number: faults.has('idn-phone-no-plus') ? p.phoneNumber.slice(1) : p.phoneNumber,
-    phone_number_verified: flag(p.phoneNumberVerified ?? false, faults),
-  };
-}
-
-function emailClaims(p: Person, faults: FaultSet): Claims {
-  if (p.email === undefined) return { email: absent(faults) };
-  return {
-    email: faults.has('idn-email-no-at') ? p.email.replace('@', ' at ') : p.email,
-    email_verified: flag(p.emailVerified ?? false, faults),
-  };
-}
-
-export function claimsOf(person: Person, scopes: readonly string[], faults: FaultSet): Claims {
-  const claims: Claims = {};
-  if (!faults.has('idn-sub-missing')) claims.sub = faults.has('idn-sub-per-request') ? randomUUID() : person.sub;
-  if (scopes.includes('profile')) Object.assign(claims, profileClaims(person, faults));
-  if (scopes.includes('phone')) Object.assign(claims, phoneClaims(person, faults));
-  if (scopes.includes('email')) Object.assign(claims, emailClaims(person, faults));
-  if (faults.has('idn-address-served')) claims.address = { formatted: person.address };
+export function claimsOf(person: Person, scopes: readonly string[]): Claims {
+  const claims: Claims = { sub: person.sub };
+  if (scopes.includes('profile')) Object.assign(claims, profileClaims(person));
+  if (scopes.includes('phone')) Object.assign(claims, phoneClaims(person));
+  if (scopes.includes('email')) Object.assign(claims, emailClaims(person));
   return Object.fromEntries(Object.entries(claims).filter(([, v]) => v !== undefined));
 }

@@ -1,7 +1,9 @@
 /**
  * The sandbox's people: generated with a Russian-locale faker from fixed seeds, so every start of the
- * sandbox serves the same people. Some lack data on purpose (no patronymic, no e-mail, no phone, no
- * birthdate and gender): the userinfo set "is not a fixed list" (spec 2.2) and a client must cope.
+ * sandbox serves the same people. Everyone in the pool consented to share full name, e-mail and phone
+ * number (spec 4.2), so everyone has them; some lack other data on purpose (no patronymic, no birthdate
+ * and gender, no combined `name` beside family and given name, no *_verified flags): the userinfo set
+ * "is not a fixed list" (spec 2.2) and a client must cope.
  */
 import { base, en, Faker, ru } from '@faker-js/faker';
 
@@ -9,6 +11,8 @@ export interface Person {
   sub: string;
   familyName: string;
   givenName: string;
+  /** false: the combined `name` claim is not kept, only family and given name. */
+  hasFullName: boolean;
   middleName?: string;
   gender?: 'male' | 'female';
   birthdate?: string;
@@ -21,7 +25,7 @@ export interface Person {
   consented: boolean;
 }
 
-type Missing = 'middleName' | 'email' | 'phone' | 'birthdateAndGender';
+type Missing = 'middleName' | 'email' | 'phone' | 'birthdateAndGender' | 'fullName' | 'verifiedFlags';
 
 interface Shape {
   seed: number;
@@ -48,10 +52,11 @@ function makePerson(index: number, shape: Shape): Person {
     sub: faker.string.uuid(),
     familyName,
     givenName,
+    hasFullName: !missing.has('fullName'),
     ...(missing.has('middleName') ? {} : { middleName }),
     ...(missing.has('birthdateAndGender') ? {} : { gender: sex, birthdate: shape.birthdate ?? born }),
-    ...(missing.has('phone') ? {} : { phoneNumber: phone, phoneNumberVerified: verified }),
-    ...(missing.has('email') ? {} : { email, emailVerified: verified }),
+    ...(missing.has('phone') ? {} : { phoneNumber: phone, ...(missing.has('verifiedFlags') ? {} : { phoneNumberVerified: verified }) }),
+    ...(missing.has('email') ? {} : { email, ...(missing.has('verifiedFlags') ? {} : { emailVerified: verified }) }),
     address: `${faker.location.city()}, ${faker.location.streetAddress(true)}`,
     consented: shape.consented ?? true,
   };
@@ -63,11 +68,11 @@ export const MAIN_PERSON = makePerson(0, { seed: 1000, birthdate: '1988-02-29' }
 const POOL_SHAPES: Shape[] = [
   { seed: 2001 },
   { seed: 2002, missing: ['middleName'] },
-  { seed: 2003, missing: ['email'] },
-  { seed: 2004, missing: ['middleName', 'email'] },
+  { seed: 2003, missing: ['fullName'] },
+  { seed: 2004, missing: ['middleName', 'fullName'] },
   { seed: 2005, missing: ['birthdateAndGender'] },
   { seed: 2006, verified: false },
-  { seed: 2007, missing: ['phone'] },
+  { seed: 2007, missing: ['verifiedFlags'] },
   { seed: 2008, birthdate: '2000-02-29' },
 ];
 /** The pool of consenting people behind services.identity.tokens.people, in that order. */

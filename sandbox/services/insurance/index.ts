@@ -4,42 +4,14 @@
  * Bearer token with the partner scopes; 20 requests per second per client; JSON body validated;
  * 201 with the contract record and its stored surrender records, kept in memory while it runs.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SlidingWindowLimiter } from '../../rate-limiter.ts';
+import { modifiersOf, route } from '../../faults/modifiers.ts';
 import type { SandboxService, ServiceContext } from '../../types.ts';
-import { unprocessable, validateSurrenderRequest } from './validate.ts';
+import { DATA_TRANSFER, INTERACTION, PARTNER_SCOPES } from './access.ts';
+import { insuranceFaults } from './faults.ts';
+import { RULES, SETTINGS, surrenderHandler, type SurrenderShape } from './handler.ts';
 
 export const INSURANCE_PREFIX = '/insurance';
 export const SURRENDER_PATH = '/invest/axiom/providers-api/v1/contracts/surrender/create/';
-const PARTNER_SCOPES = ['partners.interaction', 'partners.data-transfer'];
-
-interface StoredRecord {
-  contractId: string;
-  id: number | string;
-  createdAt: string;
-  updatedAt: string;
-  providerName: string;
-  currency: string;
-  calcPeriodFrom: string;
-  calcPeriodTo: string;
-  surrenderPercent: number;
-  surrenderValue: number;
-}
-
-interface ContractRecord {
-  createdAt: string;
-  updatedAt: string;
-  updateDate: string;
-  providerName: string;
-  productType: string;
-  contractId: string;
-  surrender: StoredRecord[];
-}
-
-/** The sandbox's error body for this service (the spec does not show one): { code, message, details }. */
-function sendError(reply: FastifyReply, status: number, code: string, message: string, details?: unknown) {
-  return reply.code(status).type('application/json').send({ code, message, ...(details ? { details } : {}) });
-}
 
 export { insuranceFaults as faults } from './faults.ts';
 
@@ -47,6 +19,8 @@ export { insuranceFaults as faults } from './faults.ts';
 export const credentials = {
   token: 'dev-insurance-partner-token',
   tokenWithoutScope: 'dev-insurance-token-without-partner-scope',
+  tokenWithoutInteractionScope: 'dev-insurance-token-data-transfer-only',
+  tokenWithoutDataTransferScope: 'dev-insurance-token-interaction-only',
   providerName: 'Sandbox Insurance Partner',
 };
 
@@ -55,104 +29,16 @@ export const service: SandboxService = {
   prefix: INSURANCE_PREFIX,
 
   register(app, ctx: ServiceContext) {
-    const { faults, credentials } = ctx;
-    const limit = faults.has('ins-rate-limit-too-strict') ? 5 : 20;
-    const limiter = new SlidingWindowLimiter(limit, 1000);
-    const tokens = new Map<string, string[]>([
+    const { credentials } = ctx;
+    const modifiers = modifiersOf<SurrenderShape>(insuranceFaults, ctx.faults, { rules: RULES, settings: SETTINGS });
+    const tokens = new Map<string, readonly string[]>([
       [credentials.insurance.token, PARTNER_SCOPES],
       [credentials.insurance.tokenWithoutScope, ['profile']],
+      [credentials.insurance.tokenWithoutInteractionScope, ['profile', DATA_TRANSFER]],
+      [credentials.insurance.tokenWithoutDataTransferScope, ['profile', INTERACTION]],
     ]);
-    const contracts = new Map<string, ContractRecord>();
-    const replays = new Map<string, { status: number; body: unknown }>();
-    let nextId = 1;
-
-    app.post(SURRENDER_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
-      const requestId = request.headers['x-request-id'];
-      if (typeof requestId === 'string') reply.header('x-request-id', requestId);
-      const auth = request.headers.authorization ?? '';
-      const token = /^bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
-
-      if (!faults.has('ins-no-rate-limit')) {
-        const verdict = limiter.hit(token ?? request.ip);
-        reply.header('x-ratelimit-limit', String(limit)).header('x-ratelimit-remaining', String(verdict.remaining));
-        if (!verdict.allowed) {
-          const seconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
-          return sendError(reply.header('retry-after', String(seconds)).header('x-ratelimit-reset', String(seconds)), 429, 'TOO_MANY_REQUESTS', `more than ${limit} requests per second`);
-        }
-      }
-      if (!faults.has('ins-no-auth') || token) {
-        if (!token) return sendError(reply, 401, 'UNAUTHENTICATED', 'a bearer token is required');
-        const scopes = tokens.get(token);
-        if (!scopes) return sendError(reply, faults.has('ins-bad-token-403') ? 403 : 401, 'UNAUTHENTICATED', 'the token is not valid');
-        if (!PARTNER_SCOPES.every((s) => scopes.includes(s)) && !faults.has('ins-scope-not-checked')) {
-          return sendError(reply, 403, 'FORBIDDEN', `the token lacks the scopes ${PARTNER_SCOPES.join(', ')}`);
-        }
-      }
-      if (typeof requestId === 'string' && faults.has('ins-request-id-replays') && replays.has(requestId)) {
-        const earlier = replays.get(requestId)!;
-        return reply.code(earlier.status).send(earlier.body);
-      }
-
-      const contentType = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-      const raw = Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '';
-      if (contentType !== 'application/json') {
-        if (faults.has('ins-text-plain-500')) return sendError(reply, 500, 'INTERNAL', 'unexpected body');
-        return sendError(reply, 400, 'BAD_REQUEST', 'the body must be application/json');
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(raw);
-      } catch (error) {
-        if (faults.has('ins-malformed-json-500')) return sendError(reply, 500, 'INTERNAL', 'internal error');
-        return sendError(reply, 400, 'BAD_REQUEST', `the body is not valid JSON: ${(error as Error).message}`);
-      }
-      if (faults.has('ins-huge-number-500') && /\d{300,}|\d[eE]\+?\d{3,}/.test(raw)) return sendError(reply, 500, 'INTERNAL', 'number out of range');
-
-      const found = validateSurrenderRequest(body, faults);
-      if (found) return sendError(reply, 400, 'VALIDATION_ERROR', `${found.field} ${found.message}`, [found]);
-      const req = body as { contractId: unknown; productType: string; surrender: Array<Record<string, unknown>>; updateDate?: string };
-      const semantic = unprocessable(req, faults);
-      if (semantic) return sendError(reply, 422, 'UNPROCESSABLE', `${semantic.field} ${semantic.message}`, [semantic]);
-
-      const now = new Date();
-      const stamp = now.toISOString();
-      const contractId = String(req.contractId);
-      const existing = contracts.get(contractId);
-      const items = faults.has('ins-only-first-item-stored') ? req.surrender.slice(0, 1) : req.surrender;
-      const sharedId = nextId;
-      const surrender: StoredRecord[] = items.map((item) => {
-        const id = faults.has('ins-record-ids-repeat') ? sharedId : nextId++;
-        const record: StoredRecord = {
-          contractId,
-          id: faults.has('ins-record-id-string') ? String(id) : id,
-          createdAt: faults.has('ins-created-after-updated') ? new Date(now.getTime() + 60_000).toISOString() : stamp,
-          updatedAt: stamp,
-          providerName: credentials.insurance.providerName,
-          currency: item.currency as string,
-          calcPeriodFrom: item.calcPeriodFrom as string,
-          calcPeriodTo: item.calcPeriodTo as string,
-          surrenderPercent: item.surrenderPercent as number,
-          surrenderValue: faults.has('ins-value-rounded') ? Math.round(item.surrenderValue as number) : (item.surrenderValue as number),
-        };
-        if (faults.has('ins-record-without-provider-name')) delete (record as Partial<StoredRecord>).providerName;
-        return record;
-      });
-      if (faults.has('ins-record-ids-repeat')) nextId++;
-      // Setting surrender amounts replaces the contract's earlier set; the contract keeps its createdAt.
-      const contract: ContractRecord = {
-        createdAt: existing?.createdAt ?? stamp,
-        updatedAt: stamp,
-        updateDate: req.updateDate ?? stamp,
-        providerName: credentials.insurance.providerName,
-        productType: req.productType,
-        contractId,
-        surrender,
-      };
-      contracts.set(contractId, contract);
-      const status = faults.has('ins-status-200') ? 200 : 201;
-      if (typeof requestId === 'string') replays.set(requestId, { status, body: contract });
-      return reply.code(status).type('application/json').send(contract);
-    });
+    const handle = surrenderHandler({ rules: modifiers.rules, settings: modifiers.settings, tokens, providerName: credentials.insurance.providerName });
+    app.post(SURRENDER_PATH, route(modifiers, handle));
   },
 
   targetSection(urls, ctx) {
@@ -160,6 +46,8 @@ export const service: SandboxService = {
       url: `${urls.http}${INSURANCE_PREFIX}`,
       token: ctx.credentials.insurance.token,
       tokenWithoutScope: ctx.credentials.insurance.tokenWithoutScope,
+      tokenWithoutInteractionScope: ctx.credentials.insurance.tokenWithoutInteractionScope,
+      tokenWithoutDataTransferScope: ctx.credentials.insurance.tokenWithoutDataTransferScope,
     };
   },
 };

@@ -1,102 +1,105 @@
 /**
  * The sandbox's own reading of spec 2.5 and 4.4 (independent of specs/: a real staging does not share
- * the suite's schemas). Returns the first problem as { field, rule, message } or undefined.
+ * the suite's schemas), as named rules in the order they are checked: reading the body (400), its
+ * shape (400), then what the sandbox cannot process (422). A rule ignores an absent field unless it is
+ * the field's `required` rule; the rule makers are exported so that a fault can build a variant.
  */
-import type { FaultSet } from '../../faults/types.ts';
+import type { BodyRead } from '../../exchange.ts';
+import { namedRules } from '../../faults/modifiers.ts';
+import { badRequest, invalid, problem, type Problem, type Refusal } from './answers.ts';
+import { isCalendarDate, isDateTime } from './dates.ts';
 
 export const CURRENCIES = ['RUB', 'USD', 'EUR', 'CNY', 'HKD', 'GBP', 'CHF', 'CAD', 'DKK'];
 export const PRODUCT_TYPES = ['investment', 'universal'];
+export const MAX_CONTRACT_ID = 128;
+export const MAX_ITEMS = 1000;
 
-export interface Problem {
-  field: string;
-  rule: string;
-  message: string;
-}
+type Node = Record<string, unknown>;
+const isObject = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
+export const BODY_RULES = namedRules<(read: BodyRead) => Refusal | undefined>()({
+  'body.content-type': ({ request }) => (request.contentType !== 'application/json' ? badRequest('the body must be application/json') : undefined),
+  'body.json': ({ json }) => ('error' in json ? badRequest(`the body is not valid JSON: ${json.error}`) : undefined),
+  'body.object': ({ json }) => ('value' in json && !isObject(json.value) ? invalid(problem('(body)', 'type', 'must be a JSON object')) : undefined),
+});
 
-export function isCalendarDate(value: string, lenient = false): boolean {
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (lenient) return mo >= 1 && mo <= 12 && d >= 1 && d <= 31;
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
+type ShapeRule = (body: Node) => Problem | undefined;
 
-export function isDateTime(value: string, lenient = false, zuluOnly = false): boolean {
-  const m = DATE_TIME.exec(value);
-  if (zuluOnly && m && m[6] !== 'Z' && m[6] !== 'z') return false;
-  if (!m || !isCalendarDate(m[1], lenient)) return false;
-  const [h, mi, s] = [Number(m[2]), Number(m[3]), Number(m[4])];
-  const offsetOk = m[7] === undefined || (Number(m[7]) <= 23 && Number(m[8]) <= 59);
-  return h <= 23 && mi <= 59 && s <= 60 && offsetOk;
-}
+/** A rule on one field of the body, broken when `broken` says so of a value that is there. */
+export const onField = (key: string, rule: string, message: string, broken: (value: unknown) => boolean): ShapeRule => (body) =>
+  body[key] !== undefined && broken(body[key]) ? problem(key, rule, message) : undefined;
 
-const problem = (field: string, rule: string, message: string): Problem => ({ field, rule, message });
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const required = (key: string): ShapeRule => (body) => (body[key] === undefined ? problem(key, 'required', 'is required') : undefined);
 
-function checkItem(item: unknown, at: string, faults: FaultSet): Problem | undefined {
-  if (!isObject(item)) return problem(at, 'type', 'must be an object');
-  const lenient = faults.has('ins-lenient-dates');
-  for (const key of ['calcPeriodFrom', 'calcPeriodTo'] as const) {
-    const v = item[key];
-    if (v === undefined) return problem(`${at}.${key}`, 'required', 'is required');
-    if (typeof v !== 'string' || !isCalendarDate(v, lenient)) return problem(`${at}.${key}`, 'format', 'must be a date yyyy-mm-dd');
-  }
-  const currencies = faults.has('ins-currency-dkk-missing') ? CURRENCIES.filter((c) => c !== 'DKK') : CURRENCIES;
-  if (item.currency === undefined) return problem(`${at}.currency`, 'required', 'is required');
-  if (typeof item.currency !== 'string') return problem(`${at}.currency`, 'type', 'must be a string');
-  if (!faults.has('ins-currency-any') && !currencies.includes(item.currency)) return problem(`${at}.currency`, 'enum', `must be one of ${currencies.join(', ')}`);
-  for (const key of ['surrenderPercent', 'surrenderValue'] as const) {
-    const v = item[key];
-    if (v === undefined) return problem(`${at}.${key}`, 'required', 'is required');
-    if (key === 'surrenderValue' && typeof v === 'string' && faults.has('ins-value-string-coerced')) continue;
-    if (typeof v !== 'number' || !Number.isFinite(v)) return problem(`${at}.${key}`, 'type', 'must be a finite number');
-  }
-  return undefined;
-}
-
-export function validateSurrenderRequest(body: unknown, faults: FaultSet): Problem | undefined {
-  if (!isObject(body)) return problem('(body)', 'type', 'must be a JSON object');
-  const { contractId, productType, surrender, updateDate } = body;
-  if (contractId === undefined) return problem('contractId', 'required', 'is required');
-  if (typeof contractId !== 'string' && !faults.has('ins-contract-id-coerced')) return problem('contractId', 'type', 'must be a string');
-  const length = [...String(contractId)].length;
-  const max = faults.has('ins-contract-id-max-127') ? 127 : 128;
-  if (length < 1) return problem('contractId', 'minLength', 'must not be empty');
-  if (length > max && !faults.has('ins-contract-id-unbounded')) return problem('contractId', 'maxLength', `must be at most ${max} characters`);
-  if (productType === undefined) return problem('productType', 'required', 'is required');
-  if (typeof productType !== 'string' || (!faults.has('ins-product-type-any') && !PRODUCT_TYPES.includes(productType))) {
-    return problem('productType', 'enum', `must be one of ${PRODUCT_TYPES.join(', ')}`);
-  }
-  if (surrender === undefined) return problem('surrender', 'required', 'is required');
-  if (!Array.isArray(surrender)) return problem('surrender', 'type', 'must be an array');
-  const maxItems = faults.has('ins-surrender-max-999') ? 999 : 1000;
-  if (surrender.length < 1 && !faults.has('ins-empty-surrender-accepted')) return problem('surrender', 'minItems', 'must have at least 1 item');
-  if (surrender.length > maxItems && !faults.has('ins-surrender-unbounded')) return problem('surrender', 'maxItems', `must have at most ${maxItems} items`);
-  for (let i = 0; i < surrender.length; i++) {
-    const found = checkItem(surrender[i], `surrender[${i}]`, faults);
+/** A rule on every surrender item that is an object; the first item that breaks it is reported. */
+export const onItems = (check: (item: Node, at: string) => Problem | undefined): ShapeRule => (body) => {
+  const items = Array.isArray(body.surrender) ? body.surrender : [];
+  for (let i = 0; i < items.length; i++) {
+    const found = isObject(items[i]) ? check(items[i] as Node, `surrender[${i}]`) : undefined;
     if (found) return found;
   }
-  if (updateDate === undefined) {
-    if (!faults.has('ins-update-date-optional')) return problem('updateDate', 'required', 'is required');
-  } else if (typeof updateDate !== 'string' || !isDateTime(updateDate, faults.has('ins-lenient-dates'), faults.has('ins-datetime-offset-rejected'))) {
-    return problem('updateDate', 'format', 'must be an RFC 3339 date-time');
-  }
   return undefined;
-}
+};
 
-/** Data the sandbox cannot process (422): periods out of order, percent outside 0..100, negative value. */
-export function unprocessable(body: { surrender: Array<Record<string, unknown>> }, faults: FaultSet): Problem | undefined {
-  for (let i = 0; i < body.surrender.length; i++) {
-    const item = body.surrender[i] as { calcPeriodFrom: string; calcPeriodTo: string; surrenderPercent: number; surrenderValue: number };
-    if (item.calcPeriodFrom > item.calcPeriodTo && !faults.has('ins-period-order-unchecked')) {
-      return problem(`surrender[${i}].calcPeriodFrom`, 'periodOrder', 'must not be after calcPeriodTo');
-    }
-    if (item.surrenderPercent < 0 || item.surrenderPercent > 100) return problem(`surrender[${i}].surrenderPercent`, 'range', 'must be between 0 and 100');
-    if (item.surrenderValue < 0) return problem(`surrender[${i}].surrenderValue`, 'range', 'must not be negative');
-  }
-  return undefined;
-}
+/** A rule on one field of every surrender item, broken when `broken` says so of a value that is there. */
+export const onItemField = (key: string, rule: string, message: string, broken: (value: unknown) => boolean): ShapeRule =>
+  onItems((item, at) => (item[key] !== undefined && broken(item[key]) ? problem(`${at}.${key}`, rule, message) : undefined));
+
+const itemRequired = (key: string): ShapeRule => onItems((item, at) => (item[key] === undefined ? problem(`${at}.${key}`, 'required', 'is required') : undefined));
+const characters = (v: unknown) => [...String(v)].length;
+const notFinite = (v: unknown) => typeof v !== 'number' || !Number.isFinite(v);
+
+export const contractIdAtMost = (max: number) => onField('contractId', 'maxLength', `must be at most ${max} characters`, (v) => characters(v) > max);
+export const productTypeIn = (types: string[]) => onField('productType', 'enum', `must be one of ${types.join(', ')}`, (v) => !types.includes(v as string));
+export const surrenderAtMost = (max: number) => onField('surrender', 'maxItems', `must have at most ${max} items`, (v) => (v as unknown[]).length > max);
+export const currencyIn = (codes: string[]) => onItemField('currency', 'enum', `must be one of ${codes.join(', ')}`, (v) => !codes.includes(v as string));
+export const periodDate = (key: 'calcPeriodFrom' | 'calcPeriodTo', isDate: (v: string) => boolean) =>
+  onItemField(key, 'format', 'must be a date yyyy-mm-dd', (v) => typeof v !== 'string' || !isDate(v));
+export const updateDateFormat = (isDate: (v: string) => boolean) => onField('updateDate', 'format', 'must be an RFC 3339 date-time', (v) => typeof v !== 'string' || !isDate(v));
+export const finiteNumber = (key: 'surrenderPercent' | 'surrenderValue', alsoAccepted: (v: unknown) => boolean = () => false) =>
+  onItemField(key, 'type', 'must be a finite number', (v) => notFinite(v) && !alsoAccepted(v));
+
+/** 400: the shape of the request (2.5, 4.4). */
+export const SHAPE_RULES = namedRules<ShapeRule>()({
+  'contractId.required': required('contractId'),
+  'contractId.type': onField('contractId', 'type', 'must be a string', (v) => typeof v !== 'string'),
+  'contractId.minLength': onField('contractId', 'minLength', 'must not be empty', (v) => characters(v) < 1),
+  'contractId.maxLength': contractIdAtMost(MAX_CONTRACT_ID),
+  'productType.required': required('productType'),
+  'productType.type': onField('productType', 'type', 'must be a string', (v) => typeof v !== 'string'),
+  'productType.enum': productTypeIn(PRODUCT_TYPES),
+  'surrender.required': required('surrender'),
+  'surrender.type': onField('surrender', 'type', 'must be an array', (v) => !Array.isArray(v)),
+  'surrender.minItems': onField('surrender', 'minItems', 'must have at least 1 item', (v) => (v as unknown[]).length < 1),
+  'surrender.maxItems': surrenderAtMost(MAX_ITEMS),
+  'surrender[].type': (body) => {
+    const items = Array.isArray(body.surrender) ? body.surrender : [];
+    const at = items.findIndex((item) => !isObject(item));
+    return at < 0 ? undefined : problem(`surrender[${at}]`, 'type', 'must be an object');
+  },
+  'surrender[].calcPeriodFrom.required': itemRequired('calcPeriodFrom'),
+  'surrender[].calcPeriodFrom.format': periodDate('calcPeriodFrom', isCalendarDate),
+  'surrender[].calcPeriodTo.required': itemRequired('calcPeriodTo'),
+  'surrender[].calcPeriodTo.format': periodDate('calcPeriodTo', isCalendarDate),
+  'surrender[].currency.required': itemRequired('currency'),
+  'surrender[].currency.type': onItemField('currency', 'type', 'must be a string', (v) => typeof v !== 'string'),
+  'surrender[].currency.enum': currencyIn(CURRENCIES),
+  'surrender[].surrenderPercent.required': itemRequired('surrenderPercent'),
+  'surrender[].surrenderPercent.type': finiteNumber('surrenderPercent'),
+  'surrender[].surrenderValue.required': itemRequired('surrenderValue'),
+  'surrender[].surrenderValue.type': finiteNumber('surrenderValue'),
+  'updateDate.required': required('updateDate'),
+  'updateDate.format': updateDateFormat((v) => isDateTime(v)),
+});
+
+/** 422: data the sandbox cannot process: periods out of order, percent outside 0..100, a negative value. */
+export const PROCESSING_RULES = namedRules<ShapeRule>()({
+  'surrender[].periodOrder': onItems((item, at) =>
+    (item.calcPeriodFrom as string) > (item.calcPeriodTo as string) ? problem(`${at}.calcPeriodFrom`, 'periodOrder', 'must not be after calcPeriodTo') : undefined,
+  ),
+  'surrender[].surrenderPercent.range': onItems((item, at) => {
+    const percent = item.surrenderPercent as number;
+    return percent < 0 || percent > 100 ? problem(`${at}.surrenderPercent`, 'range', 'must be between 0 and 100') : undefined;
+  }),
+  'surrender[].surrenderValue.range': onItems((item, at) => ((item.surrenderValue as number) < 0 ? problem(`${at}.surrenderValue`, 'range', 'must not be negative') : undefined)),
+});

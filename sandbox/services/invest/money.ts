@@ -1,9 +1,7 @@
 /**
  * The sandbox's own exact money arithmetic (it never imports the harness): amounts are bigint nanos,
- * rounding is half away from zero, and `Render` writes an amount as the {units, nano} pair, which is
- * where the value-rendering faults live.
+ * rounding is half away from zero, and an amount is written as the canonical {units, nano} pair.
  */
-import type { FaultSet } from '../../faults/types.ts';
 
 export const NANO = 1_000_000_000n;
 export type Currency = 'rub' | 'usd' | 'eur';
@@ -42,35 +40,16 @@ export interface Pair {
   nano: number;
 }
 
-/** Writes amounts as {units, nano}: canonical unless a rendering fault is on. */
-export class Render {
-  constructor(private readonly faults: FaultSet) {}
-
-  pair(amount: bigint, kind: 'money' | 'quotation'): Pair {
-    if (this.faults.has('inv-nano-overflow') && amount > 0n && amount % NANO === 0n) return { units: String(amount / NANO - 1n), nano: 1_000_000_000 };
-    if (this.faults.has('inv-opposite-signs') && amount < 0n && amount % NANO !== 0n) {
-      const floor = amount / NANO - 1n;
-      return { units: String(floor), nano: Number(amount - floor * NANO) };
-    }
-    const units = amount / NANO;
-    const nano = Number(amount % NANO) || 0;
-    if (kind === 'quotation' && units < 0n && this.faults.has('inv-units-uint64-wrap')) return { units: String(2n ** 64n + units), nano };
-    return { units: String(units), nano };
-  }
-
-  money(amount: bigint, currency: string): Pair & { currency: string } {
-    if (this.faults.has('inv-units-decimal') && amount % NANO !== 0n) return { currency, units: decimalText(amount), nano: 0 };
-    return { currency, ...this.pair(amount, 'money') };
-  }
-
-  quote(amount: bigint): Pair {
-    return this.pair(amount, 'quotation');
-  }
+/** An amount as the canonical {units, nano} pair: units a decimal integer string, |nano| < 1e9, both of one sign. */
+export function pairOf(amount: bigint): Pair {
+  return { units: String(amount / NANO), nano: Number(amount % NANO) || 0 };
 }
 
-function decimalText(amount: bigint): string {
-  const negative = amount < 0n;
-  const abs = negative ? -amount : amount;
-  const fraction = (abs % NANO).toString().padStart(9, '0').replace(/0+$/, '');
-  return `${negative ? '-' : ''}${abs / NANO}${fraction ? `.${fraction}` : ''}`;
-}
+/** A MoneyValue (spec 2.4): the pair with its currency. */
+export const money = (amount: bigint, currency: string): Pair & { currency: string } => ({ currency, ...pairOf(amount) });
+
+/** A Quotation (spec 2.4): the pair alone. */
+export const quote = (amount: bigint): Pair => pairOf(amount);
+
+/** The amount a pair writes, in nanos. */
+export const amountOf = (pair: Pair): bigint => BigInt(pair.units) * NANO + BigInt(pair.nano);

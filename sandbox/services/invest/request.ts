@@ -1,65 +1,47 @@
 /**
- * Reading a GetPortfolio request (spec 4.3) the way a gRPC-JSON gateway would: JSON only, accountId a
- * non-empty string, currency one of RUB, USD, EUR (default RUB). Each problem names the vendor's API
- * error code for it (public facts); an unparsable body has no vendor code, so the sandbox uses 30000.
+ * Reading a GetPortfolio request (spec 4.3) the way a gRPC-JSON gateway would, as named rules in the
+ * order they are checked: JSON only, accountId a non-empty string, currency one of RUB, USD, EUR
+ * (default RUB). Each rule refuses with the vendor's API error code for its problem (public facts); an
+ * unparsable body has no vendor code, so the sandbox uses 30000.
  */
-import type { FaultSet } from '../../faults/types.ts';
+import { readJsonBody, type BodyRead, type Incoming } from '../../exchange.ts';
+import { namedRules } from '../../faults/modifiers.ts';
 import type { Currency } from './money.ts';
+import { reject, type Rejection } from './answers.ts';
 
 export interface PortfolioQuery {
   accountId: string;
   currency: Currency;
 }
 
-export interface Rejection {
-  status: number;
-  code: number;
-  message: string;
-  description: number;
-}
-
 const CURRENCIES: Record<string, Currency> = { RUB: 'rub', USD: 'usd', EUR: 'eur' };
+export const CURRENCY_CODES = Object.keys(CURRENCIES);
 export const UNPARSABLE = 30000;
 
-const reject = (status: number, code: number, message: string, description: number): Rejection => ({ status, code, message, description });
+type Node = Record<string, unknown>;
+const isObject = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+const absent = (v: unknown) => v === undefined || v === null;
 
-function formFields(raw: string): Record<string, unknown> {
-  return Object.fromEntries(new URLSearchParams(raw));
-}
+/** An empty body is an empty message, as a gRPC-JSON gateway reads it. */
+export const readBody = (request: Incoming): BodyRead => readJsonBody(request, request.text.trim() === '' ? '{}' : request.text);
 
-export function readQuery(contentType: string, raw: string, faults: FaultSet): PortfolioQuery | Rejection {
-  let body: unknown;
-  if (contentType !== 'application/json') {
-    if (!(contentType === 'application/x-www-form-urlencoded' && faults.has('inv-form-body-accepted'))) {
-      return reject(415, 3, `unsupported content type "${contentType || '(none)'}": send application/json`, UNPARSABLE);
-    }
-    body = formFields(raw);
-  } else {
-    try {
-      body = raw.trim() === '' ? {} : JSON.parse(raw);
-    } catch (error) {
-      if (faults.has('inv-malformed-json-500')) return reject(500, 13, 'Internal error', 70001);
-      return reject(400, 3, `the body is not valid JSON: ${(error as Error).message}`, UNPARSABLE);
-    }
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return reject(400, 3, 'the body must be a JSON object', UNPARSABLE);
-  const { accountId, currency } = body as Record<string, unknown>;
-  if (accountId === undefined || accountId === null || accountId === '') {
-    if (faults.has('inv-missing-account-500')) return reject(500, 13, 'Internal error', 70001);
-    return reject(400, 3, 'Missing parameter: `account_id`', 30021);
-  }
-  const coerced = typeof accountId === 'number' && faults.has('inv-account-id-coerced') ? String(accountId) : accountId;
-  if (typeof coerced !== 'string') return reject(400, 3, '`account_id` is invalid', 30022);
-  let chosen: Currency = faults.has('inv-default-not-rub') ? 'usd' : 'rub';
-  if (currency !== undefined && currency !== null) {
-    const known = typeof currency === 'string' ? CURRENCIES[currency] : undefined;
-    if (known) chosen = known;
-    else if (faults.has('inv-currency-any')) chosen = 'rub';
-    else return reject(400, 3, `currency ${JSON.stringify(currency)} is not one of RUB, USD, EUR`, 30258);
-  }
-  return { accountId: coerced, currency: chosen };
-}
+export const BODY_RULES = namedRules<(read: BodyRead) => Rejection | undefined>()({
+  'body.content-type': ({ request: { contentType } }) =>
+    contentType !== 'application/json' ? reject(415, 3, `unsupported content type "${contentType || '(none)'}": send application/json`, UNPARSABLE) : undefined,
+  'body.json': ({ json }) => ('error' in json ? reject(400, 3, `the body is not valid JSON: ${json.error}`, UNPARSABLE) : undefined),
+  'body.object': ({ json }) => ('value' in json && !isObject(json.value) ? reject(400, 3, 'the body must be a JSON object', UNPARSABLE) : undefined),
+});
 
-export function isRejection(value: PortfolioQuery | Rejection): value is Rejection {
-  return 'status' in value;
+export const QUERY_RULES = namedRules<(body: Node) => Rejection | undefined>()({
+  'accountId.required': ({ accountId }) => (absent(accountId) || accountId === '' ? reject(400, 3, 'Missing parameter: `account_id`', 30021) : undefined),
+  'accountId.type': ({ accountId }) => (typeof accountId !== 'string' ? reject(400, 3, '`account_id` is invalid', 30022) : undefined),
+  'currency.enum': ({ currency }) =>
+    !absent(currency) && !(typeof currency === 'string' && Object.hasOwn(CURRENCIES, currency))
+      ? reject(400, 3, `currency ${JSON.stringify(currency)} is not one of ${CURRENCY_CODES.join(', ')}`, 30258)
+      : undefined,
+});
+
+/** The query of a body that passed every rule. */
+export function queryOf(body: Node): PortfolioQuery {
+  return { accountId: body.accountId as string, currency: absent(body.currency) ? 'rub' : CURRENCIES[body.currency as string] };
 }

@@ -1,182 +1,55 @@
 /**
- * The sandbox's own reading of spec 2.1 and 5.1 (independent of harness/: a real staging does not share
- * the suite's token builder). Checks, in order: the Bearer scheme, three base64url segments, the header
- * (alg exactly HS256, a known kid), the HMAC-SHA256 signature over the bytes received (constant-time
- * compare), then the claims: exp (required), nbf and iat (when present) with LEEWAY_SECONDS of clock
- * leeway, aud, and x-content-sha256 against the raw body bytes.
+ * Verifies the token of one call, step by step (token-rules.ts, then claim-rules.ts): each step reads
+ * what the one before it let through, and each check is a named rule looked up in `rules`, so that a
+ * fault can replace one. The first rule that refuses names the reason.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { FaultSet } from '../../faults/types.ts';
+import { firstFound } from '../../faults/modifiers.ts';
+import { CLAIM_RULES } from './claim-rules.ts';
+import {
+  AUTHORIZATION_RULES,
+  BEARER,
+  FORM_RULES,
+  HEADER_JSON_RULES,
+  HEADER_RULES,
+  LOOKUP_RULES,
+  PAYLOAD_RULES,
+  readSegment,
+  SIGNATURE_RULES,
+} from './token-rules.ts';
 
-export const LEEWAY_SECONDS = 30;
+export const TOKEN_RULES = { ...AUTHORIZATION_RULES, ...FORM_RULES, ...HEADER_JSON_RULES, ...HEADER_RULES, ...LOOKUP_RULES, ...SIGNATURE_RULES, ...PAYLOAD_RULES, ...CLAIM_RULES };
 
-export interface VerifierConfig {
-  /** kid (API key) -> HMAC key bytes. */
-  keys: ReadonlyMap<string, Buffer>;
-  audience: string;
-  faults: FaultSet;
-  /** Signatures already verified (only the spe-verify-cache-by-signature fault reads it). */
-  verified: Set<string>;
+/** Whether a rule is one of the token's (its refusals are the token's: 401). */
+export const isTokenRule = (rule: string | undefined): boolean => rule !== undefined && Object.hasOwn(TOKEN_RULES, rule);
+
+export interface TokenCall {
+  authorization: string | undefined;
+  body: Buffer;
+  /** The bytes x-content-sha256 covers. */
+  hashed: Buffer;
+  now: number;
 }
 
-export type Verdict =
-  | { ok: true; claims: Record<string, unknown> }
-  | { ok: false; status: number; reason: string };
+/** The rule that refuses the call's token and why, or undefined when the token verifies. */
+export function refusalOfToken(rules: typeof TOKEN_RULES, keys: ReadonlyMap<string, Buffer>, call: TokenCall): { rule: string; found: string } | undefined {
+  const unauthorized = firstFound(rules, AUTHORIZATION_RULES, call.authorization);
+  if (unauthorized) return unauthorized;
+  const parts = BEARER.exec(call.authorization!)![1].split('.');
+  const malformed = firstFound(rules, FORM_RULES, parts);
+  if (malformed) return malformed;
 
-const SEGMENT = /^[A-Za-z0-9_-]+$/;
-const HASHES: Record<string, string> = { HS256: 'sha256', HS384: 'sha384', HS512: 'sha512' };
+  const headerRead = readSegment(parts[0]);
+  const unreadable = firstFound(rules, HEADER_JSON_RULES, headerRead);
+  if (unreadable) return unreadable;
+  const header = (headerRead as { value: Record<string, unknown> }).value;
+  const badHeader = firstFound(rules, HEADER_RULES, header);
+  if (badHeader) return badHeader;
+  const unsigned = firstFound(rules, SIGNATURE_RULES, { parts, header, key: rules['key.lookup'](keys, header.kid) });
+  if (unsigned) return unsigned;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const b64urlJson = (segment: string): unknown => JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-const reencode = (segment: string) => Buffer.from(JSON.stringify(b64urlJson(segment))).toString('base64url');
-const sha256hex = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
-
-class Refusal extends Error {
-  constructor(
-    readonly reason: string,
-    readonly status = 401,
-  ) {
-    super(reason);
-  }
-}
-
-function bearerToken(authorization: string | undefined, faults: FaultSet): string | undefined {
-  if (authorization === undefined || authorization.trim() === '') {
-    if (faults.has('spe-no-auth-served')) return undefined;
-    throw new Refusal('a bearer token is required');
-  }
-  const match = /^Bearer +(\S+)\s*$/i.exec(authorization);
-  if (match) return match[1];
-  if (faults.has('spe-no-bearer-accepted')) return authorization.trim().split(/\s+/).pop();
-  throw new Refusal('the Authorization header must use the Bearer scheme');
-}
-
-function parseHeader(segment: string, faults: FaultSet): Record<string, unknown> {
-  if (faults.has('spe-malformed-500')) return b64urlJson(segment) as Record<string, unknown>;
-  let header: unknown;
-  try {
-    header = b64urlJson(segment);
-  } catch {
-    throw new Refusal('the token header is not base64url JSON');
-  }
-  if (!isObject(header)) throw new Refusal('the token header is not a JSON object');
-  return header;
-}
-
-function parsePayload(segment: string): Record<string, unknown> {
-  let payload: unknown;
-  try {
-    payload = b64urlJson(segment);
-  } catch {
-    throw new Refusal('the token payload is not base64url JSON');
-  }
-  if (!isObject(payload)) throw new Refusal('the token payload is not a JSON object');
-  return payload;
-}
-
-/** Which hash to verify with, or undefined when the signature check is skipped (a fault). */
-function hashFor(alg: unknown, faults: FaultSet): string | undefined {
-  if (faults.has('spe-alg-none-accepted') && typeof alg === 'string' && alg.toLowerCase() === 'none') return undefined;
-  if (faults.has('spe-alg-label-ignored')) return 'sha256';
-  if (faults.has('spe-alg-from-header') && typeof alg === 'string' && HASHES[alg]) return HASHES[alg];
-  if (alg !== 'HS256') throw new Refusal(`alg must be HS256, got ${JSON.stringify(alg)}`);
-  return 'sha256';
-}
-
-function keyFor(kid: unknown, cfg: VerifierConfig): Buffer {
-  if (cfg.faults.has('spe-kid-any')) return [...cfg.keys.values()][0];
-  if (typeof kid !== 'string' || kid === '') throw new Refusal('the token header has no kid');
-  const key = cfg.keys.get(kid);
-  if (!key) throw new Refusal('unknown kid');
-  return key;
-}
-
-function checkSignature(parts: string[], hash: string, key: Buffer, cfg: VerifierConfig): void {
-  const { faults } = cfg;
-  const [h, p, s] = parts;
-  if (faults.has('spe-sig-not-verified')) return;
-  if (faults.has('spe-verify-cache-by-signature') && cfg.verified.has(s)) return;
-  const input = faults.has('spe-sig-over-reserialised-json') ? `${reencode(h)}.${reencode(p)}` : `${h}.${p}`;
-  const expected = createHmac(hash, key).update(input, 'ascii').digest();
-  const received = Buffer.from(s, 'base64url');
-  let equal: boolean;
-  if (faults.has('spe-sig-case-insensitive')) equal = s.toLowerCase() === expected.toString('base64url').toLowerCase();
-  else if (faults.has('spe-sig-prefix-16')) equal = received.length >= 16 && timingSafeEqual(received.subarray(0, 16), expected.subarray(0, 16));
-  else equal = received.length === expected.length && timingSafeEqual(received, expected);
-  if (!equal) throw new Refusal('the signature does not verify');
-  if (faults.has('spe-verify-cache-by-signature')) cfg.verified.add(s);
-}
-
-function numericDate(claims: Record<string, unknown>, name: string): number | undefined {
-  const value = claims[name];
-  if (value === undefined) return undefined;
-  if (!Number.isInteger(value)) throw new Refusal(`${name} must be an integer Unix time`);
-  return value as number;
-}
-
-function checkTimes(claims: Record<string, unknown>, faults: FaultSet, now: number): void {
-  if (!faults.has('spe-expired-accepted')) {
-    const exp = numericDate(claims, 'exp');
-    if (exp === undefined && !faults.has('spe-exp-optional')) throw new Refusal('the token has no exp');
-    if (exp !== undefined && now > exp + LEEWAY_SECONDS) throw new Refusal('the token has expired', faults.has('spe-expired-400') ? 400 : 401);
-  }
-  const nbf = numericDate(claims, 'nbf');
-  if (nbf !== undefined && now < nbf - LEEWAY_SECONDS && !faults.has('spe-nbf-ignored')) throw new Refusal('the token is not valid yet (nbf)');
-  const iat = numericDate(claims, 'iat');
-  if (iat !== undefined && iat > now + LEEWAY_SECONDS && !faults.has('spe-iat-future-accepted')) throw new Refusal('the token is issued in the future (iat)');
-}
-
-function checkAudience(aud: unknown, cfg: VerifierConfig): void {
-  if (cfg.faults.has('spe-aud-ignored')) return;
-  const matches = (a: unknown) => typeof a === 'string' && (cfg.faults.has('spe-aud-prefix') ? a.startsWith(cfg.audience) : a === cfg.audience);
-  const ok = Array.isArray(aud) ? aud.some(matches) : matches(aud);
-  if (!ok) throw new Refusal('the token is not meant for this service (aud)');
-}
-
-function bodyHash(raw: Buffer, faults: FaultSet): string {
-  if (raw.length === 0) return sha256hex(faults.has('spe-empty-body-hashed-as-braces') ? '{}' : '');
-  if (faults.has('spe-hash-over-reserialised-json')) {
-    try {
-      return sha256hex(JSON.stringify(JSON.parse(raw.toString('utf8'))));
-    } catch {
-      return sha256hex(raw);
-    }
-  }
-  return sha256hex(raw);
-}
-
-function checkBodyHash(claimed: unknown, raw: Buffer, faults: FaultSet): void {
-  if (faults.has('spe-hash-ignored')) return;
-  if (typeof claimed !== 'string') throw new Refusal('the token has no x-content-sha256');
-  if (claimed.toLowerCase() !== bodyHash(raw, faults)) throw new Refusal('x-content-sha256 is not the SHA-256 of the request body');
-}
-
-function checkClaimNames(claims: Record<string, unknown>, faults: FaultSet): void {
-  if (faults.has('spe-token-id-refused') && ('jti' in claims || 'jit' in claims)) throw new Refusal('unknown claim');
-  if (faults.has('spe-jit-only') && 'jti' in claims) throw new Refusal('unknown claim jti');
-}
-
-/** Verifies the Authorization header of one call against its raw body. */
-export function verifyCall(authorization: string | undefined, raw: Buffer, cfg: VerifierConfig, now = Math.floor(Date.now() / 1000)): Verdict {
-  try {
-    const token = bearerToken(authorization, cfg.faults);
-    if (token === undefined) return { ok: true, claims: {} };
-    const parts = token.split('.');
-    if (parts.length !== 3 || !SEGMENT.test(parts[0]) || !SEGMENT.test(parts[1]) || !/^[A-Za-z0-9_-]*$/.test(parts[2])) {
-      throw new Refusal('the token is not three base64url segments');
-    }
-    const header = parseHeader(parts[0], cfg.faults);
-    const hash = hashFor(header.alg, cfg.faults);
-    const key = keyFor(header.kid, cfg);
-    if (hash) checkSignature(parts, hash, key, cfg);
-    const claims = parsePayload(parts[1]);
-    checkClaimNames(claims, cfg.faults);
-    checkTimes(claims, cfg.faults, now);
-    checkAudience(claims.aud, cfg);
-    checkBodyHash(claims['x-content-sha256'], raw, cfg.faults);
-    return { ok: true, claims };
-  } catch (error) {
-    if (error instanceof Refusal) return { ok: false, status: error.status, reason: error.reason };
-    throw error;
-  }
+  const payloadRead = readSegment(parts[1]);
+  const unreadablePayload = firstFound(rules, PAYLOAD_RULES, payloadRead);
+  if (unreadablePayload) return unreadablePayload;
+  const claims = (payloadRead as { value: Record<string, unknown> }).value;
+  return firstFound(rules, CLAIM_RULES, { claims, now: call.now, body: call.body, hashed: call.hashed });
 }

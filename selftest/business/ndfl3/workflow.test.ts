@@ -96,7 +96,7 @@ describe('services.business.ndfl3 of a target file', () => {
   });
 
   it.each([
-    [{ sourceStates: { 'start-work': ['Preprocess'] } }, 'names no source states for start-review'],
+    [{ sourceStates: { 'start-work': ['Preprocess'] } }, 'sourceStates.start-review'],
     [{ sourceStates: { ...sourceStateTable(), approve: [] } }, 'sourceStates.approve'],
     [{ sourceStates: { ...sourceStateTable(), ready: ['InReview'] } }, 'sourceStates.ready'],
     [{ versionFrom: 'cookie' }, 'versionFrom'],

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mtlsDispatcher } from '../../../harness/mtls.ts';
-import { businessRateGroup, refusalRateGroup } from '../../../harness/rate-groups.ts';
+import { businessRateGroup } from '../../../harness/rate-groups.ts';
 import { loadTarget, type Target } from '../../../harness/target.ts';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/server.ts';
 
@@ -23,10 +23,9 @@ describe('the groups of specs/limits.yaml', () => {
     expect(businessRateGroup('/api/v1/account-operations')).toEqual({ key: 'business:account-operations', limit: { requests: 3, perSeconds: 1 } });
   });
 
-  it('pace everything else at the undocumented default, refusals under their own key', () => {
+  it('pace everything else at the undocumented default', () => {
     expect(businessRateGroup('/api/v1/card')).toEqual({ key: 'business:undocumented', limit: { requests: 40, perSeconds: 1 } });
     expect(businessRateGroup('/api/v1/statement')).toMatchObject({ key: 'business:undocumented' });
-    expect(refusalRateGroup()).toEqual({ key: 'business:refusals', limit: { requests: 40, perSeconds: 1 } });
   });
 });
 

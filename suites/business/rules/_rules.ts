@@ -4,7 +4,8 @@
  * a request generated from the document, then sets the fields the spec names (found by name wherever
  * the operation's body schema declares them, through $ref, allOf and arrays) to values that meet the
  * rules, and breaks one. Acceptance is the operation's documented success (a 2xx with the body the
- * served document gives it); refusal is a 400 or 422, and counts only next to a control: the same
+ * served document gives it); refusal is neither a 2xx nor a 5xx (the spec fixes no status; 400 or 422
+ * where a policy requirement asks for the vendor's practice), and counts only next to a control: the same
  * operation, with every rule met, accepted in this run (else the test ends inconclusive, NO_CONTROL).
  * A 429 the client could not wait out is a tool error (TARGET_RATE_LIMITED), never a verdict.
  *
@@ -15,6 +16,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
 import { documentedSuccess } from '../../../harness/checks/business-runtime.ts';
+import { refused as refusedAnswer } from '../../../harness/checks/answer.ts';
 import { rejectedWith } from '../../../harness/checks/status.ts';
 import type { Failure } from '../../../harness/checks/failure.ts';
 import { inconclusive, ToolError } from '../../../harness/errors.ts';
@@ -22,6 +24,7 @@ import type { CapturedResponse, RequestSpec } from '../../../harness/http.ts';
 import { jsonBodyOf } from '../../../harness/openapi/operation-model.ts';
 import { resolvePointer } from '../../../harness/openapi/refs.ts';
 import type { RequirementContext } from '../../../harness/suite.ts';
+import { rulesSection, type RulesSection } from '../../../harness/config/business.ts';
 import { credentialOf } from '../../../harness/target.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
 import { baseUrl, send } from '../runtime/_exchanges.ts';
@@ -35,8 +38,8 @@ export const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== 
 export const plan: RuntimePlan = await runtimePlan();
 export const opOf = (row: string): OperationPlan | undefined => plan.operations.find((op) => op.row === row);
 
-export const SUCCESS = [200, 201, 202, 203, 204, 206];
-export const REFUSED = [400, 422];
+/** The vendor's practice for a broken business rule, where a policy requirement asks for it. */
+export const REFUSED_BY_PRACTICE = [400, 422];
 
 /**
  * Declares a describe block of rule tests that need the named operations. When the suite cannot run,
@@ -130,18 +133,10 @@ export { getAt, innIndividual, innLegal, removeAt, setAt } from './_body.ts';
 
 // ── Fixtures of the target file ─────────────────────────────────────────────────────────────────────
 
-export interface RulesConfig {
-  payerAccountPrefix?: string;
-  payerAccounts?: string[];
-  monthNearLimit?: { payerAccountPrefix?: string; payerAccounts?: string[]; paidThisMonth?: number };
-  sbp?: { freeLimit?: number; commissionField?: string };
-  selfEmployed?: { inn?: string; inactiveInn?: string };
-  checkout?: { shopId?: string; itemsAmountCondition?: string };
-}
+export type RulesConfig = RulesSection;
 
 export function rulesConfig(): RulesConfig {
-  const rules = plan.run.target.services.business?.rules;
-  return isNode(rules) ? (rules as RulesConfig) : {};
+  return rulesSection(plan.run.target);
 }
 
 const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('');
@@ -227,7 +222,10 @@ export async function submitRaw(op: OperationPlan, request: GeneratedRequest, ra
 
 /** Accepted: the operation's documented success, a 2xx with the body the served document gives it. */
 export const accepted = (op: OperationPlan, res: CapturedResponse, id: string): Failure[] => documentedSuccess(op.model, res, plan.schemas, id);
-export const refused = (res: CapturedResponse, id: string): Failure[] => rejectedWith(res, REFUSED, id);
+/** Refused: neither a 2xx nor a 5xx (the spec fixes no status for a broken business rule). */
+export const refused = (res: CapturedResponse, id: string): Failure[] => refusedAnswer(res, id);
+/** Refused with 400 or 422: the vendor's practice, for the policy requirements that ask for it. */
+export const refusedByPractice = (res: CapturedResponse, id: string): Failure[] => rejectedWith(res, REFUSED_BY_PRACTICE, id);
 
 /**
  * The control of a refusal: the same operation with a request that meets every rule (`build`), accepted
@@ -238,14 +236,15 @@ export function ruleControl(t: RequirementContext, op: OperationPlan, key: strin
 }
 
 /**
- * A refusal of a broken rule (400 or 422). An acceptance or a server error fails whatever the control;
+ * A refusal of a broken rule (neither a 2xx nor a 5xx; `judge` may ask for more). An acceptance or a
+ * server error fails whatever the control;
  * any other answer is judged only after `control` (the same operation, every rule met, accepted in this
  * run): a target that refuses valid requests too says nothing by refusing this one.
  */
-export async function expectRefused(t: RequirementContext, res: CapturedResponse, control: () => Promise<unknown>, note?: string): Promise<void> {
-  if (res.status < 300 || res.status >= 500) t.expectNone(refused(res, t.id), res, note);
+export async function expectRefused(t: RequirementContext, res: CapturedResponse, control: () => Promise<unknown>, note?: string, judge = refused): Promise<void> {
+  if (res.status < 300 || res.status >= 500) t.expectNone(judge(res, t.id), res, note);
   await control();
-  t.expectNone(refused(res, t.id), res, note);
+  t.expectNone(judge(res, t.id), res, note);
 }
 
 /** Inconclusive for a request the rule is judged on top of that the target did not accept. */

@@ -10,7 +10,7 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import type { OperationPlan } from '../runtime/_runtime.ts';
 import { PAYMENT_DRAFT, RUBLE_TRANSFER, payment, paymentOpWith, type Recipient } from './_payments.ts';
-import { accepted, expectRefused, fitsDocument, freshCounterparty, PAYER_ROLES, payerAccount, isNode, needSite, opOf, refused, removeAt, ruleControl, rulesBlock, setAt, submit, uniqueId } from './_rules.ts';
+import { accepted, expectRefused, fitsDocument, freshCounterparty, PAYER_ROLES, payerAccount, isNode, needSite, opOf, refused, refusedByPractice, removeAt, ruleControl, rulesBlock, setAt, submit, uniqueId } from './_rules.ts';
 
 const UIN_VALID: Array<[string, string]> = [
   ['0', 'the single zero'],
@@ -131,7 +131,7 @@ rulesBlock('business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PAY-002'
       const { op, res } = await withField(t.id, ['collectionAmount'], 150.5, { recipient, salt: 110 });
       const note = `collectionAmount 150.5, recipient inn of ${recipient === 'individual' ? '12' : '10'} digits`;
       if (recipient === 'individual') return t.expectNone(accepted(op, res, t.id), res, note);
-      await expectRefused(t, res, () => control(t, op, 'legal', false), note);
+      await expectRefused(t, res, () => control(t, op, 'legal', false), note, refusedByPractice);
     });
   }
 });

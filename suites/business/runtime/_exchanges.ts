@@ -13,10 +13,9 @@
  * one: every answer is kept, and every 5xx counts.
  */
 import { randomUUID } from 'node:crypto';
-import { isSkip } from '../../../harness/errors.ts';
+import { ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse, RequestSpec } from '../../../harness/http.ts';
 import { mtlsDispatcher, mtlsUrl } from '../../../harness/mtls.ts';
-import { refusalRateGroup } from '../../../harness/rate-groups.ts';
 import { recordServerError } from '../../../harness/server-errors.ts';
 import { credentialOf, serviceOf } from '../../../harness/target.ts';
 import { toWire, type GeneratedRequest, type InvalidRequest } from '../../../generators/openapi.ts';
@@ -39,9 +38,6 @@ export interface Exchange {
   /** Where each identifier of the request came from. */
   origins?: Record<string, Origin>;
 }
-
-/** Variants that no client stands behind: paced under the refusal budget, not the operation's group. */
-const REFUSALS = new Set<Variant>(['no-token', 'bad-token', 'no-certificate', 'plain-url']);
 
 export interface AuthExchanges {
   unknownToken: Exchange;
@@ -120,7 +116,9 @@ export async function send(plan: RuntimePlan, op: OperationPlan, request: Genera
     url: `${url}${wire.path}${wire.search}`,
     headers,
     ...(wire.body !== undefined ? { json: wire.body } : {}),
-    rateGroup: REFUSALS.has(variant) ? refusalRateGroup() : op.rateGroup,
+    rateGroup: op.rateGroup,
+    // On the plain host a redirect is one of the ways to refuse (BUS-MTL-004 judges it); anywhere else it is a tool error.
+    ...(variant === 'plain-url' ? { redirects: 'capture' as const } : {}),
     dispatcher,
   };
   const once = () => gateOf(spec.rateGroup!.key).run(() => client.send(spec));
@@ -133,7 +131,8 @@ export async function send(plan: RuntimePlan, op: OperationPlan, request: Genera
     }
     return { variant, note, response: attempts[0], attempts };
   } catch (error) {
-    if (isSkip(error) || variant !== 'no-certificate') throw error;
+    // Only a connection the secured host refused or broke can be its answer to a missing certificate; a timeout stays a tool error.
+    if (variant !== 'no-certificate' || !(error instanceof ToolError) || error.code !== 'TARGET_UNREACHABLE') throw error;
     return { variant, note, attempts: [], error: (error as Error).message };
   }
 }

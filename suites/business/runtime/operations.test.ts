@@ -26,6 +26,7 @@ import {
   statusDocumented,
   vendorErrorBody,
 } from '../../../harness/checks/business-runtime.ts';
+import { refused } from '../../../harness/checks/answer.ts';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { inconclusive } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
@@ -130,7 +131,7 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
 
   if (op.model.secured) {
     requirementTest('BUS-AUT-001', options('a request without a token is refused'), async (t) => {
-      await refusal(t, (x) => [x.noToken!], ({ res }) => refusedWithoutCredentials(res, t.id, { allow: [401, 403] }), 'a refusal without a token');
+      await refusal(t, (x) => [x.noToken!], ({ res }) => refused(res, t.id), 'a refusal without a token');
     });
   }
 
@@ -175,7 +176,7 @@ function authRows(plan: RuntimePlan, op: OperationPlan, scopeRefusal: boolean): 
   for (const which of ['unknownToken', 'malformedToken'] as const) {
     requirementTest('BUS-AUT-002', { row: `${where}: ${which === 'unknownToken' ? 'an unknown' : 'a malformed'} token is refused`, timeoutMs: 180_000 }, async (t) => {
       const exchange = (await authExchangesOf(plan, op))[which];
-      await refusalOf(t, plan, op, answersOf([exchange]), ({ res }) => refusedWithoutCredentials(res, t.id, { allow: [401, 403] }), 'a refusal of a bad token');
+      await refusalOf(t, plan, op, answersOf([exchange]), ({ res }) => refused(res, t.id), 'a refusal of a bad token');
     });
   }
   if (!scopeRefusal) return;

@@ -73,7 +73,7 @@ export const RULE_FAULTS: Fault[] = [
   fault('bus-chk-russian-post-accepted', ['BUS-CHK-005'], 'the old DeliveryKind value russian_post is still accepted'),
   fault('bus-chk-post-office-refused', ['BUS-CHK-005'], 'the DeliveryKind value post_office is refused at runtime'),
   fault('bus-se-receipt-new', ['BUS-SEL-001', 'BUS-SEL-002'], 'receipts answer the removed status NEW'),
-  fault('bus-se-error-message-on-success', ['BUS-SEL-003'], 'receipt operations in progress carry an errorMessage'),
+  fault('bus-se-error-message-not-string', ['BUS-SEL-003'], 'the errorMessage of a failed receipt operation is an object { text } instead of a string'),
   fault('bus-se-registry-result-lost', ['BUS-SEL-004'], 'the result of a payment-registry create is never found (404)'),
   fault('bus-crd-account-22-refused', ['BUS-CRD-004'], 'the cards list refuses an accountNumber of 22 digits'),
   fault('bus-err-malformed-json-text', ['BUS-ERR-002'], 'a body that is not JSON is answered 400 with a text/plain page'),

@@ -57,6 +57,9 @@ function answer(request: FastifyRequest, reply: FastifyReply, state: RuntimeStat
   const { faults } = state;
   if (op.key === CHECKOUT_V1_CREATE && status === 201 && faults.has('bus-chk-v1-create-200')) status = 200;
   if (isObject(body) && RECEIPT_ANSWERS.has(op.key) && faults.has('bus-se-receipt-new')) body = { ...body, status: 'NEW' };
+  if (isObject(body) && RECEIPT_ANSWERS.has(op.key) && Array.isArray(body.operations) && faults.has('bus-se-error-message-not-string')) {
+    body = { ...body, operations: body.operations.map((o) => (isObject(o) && typeof o.errorMessage === 'string' ? { ...o, errorMessage: { text: o.errorMessage } } : o)) };
+  }
   if (isObject(body) && op.key === CHECKOUT_V2_READ && faults.has('bus-chk-read-without-items-amount')) body = Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'itemsAmount'));
   if (op.key === 'GET /api/v1/company' && state.faults.has('bus-run-field-wrong-type') && body && typeof body === 'object') body = { ...body, name: 7_707_083_893 };
   if (op.key === 'GET /api/v1/individual/subscription' && state.faults.has('bus-run-undocumented-status')) status = 202;

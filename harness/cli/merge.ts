@@ -1,0 +1,31 @@
+/** `partner-conformance merge DIR…`: one junit.xml, conformance.json and conformance.md from shard reports. */
+import { resolve } from 'node:path';
+import { mergeSummaries, readSummary } from '../report/merge.ts';
+import { exitCodeOf } from '../report/records.ts';
+import { writeReports } from '../report/summary-reporter.ts';
+import { renderText } from '../report/text.ts';
+import { reportDirOf } from '../runner/settings.ts';
+import { parseArgs } from './args.ts';
+import type { Command } from './command.ts';
+
+export const mergeCommand: Command = {
+  name: 'merge',
+  summary: 'Merges the reports of the shards of one run (--shard i/n) into one junit.xml, conformance.json and conformance.md.',
+  usage: 'partner-conformance merge DIR… [--reports DIR]',
+  options: [{ flag: '--reports', value: 'DIR', meaning: 'where the merged reports go (default: CONFORMANCE_REPORT_DIR, else reports/)' }],
+  async main(argv) {
+    try {
+      const args = parseArgs(argv, { values: ['--reports'], switches: [] });
+      if (!args.rest.length) throw new Error('give the report folders (or conformance.json files) of the shards');
+      const merged = mergeSummaries(args.rest.map((path) => ({ path, summary: readSummary(path) })));
+      const dir = resolve(args.values['--reports'] ?? reportDirOf());
+      writeReports(dir, merged);
+      console.log(renderText(merged));
+      console.log(`merged reports written to ${dir}`);
+      return exitCodeOf(merged);
+    } catch (error) {
+      console.error(`partner-conformance merge: ${(error as Error).message}`);
+      return 2;
+    }
+  },
+};

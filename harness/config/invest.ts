@@ -1,0 +1,44 @@
+/**
+ * services.invest of the target file (schema: $defs/invest of specs/schemas/common/target-file.json),
+ * typed, with the defaults of the schema applied.
+ */
+import type { RateLimit, Target } from '../target.ts';
+import { checkedSection } from './section.ts';
+import { SERVICE_SHAPE, shapeOf } from './shape.ts';
+
+export interface InvestSection {
+  url: string;
+  rateLimit?: RateLimit;
+  package?: string;
+  token?: string;
+  accountId?: string;
+  accountIds?: string[];
+  otherAccountId?: string;
+  tokenWithoutAccess?: string;
+  burstToken?: string;
+  burstAccountId?: string;
+  totalIsSumOfClasses?: boolean;
+}
+
+export const INVEST_SHAPE = shapeOf<InvestSection>({
+  ...SERVICE_SHAPE,
+  package: true,
+  token: true,
+  accountId: true,
+  accountIds: true,
+  otherAccountId: true,
+  tokenWithoutAccess: true,
+  burstToken: true,
+  burstAccountId: true,
+  totalIsSumOfClasses: true,
+});
+
+/** The schema's defaults (a selftest compares them). */
+export const INVEST_DEFAULTS = { package: 'vendor.public.invest.api.contract.v1', totalIsSumOfClasses: false } as const satisfies Partial<InvestSection>;
+
+export type InvestConfig = InvestSection & Required<Pick<InvestSection, keyof typeof INVEST_DEFAULTS>> & { accountIds: string[] };
+
+export function investConfig(target: Target): InvestConfig {
+  const section = checkedSection(target, 'invest');
+  return { ...INVEST_DEFAULTS, ...section, accountIds: section.accountIds ?? [] };
+}

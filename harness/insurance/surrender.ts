@@ -1,0 +1,24 @@
+/**
+ * What the insurance area knows of the surrender exchange (spec 2.5, 4.4) that checks, generators and
+ * suites share: the request's types and the schemas of request and answer. Generators import it from
+ * here, so no check ever imports a generator.
+ */
+import { schemaId } from '../schemas.ts';
+
+export const SURRENDER_REQUEST = schemaId('insurance/surrender-request');
+export const CONTRACT_RECORD = schemaId('insurance/contract-record');
+
+export interface SurrenderItem {
+  calcPeriodFrom: string;
+  calcPeriodTo: string;
+  currency: string;
+  surrenderPercent: number;
+  surrenderValue: number;
+}
+
+export interface SurrenderRequest {
+  contractId: string;
+  productType: string;
+  surrender: SurrenderItem[];
+  updateDate: string;
+}

@@ -1,0 +1,61 @@
+/**
+ * What the invest area knows of the GetPortfolio exchange (spec 2.3, 2.4, 4.3) that checks, generators
+ * and suites share: the request currencies, the totals, and where the schema places every MoneyValue
+ * and Quotation. Generators import it from here, never from harness/checks/.
+ */
+import { isJsonObject } from '../json.ts';
+import { schemaId, schemaRegistry } from '../schemas.ts';
+
+export const PORTFOLIO_RESPONSE = schemaId('invest/portfolio-response');
+export const PORTFOLIO_REQUEST = schemaId('invest/portfolio-request');
+const MONEY_VALUE = schemaId('invest/money-value');
+const QUOTATION = schemaId('invest/quotation');
+
+/** Spec 4.3: the currencies a request may ask for (RUB when left out). */
+export const REQUEST_CURRENCIES = ['RUB', 'USD', 'EUR'] as const;
+export type RequestCurrency = (typeof REQUEST_CURRENCIES)[number];
+
+export const CLASS_TOTALS = [
+  'totalAmountShares',
+  'totalAmountBonds',
+  'totalAmountEtf',
+  'totalAmountCurrencies',
+  'totalAmountFutures',
+  'totalAmountSp',
+  'totalAmountOptions',
+] as const;
+export const TOTALS = [...CLASS_TOTALS, 'totalAmountPortfolio'] as const;
+
+export interface FoundAmount {
+  /** JSON pointer of the amount in the body. */
+  at: string;
+  kind: 'MoneyValue' | 'Quotation';
+  value: unknown;
+}
+
+type Schema = Record<string, unknown>;
+
+/** Every MoneyValue and Quotation in `body`, wherever the schema with `$id` rootId places one. */
+export function amountsIn(body: unknown, rootId: string = PORTFOLIO_RESPONSE): FoundAmount[] {
+  const registry = schemaRegistry();
+  const out: FoundAmount[] = [];
+  const visit = (value: unknown, schema: Schema, base: string, at: string): void => {
+    if (typeof schema.$ref === 'string') {
+      const target = new URL(schema.$ref, base).href;
+      if (target === MONEY_VALUE || target === QUOTATION) {
+        if (value !== undefined) out.push({ at, kind: target === MONEY_VALUE ? 'MoneyValue' : 'Quotation', value });
+        return;
+      }
+      visit(value, registry.schema(target), target, at);
+      return;
+    }
+    if (isJsonObject(value) && isJsonObject(schema.properties)) {
+      for (const [key, sub] of Object.entries(schema.properties as Record<string, Schema>)) {
+        if (key in value) visit(value[key], sub, base, `${at}/${key}`);
+      }
+    }
+    if (Array.isArray(value) && isJsonObject(schema.items)) value.forEach((item, i) => visit(item, schema.items as Schema, base, `${at}/${i}`));
+  };
+  visit(body, registry.schema(rootId), rootId, '');
+  return out;
+}

@@ -1,0 +1,67 @@
+/**
+ * Documents the run fetched from the target and judged (the business openapi.yaml), kept so that a report
+ * can name exactly what was tested: the test process that fetched one writes its bytes to
+ * `<reportDir>/fetched/<sha256 prefix>-<name>` with a sidecar `.json` (url, SHA-256, size, content type),
+ * and the reporter lists the sidecars. The name comes from the content, so the workers that each fetch the
+ * same document write the same file, and a target that served two versions during one run shows both.
+ *
+ * Recorded only in a run started by the CLI (`partner-conformance run` / `certify`, which always set
+ * CONFORMANCE_REPORT_DIR), so unit tests that load a document write nothing. The folder is emptied when a
+ * run starts. Bytes that contain a credential of the target file are not kept (the hash still is).
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Redactor } from '../redact.ts';
+import type { FetchedDocument } from './records.ts';
+import { variableOf } from '../runner/settings.ts';
+
+export const FETCHED_DIR = 'fetched';
+const SIDECAR = '.json';
+
+function nameOf(url: string): string {
+  const last = new URL(url).pathname.split('/').filter(Boolean).pop() ?? 'document';
+  return last.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80) || 'document';
+}
+
+function writeAtomically(path: string, data: string | Buffer): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, data);
+  renameSync(temporary, path);
+}
+
+/** Records a fetched document in the run's report folder; a no-op outside a CLI run. Never throws. */
+export function recordFetchedDocument(url: string, body: string, contentType: string | undefined, redactor: Redactor, reportDir = variableOf('CONFORMANCE_REPORT_DIR')): void {
+  if (!reportDir) return;
+  try {
+    const bytes = Buffer.from(body, 'utf8');
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const dir = join(reportDir, FETCHED_DIR);
+    mkdirSync(dir, { recursive: true });
+    const file = `${sha256.slice(0, 12)}-${nameOf(url)}`;
+    const keep = redactor.redact(body) === body;
+    if (keep) writeAtomically(join(dir, file), bytes);
+    const entry: FetchedDocument & { withheld?: string } = { url: redactor.redact(url), sha256, bytes: bytes.length, contentType, file: keep ? `${FETCHED_DIR}/${file}` : '' };
+    if (!keep) entry.withheld = 'the bytes contain a credential of the target file; only their hash is kept';
+    writeAtomically(join(dir, file + SIDECAR), JSON.stringify(entry, null, 2));
+  } catch {
+    // A report extra must never fail a test; the reporter simply lists no document.
+  }
+}
+
+/** The documents recorded in a report folder, in a stable order. */
+export function fetchedDocuments(reportDir: string): FetchedDocument[] {
+  const dir = join(reportDir, FETCHED_DIR);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(SIDECAR)).sort();
+  } catch {
+    return [];
+  }
+  return names.map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as FetchedDocument);
+}
+
+/** Empties the folder at the start of a run, so that the list is this run's only. */
+export function clearFetchedDocuments(reportDir: string): void {
+  rmSync(join(reportDir, FETCHED_DIR), { recursive: true, force: true });
+}

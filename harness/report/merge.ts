@@ -1,0 +1,58 @@
+/**
+ * Merging shard reports: the conformance.json of each shard (a folder or the file itself) into one
+ * summary whose counts are those of the unsharded run. Shards of one run share the target and the seed;
+ * a merge of shards that disagree on them is refused.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { summaryOf, type FetchedDocument, type RunSummary, type WaiverUse } from './records.ts';
+
+/** Reads a conformance.json, given it or the report folder that holds it. */
+export function readSummary(path: string): RunSummary {
+  const file = existsSync(path) && statSync(path).isDirectory() ? join(path, 'conformance.json') : path;
+  if (!existsSync(file)) throw new Error(`${file}: no such report (expected a conformance.json or a folder holding one)`);
+  const summary = JSON.parse(readFileSync(file, 'utf8')) as RunSummary;
+  if (summary.format !== 'partner-conformance/summary@2') throw new Error(`${file}: not a partner-conformance summary@2 (format ${JSON.stringify(summary.format)})`);
+  return summary;
+}
+
+/** The shards' uses of one waiver file as one: the failures each waiver matched in any shard. */
+function mergeWaivers(parts: ReadonlyArray<{ summary: RunSummary }>): RunSummary['waivers'] {
+  const withWaivers = parts.map((p) => p.summary.waivers).filter((w): w is NonNullable<RunSummary['waivers']> => !!w);
+  if (!withWaivers.length) return undefined;
+  const uses = new Map<number, WaiverUse>();
+  for (const use of withWaivers.flatMap((w) => w.uses)) {
+    const seen = uses.get(use.entry);
+    const tests = [...(seen?.tests ?? []), ...use.tests];
+    uses.set(use.entry, { ...use, tests, status: use.status === 'expired' ? 'expired' : tests.length ? 'applied' : 'unused' });
+  }
+  return { file: withWaivers[0].file, uses: [...uses.values()].sort((a, b) => a.entry - b.entry) };
+}
+
+const mergeDocuments = (parts: ReadonlyArray<{ summary: RunSummary }>): FetchedDocument[] => [...new Map(parts.flatMap((p) => p.summary.documents ?? []).map((d) => [d.sha256, d])).values()];
+
+export function mergeSummaries(parts: ReadonlyArray<{ path: string; summary: RunSummary }>): RunSummary {
+  if (!parts.length) throw new Error('nothing to merge: give the report folders of the shards');
+  const first = parts[0].summary;
+  for (const { path, summary } of parts.slice(1)) {
+    if (summary.target?.name !== first.target?.name) throw new Error(`${path}: target "${summary.target?.name}" differs from "${first.target?.name}" of ${parts[0].path}: these are not shards of one run`);
+    if (summary.seed !== first.seed) throw new Error(`${path}: seed ${summary.seed} differs from ${first.seed} of ${parts[0].path}: shards of one run share the seed (give --seed)`);
+  }
+  const errored = parts.find((p) => p.summary.status === 'errored');
+  const merged = summaryOf(
+    parts.flatMap((p) => p.summary.tests),
+    {
+      target: first.target,
+      seed: first.seed,
+      runs: first.runs,
+      areas: [...new Set(parts.flatMap((p) => p.summary.areas ?? []))],
+      paceShare: first.paceShare,
+      startedAt: parts.map((p) => p.summary.startedAt).filter((s): s is string => !!s).sort()[0],
+      mergedFrom: parts.map((p) => p.path),
+      waivers: mergeWaivers(parts),
+      documents: mergeDocuments(parts),
+      unhandledErrors: parts.flatMap((p) => p.summary.unhandledErrors),
+    },
+  );
+  return errored ? { ...merged, status: 'errored', error: errored.summary.error } : merged;
+}

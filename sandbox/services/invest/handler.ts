@@ -1,0 +1,59 @@
+/**
+ * GetPortfolio as a function from request to answer, checks in order: rate limit, token, content type,
+ * body, account; then the portfolio in the requested currency (spec 2.4, 4.3). Every check is a named
+ * rule looked up in `rules`, so that a fault can replace one (faults.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { bearerOf, type Incoming } from '../../exchange.ts';
+import { firstFound } from '../../faults/modifiers.ts';
+import { SlidingWindowLimiter } from '../../rate-limiter.ts';
+import { ACCOUNT_RULES, BEARER, CALLER_RULES, LOOKUP_RULES } from './access.ts';
+import type { Account } from './accounts.ts';
+import { portfolioAnswer, rejectionAnswer, type PortfolioAnswer } from './answers.ts';
+import { portfolioOf } from './portfolio.ts';
+import { BODY_RULES, QUERY_RULES, queryOf, readBody } from './request.ts';
+
+export const RULES = { ...CALLER_RULES, ...BODY_RULES, ...QUERY_RULES, ...LOOKUP_RULES, ...ACCOUNT_RULES };
+/** perMinute: requests per minute per token (vendor facts). */
+export const SETTINGS = { perMinute: 200 };
+
+/** The types the GetPortfolio handler is written in, for its faults. */
+export type PortfolioShape = { request: Incoming; answer: PortfolioAnswer; rules: typeof RULES; settings: typeof SETTINGS };
+
+export interface PortfolioDeps extends Pick<PortfolioShape, 'rules' | 'settings'> {
+  /** The development tokens; each stands for one user. */
+  tokens: readonly string[];
+  accounts: ReadonlyMap<string, Account>;
+}
+
+export function portfolioHandler({ rules, settings, tokens, accounts }: PortfolioDeps): (request: Incoming) => PortfolioAnswer {
+  const limiter = new SlidingWindowLimiter(settings.perMinute, 60_000);
+
+  return (request) => {
+    const token = bearerOf(request, BEARER);
+    const limit = limiter.hit(token ?? `ip:${request.ip}`);
+    const headers = {
+      'x-tracking-id': randomBytes(16).toString('hex'),
+      'x-ratelimit-limit': String(settings.perMinute),
+      'x-ratelimit-remaining': String(limit.remaining),
+      'x-ratelimit-reset': String(Math.max(1, Math.ceil(limit.resetMs / 1000))),
+    };
+    const owner = token !== undefined && tokens.includes(token) ? token : undefined;
+    const denied = firstFound(rules, CALLER_RULES, { request, owner, limit });
+    if (denied) return rejectionAnswer(denied.rule, denied.found, headers);
+
+    const read = readBody(request);
+    const unreadable = firstFound(rules, BODY_RULES, read);
+    if (unreadable) return rejectionAnswer(unreadable.rule, unreadable.found, headers);
+    const body = (read.json as { value: Record<string, unknown> }).value;
+    const invalid = firstFound(rules, QUERY_RULES, body);
+    if (invalid) return rejectionAnswer(invalid.rule, invalid.found, headers);
+    const query = queryOf(body);
+
+    const account = rules['account.lookup'](accounts, query.accountId, owner);
+    const refused = firstFound(rules, ACCOUNT_RULES, { account, owner });
+    if (refused) return rejectionAnswer(refused.rule, refused.found, headers);
+    // account.known refused a request whose account was not found.
+    return portfolioAnswer(portfolioOf(account!, query.currency), { account: account!, currency: query.currency }, headers);
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * No secret leaks, in any encoding: the whole suite runs against a sandbox whose every credential is made
+ * of all the ASCII punctuation characters (around a unique marker), with faults on that make every area
+ * fail (so failure messages, responses and curl lines are printed), and every byte of the console and the
+ * reports is scanned for each secret in every form it can take: raw, encodeURIComponent, form-encoded
+ * (URLSearchParams), JSON-escaped, shell-quoted, base64, base64url and hex — also inside a longer base64 or
+ * base64url run at any alignment (a JWT header that carries the API key as its `kid`).
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SECRET_KEY_PATTERN } from '../../harness/redact.ts';
+import { loadServices } from '../../sandbox/services/index.ts';
+import { startSandbox } from '../../sandbox/server.ts';
+import { runSuite, tempDir } from '../helpers.ts';
+
+const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
+const FAULTS = ['spe-echo-token', 'spe-no-auth-served', 'idn-client-secret-unchecked', 'idn-token-not-verified', 'inv-no-auth', 'ins-no-auth', 'bus-run-html-400', 'bus-run-500-on-valid'];
+
+/** Every form a secret can take on its way into a message. */
+export function encodedForms(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const shell = secret.replace(/'/g, `'\\''`);
+  const forms = [
+    secret,
+    encodeURIComponent(secret),
+    new URLSearchParams({ x: secret }).toString().slice(2),
+    json,
+    shell,
+    Buffer.from(secret).toString('base64'),
+    Buffer.from(secret).toString('base64url'),
+    Buffer.from(secret).toString('hex'),
+  ];
+  return [...new Set(forms)];
+}
+
+/** Decodes every long base64 / base64url run of the text at each alignment and says whether one holds the secret. */
+export function hiddenInBase64(text: string, secret: string): boolean {
+  // What was encoded may itself be JSON (a JWT header) or a form: look for every plain form of the secret.
+  const plain = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)];
+  for (const match of text.matchAll(/[A-Za-z0-9+/_-]{16,}/g)) {
+    for (let offset = 0; offset < 4; offset++) {
+      const decoded = Buffer.from(match[0].slice(offset).replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
+      if (plain.some((p) => decoded.includes(p))) return true;
+    }
+  }
+  return false;
+}
+
+function* filesUnder(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* filesUnder(path);
+    else yield path;
+  }
+}
+
+describe('secrets made of every ASCII punctuation character', () => {
+  it('the scan itself finds a secret in each of its forms (it can fail)', () => {
+    const secret = `PCMARKtest${PUNCTUATION}`;
+    for (const form of encodedForms(secret)) expect(encodedForms(secret).some((f) => `x ${form} y`.includes(f))).toBe(true);
+    const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: secret })).toString('base64url');
+    // The whole header segment of a cut-off JWT, and the same segment starting mid-way (another alignment).
+    expect(hiddenInBase64(`Bearer ${header}.eyJzdWIi…`, secret)).toBe(true);
+    expect(hiddenInBase64(`…${header.slice(5)}`, secret)).toBe(true);
+    expect(hiddenInBase64('nothing to see here at all, really', secret)).toBe(false);
+  });
+
+  it('never appear in the console or any report of a failing whole-suite run', async () => {
+    const overrides: Record<string, Record<string, string>> = {};
+    const secrets: string[] = [];
+    for (const { service, credentials } of await loadServices()) {
+      for (const [key, value] of Object.entries(credentials)) {
+        if (!SECRET_KEY_PATTERN.test(key) || typeof value !== 'string') continue;
+        const secret = `PCMARK${randomBytes(6).toString('hex')}${PUNCTUATION}${randomBytes(4).toString('hex')}`;
+        (overrides[service.area] ??= {})[key] = secret;
+        secrets.push(secret);
+      }
+    }
+    const sandbox = await startSandbox({ credentials: overrides, faults: FAULTS });
+    const dir = tempDir('pc-secrets-');
+    try {
+      const run = await runSuite({ env: { CONFORMANCE_TARGET: sandbox.writeTarget(join(dir, 'target.yaml')), CONFORMANCE_WORKERS: '4', CONFORMANCE_SHRINK: '0' }, reportDir: join(dir, 'reports'), timeoutMs: 900_000 });
+      expect(run.summary, run.stdout.slice(-2000)).toBeDefined();
+      expect(run.summary!.counts.contractFailures).toBeGreaterThan(10);
+      const texts: Array<[string, string]> = [['console', run.stdout + run.stderr]];
+      for (const file of filesUnder(run.reportDir)) texts.push([relative(run.reportDir, file), readFileSync(file, 'latin1')]);
+      const leaks: string[] = [];
+      for (const [where, text] of texts) {
+        for (const secret of secrets) {
+          for (const form of encodedForms(secret)) if (text.includes(form)) leaks.push(`${where}: ${secret.slice(0, 12)}… as ${JSON.stringify(form.slice(0, 24))}…`);
+          if (hiddenInBase64(text, secret)) leaks.push(`${where}: ${secret.slice(0, 12)}… inside a base64 run`);
+        }
+      }
+      expect(leaks).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
+  }, 900_000);
+});

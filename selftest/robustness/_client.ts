@@ -1,0 +1,46 @@
+/** An HttpClient against one fault server: a sandbox-kind target with the settings a test gives, paced locally unless a pacer is given. */
+import { HttpClient, type RequestSpec } from '../../harness/http.ts';
+import { LocalPacer, type Pacer } from '../../harness/pacer.ts';
+import { Redactor } from '../../harness/redact.ts';
+import { DEFAULT_SETTINGS, type RateLimit, type Target, type TargetSettings } from '../../harness/target.ts';
+
+export const SECRET = 'robustness-secret-token';
+
+export function clientFor(base: string, settings: Partial<TargetSettings> = {}, options: { pacer?: Pacer; limit?: RateLimit } = {}): HttpClient {
+  const redactor = new Redactor();
+  redactor.register(SECRET);
+  const target: Target = {
+    file: 'robustness.yaml',
+    name: 'robustness',
+    kind: 'sandbox',
+    vendorConventions: false,
+    strictPolicy: false,
+    areas: ['insurance', 'business'],
+    safety: { allowDestructive: false, allowMoney: false, allowBursts: false },
+    settings: { ...DEFAULT_SETTINGS, ...settings },
+    services: { insurance: { url: base }, business: { url: base } },
+    redactor,
+  };
+  const limit = options.limit ?? { requests: 10_000, perSeconds: 1 };
+  return new HttpClient(target, { pacer: options.pacer ?? new LocalPacer(), limits: { insurance: limit, business: limit } });
+}
+
+export const get = (base: string, path = '/x', extra: Partial<RequestSpec> = {}): RequestSpec => ({
+  area: 'insurance',
+  operation: `GET ${path}`,
+  sideEffect: 'read',
+  method: 'GET',
+  url: `${base}${path}`,
+  ...extra,
+});
+
+/** The ToolError a send ends with (fails the test when it resolves instead), and how long it took. */
+export async function failureOf(promise: Promise<unknown>): Promise<{ error: Error & { code?: string }; ms: number }> {
+  const started = performance.now();
+  const outcome = await promise.then(
+    (value) => ({ value }),
+    (error: Error) => ({ error }),
+  );
+  if (!('error' in outcome)) throw new Error(`expected a tool error, got an answer: ${JSON.stringify(outcome.value).slice(0, 200)}`);
+  return { error: outcome.error as Error & { code?: string }, ms: performance.now() - started };
+}

@@ -1,0 +1,89 @@
+/**
+ * The insurance area, run as a user runs it, against targets that misbehave: a body that drips, a
+ * target that never answers, a service nobody listens on, answers of 10 MB. Each run ends, in bounded
+ * time and memory, with every test that ran reported as a tool error with its code: never a pass,
+ * never a contract failure. The figures each row measured are printed for the closing note.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import type { RunSummary } from '../../harness/report/summary-reporter.ts';
+import { runSuite, tempDir, type SuiteRun } from '../helpers.ts';
+import { canSampleMemory, sampleMemory } from './_memory.ts';
+import { closedPort, dripServer, hugeServer, silentServer, trackedServers } from './_servers.ts';
+
+const INSURANCE = ['suites/insurance'];
+const { track, closeAll } = trackedServers();
+afterEach(closeAll);
+
+function targetFile(name: string, url: string): string {
+  const file = join(tempDir('pc-robust-'), `${name}.yaml`);
+  writeFileSync(file, stringify({ name, kind: 'staging', areas: ['insurance'], services: { insurance: { url, token: 'robustness-e2e-token' } } }));
+  return file;
+}
+
+type TestRecord = RunSummary['tests'][number] & { verdict?: string; code?: string };
+
+/** The tool-error code of a test: the summary's own (summary@2), or the code its message starts with. */
+const codeOf = (t: TestRecord) => t.code ?? /^([A-Z_]+):/.exec(t.message ?? '')?.[1];
+const verdictOf = (t: TestRecord) => t.verdict ?? (t.state === 'failed' && codeOf(t)?.startsWith('TARGET_') ? 'error' : t.state);
+
+/** Every test either skipped (it cannot run here) or a tool error with `code`; at least `atLeast` of the latter. */
+function expectAllToolErrors(run: SuiteRun, code: string, atLeast: number): TestRecord[] {
+  expect(run.summary, `no summary; output: ${run.stdout.slice(-2000)}${run.stderr.slice(-2000)}`).toBeDefined();
+  const tests = run.summary!.tests as TestRecord[];
+  const ran = tests.filter((t) => t.state !== 'skipped');
+  expect(tests.filter((t) => t.state === 'passed')).toEqual([]);
+  for (const t of ran) {
+    expect(verdictOf(t), `${t.title}: ${t.message}`).toBe('error');
+    expect(codeOf(t), `${t.title}: ${t.message}`).toBe(code);
+  }
+  expect(ran.length).toBeGreaterThanOrEqual(atLeast);
+  expect(run.code).not.toBe(0);
+  return ran;
+}
+
+function report(row: string, figures: Record<string, unknown>): void {
+  console.log(`[robustness e2e] ${row}: ${Object.entries(figures).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+describe('the insurance area against a misbehaving target', () => {
+  it('a body that drips 1 byte a second: the run ends in under 3 minutes, TARGET_TIMEOUT on each test', async () => {
+    const server = await track(dripServer(1000));
+    const run = await runSuite({ env: { CONFORMANCE_TARGET: targetFile('drip', server.base) }, files: INSURANCE, timeoutMs: 240_000 });
+    const ran = expectAllToolErrors(run, 'TARGET_TIMEOUT', 40);
+    expect(ran.some((t) => /gave up on .* after 3 consecutive failures/.test(t.message ?? ''))).toBe(true);
+    expect(run.wallMs).toBeLessThan(180_000);
+    report('drip', { wall: seconds(run.wallMs), 'tool errors': ran.length, 'requests that reached the target': server.arrivals.length });
+  }, 250_000);
+
+  it('a target that never answers: the run ends in under 3 minutes, TARGET_TIMEOUT on each test', async () => {
+    const server = await track(silentServer());
+    const run = await runSuite({ env: { CONFORMANCE_TARGET: targetFile('silent', server.base) }, files: INSURANCE, timeoutMs: 240_000 });
+    const ran = expectAllToolErrors(run, 'TARGET_TIMEOUT', 40);
+    expect(run.wallMs).toBeLessThan(180_000);
+    report('never answers', { wall: seconds(run.wallMs), 'tool errors': ran.length, 'requests that reached the target': server.arrivals.length });
+  }, 250_000);
+
+  it('a service nobody listens on costs under 10 seconds of test time, TARGET_UNREACHABLE on each test', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const run = await runSuite({ env: { CONFORMANCE_TARGET: targetFile('closed', url) }, files: INSURANCE, timeoutMs: 120_000 });
+    const ran = expectAllToolErrors(run, 'TARGET_UNREACHABLE', 40);
+    const testTime = ran.reduce((sum, t) => sum + t.durationMs, 0);
+    expect(testTime).toBeLessThan(10_000);
+    report('unreachable', { wall: seconds(run.wallMs), 'summed test time': seconds(testTime), 'tool errors': ran.length });
+  }, 130_000);
+
+  it.skipIf(!canSampleMemory)('answers of 10 MB: every test TARGET_RESPONSE_TOO_LARGE, no process above 400 MB RSS', async () => {
+    const server = await track(hugeServer(10 * 1000 * 1000));
+    let sampler: ReturnType<typeof sampleMemory> | undefined;
+    const run = await runSuite({ env: { CONFORMANCE_TARGET: targetFile('huge', server.base) }, files: INSURANCE, timeoutMs: 240_000, onStart: (pid) => (sampler = sampleMemory(pid)) });
+    const peak = sampler!.stop();
+    const ran = expectAllToolErrors(run, 'TARGET_RESPONSE_TOO_LARGE', 40);
+    expect(peak.processMiB).toBeLessThan(400);
+    report('10 MB answers', { wall: seconds(run.wallMs), 'tool errors': ran.length, 'peak RSS of one process': `${peak.processMiB} MiB`, 'peak RSS of the whole tree': `${peak.treeMiB} MiB over ${peak.processes} processes`, 'requests that reached the target': server.arrivals.length });
+  }, 250_000);
+});
