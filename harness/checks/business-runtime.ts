@@ -21,31 +21,49 @@ export function noServerError(res: CapturedResponse, requirement: string): Failu
   return [failure(requirement, 'no 5xx answer to a valid request', `status ${res.status}${gateway}`)];
 }
 
-/** The status is documented for the operation (exact, its range, or `default`); an undocumented 401 or 429 is tolerated. */
-export function statusDocumented(op: OperationModel, res: CapturedResponse, requirement: string): Failure[] {
-  if (responseFor(op, res.status) || res.status === 401 || res.status === 429) return [];
+/**
+ * The status is documented for the operation (exact, its range, or `default`). An undocumented 401 is
+ * tolerated only on a refusal of missing or bad credentials (the gateway's answer, CHECKS #2); a 429 never
+ * reaches a check (the client waits it out, or the test ends as TARGET_RATE_LIMITED).
+ */
+export function statusDocumented(op: OperationModel, res: CapturedResponse, requirement: string, options: { credentialRefusal?: boolean } = {}): Failure[] {
+  if (responseFor(op, res.status) || (options.credentialRefusal && res.status === 401)) return [];
   return [failure(requirement, `a status ${op.name} documents (${documented(op)})`, `undocumented status ${res.status}`)];
 }
 
-/** The Content-Type (type/subtype; charset ignored) is one the document lists for that status. */
-export function contentTypeDocumented(op: OperationModel, res: CapturedResponse, requirement: string): Failure[] {
+/** Whether the document promises a body for the answer's status (HEAD and 204 never carry one). */
+function bodyDocumented(op: OperationModel, res: CapturedResponse): boolean {
   const response = responseFor(op, res.status);
-  if (!response || response.content.length === 0 || res.status === 204 || res.rawBody === '') return [];
+  return response !== undefined && response.content.length > 0 && res.status !== 204 && op.method !== 'HEAD';
+}
+
+/**
+ * A documented body is present and its Content-Type (type/subtype; charset ignored) is one the document
+ * lists for that status. An answer the document gives no body for is not judged here.
+ */
+export function contentTypeDocumented(op: OperationModel, res: CapturedResponse, requirement: string): Failure[] {
+  if (!bodyDocumented(op, res)) return [];
+  const listed = responseFor(op, res.status)!.content.map((c) => c.mediaType);
+  if (res.rawBody === '') return [failure(requirement, `a body (${listed.join(' or ')}) for status ${res.status}, as documented`, `an empty body${res.headers['content-type'] ? '' : ' and no Content-Type'}`)];
   const media = mediaOf(res);
-  const listed = response.content.map((c) => c.mediaType);
   const fits = (m: string) => m === media || m === '*/*' || (m.endsWith('/*') && media?.startsWith(m.slice(0, -1)));
   if (media && listed.some(fits)) return [];
   return [failure(requirement, `Content-Type ${listed.join(' or ')} for status ${res.status}`, media ? `Content-Type ${res.headers['content-type']}` : 'no Content-Type')];
 }
 
-/** The body of a JSON answer conforms to the schema documented for its status (one failure per ajv error). */
+/**
+ * The body of an answer whose documented media is JSON conforms to the schema documented for its status
+ * (one failure per ajv error). A body labelled otherwise is still read as JSON when JSON is all the
+ * document lists for the status (the label is BUS-RUN-003's business, the content this check's).
+ */
 export function bodyConforms(op: OperationModel, res: CapturedResponse, schemas: DocumentSchemas, requirement: string): Failure[] {
   const response = responseFor(op, res.status);
   const json = response?.content.find((c) => isJsonMedia(c.mediaType) && c.schema);
-  if (!json?.schema || res.status === 204) return [];
-  if (!isJsonMedia(mediaOf(res))) return [];
+  if (!json?.schema || !bodyDocumented(op, res)) return [];
+  const onlyJson = response!.content.every((c) => isJsonMedia(c.mediaType));
+  if (!isJsonMedia(mediaOf(res)) && !onlyJson) return [];
   if (res.rawBody === '') return [failure(requirement, `a JSON body for status ${res.status}`, 'an empty body')];
-  if (res.jsonError) return [failure(requirement, `a JSON body for status ${res.status}`, `a body that is not JSON (${res.jsonError})`)];
+  if (res.jsonError) return [failure(requirement, `a JSON body for status ${res.status}`, `a body that is not JSON (${res.jsonError.split('\n')[0]})`)];
   const validate = schemas.validator(json.schema, 'response');
   if (validate(res.json)) return [];
   return (validate.errors ?? []).slice(0, 10).map((e) => failure(requirement, `${e.message ?? e.keyword} [${e.schemaPath}] (status ${res.status} of ${op.name})`, shown(res.json, e.instancePath), e.instancePath || '/'));
@@ -58,14 +76,50 @@ function shown(value: unknown, pointer: string): string {
   return text === undefined ? 'nothing' : text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
-/** Outcomes a schema-valid request may have: success, or a business answer (no such thing, not allowed, rule). */
-const ACCEPTANCE = [401, 403, 404, 409, 422];
+/**
+ * The documented success of an operation: a 2xx the document lists, with the documented body (present,
+ * of a listed Content-Type, conforming to its schema). The evidence every other runtime check of the
+ * operation needs before it may pass: an answer to a valid request that shows the target did its job.
+ */
+export function documentedSuccess(op: OperationModel, res: CapturedResponse, schemas: DocumentSchemas, requirement: string): Failure[] {
+  if (res.status < 200 || res.status > 299) return [failure(requirement, `the documented success of ${op.name} (2xx)`, `status ${res.status}`)];
+  return [...statusDocumented(op, res, requirement), ...contentTypeDocumented(op, res, requirement), ...bodyConforms(op, res, schemas, requirement)];
+}
 
-/** CHECKS positive-data-acceptance: a valid request is not refused as malformed. */
-export function acceptedAsValid(res: CapturedResponse, requirement: string, options: { unknownIdentifierIs400?: boolean } = {}): Failure[] {
-  if ((res.status >= 200 && res.status < 300) || ACCEPTANCE.includes(res.status)) return [];
-  if (res.status === 400 && options.unknownIdentifierIs400) return [];
-  return [failure(requirement, `a request valid against the document accepted (2xx) or answered as a business outcome (${ACCEPTANCE.join(', ')})`, `status ${res.status}, as if it were malformed`)];
+export interface AcceptanceVerdict {
+  failures: Failure[];
+  /** Why the answer neither proves nor disproves acceptance (the test ends inconclusive), when it does not. */
+  unjudged?: string;
+}
+
+/** Statuses that refuse a request as malformed. */
+const MALFORMED = [400, 405, 406, 411, 413, 414, 415, 431];
+
+/**
+ * A request valid against the document, with credentials the target file gives, reaches the documented
+ * success. Refused as malformed (400, 405, 406, 415, ...) or for its credentials (401, 403): a failure.
+ * A 404 is a failure where every identifier of the request exists (named by the target file or created
+ * in this run), else it only says that a generated identifier is unknown. A business outcome (409, 422,
+ * another 4xx), a 5xx (BUS-RUN-001's) or a 2xx that is not the documented answer (BUS-RUN-002..004's)
+ * proves nothing either way.
+ */
+export function acceptanceOf(op: OperationModel, res: CapturedResponse, schemas: DocumentSchemas, requirement: string, context: { identifiersExist: boolean; unknownIdentifierIs400?: boolean }): AcceptanceVerdict {
+  const { status } = res;
+  if (status >= 200 && status < 300) {
+    const off = documentedSuccess(op, res, schemas, requirement);
+    return off.length ? { failures: [], unjudged: `answered ${status}, but not as the document describes its success (${off[0].received}; BUS-RUN-002, 003 and 004 judge that)` } : { failures: [] };
+  }
+  if (status >= 500) return { failures: [], unjudged: `answered ${status} (BUS-RUN-001 judges server errors)` };
+  if (status === 401 || status === 403) return { failures: [failure(requirement, `${op.name}: a valid request with the target file's credentials reaches its documented success`, `refused with ${status}: the credentials were not accepted`)] };
+  if (MALFORMED.includes(status)) {
+    if (status === 400 && context.unknownIdentifierIs400 && !context.identifiersExist) return { failures: [], unjudged: 'answered 400 for a generated (unknown) identifier, which this operation answers 400 (a vendor fact)' };
+    return { failures: [failure(requirement, `${op.name}: a request valid against the document reaches its documented success`, `status ${status}, as if it were malformed`)] };
+  }
+  if (status === 404) {
+    if (context.identifiersExist) return { failures: [failure(requirement, `${op.name}: found (its identifiers exist: named in the target file or created in this run)`, 'status 404')] };
+    return { failures: [], unjudged: 'answered 404 for an identifier that was generated, or found but not known to be of this kind' };
+  }
+  return { failures: [], unjudged: `answered ${status}, a business outcome that neither proves nor disproves acceptance` };
 }
 
 /** CHECKS negative-data-rejection; the statuses that mean "this request is refused". */
@@ -85,11 +139,14 @@ export function rejectedAsInvalid(res: CapturedResponse, requirement: string): F
   return [];
 }
 
-/** Without credentials: refused with 401 or 403 (a 404 tolerated when the path carries generated identifiers). */
-export function refusedWithoutCredentials(res: CapturedResponse, requirement: string, options: { allow: readonly number[]; tolerate404?: boolean }): Failure[] {
-  if (options.allow.includes(res.status) || (options.tolerate404 && res.status === 404)) return [];
-  const what = res.status < 300 ? 'served with' : 'status';
-  return [failure(requirement, `refused with ${options.allow.join(' or ')}${options.tolerate404 ? ' (or 404 for a generated identifier)' : ''}`, `${what} ${res.status}`)];
+/**
+ * Without credentials, or with bad ones: refused with one of `allow`. The request's identifiers are the
+ * control's, which the target served with the right token: a 404 is not a refusal of the credentials.
+ */
+export function refusedWithoutCredentials(res: CapturedResponse, requirement: string, options: { allow: readonly number[] }): Failure[] {
+  if (options.allow.includes(res.status)) return [];
+  const what = res.status < 300 ? 'served with' : res.status >= 500 ? 'server error' : 'status';
+  return [failure(requirement, `refused with ${options.allow.join(' or ')}`, `${what} ${res.status}`)];
 }
 
 /** The vendor's business error body: errorId, errorMessage, errorCode (strings), errorDetails (an object) when present. */

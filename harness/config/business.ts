@@ -45,6 +45,8 @@ export interface BusinessSection {
   mtlsUrl?: string;
   mtls?: MtlsSection;
   mtlsOperations?: string[];
+  /** Existing test data by path or query parameter name, for the runtime suites. */
+  identifiers?: Record<string, string | number>;
   ndfl3?: Ndfl3Section;
   rules?: RulesSection;
 }
@@ -58,6 +60,7 @@ export const BUSINESS_SHAPE = shapeOf<BusinessSection>({
   mtlsUrl: true,
   mtls: { cert: true, key: true, ca: true },
   mtlsOperations: true,
+  identifiers: 'map',
   // sourceStates: its keys are the workflow's operations, compared with specs/workflows/ by a selftest.
   ndfl3: { requestPool: true, provisioning: true, stateField: true, versionFrom: true, versionField: true, sourceStates: 'map' },
   rules: {

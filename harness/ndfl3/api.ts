@@ -5,13 +5,14 @@
  * suite shares. Where the state and the version live in an answer is configuration (config.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { ToolError } from '../errors.ts';
+import { inconclusive, ToolError } from '../errors.ts';
 import type { CapturedResponse, HttpClient, RequestSpec } from '../http.ts';
 import { catalogOperations } from '../openapi/catalog.ts';
 import { operationKey } from '../openapi/paths.ts';
 import type { SideEffect } from '../safety.ts';
 import { credentialOf, serviceOf, type Target } from '../target.ts';
 import { businessRateGroup } from '../rate-groups.ts';
+import { recordServerError, serverErrorOf } from '../server-errors.ts';
 import { ndfl3Config, valueAt, type Ndfl3Config } from './config.ts';
 import type { WorkflowOperation } from './workflow.ts';
 
@@ -49,6 +50,12 @@ export interface Snapshot {
 
 let sideEffects: Map<string, SideEffect> | undefined;
 
+/** An answer labelled JSON (application/json or +json) whose body parsed. */
+export function isJsonAnswer(res: CapturedResponse): boolean {
+  const media = res.headers['content-type']?.split(';')[0].trim().toLowerCase();
+  return (media === 'application/json' || media?.endsWith('+json') === true) && res.json !== undefined;
+}
+
 export function sideEffectOf(operation: string): SideEffect {
   sideEffects ??= new Map(catalogOperations().map((row) => [operationKey(row.method, row.path), row.sideEffect]));
   const [method, path] = operation.split(' ');
@@ -59,12 +66,15 @@ export function sideEffectOf(operation: string): SideEffect {
 
 export class Ndfl3Api {
   readonly config: Ndfl3Config;
+  /** Requests known to exist: the pool and what provisioning made (calls on them count as valid). */
+  private readonly existing = new Set<string>();
 
   constructor(
     readonly target: Target,
     readonly client: HttpClient,
   ) {
     this.config = ndfl3Config(target);
+    for (const id of this.config.pool) this.existing.add(id);
   }
 
   private base(): string {
@@ -78,7 +88,7 @@ export class Ndfl3Api {
     const token = options.token === undefined ? credentialOf(this.target, 'business', 'token') : options.token;
     const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': randomUUID(), ...(options.headers ?? {}) };
     if (token !== null) headers.authorization = `Bearer ${token}`;
-    return this.client.send({
+    const res = await this.client.send({
       area: 'business',
       operation,
       sideEffect: sideEffectOf(operation),
@@ -88,6 +98,12 @@ export class Ndfl3Api {
       json: options.json,
       rateGroup: businessRateGroup(template),
     });
+    // Every 5xx counts: once the operation failed a call on an existing request, a later answer of it
+    // that looks right proves nothing (a flaky target may serve a repeat).
+    const earlier = serverErrorOf(operation);
+    if (res.status >= 500 && this.existing.has(taxRequestId) && options.token === undefined) recordServerError(operation, `a call on request ${taxRequestId} answered HTTP ${res.status}: ${res.curl}`);
+    else if (earlier && res.status < 500) throw inconclusive('PRECONDITION_MISSING', `${operation} answered a call on an existing request with a 5xx earlier in this run (${earlier}); an answer of it now proves nothing`);
+    return res;
   }
 
   /** A workflow call with If-Match (null sends none). */
@@ -102,8 +118,9 @@ export class Ndfl3Api {
     return { response, state: this.stateOf(response), version: this.versionOf(response) };
   }
 
+  /** The state where the target file says it is, read only from a JSON answer (spec 4: bodies are JSON). */
   stateOf(res: CapturedResponse): string | undefined {
-    if (!this.config.stateField || res.status !== 200) return undefined;
+    if (!this.config.stateField || res.status !== 200 || !isJsonAnswer(res)) return undefined;
     const value = valueAt(res.json, this.config.stateField);
     return typeof value === 'string' ? value : undefined;
   }
@@ -112,6 +129,7 @@ export class Ndfl3Api {
   versionOf(res: CapturedResponse): string | undefined {
     if (res.status < 200 || res.status > 299) return undefined;
     if (this.config.versionFrom === 'header') return res.headers.etag || undefined;
+    if (!isJsonAnswer(res)) return undefined;
     const value = valueAt(res.json, this.config.versionField);
     return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
   }
@@ -134,8 +152,11 @@ export class Ndfl3Api {
     });
     const id = valueAt(res.json, 'taxRequestId');
     if (res.status < 200 || res.status > 299 || typeof id !== 'string') {
-      throw new ToolError('TARGET_UNREACHABLE', `provisioning POST ${path} answered HTTP ${res.status} without a taxRequestId (${res.rawBody.slice(0, 200)})`);
+      // The call is outside the contract: its failure is no contract result and no transport problem,
+      // only the absence of the request a test needs.
+      throw inconclusive('PRECONDITION_MISSING', `the sandbox's provisioning call POST ${path} (outside the contract) answered HTTP ${res.status} without a taxRequestId (${res.rawBody.slice(0, 200)}), so no tax request could be made`);
     }
+    this.existing.add(id);
     const state = this.config.stateField ? valueAt(res.json, this.config.stateField) : undefined;
     return { id, state: typeof state === 'string' ? state : undefined, version: this.versionOf(res) };
   }

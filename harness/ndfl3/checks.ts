@@ -2,6 +2,7 @@
  * Checks of the 3-NDFL suites: pure functions of what was sent and what came back, returning
  * failures that name the requirement, what was expected and what was received.
  */
+import { isRefusal } from '../checks/answer.ts';
 import { failure, type Failure } from '../checks/failure.ts';
 import type { CapturedResponse } from '../http.ts';
 import type { Snapshot } from './api.ts';
@@ -31,19 +32,22 @@ export function repeatChangesNothing(requirement: string, op: WorkflowOperation,
   return out;
 }
 
-/** A refused call: one of `allowed` (a 4xx), and the request unchanged. */
+/**
+ * A refused call: one of `allowed` (a 4xx), or with 'any' neither a success nor a server error (where
+ * the spec fixes no status), and the request unchanged.
+ */
 export function refusedUnchanged(
   requirement: string,
   what: string,
   before: { state: string; version?: string },
   res: CapturedResponse,
   after: Snapshot,
-  allowed: readonly number[] = REFUSED,
+  allowed: readonly number[] | 'any' = REFUSED,
 ): Failure[] {
   const out: Failure[] = [];
-  if (!allowed.includes(res.status)) {
+  if (allowed === 'any' ? !isRefusal(res.status) : !allowed.includes(res.status)) {
     const how = ok(res.status) ? 'accepted with' : res.status >= 500 ? 'server error' : 'status';
-    out.push(failure(requirement, `${what} refused with ${allowed.join(', ')}`, `${how} ${statusText(res)}`));
+    out.push(failure(requirement, `${what} refused with ${allowed === 'any' ? 'neither a 2xx nor a 5xx' : allowed.join(', ')}`, `${how} ${statusText(res)}`));
   }
   if (after.state !== before.state) out.push(failure(requirement, `${what} leaves the state ${before.state}`, `state ${after.state ?? '(none)'}`));
   else if (before.version !== undefined && after.version !== before.version) out.push(failure(requirement, `${what} leaves the version ${before.version}`, `version ${after.version ?? '(none)'}`));

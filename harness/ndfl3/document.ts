@@ -24,10 +24,14 @@ interface Run {
   client: HttpClient;
 }
 
-/** The answer's JSON body conforms to the schema the served document gives for its status. */
-export async function conformsToServedDocument(run: Run, operation: string, res: CapturedResponse, requirement: string): Promise<Failure[]> {
+/**
+ * The answer's JSON body conforms to the schema the served document gives for its status. `required`:
+ * an answer the document gives no body schema is a failure (a read must be described); otherwise such
+ * an answer has nothing to conform to.
+ */
+export async function conformsToServedDocument(run: Run, operation: string, res: CapturedResponse, requirement: string, options: { required?: boolean } = { required: true }): Promise<Failure[]> {
   const served = await loadServedDocument(run.client, run.target);
-  if (!served.readable) return [failure(requirement, `a readable OpenAPI document at ${served.url} to check the answer against`, served.unreadable ?? 'unreadable')];
+  if (!served.readable) return options.required ? [failure(requirement, `a readable OpenAPI document at ${served.url} to check the answer against`, served.unreadable ?? 'unreadable')] : [];
   let schema: Record<string, unknown>;
   try {
     const root = locateRoot(served.readable.index, operation, 'response', String(res.status));
@@ -35,12 +39,23 @@ export async function conformsToServedDocument(run: Run, operation: string, res:
     schema = root.schema;
   } catch (error) {
     if (!(error instanceof NotLocated)) throw error;
-    return [failure(requirement, `the served document describes the HTTP ${res.status} answer of ${operation}`, error.message)];
+    return options.required ? [failure(requirement, `the served document describes the HTTP ${res.status} answer of ${operation}`, error.message)] : [];
   }
   if (res.jsonError || res.rawBody === '') return [failure(requirement, 'a JSON body', res.jsonError ? `a body that is not JSON (${res.jsonError})` : 'an empty body')];
+  const media = res.headers['content-type']?.split(';')[0].trim().toLowerCase();
+  if (media !== 'application/json' && !media?.endsWith('+json')) return [failure(requirement, `Content-Type application/json for the JSON body of ${operation} ${res.status}`, `Content-Type ${res.headers['content-type'] ?? '(none)'}`)];
   const validate = schemasOf(served.readable).validator(schema, 'response');
   if (validate(res.json)) return [];
   return (validate.errors ?? []).map((e) => failure(requirement, `${e.message ?? e.keyword} (served document, ${operation} ${res.status})`, JSON.stringify(pick(res.json, e.instancePath)) ?? 'nothing', e.instancePath || '/'));
+}
+
+/**
+ * Accepted as documented: a 2xx whose body conforms to what the served document gives for it (an empty
+ * 200, or `{}`, is no evidence that a call was accepted where the document promises an answer).
+ */
+export async function acceptedAsDocumented(run: Run, operation: string, res: CapturedResponse, requirement: string, what: string): Promise<Failure[]> {
+  if (res.status < 200 || res.status > 299) return [failure(requirement, `${what} accepted (2xx)`, `HTTP ${res.status}`)];
+  return conformsToServedDocument(run, operation, res, requirement, { required: false });
 }
 
 function pick(value: unknown, pointer: string): unknown {

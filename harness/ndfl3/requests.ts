@@ -19,7 +19,7 @@ import type { Machine } from './machine.ts';
 import type { State, WorkflowOperation } from './workflow.ts';
 import { workflow } from './workflow.ts';
 
-export const POOL_USERS = ['transitions', 'refusals', 'model', 'data', 'access'] as const;
+export const POOL_USERS = ['transitions', 'refusals', 'model', 'data', 'access', 'runtime'] as const;
 export type PoolUser = (typeof POOL_USERS)[number];
 
 export interface Handle {

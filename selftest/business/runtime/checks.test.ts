@@ -1,13 +1,15 @@
 /**
  * The checks of the business operations as served (harness/checks/business-runtime.ts): each can fail,
- * and none falls into the false-alarm traps (charset in Content-Type, status ranges and default, an
- * undocumented 401 or 429, a 404 before authentication for generated identifiers, 204 without a body).
+ * none falls into the false-alarm traps (charset in Content-Type, status ranges and default, an
+ * undocumented 401 on a refusal of missing credentials, 204 without a body), and none passes what a
+ * target that does nothing useful answers (an empty 200, `{}`, JSON labelled HTML, 401 to a valid token).
  */
 import { describe, expect, it } from 'vitest';
 import {
-  acceptedAsValid,
+  acceptanceOf,
   bodyConforms,
   contentTypeDocumented,
+  documentedSuccess,
   noServerError,
   notServedOnPlainHost,
   refusedWithoutCertificate,
@@ -46,17 +48,22 @@ const op: OperationModel = {
 const schemas = new DocumentSchemas(document);
 
 describe('status, content type and body against the document', () => {
-  it('accepts exact statuses and ranges, tolerates an undocumented 401 and 429, fails the rest', () => {
-    for (const status of [200, 204, 404, 418, 401, 429]) expect(statusDocumented(op, res(status), ID)).toEqual([]);
+  it('accepts exact statuses and ranges, tolerates an undocumented 401 only on a refusal of missing credentials, fails the rest', () => {
+    for (const status of [200, 204, 404, 418]) expect(statusDocumented(op, res(status), ID)).toEqual([]);
     expect(statusDocumented(op, res(202), ID)).toEqual([{ requirement: ID, expected: 'a status GET /cards/{ucid} documents (200, 204, 4xx)', received: 'undocumented status 202', at: undefined }]);
     expect(statusDocumented(op, res(500), ID)).toHaveLength(1);
+    const noErrors = { ...op, responses: op.responses.filter((r) => r.key !== '4XX') };
+    expect(statusDocumented(noErrors, res(401), ID)).toHaveLength(1);
+    expect(statusDocumented(noErrors, res(401), ID, { credentialRefusal: true })).toEqual([]);
+    expect(statusDocumented(noErrors, res(429), ID)).toHaveLength(1);
   });
 
-  it('compares type and subtype only, and skips answers without a body', () => {
+  it('compares type and subtype only; a documented body must be there, a 204 has none', () => {
     expect(contentTypeDocumented(op, res(200, { ucid: 1 }), ID)).toEqual([]);
     expect(contentTypeDocumented(op, res(204), ID)).toEqual([]);
     expect(contentTypeDocumented(op, res(400, { a: 1 }, 'application/problem+json'), ID)).toEqual([]);
     expect(contentTypeDocumented(op, res(200, '{"ucid":1}', 'text/plain'), ID)[0].received).toBe('Content-Type text/plain');
+    expect(contentTypeDocumented(op, cannedResponse(200, undefined, {}), ID)[0].received).toBe('an empty body and no Content-Type');
   });
 
   it('checks a JSON body against the converted schema (nullable, int64)', () => {
@@ -66,6 +73,21 @@ describe('status, content type and body against the document', () => {
     expect(failures[0]).toMatchObject({ at: '/ucid', received: '"five"' });
     expect(bodyConforms(op, res(200, '{"ucid":', 'application/json'), schemas, ID)[0].received).toMatch(/not JSON/);
   });
+
+  it('reads a body labelled otherwise as JSON where JSON is all the status documents', () => {
+    expect(bodyConforms(op, res(200, { ucid: 'five' }, 'text/html'), schemas, ID)).toHaveLength(1);
+    expect(bodyConforms(op, res(200, {}, 'text/html'), schemas, ID)[0].expected).toMatch(/required/);
+    expect(bodyConforms(op, cannedResponse(200, undefined, {}), schemas, ID)[0].received).toBe('an empty body');
+  });
+
+  it('the documented success: a listed 2xx with its documented body', () => {
+    expect(documentedSuccess(op, res(200, { ucid: 5 }), schemas, ID)).toEqual([]);
+    expect(documentedSuccess(op, res(204), schemas, ID)).toEqual([]);
+    expect(documentedSuccess(op, res(401, {}), schemas, ID)[0].received).toBe('status 401');
+    expect(documentedSuccess(op, res(200, {}), schemas, ID)).not.toEqual([]);
+    expect(documentedSuccess(op, cannedResponse(200, undefined, {}), schemas, ID)).not.toEqual([]);
+    expect(documentedSuccess(op, res(200, { ucid: 5 }, 'text/html'), schemas, ID)).not.toEqual([]);
+  });
 });
 
 describe('valid and invalid requests', () => {
@@ -74,11 +96,16 @@ describe('valid and invalid requests', () => {
     expect(noServerError(res(503), ID)[0].received).toMatch(/gateway or availability/);
   });
 
-  it('a valid request: success or a business outcome, 400 only where an unknown identifier means 400', () => {
-    for (const status of [200, 201, 404, 409, 422, 403]) expect(acceptedAsValid(res(status), ID)).toEqual([]);
-    expect(acceptedAsValid(res(400), ID)).toHaveLength(1);
-    expect(acceptedAsValid(res(415), ID)).toHaveLength(1);
-    expect(acceptedAsValid(res(400), ID, { unknownIdentifierIs400: true })).toEqual([]);
+  it('a valid request reaches its documented success; a refusal of it fails, what proves nothing is unjudged', () => {
+    const generated = { identifiersExist: false };
+    const existing = { identifiersExist: true };
+    expect(acceptanceOf(op, res(200, { ucid: 1 }), schemas, ID, generated)).toEqual({ failures: [] });
+    for (const status of [400, 415, 401, 403]) expect(acceptanceOf(op, res(status, {}), schemas, ID, generated).failures).toHaveLength(1);
+    expect(acceptanceOf(op, res(404, {}), schemas, ID, existing).failures[0].received).toBe('status 404');
+    for (const status of [404, 409, 422, 500]) expect(acceptanceOf(op, res(status, {}), schemas, ID, generated)).toMatchObject({ failures: [], unjudged: expect.any(String) });
+    expect(acceptanceOf(op, res(400, {}), schemas, ID, { identifiersExist: false, unknownIdentifierIs400: true })).toMatchObject({ failures: [], unjudged: expect.stringMatching(/vendor fact/) });
+    expect(acceptanceOf(op, res(400, {}), schemas, ID, { identifiersExist: true, unknownIdentifierIs400: true }).failures).toHaveLength(1);
+    expect(acceptanceOf(op, cannedResponse(200, undefined, {}), schemas, ID, existing)).toMatchObject({ failures: [], unjudged: expect.stringMatching(/not as the document describes/) });
   });
 
   it('an invalid request: a 4xx of the rejection set, a 400 in JSON', () => {
@@ -92,11 +119,11 @@ describe('valid and invalid requests', () => {
 });
 
 describe('credentials and certificates', () => {
-  it('without a token: 401 or 403, a 404 only when tolerated', () => {
+  it('without a token: 401 or 403; a 404 to the identifiers the control was served with is no refusal', () => {
     expect(refusedWithoutCredentials(res(401), ID, { allow: [401, 403] })).toEqual([]);
     expect(refusedWithoutCredentials(res(404), ID, { allow: [401, 403] })).toHaveLength(1);
-    expect(refusedWithoutCredentials(res(404), ID, { allow: [401, 403], tolerate404: true })).toEqual([]);
     expect(refusedWithoutCredentials(res(200), ID, { allow: [401, 403] })[0].received).toBe('served with 200');
+    expect(refusedWithoutCredentials(res(502), ID, { allow: [401, 403] })[0].received).toBe('server error 502');
   });
 
   it('without a client certificate: a TLS refusal or a refusal status', () => {

@@ -2,8 +2,9 @@
  * How the 3-NDFL suites reach the target: one Ndfl3Api per worker, and one RequestSource per test
  * file (its share of the request pool, or the sandbox's provisioning). See harness/ndfl3/.
  */
+import type { CapturedResponse } from '../../../harness/http.ts';
 import { Ndfl3Api } from '../../../harness/ndfl3/api.ts';
-import { requireStateField } from '../../../harness/ndfl3/config.ts';
+import { requireMachine, requireStateField } from '../../../harness/ndfl3/config.ts';
 import { RequestSource, type PoolUser } from '../../../harness/ndfl3/requests.ts';
 import type { WorkflowOperation } from '../../../harness/ndfl3/workflow.ts';
 import { assertAllowed } from '../../../harness/safety.ts';
@@ -27,4 +28,28 @@ export function ndfl3(t: RequirementContext, user: PoolUser, options: { stateles
 /** Skips (before any request is spent) when the safety gate would refuse the workflow call. */
 export function gateAllows(t: RequirementContext, op: WorkflowOperation): void {
   assertAllowed(t.target, op.sideEffect, op.operation);
+}
+
+/**
+ * The control of a workflow refusal: a call the configured table allows, sent from a state that allows
+ * it, accepted (2xx) in this run. Made once per worker; a refusal proves nothing when allowed calls are
+ * refused too.
+ */
+export function workflowControl(t: RequirementContext, user: PoolUser): Promise<CapturedResponse> {
+  return t.control(
+    'ndfl3 an allowed workflow call',
+    async () => {
+      const { api, source } = ndfl3(t, user);
+      const machine = requireMachine(t.target, api.config);
+      const usable = source.usable();
+      return source.with({ describe: 'a state with an allowed call', accepts: (s) => machine.allowedFrom(s, usable).length > 0 }, async (h) => {
+        const op = machine.allowedFrom(h.state, usable)[0];
+        const res = await api.transition(h.id, op, h.version ?? null);
+        const after = await api.read(h.id);
+        Object.assign(h, { state: after.state ?? h.state, version: after.version });
+        return res;
+      });
+    },
+    (res) => res.status >= 200 && res.status < 300,
+  );
 }

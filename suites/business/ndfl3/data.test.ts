@@ -11,7 +11,7 @@ import { statusIn } from '../../../harness/checks/status.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { NDFL3, sideEffectOf } from '../../../harness/ndfl3/api.ts';
 import { containsText, valuesOfKey, writtenIsRead } from '../../../harness/ndfl3/checks.ts';
-import { bodyMisfit, conformsToServedDocument } from '../../../harness/ndfl3/document.ts';
+import { acceptedAsDocumented, bodyMisfit, conformsToServedDocument } from '../../../harness/ndfl3/document.ts';
 import { anyState, type Goal } from '../../../harness/ndfl3/requests.ts';
 import { workflow } from '../../../harness/ndfl3/workflow.ts';
 import { assertAllowed } from '../../../harness/safety.ts';
@@ -19,8 +19,6 @@ import { requirementTest, type RequirementContext } from '../../../harness/suite
 import { chatText, declarationEdit, documentData, one, taxFormUpload } from '../../../generators/ndfl3.ts';
 import { ndfl3 } from './_ndfl3.ts';
 
-const ok = (status: number) => status >= 200 && status <= 299;
-const accepted = (id: string, what: string, status: number) => (ok(status) ? [] : [failure(id, `${what} accepted (2xx)`, `HTTP ${status}`)]);
 
 async function fits(t: RequirementContext, operation: string, body: unknown): Promise<void> {
   const misfit = await bodyMisfit(t, operation, body);
@@ -88,7 +86,7 @@ describe('3-NDFL declaration, chat, form, uploads', () => {
       await fits(t, NDFL3.editDeclaration, edit);
       const put = await api.call(NDFL3.editDeclaration, h.id, { json: edit, headers: h.version ? { 'if-match': h.version } : {} });
       h.version = undefined;
-      t.expectNone(accepted(t.id, `PUT declaration of request ${h.id} in ${h.state}`, put.status), put);
+      t.expectNone(await acceptedAsDocumented(t, NDFL3.editDeclaration, put, t.id, `PUT declaration of request ${h.id} in ${h.state}`), put);
       const read = await api.call(NDFL3.declaration, h.id);
       t.expectNone([...statusIn(read, [200], t.id), ...writtenIsRead(t.id, edit, read.json)], read, `written: ${JSON.stringify(edit)}`);
     });
@@ -100,7 +98,7 @@ describe('3-NDFL declaration, chat, form, uploads', () => {
       const text = one(chatText(), t.seed);
       await fits(t, NDFL3.sendChat, { text });
       const sent = await api.call(NDFL3.sendChat, h.id, { json: { text } });
-      t.expectNone(accepted(t.id, 'chat/send', sent.status), sent);
+      t.expectNone(await acceptedAsDocumented(t, NDFL3.sendChat, sent, t.id, 'chat/send'), sent);
       const chat = await api.call(NDFL3.chat, h.id);
       const found = chat.status === 200 && containsText(chat.json, text);
       t.expectNone([...statusIn(chat, [200], t.id), ...(found ? [] : [failure(t.id, `the chat holds the message just sent: ${JSON.stringify(text)}`, 'no such message in the chat')])], chat);
@@ -127,7 +125,7 @@ describe('3-NDFL declaration, chat, form, uploads', () => {
       const body = one(documentData(), t.seed);
       await fits(t, NDFL3.documentData, body);
       const res = await api.call(NDFL3.documentData, h.id, { json: body });
-      t.expectNone(accepted(t.id, 'document data', res.status), res);
+      t.expectNone(await acceptedAsDocumented(t, NDFL3.documentData, res, t.id, 'document data'), res);
     });
   });
 
@@ -138,7 +136,7 @@ describe('3-NDFL declaration, chat, form, uploads', () => {
       const body = taxFormUpload(new Date().getUTCFullYear() - 1);
       await fits(t, NDFL3.upload, body);
       const res = await api.call(NDFL3.upload, h.id, { json: body });
-      t.expectNone(accepted(t.id, 'the tax-form upload', res.status), res);
+      t.expectNone(await acceptedAsDocumented(t, NDFL3.upload, res, t.id, 'the tax-form upload'), res);
     });
   });
 });

@@ -8,6 +8,7 @@
  */
 import { describe } from 'vitest';
 import { failure } from '../../../harness/checks/failure.ts';
+import { ToolError } from '../../../harness/errors.ts';
 import { requireMachine } from '../../../harness/ndfl3/config.ts';
 import { runModel } from '../../../harness/ndfl3/model.ts';
 import { requirementTest } from '../../../harness/suite.ts';
@@ -21,6 +22,7 @@ describe('3-NDFL workflow: model-based sequences', () => {
   requirementTest('NDF-WF-005', { timeoutMs: TIME_LIMIT_MS + 30_000 }, async (t) => {
     const { source } = ndfl3(t, 'model');
     const machine = requireMachine(t.target, source.api.config);
+    if (!source.usable().length) throw new ToolError('SAFETY_REFUSED', `the safety gate refuses every 3-NDFL workflow call on target kind ${t.target.kind}`);
     const sequences = Math.max(1, Math.ceil(t.runs / 5));
     const outcome = await runModel({ source, machine, seed: t.seed, sequences, maxCommands: MAX_COMMANDS, shrink: t.shrink, vendor: t.target.vendorConventions, timeLimitMs: TIME_LIMIT_MS });
     const { figures } = outcome;

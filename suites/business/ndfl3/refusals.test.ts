@@ -16,7 +16,7 @@ import { inState, type Goal, type Handle, type RequestSource } from '../../../ha
 import { workflow, type State, type WorkflowOperation } from '../../../harness/ndfl3/workflow.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
-import { ndfl3 } from './_ndfl3.ts';
+import { ndfl3, workflowControl } from './_ndfl3.ts';
 
 const wf = workflow();
 // An order in which each state is usually one call away from the previous one (the sandbox's happy path first).
@@ -73,7 +73,7 @@ describe('3-NDFL workflow: disallowed pairs (configured source states)', () => {
         throw new ToolError(gated.length ? 'SAFETY_REFUSED' : 'CREDENTIAL_MISSING', `nothing to check: ${why}`);
       }
       const quick = await source.with(inState(state), (h) => quickPass(t, h, calls));
-      if (!quick.failures.length) return;
+      if (!quick.failures.length) return void (await workflowControl(t, 'refusals'));
       const careful = await carefulPass(t, source, state, calls);
       const note = `${calls.length} calls from ${state}: ${calls.map((op) => op.name).join(', ')}${gated.length ? `; not sent (safety gate): ${gated.map((op) => op.name).join(', ')}` : ''}`;
       if (careful.failures.length) t.expectNone(careful.failures, careful.res, note);
@@ -107,6 +107,7 @@ describe('3-NDFL workflow: refusals, versions (vendor conventions)', () => {
       const status = refusedStatus.includes(res.status) ? [] : [failure(t.id, `${op.name} from ${h.state} refused with ${REFUSED.join(', ')}`, `HTTP ${res.status}`)];
       t.expectNone([...status, ...businessErrorBody(t.id, res)], res, `${op.name} from ${h.state}`);
     });
+    await workflowControl(t, 'refusals');
   });
 
   requirementTest('NDF-VER-001', async (t) => {
@@ -148,5 +149,6 @@ describe('3-NDFL workflow: refusals, versions (vendor conventions)', () => {
       Object.assign(h, { state: after.state ?? h.state, version: after.version });
       t.expectNone(refusedUnchanged(t.id, `${op.name} from ${before.state} without If-Match`, before, res, after, [400, 412, 422, 428]), res);
     });
+    await workflowControl(t, 'refusals');
   });
 });

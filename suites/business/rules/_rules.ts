@@ -3,8 +3,11 @@
  * valid against the served document and meet every rule of 2.6 but the one under test: it starts from
  * a request generated from the document, then sets the fields the spec names (found by name wherever
  * the operation's body schema declares them, through $ref, allOf and arrays) to values that meet the
- * rules, and breaks one. Acceptance is a 2xx, refusal a 400 or 422; a 429 the client could not wait
- * out makes the test inconclusive (skipped with the reason), never a verdict.
+ * rules, and breaks one. Acceptance is the operation's documented success (a 2xx with the body the
+ * served document gives it); refusal is neither a 2xx nor a 5xx (the spec fixes no status; 400 or 422
+ * where a policy requirement asks for the vendor's practice), and counts only next to a control: the same
+ * operation, with every rule met, accepted in this run (else the test ends inconclusive, NO_CONTROL).
+ * A 429 the client could not wait out is a tool error (TARGET_RATE_LIMITED), never a verdict.
  *
  * Fixtures the rules need and the spec does not give (which payer accounts are fresh, the free limit of
  * instant payments, a self-employed taxpayer) come from services.business.rules in the target file; the
@@ -12,18 +15,22 @@
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
-import { statusIn, rejectedWith } from '../../../harness/checks/status.ts';
+import { documentedSuccess } from '../../../harness/checks/business-runtime.ts';
+import { refused as refusedAnswer } from '../../../harness/checks/answer.ts';
+import { rejectedWith } from '../../../harness/checks/status.ts';
 import type { Failure } from '../../../harness/checks/failure.ts';
-import { ToolError } from '../../../harness/errors.ts';
+import { inconclusive, ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse, RequestSpec } from '../../../harness/http.ts';
 import { jsonBodyOf } from '../../../harness/openapi/operation-model.ts';
 import { resolvePointer } from '../../../harness/openapi/refs.ts';
+import type { RequirementContext } from '../../../harness/suite.ts';
 import { rulesSection, type RulesSection } from '../../../harness/config/business.ts';
 import { credentialOf } from '../../../harness/target.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
 import { baseUrl, send } from '../runtime/_exchanges.ts';
+import { notAfterServerError } from '../runtime/_judge.ts';
 import { innIndividual, innLegal } from './_body.ts';
-import { runtimePlan, skippedRow, unusableRow, type OperationPlan, type RuntimePlan } from '../runtime/_runtime.ts';
+import { notLocatedRow, runtimePlan, unusableRows, type OperationPlan, type RuntimePlan } from '../runtime/_runtime.ts';
 
 export type Node = Record<string, unknown>;
 export const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -31,24 +38,22 @@ export const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== 
 export const plan: RuntimePlan = await runtimePlan();
 export const opOf = (row: string): OperationPlan | undefined => plan.operations.find((op) => op.row === row);
 
-export const SUCCESS = [200, 201, 202, 203, 204, 206];
-export const REFUSED = [400, 422];
+/** The vendor's practice for a broken business rule, where a policy requirement asks for it. */
+export const REFUSED_BY_PRACTICE = [400, 422];
 
 /**
  * Declares a describe block of rule tests that need the named operations. When the suite cannot run,
- * or an operation is not served, every id gets one row saying why (a failure for an unreadable
- * document, a skip otherwise), and `body` is not called.
+ * or an operation is not served, every id gets one row saying why (a tool error or inconclusive for a
+ * document that could not be fetched or read, NOT_LOCATED for a missing operation), and `body` is not
+ * called.
  */
 export function rulesBlock(title: string, ids: string[], rows: string[], body: (ops: OperationPlan[]) => void): void {
   describe(title, () => {
-    if (plan.notApplicable || plan.unusable) {
-      for (const id of ids) plan.unusable ? unusableRow(id, plan.unusable) : skippedRow(id, title, plan.notApplicable!);
-      return;
-    }
+    if (unusableRows(plan, ids, title)) return;
     const ops = rows.map(opOf);
     const missing = rows.filter((_r, i) => !ops[i]);
     if (missing.length) {
-      for (const id of ids) skippedRow(id, title, `${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not in the served document (see BUS-CAT-001)`);
+      for (const id of ids) notLocatedRow(id, title, missing);
       return;
     }
     body(ops as OperationPlan[]);
@@ -183,11 +188,16 @@ export function fitsDocument(op: OperationPlan, request: GeneratedRequest, what:
   return ok;
 }
 
-/** Sends a request of the rule suites and returns an answer that is not a 429 (else the test is inconclusive). */
+/**
+ * Sends a request of the rule suites and returns an answer that is not a 429 (else a TARGET_RATE_LIMITED
+ * tool error). Once the operation drew a 5xx in this run, a later answer of it that is not one proves
+ * nothing (a flaky target may serve a repeat): the test ends inconclusive.
+ */
 export async function submit(op: OperationPlan, request: GeneratedRequest, note: string): Promise<CapturedResponse> {
   const exchange = await send(plan, op, request, 'valid', note, { retryServerError: false });
   const res = exchange.response!;
-  if (res.status === 429) throw new ToolError('PRECONDITION_MISSING', `inconclusive: ${op.row} stayed 429 (rate limited) after the client's retries`);
+  if (res.status === 429) throw new ToolError('TARGET_RATE_LIMITED', `${op.row} (${note}) stayed 429 (rate limited) after the client's bounded retries`);
+  notAfterServerError(op, res);
   return res;
 }
 
@@ -210,11 +220,35 @@ export async function submitRaw(op: OperationPlan, request: GeneratedRequest, ra
   return client.send(spec);
 }
 
-export const accepted = (res: CapturedResponse, id: string): Failure[] => statusIn(res, SUCCESS, id);
-export const refused = (res: CapturedResponse, id: string): Failure[] => rejectedWith(res, REFUSED, id);
+/** Accepted: the operation's documented success, a 2xx with the body the served document gives it. */
+export const accepted = (op: OperationPlan, res: CapturedResponse, id: string): Failure[] => documentedSuccess(op.model, res, plan.schemas, id);
+/** Refused: neither a 2xx nor a 5xx (the spec fixes no status for a broken business rule). */
+export const refused = (res: CapturedResponse, id: string): Failure[] => refusedAnswer(res, id);
+/** Refused with 400 or 422: the vendor's practice, for the policy requirements that ask for it. */
+export const refusedByPractice = (res: CapturedResponse, id: string): Failure[] => rejectedWith(res, REFUSED_BY_PRACTICE, id);
 
-/** A skip for a control request the target refused: the rule cannot be judged on top of it. */
+/**
+ * The control of a refusal: the same operation with a request that meets every rule (`build`), accepted
+ * in this run. Made once per worker and key; when it was not accepted the test ends inconclusive.
+ */
+export function ruleControl(t: RequirementContext, op: OperationPlan, key: string, build: () => GeneratedRequest): Promise<CapturedResponse> {
+  return t.control(`rules ${op.row}: ${key}`, () => submit(op, build(), `the control: ${key}`), (res) => accepted(op, res, t.id).length === 0);
+}
+
+/**
+ * A refusal of a broken rule (neither a 2xx nor a 5xx; `judge` may ask for more). An acceptance or a
+ * server error fails whatever the control;
+ * any other answer is judged only after `control` (the same operation, every rule met, accepted in this
+ * run): a target that refuses valid requests too says nothing by refusing this one.
+ */
+export async function expectRefused(t: RequirementContext, res: CapturedResponse, control: () => Promise<unknown>, note?: string, judge = refused): Promise<void> {
+  if (res.status < 300 || res.status >= 500) t.expectNone(judge(res, t.id), res, note);
+  await control();
+  t.expectNone(judge(res, t.id), res, note);
+}
+
+/** Inconclusive for a request the rule is judged on top of that the target did not accept. */
 export function controlRefused(what: string, res: CapturedResponse): never {
   const body = res.rawBody.length > 300 ? `${res.rawBody.slice(0, 300)}…` : res.rawBody;
-  throw new ToolError('PRECONDITION_MISSING', `inconclusive: ${what} was not accepted (HTTP ${res.status}: ${body}), so the rule cannot be judged on top of it`);
+  throw inconclusive('NO_CONTROL', `${what} was not accepted as documented (HTTP ${res.status}: ${body}), so the rule cannot be judged on top of it`);
 }

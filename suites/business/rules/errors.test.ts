@@ -1,17 +1,19 @@
 /**
  * Business error facts of spec 7 at runtime: a 400 is JSON; enumeration errors have one fixed format
  * (the same status, errorCode and top-level fields whichever operation and field); a 403 carries the
- * reasons of the error.
+ * reasons of the error. Each is judged next to a control: the same operation, valid, accepted in this run.
  */
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
-import { ToolError } from '../../../harness/errors.ts';
+import { inconclusive, ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
-import { requirementTest } from '../../../harness/suite.ts';
+import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
 import { send } from '../runtime/_exchanges.ts';
+import { locate } from '../runtime/_identifiers.ts';
+import { notAfterServerError } from '../runtime/_judge.ts';
 import { generatedFor, type OperationPlan } from '../runtime/_runtime.ts';
 import { BENEFICIARY_CREATE, beneficiary, beneficiaryRequest } from './_beneficiaries.ts';
-import { fieldSites, generatedRequest, isNode, opOf, plan, rulesBlock, setAt, submit, submitRaw, type Node } from './_rules.ts';
+import { accepted, fieldSites, generatedRequest, isNode, opOf, plan, ruleControl, rulesBlock, setAt, submit, submitRaw, type Node } from './_rules.ts';
 
 const CARDS = 'GET /api/v1/card';
 const CHECKOUT = 'POST /api/v2/checkout/order';
@@ -21,24 +23,31 @@ const isJson = (res: CapturedResponse) => /^application\/([\w.+-]+\+)?json\b/i.t
 /** BUS-ERR-002 on one answer: a 400 is JSON; another 4xx leaves the rule untried. */
 function jsonIf400(res: CapturedResponse, id: string, what: string): Failure[] {
   if (res.status !== 400) {
-    if (res.status >= 400 && res.status < 500) throw new ToolError('PRECONDITION_MISSING', `inconclusive: ${what} was answered ${res.status}, not 400; the rule is about 400 answers`);
+    if (res.status >= 400 && res.status < 500) throw inconclusive('PRECONDITION_MISSING', `${what} was answered ${res.status}, not 400; the rule is about 400 answers`);
     return [failure(id, `${what} refused with a JSON 400`, `status ${res.status}`)];
   }
   return isJson(res) ? [] : [failure(id, 'a 400 answer in JSON (Content-Type application/json, a body that parses)', `Content-Type ${res.headers['content-type'] ?? '(none)'}${res.jsonError ? `, body not JSON (${res.jsonError})` : ''}`)];
 }
 
+/** The controls of this file: a valid beneficiary create, and the cards list without parameters. */
+const beneficiaryControl = (t: RequirementContext, create: OperationPlan) => ruleControl(t, create, 'a UL_RESIDENT beneficiary', () => beneficiaryRequest(create, 0, beneficiary('UL_RESIDENT')));
+const cardsControl = (t: RequirementContext, cards: OperationPlan) => ruleControl(t, cards, 'the cards list', () => ({ path: {}, query: {}, header: {} }));
+
 rulesBlock('business rules: 400 answers are JSON (7)', ['BUS-ERR-002'], [BENEFICIARY_CREATE, CARDS], ([create, cards]) => {
   requirementTest('BUS-ERR-002', { row: 'a body that is not JSON' }, async (t) => {
     const res = await submitRaw(create, beneficiaryRequest(create, 1, {}), '{"type": "UL_RESIDENT",', 'a truncated JSON body');
     t.expectNone(jsonIf400(res, t.id, 'a truncated JSON body'), res, 'a truncated JSON body');
+    await beneficiaryControl(t, create);
   });
   requirementTest('BUS-ERR-002', { row: 'a broken query parameter (limit=abc)' }, async (t) => {
     const res = await submit(cards, { path: {}, query: { limit: 'abc' }, header: {} }, 'limit=abc');
     t.expectNone(jsonIf400(res, t.id, `${CARDS}?limit=abc`), res);
+    await cardsControl(t, cards);
   });
   requirementTest('BUS-ERR-002', { row: 'a broken body field (type of the wrong kind)' }, async (t) => {
     const res = await submit(create, beneficiaryRequest(create, 2, { ...beneficiary('UL_RESIDENT'), type: 42 }), 'type 42');
     t.expectNone(jsonIf400(res, t.id, 'a beneficiary whose type is the number 42'), res);
+    await beneficiaryControl(t, create);
   });
 });
 
@@ -59,8 +68,9 @@ rulesBlock('business rules: one format for enumeration errors (7)', ['BUS-ERR-00
     }
     const answers: Array<{ what: string; res: CapturedResponse }> = [];
     for (const c of cases) answers.push({ what: c.what, res: await submit(c.op, c.request, c.what) });
-    const errors = answers.filter((a) => a.res.status >= 400 && a.res.status < 500 && isNode(a.res.json));
-    if (errors.length < 2) throw new ToolError('PRECONDITION_MISSING', `inconclusive: fewer than two unknown enumeration values were refused with a JSON body (${answers.map((a) => `${a.what}: ${a.res.status}`).join('; ')})`);
+    // A validation error: 400 or 422 (a 401 or 404 to every request has one format too, and says nothing).
+    const errors = answers.filter((a) => (a.res.status === 400 || a.res.status === 422) && isNode(a.res.json));
+    if (errors.length < 2) throw inconclusive('PRECONDITION_MISSING', `fewer than two unknown enumeration values were refused with a JSON 400 or 422 (${answers.map((a) => `${a.what}: ${a.res.status}`).join('; ')})`);
     const shape = (res: CapturedResponse) => {
       const body = res.json as Node;
       return { status: res.status, errorCode: body.errorCode ?? body.code, keys: Object.keys(body).sort().join(',') };
@@ -74,6 +84,7 @@ rulesBlock('business rules: one format for enumeration errors (7)', ['BUS-ERR-00
       }
     }
     t.expectNone(failures, failures.length ? answers.find((a) => failures[0].received.endsWith(a.what))?.res : undefined);
+    await beneficiaryControl(t, create);
   });
 });
 
@@ -84,9 +95,12 @@ rulesBlock('business rules: 403 answers carry their reasons (7)', ['BUS-ERR-004'
   for (const op of probes) {
     requirementTest('BUS-ERR-004', { row: `a scope refusal of ${op.catalog.area} (${op.row})` }, async (t) => {
       if (typeof scopeless !== 'string' || scopeless === '') throw new ToolError('CREDENTIAL_MISSING', `services.business.tokenWithoutScope is not in the target file "${t.target.name}"`);
-      const request = generatedFor(plan, op).valid[0];
+      const { request } = await locate(plan, op, generatedFor(plan, op).valid[0]);
       const res = (await send(plan, op, request, 'no-scope', 'the valid request with a token without the scope', { token: scopeless })).response!;
-      if (res.status !== 403) throw new ToolError('PRECONDITION_MISSING', `inconclusive: the token without the scope was answered ${res.status}, not 403 (BUS-AUT-003 judges that)`);
+      notAfterServerError(op, res);
+      if (res.status !== 403) throw inconclusive('PRECONDITION_MISSING', `the token without the scope was answered ${res.status}, not 403 (BUS-AUT-003 judges that)`);
+      // The same request with the token that has the scope: a 403 to it too would be no scope refusal at all.
+      await t.control(`scope ${op.row}`, async () => (await send(plan, op, request, 'valid', 'the control: the same request with the token of the target file')).response!, (ok) => accepted(op, ok, t.id).length === 0);
       const body = isNode(res.json) ? res.json : undefined;
       const reasons = body?.errorDetails ?? body?.reasons ?? body?.reason;
       const named = (isNode(reasons) && Object.keys(reasons).length > 0) || (Array.isArray(reasons) && reasons.length > 0) || (typeof reasons === 'string' && reasons.trim() !== '');

@@ -11,7 +11,7 @@ import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest } from '../../../harness/suite.ts';
 import type { OperationPlan } from '../runtime/_runtime.ts';
 import { RUBLE_TRANSFER, SBP_TRANSFER, payment } from './_payments.ts';
-import { accepted, freshCounterparty, PAYER_ROLES, payerAccount, generatedRequest, isNode, needSite, refused, rulesBlock, rulesConfig, setAt, submit, uniqueId } from './_rules.ts';
+import { accepted, expectRefused, freshCounterparty, PAYER_ROLES, payerAccount, generatedRequest, isNode, needSite, refused, ruleControl, rulesBlock, rulesConfig, setAt, submit, uniqueId } from './_rules.ts';
 
 const kopecks = (rubles: number) => Math.round(rubles * 100);
 
@@ -21,19 +21,19 @@ rulesBlock('business rules: ruble transfer limits (8)', ['BUS-LIM-001', 'BUS-LIM
 
   requirementTest('BUS-LIM-001', { row: 'a ruble transfer of exactly 100 000 rubles is accepted' }, async (t) => {
     const res = await pay(payerAccount(PAYER_ROLES.singleAtLimit), 100_000, '100 000 rubles from a fresh payer account');
-    t.expectNone(accepted(res, t.id), res, '100 000 rubles, the documented maximum, from a payer account with nothing paid today');
+    t.expectNone(accepted(transfer, res, t.id), res, '100 000 rubles, the documented maximum, from a payer account with nothing paid today');
   });
 
   requirementTest('BUS-LIM-001', { row: 'a ruble transfer of 100 000.01 rubles is refused' }, async (t) => {
     const res = await pay(payerAccount(PAYER_ROLES.singleAbove), 100_000.01, '100 000.01 rubles from a fresh payer account');
-    t.expectNone(refused(res, t.id), res, '100 000.01 rubles, a kopeck above the single-payment limit');
+    await expectRefused(t, res, () => ruleControl(t, transfer, 'a small ruble transfer', () => payment(transfer, { payer: payerAccount(PAYER_ROLES.other), amount: 10, salt: 990 })), '100 000.01 rubles, a kopeck above the single-payment limit');
   });
 
   requirementTest('BUS-LIM-002', { row: "60 000 + 40 000 accepted, then 0.01 above the day's 100 000 refused" }, async (t) => {
     const payer = payerAccount(PAYER_ROLES.day);
     for (const amount of [60_000, 40_000]) {
       const res = await pay(payer, amount, `${amount} rubles`);
-      t.expectNone(accepted(res, t.id), res, `${amount} rubles (the day's total so far stays within 100 000)`);
+      t.expectNone(accepted(transfer, res, t.id), res, `${amount} rubles (the day's total so far stays within 100 000)`);
     }
     const over = await pay(payer, 0.01, "0.01 rubles above the day's 100 000");
     t.expectNone(refused(over, t.id), over, "0.01 rubles after 100 000 paid today from the same account");
@@ -47,7 +47,7 @@ rulesBlock('business rules: ruble transfer limits (8)', ['BUS-LIM-001', 'BUS-LIM
     if (room <= 0 || room > kopecks(100_000)) throw new ToolError('PRECONDITION_MISSING', `monthNearLimit.paidThisMonth ${paid} leaves ${room / 100} rubles in the month; the test needs between 0.01 and 100 000 (one payment inside the day's limit)`);
     const payer = payerAccount(0, fixture, 'services.business.rules.monthNearLimit');
     const fill = await pay(payer, room / 100, `${room / 100} rubles, up to 1 000 000 in the month`);
-    t.expectNone(accepted(fill, t.id), fill, `${room / 100} rubles after ${paid} paid this month: the month's total reaches 1 000 000 exactly`);
+    t.expectNone(accepted(transfer, fill, t.id), fill, `${room / 100} rubles after ${paid} paid this month: the month's total reaches 1 000 000 exactly`);
     const over = await pay(payer, 0.01, "0.01 rubles above the month's 1 000 000");
     t.expectNone(refused(over, t.id), over, '0.01 rubles after 1 000 000 paid this month from the same account');
   });
@@ -57,7 +57,7 @@ rulesBlock('business rules: ruble transfer limits (8)', ['BUS-LIM-001', 'BUS-LIM
     const counterparty = freshCounterparty('legal');
     for (let n = 1; n <= 3; n++) {
       const res = await pay(payer, 10, `payment ${n} to one counterparty`, counterparty, n);
-      t.expectNone(accepted(res, t.id), res, `payment ${n} of 3 allowed today to counterparty ${counterparty.accountNumber}`);
+      t.expectNone(accepted(transfer, res, t.id), res, `payment ${n} of 3 allowed today to counterparty ${counterparty.accountNumber}`);
     }
     const fourth = await pay(payer, 10, 'the fourth payment to one counterparty', counterparty, 4);
     t.expectNone(refused(fourth, t.id), fourth, `the fourth payment today to counterparty ${counterparty.accountNumber}`);
@@ -88,13 +88,13 @@ rulesBlock('business rules: instant-payment commission (8)', ['BUS-LIM-005'], [S
     if (freeLimit > 100_000) throw new ToolError('PRECONDITION_MISSING', `sbp.freeLimit ${freeLimit} cannot be used up in one payment of at most 100 000 rubles`);
     const payer = payerAccount(PAYER_ROLES.sbp);
     const inside = await submit(sbp, sbpPayment(sbp, payer, freeLimit, 1), `${freeLimit} rubles, the whole free limit`);
-    t.expectNone(accepted(inside, t.id), inside, `${freeLimit} rubles, inside the free limit`);
+    t.expectNone(accepted(sbp, inside, t.id), inside, `${freeLimit} rubles, inside the free limit`);
     const free = commissionOf(inside, field) ?? 0;
     t.expectNone(free === 0 ? [] : [failure(t.id, `no commission inside the free limit of ${freeLimit} rubles`, `${field} ${free}`)], inside);
     // Whole rubles (1 % exact in kopecks), and amounts whose 1 % ends in half a kopeck or less.
     for (const [i, amount] of [1234, 5000, 1000.5, 99.99, 777.77].entries()) {
       const res = await submit(sbp, sbpPayment(sbp, payer, amount, 10 + i), `${amount} rubles after the free limit`);
-      t.expectNone(accepted(res, t.id), res, `${amount} rubles after the free limit`);
+      t.expectNone(accepted(sbp, res, t.id), res, `${amount} rubles after the free limit`);
       const charged = commissionOf(res, field);
       const exact = kopecks(amount) + 250_000; // 100 × (1 % of amount + 25 rubles), in hundredths of a kopeck
       const got = charged === undefined ? undefined : Math.round(charged * 10_000);

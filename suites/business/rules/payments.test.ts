@@ -2,14 +2,15 @@
  * Payment fields of spec 2.6 at runtime: uin exactly by its pattern, document numbers, the tax document
  * number, the budget classification code 0, revenueTypeCode, inn '0', recipientCorrAccountNumber for
  * tax payments, collectionAmount for individuals; and the vendor's deduplication by the client's
- * payment id. Every case is a payment that meets every other rule, from a fresh payer account.
+ * payment id. Every case is a payment that meets every other rule, from a fresh payer account; every
+ * refusal is judged next to its control, the same kind of payment with nothing broken, accepted.
  * These operations move money: they run against the sandbox, or where safety.allowMoney names them.
  */
 import { failure } from '../../../harness/checks/failure.ts';
-import { requirementTest } from '../../../harness/suite.ts';
+import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import type { OperationPlan } from '../runtime/_runtime.ts';
 import { PAYMENT_DRAFT, RUBLE_TRANSFER, payment, paymentOpWith, type Recipient } from './_payments.ts';
-import { accepted, fitsDocument, freshCounterparty, PAYER_ROLES, payerAccount, isNode, needSite, opOf, refused, removeAt, rulesBlock, setAt, submit, uniqueId } from './_rules.ts';
+import { accepted, expectRefused, fitsDocument, freshCounterparty, PAYER_ROLES, payerAccount, isNode, needSite, opOf, refused, refusedByPractice, removeAt, ruleControl, rulesBlock, setAt, submit, uniqueId } from './_rules.ts';
 
 const UIN_VALID: Array<[string, string]> = [
   ['0', 'the single zero'],
@@ -45,6 +46,9 @@ rulesBlock('business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PAY-002'
   const served = ROWS.map(opOf).filter((op): op is OperationPlan => op !== undefined);
   const pick = (...names: string[]) => paymentOpWith(served, ...names);
   const base = (op: OperationPlan, recipient: Recipient, tax: boolean, salt: number) => payment(op, { payer: payerAccount(PAYER_ROLES.other), recipient, tax, salt });
+  /** The control of a refusal: the same kind of payment, every rule met, accepted. */
+  const control = (t: RequirementContext, op: OperationPlan, recipient: Recipient, tax: boolean) =>
+    ruleControl(t, op, `a ${tax ? 'tax ' : ''}payment to ${recipient === 'legal' ? 'a legal entity' : 'an individual'}`, () => base(op, recipient, tax, 990));
 
   /** Sets the field on a payment that meets every rule, and sends it. */
   async function withField(id: string, names: string[], value: unknown, options: { recipient?: Recipient; tax?: boolean; salt: number; mustFit?: boolean }) {
@@ -58,15 +62,15 @@ rulesBlock('business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PAY-002'
 
   UIN_VALID.forEach(([uin, what], i) => {
     requirementTest('BUS-PAY-001', { row: `uin "${uin}" (${what}) is accepted` }, async (t) => {
-      const { res } = await withField(t.id, ['uin'], uin, { tax: true, salt: 10 + i });
-      t.expectNone(accepted(res, t.id), res, `a tax payment with uin "${uin}"`);
+      const { op, res } = await withField(t.id, ['uin'], uin, { tax: true, salt: 10 + i });
+      t.expectNone(accepted(op, res, t.id), res, `a tax payment with uin "${uin}"`);
     });
   });
 
   UIN_NEAR_MISSES.forEach(([uin, what], i) => {
     requirementTest('BUS-PAY-002', { row: `uin "${uin}" (${what}) is refused` }, async (t) => {
-      const { res } = await withField(t.id, ['uin'], uin, { tax: true, salt: 30 + i });
-      t.expectNone(refused(res, t.id), res, `a tax payment with uin "${uin}"`);
+      const { op, res } = await withField(t.id, ['uin'], uin, { tax: true, salt: 30 + i });
+      await expectRefused(t, res, () => control(t, op, 'legal', true), `a tax payment with uin "${uin}"`);
     });
   });
 
@@ -78,26 +82,28 @@ rulesBlock('business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PAY-002'
       const request = base(op, 'legal', false, 50 + digits.length);
       setAt(request.body, site.path, value);
       const res = await submit(op, request, `documentNumber ${JSON.stringify(value)}`);
-      t.expectNone(verdict === 'accepted' ? accepted(res, t.id) : refused(res, t.id), res);
+      if (verdict === 'accepted') return t.expectNone(accepted(op, res, t.id), res);
+      await expectRefused(t, res, () => control(t, op, 'legal', false));
     });
   }
 
   for (const [value, what] of [['AB1234567890123', 'Latin capitals'], ['ФЛ1234567890123', 'Cyrillic capitals']]) {
     requirementTest('BUS-PAY-004', { row: `tax document number "${value}" (2 ${what} and 13 digits) is accepted` }, async (t) => {
-      const { res } = await withField(t.id, ['taxDocNumber', 'docNumber'], value, { tax: true, salt: 60 });
-      t.expectNone(accepted(res, t.id), res);
+      const { op, res } = await withField(t.id, ['taxDocNumber', 'docNumber'], value, { tax: true, salt: 60 });
+      t.expectNone(accepted(op, res, t.id), res);
     });
   }
 
   requirementTest('BUS-PAY-005', { row: 'a tax payment with budget classification code "0" is accepted' }, async (t) => {
-    const { res } = await withField(t.id, ['kbk', 'budgetClassificationCode'], '0', { tax: true, salt: 70 });
-    t.expectNone(accepted(res, t.id), res);
+    const { op, res } = await withField(t.id, ['kbk', 'budgetClassificationCode'], '0', { tax: true, salt: 70 });
+    t.expectNone(accepted(op, res, t.id), res);
   });
 
   for (const [value, verdict] of [['1', 'accepted'], ['2', 'accepted'], ['3', 'accepted'], ['0', 'refused'], ['4', 'refused'], ['12', 'refused'], [1, 'refused']] as const) {
     requirementTest('BUS-PAY-006', { row: `revenueTypeCode ${JSON.stringify(value)} is ${verdict}` }, async (t) => {
-      const { res } = await withField(t.id, ['revenueTypeCode'], value, { recipient: 'individual', salt: 80 });
-      t.expectNone(verdict === 'accepted' ? accepted(res, t.id) : refused(res, t.id), res);
+      const { op, res } = await withField(t.id, ['revenueTypeCode'], value, { recipient: 'individual', salt: 80 });
+      if (verdict === 'accepted') return t.expectNone(accepted(op, res, t.id), res);
+      await expectRefused(t, res, () => control(t, op, 'individual', false));
     });
   }
 
@@ -105,25 +111,27 @@ rulesBlock('business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PAY-002'
     const op = pick('inn');
     const request = payment(op, { payer: payerAccount(PAYER_ROLES.other), recipient: 'individual', counterparty: { ...freshCounterparty('individual'), inn: '0' }, salt: 90 });
     const res = await submit(op, request, "recipient inn '0'");
-    t.expectNone(accepted(res, t.id), res);
+    t.expectNone(accepted(op, res, t.id), res);
   });
 
   requirementTest('BUS-PAY-008', { row: 'a tax payment without recipientCorrAccountNumber is refused, with it accepted' }, async (t) => {
     const op = pick('recipientCorrAccountNumber');
     const site = needSite(op, 'recipientCorrAccountNumber');
+    const withIt = base(op, 'legal', true, 101);
+    const acceptedRes = await submit(op, withIt, 'a tax payment with recipientCorrAccountNumber');
+    t.expectNone(accepted(op, acceptedRes, t.id), acceptedRes, 'a tax payment with recipientCorrAccountNumber');
     const without = base(op, 'legal', true, 100);
     removeAt(without.body, site.path);
-    const refusedRes = await submit(op, without, 'a tax payment without recipientCorrAccountNumber');
-    t.expectNone(refused(refusedRes, t.id), refusedRes, 'a tax payment without recipientCorrAccountNumber');
-    const withIt = base(op, 'legal', true, 101);
-    const acceptedRes = await submit(op, withIt, 'the same tax payment with recipientCorrAccountNumber');
-    t.expectNone(accepted(acceptedRes, t.id), acceptedRes, 'the same tax payment with recipientCorrAccountNumber');
+    const refusedRes = await submit(op, without, 'the same tax payment without recipientCorrAccountNumber');
+    t.expectNone(refused(refusedRes, t.id), refusedRes, 'the same tax payment without recipientCorrAccountNumber');
   });
 
   for (const recipient of ['individual', 'legal'] as const) {
     requirementTest('BUS-PAY-009', { row: `collectionAmount on a payment to ${recipient === 'individual' ? 'an individual is accepted' : 'a legal entity is refused'}` }, async (t) => {
-      const { res } = await withField(t.id, ['collectionAmount'], 150.5, { recipient, salt: 110 });
-      t.expectNone(recipient === 'individual' ? accepted(res, t.id) : refused(res, t.id), res, `collectionAmount 150.5, recipient inn of ${recipient === 'individual' ? '12' : '10'} digits`);
+      const { op, res } = await withField(t.id, ['collectionAmount'], 150.5, { recipient, salt: 110 });
+      const note = `collectionAmount 150.5, recipient inn of ${recipient === 'individual' ? '12' : '10'} digits`;
+      if (recipient === 'individual') return t.expectNone(accepted(op, res, t.id), res, note);
+      await expectRefused(t, res, () => control(t, op, 'legal', false), note, refusedByPractice);
     });
   }
 });
@@ -133,10 +141,10 @@ rulesBlock('business rules: one payment per client payment id (vendor)', ['BUS-P
     const request = payment(transfer, { payer: payerAccount(PAYER_ROLES.other), amount: 10, salt: 120 });
     if (typeof request.body.id !== 'string') request.body.id = uniqueId('pay');
     const first = await submit(transfer, request, 'a ruble transfer');
-    t.expectNone(accepted(first, t.id), first, 'the first transfer');
+    t.expectNone(accepted(transfer, first, t.id), first, 'the first transfer');
     const second = await submit(transfer, request, 'the same transfer again, same id');
     if (second.status === 409) return;
-    t.expectNone(accepted(second, t.id), second, 'the same transfer again');
+    t.expectNone(accepted(transfer, second, t.id), second, 'the same transfer again');
     const idOf = (json: unknown) => (isNode(json) ? json.paymentId : undefined);
     const [a, b] = [idOf(first.json), idOf(second.json)];
     t.expectNone(a !== undefined && a === b ? [] : [failure(t.id, `the second answer names the first payment (paymentId ${JSON.stringify(a)}), or a 409`, `paymentId ${JSON.stringify(b)}: a second payment`)], second);

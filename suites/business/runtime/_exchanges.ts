@@ -5,13 +5,21 @@
  * request carries the catalog's side-effect class and the operation's rate group; each group sends at
  * most two requests at a time (the pacer spaces them). An operation's exchanges are made once and
  * shared by every test that judges them; `prefetch` starts all of them, so that groups overlap.
+ *
+ * Valid requests carry identifiers that exist where the run can have them (_identifiers.ts), and so do
+ * the invalid, token-less and certificate-less ones built on them, except where the broken rule is: a
+ * refusal is then judged next to a control that the target served with the same identifiers. A valid
+ * or invalid request that draws a 5xx is sent once more, only to tell an intermittent 5xx from a steady
+ * one: every answer is kept, and every 5xx counts.
  */
 import { randomUUID } from 'node:crypto';
 import { ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse, RequestSpec } from '../../../harness/http.ts';
 import { mtlsDispatcher, mtlsUrl } from '../../../harness/mtls.ts';
+import { recordServerError } from '../../../harness/server-errors.ts';
 import { credentialOf, serviceOf } from '../../../harness/target.ts';
-import { toWire, type GeneratedRequest } from '../../../generators/openapi.ts';
+import { toWire, type GeneratedRequest, type InvalidRequest } from '../../../generators/openapi.ts';
+import { locate, requestsFor, withIdentifiers, type Located, type Origin } from './_identifiers.ts';
 import { generatedFor, type OperationPlan, type RuntimePlan } from './_runtime.ts';
 
 export type Variant = 'valid' | 'invalid' | 'no-token' | 'bad-token' | 'no-scope' | 'no-certificate' | 'plain-url';
@@ -21,11 +29,14 @@ export interface Exchange {
   variant: Variant;
   /** What was sent: "a valid request", "query.limit of 1001 (maximum 1000)". */
   note: string;
+  /** The first answer: the one the checks judge (a retry never stands in for it). */
   response?: CapturedResponse;
+  /** Every answer, in order: a 5xx and the answer of its one retry, which only tells intermittent from steady. */
+  attempts: CapturedResponse[];
   /** The transport error, when no answer came (a TLS refusal, a reset connection). */
   error?: string;
-  /** A 5xx on the first attempt that the one retry did not repeat. */
-  firstAttemptStatus?: number;
+  /** Where each identifier of the request came from. */
+  origins?: Record<string, Origin>;
 }
 
 export interface AuthExchanges {
@@ -60,6 +71,18 @@ class Gate {
   }
 }
 
+/**
+ * Every 5xx a valid request of an operation drew in this worker (the generated valid requests, their
+ * retries, and the creates and lists that found identifiers), for BUS-RUN-001 to report. Every 5xx of
+ * any request of the operation is also recorded for the whole run (harness/server-errors.ts), so that
+ * no worker counts a later answer of that operation as evidence.
+ */
+const serverErrors = new Map<string, Array<{ note: string; res: CapturedResponse }>>();
+
+export function serverErrorsOf(op: OperationPlan): Array<{ note: string; res: CapturedResponse }> {
+  return serverErrors.get(op.row) ?? [];
+}
+
 const gates = new Map<string, Gate>();
 const gateOf = (key: string) => gates.get(key) ?? (gates.set(key, new Gate(2)), gates.get(key)!);
 
@@ -67,7 +90,7 @@ export interface SendOptions {
   /** The bearer token; null sends none. Default: services.business.token. */
   token?: string | null;
   host?: Host;
-  /** Send again once after a 5xx (a gateway hiccup is not the operation's answer). */
+  /** Send again once after a 5xx, to tell an intermittent 5xx from a steady one (both answers are kept). */
   retryServerError?: boolean;
 }
 
@@ -100,27 +123,50 @@ export async function send(plan: RuntimePlan, op: OperationPlan, request: Genera
   };
   const once = () => gateOf(spec.rateGroup!.key).run(() => client.send(spec));
   try {
-    let response = await once();
-    let firstAttemptStatus: number | undefined;
-    if (options.retryServerError && response.status >= 500) {
-      firstAttemptStatus = response.status;
-      response = await once();
+    const attempts = [await once()];
+    if (options.retryServerError && attempts[0].status >= 500) attempts.push(await once());
+    for (const res of attempts.filter((r) => r.status >= 500)) {
+      if (variant === 'valid') serverErrors.set(op.row, [...serverErrorsOf(op), { note, res }]);
+      recordServerError(op.row, `${note} answered HTTP ${res.status}: ${res.curl}`);
     }
-    return { variant, note, response, ...(firstAttemptStatus !== undefined && response.status < 500 ? { firstAttemptStatus } : {}) };
+    return { variant, note, response: attempts[0], attempts };
   } catch (error) {
     // Only a connection the secured host refused or broke can be its answer to a missing certificate; a timeout stays a tool error.
     if (variant !== 'no-certificate' || !(error instanceof ToolError) || error.code !== 'TARGET_UNREACHABLE') throw error;
-    return { variant, note, error: (error as Error).message };
+    return { variant, note, attempts: [], error: (error as Error).message };
   }
 }
 
+/** The invalid case built on the located request: its identifiers, except where the broken rule is. */
+function onLocated(c: InvalidRequest, located: Located, op: OperationPlan): GeneratedRequest {
+  const broken = c.at.split(/[.[]/).slice(0, 2).join('.');
+  const kept = Object.entries(located.origins).filter(([name, origin]) => origin !== 'generated' && broken !== `path.${name}` && broken !== `query.${name}`);
+  const values = Object.fromEntries(kept.map(([name]) => [name, located.request.path[name] ?? located.request.query[name]]));
+  return withIdentifiers(c.request, values, op);
+}
+
+const locatedMade = new Map<string, Promise<Located[]>>();
+
+/** The operation's valid requests with identifiers that exist where the run can have them (made once). */
+function locatedValid(plan: RuntimePlan, op: OperationPlan): Promise<Located[]> {
+  let pending = locatedMade.get(op.row);
+  if (!pending) {
+    const count = generatedFor(plan, op).valid.length;
+    locatedMade.set(op.row, (pending = Promise.all(requestsFor(plan, op, count, 0).slice(0, count).map((request) => locate(plan, op, request)))));
+  }
+  return pending;
+}
+
 async function make(plan: RuntimePlan, op: OperationPlan): Promise<OperationExchanges> {
-  const { valid, invalid } = generatedFor(plan, op);
-  const first = valid[0];
+  const { invalid } = generatedFor(plan, op);
+  const located = await locatedValid(plan, op);
+  const first = located[0].request;
   const jobs: Array<Promise<unknown>> = [];
   const out: OperationExchanges = { valid: [], invalid: [] };
-  valid.forEach((request, i) => jobs.push(send(plan, op, request, 'valid', valid.length > 1 ? `valid request ${i + 1}` : 'a valid request', { retryServerError: true }).then((e) => (out.valid[i] = e))));
-  invalid.forEach((c, i) => jobs.push(send(plan, op, c.request, 'invalid', `${c.description} [${c.rule}]`, { retryServerError: true }).then((e) => (out.invalid[i] = e))));
+  located.forEach(({ request, origins }, i) =>
+    jobs.push(send(plan, op, request, 'valid', located.length > 1 ? `valid request ${i + 1}` : 'a valid request', { retryServerError: true }).then((e) => (out.valid[i] = { ...e, origins }))),
+  );
+  invalid.forEach((c, i) => jobs.push(send(plan, op, onLocated(c, located[0], op), 'invalid', `${c.description} [${c.rule}]`, { retryServerError: true }).then((e) => (out.invalid[i] = e))));
   if (op.model.secured) jobs.push(send(plan, op, first, 'no-token', 'the valid request without a token', { token: null }).then((e) => (out.noToken = e)));
   if (op.mtls) jobs.push(send(plan, op, first, 'no-certificate', 'the valid request to mtlsUrl without a client certificate', { host: 'secured-without-certificate' }).then((e) => (out.noCertificate = e)));
   if (op.plainUrlProbe) jobs.push(send(plan, op, first, 'plain-url', 'the valid request to the plain url', { host: 'plain' }).then((e) => (out.plainUrl = e)));
@@ -137,7 +183,7 @@ export function exchangesOf(plan: RuntimePlan, op: OperationPlan): Promise<Opera
 }
 
 async function makeAuth(plan: RuntimePlan, op: OperationPlan): Promise<AuthExchanges> {
-  const request = generatedFor(plan, op).valid[0];
+  const [{ request }] = await locatedValid(plan, op);
   const withToken = (variant: Variant, note: string, token: string) => send(plan, op, request, variant, `the valid request with ${note}`, { token });
   const scopeless = plan.run.target.services.business?.tokenWithoutScope;
   const [unknownToken, malformedToken, noScope] = await Promise.all([

@@ -1,20 +1,24 @@
-/** Small rules the runtime suites share about which exchanges can be judged, and what a document promises. */
-import { ToolError } from '../../../harness/errors.ts';
+/**
+ * Small rules the runtime suites share about which exchanges can be judged, what a document promises,
+ * and the evidence a pass needs: an answer to a valid request that shows the target did its job.
+ */
+import { documentedSuccess } from '../../../harness/checks/business-runtime.ts';
+import { inconclusive, ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import type { OperationModel } from '../../../harness/openapi/operation-model.ts';
-import type { Exchange } from './_exchanges.ts';
-import type { OperationPlan } from './_runtime.ts';
+import { serverErrorOf } from '../../../harness/server-errors.ts';
+import type { Exchange, OperationExchanges } from './_exchanges.ts';
+import type { OperationPlan, RuntimePlan } from './_runtime.ts';
 
 /**
- * The exchanges that say something: a 429 the client could not wait out counts neither as acceptance
- * nor as rejection. When nothing is left, the test is skipped as inconclusive.
+ * The exchanges that say something. A 429 the client could not wait out is a tool error: the suite
+ * could not reach a verdict, and the answer counts neither as acceptance nor as rejection.
  */
 export function conclusive(exchanges: Exchange[]): Exchange[] {
-  const kept = exchanges.filter((e) => e.response && e.response.status !== 429);
-  if (!kept.length) {
-    const limited = exchanges.filter((e) => e.response?.status === 429).length;
-    throw new ToolError('PRECONDITION_MISSING', limited ? `inconclusive: ${limited} answer(s) stayed 429 (rate limited) after the client's retries` : 'no answer to judge');
-  }
+  const limited = exchanges.find((e) => e.response?.status === 429);
+  if (limited) throw new ToolError('TARGET_RATE_LIMITED', `${limited.note} stayed 429 (rate limited) after the client's bounded retries: ${limited.response!.curl}`);
+  const kept = exchanges.filter((e) => e.response);
+  if (!kept.length) throw new ToolError('SUITE_ERROR', 'no answer to judge');
   return kept;
 }
 
@@ -36,4 +40,35 @@ export function documentsJsonSchema(op: OperationModel): boolean {
  */
 export function unknownIdentifierIs400(op: OperationPlan): boolean {
   return op.catalog.area === 'ndfl3' && op.model.parameters.some((p) => p.in === 'path');
+}
+
+/** Whether the answer is the operation's documented success, from an operation that drew no 5xx in this run. */
+export function served(plan: RuntimePlan, op: OperationPlan, res: CapturedResponse | undefined): boolean {
+  return res !== undefined && serverErrorOf(op.row) === undefined && documentedSuccess(op.model, res, plan.schemas, '').length === 0;
+}
+
+/**
+ * Once an operation answered any request with a 5xx in this run, a later answer of it that is not one
+ * proves nothing (a flaky target may serve a repeat): the test ends inconclusive.
+ */
+export function notAfterServerError(op: OperationPlan, res: CapturedResponse): void {
+  const flaky = serverErrorOf(op.row);
+  if (flaky && res.status < 500) throw inconclusive('PRECONDITION_MISSING', `${op.row} answered a request with a 5xx in this run (${flaky}), so its answer now proves nothing`);
+}
+
+/**
+ * The control of every runtime check of an operation: one of its valid requests (with the target
+ * file's credentials and identifiers that exist where the run could have them) reached the documented
+ * success in this run. Without it the test ends inconclusive (NO_CONTROL) with what the valid requests
+ * got: a refusal proves nothing when valid requests are refused too, and an answer's format proves
+ * nothing when the operation never did its job. An operation that answered any request with a 5xx in
+ * this run has no control either. Failures found before the control still count.
+ */
+export function operationControl(plan: RuntimePlan, op: OperationPlan, exchanges: OperationExchanges, what: string): void {
+  const flaky = serverErrorOf(op.row);
+  if (flaky) throw inconclusive('NO_CONTROL', `${op.row} answered a request with a 5xx in this run (${flaky}), so no answer of it is evidence and ${what} proves nothing`);
+  if (exchanges.valid.some((e) => served(plan, op, e.response))) return;
+  const first = exchanges.valid.find((e) => e.response)?.response;
+  const why = first ? documentedSuccess(op.model, first, plan.schemas, '')[0]?.received ?? `status ${first.status}` : 'no answer';
+  throw inconclusive('NO_CONTROL', `no valid request of ${op.row} reached its documented success in this run (${why}), so ${what} proves nothing${first ? `; control: ${first.curl}` : ''}`);
 }

@@ -5,17 +5,15 @@
  * describes, its model, side-effect class (from the catalog), rate group, host (plain or secured) and
  * the requests generated from it with the run's seed.
  */
-import { it } from 'vitest';
 import { catalogOperations, type CatalogOperation } from '../../../harness/openapi/catalog.ts';
 import { mtlsOperations } from '../../../harness/openapi/business-target.ts';
 import { DocumentSchemas } from '../../../harness/openapi/json-schema.ts';
 import { loadServedDocument } from '../../../harness/openapi/load.ts';
-import { ToolError } from '../../../harness/errors.ts';
+import { inconclusive, ToolError, type ErrorCode } from '../../../harness/errors.ts';
 import { jsonBodyOf, operationModel, type OperationModel } from '../../../harness/openapi/operation-model.ts';
 import { OperationIndex, sameOperation, type OperationName } from '../../../harness/openapi/paths.ts';
 import { businessRateGroup, type RateGroup } from '../../../harness/rate-groups.ts';
-import { titleOf } from '../../../harness/requirements.ts';
-import { runContext, type RunContext } from '../../../harness/suite.ts';
+import { requirementTest, runContext, type RunContext } from '../../../harness/suite.ts';
 import { GenerationError, OpenApiRequests, seedFor, type GeneratedRequest, type InvalidRequest } from '../../../generators/openapi.ts';
 
 export interface OperationPlan {
@@ -43,16 +41,19 @@ export interface Generated {
 
 export interface RuntimePlan {
   run: RunContext;
-  /** Why the runtime suites cannot run at all (the document could not be read): their rows fail. */
-  unusable?: string;
+  /**
+   * Why the runtime suites cannot run at all: the document could not be fetched (a tool error, with its
+   * code) or read (inconclusive: BUS-DOC-001 judges the document). Their rows end with it.
+   */
+  unusable?: ToolError;
   /** Why they do not apply to this target (business not selected or not described): their rows skip. */
-  notApplicable?: string;
+  notApplicable?: ToolError;
   raw: Record<string, unknown>;
   operations: OperationPlan[];
   requests: OpenApiRequests;
   schemas: DocumentSchemas;
-  /** Why the mTLS rows cannot run (services.business.mtlsOperations missing), when they cannot. */
-  mtlsUnconfigured?: string;
+  /** Why the mTLS rows cannot run (services.business.mtlsOperations missing or malformed), when they cannot. */
+  mtlsUnconfigured?: ToolError;
 }
 
 /** Runs of the property per operation: the run's depth scaled down (25 runs, the default, is one request). */
@@ -63,23 +64,25 @@ export function perOperation(runs: number): number {
 async function build(): Promise<RuntimePlan> {
   const run = runContext();
   const empty = { run, raw: {}, operations: [], requests: undefined as unknown as OpenApiRequests, schemas: undefined as unknown as DocumentSchemas };
-  if (!run.target.areas.includes('business') || !run.target.services.business) {
-    return { ...empty, notApplicable: `area business is not selected or not described in target "${run.target.name}"` };
-  }
+  if (!run.target.areas.includes('business')) return { ...empty, notApplicable: new ToolError('AREA_NOT_SELECTED', `area business is not selected in target "${run.target.name}"`) };
+  if (!run.target.services.business) return { ...empty, notApplicable: new ToolError('CREDENTIAL_MISSING', `services.business is not described in target "${run.target.name}"`) };
   let served: Awaited<ReturnType<typeof loadServedDocument>>;
   try {
     served = await loadServedDocument(run.client, run.target);
   } catch (error) {
-    return { ...empty, unusable: `the served document could not be fetched: ${(error as Error).message}` };
+    // Fetched while the files are collected: a failure here must end the rows, never the file.
+    const code: ErrorCode = error instanceof ToolError ? error.code : 'SUITE_ERROR';
+    return { ...empty, unusable: new ToolError(code, `the served document could not be fetched: ${(error as Error).message}`) };
   }
-  if (!served.readable) return { ...empty, unusable: `the served document could not be read (see BUS-DOC-001): ${served.unreadable}` };
+  if (!served.readable) return { ...empty, unusable: inconclusive('PRECONDITION_MISSING', `the served document could not be read, so no operation can be judged against it (BUS-DOC-001 judges the document): ${served.unreadable}`) };
   const raw = served.readable.raw;
   let secured: OperationName[] = [];
-  let mtlsUnconfigured: string | undefined;
+  let mtlsUnconfigured: ToolError | undefined;
   try {
     secured = mtlsOperations(run.target);
   } catch (error) {
-    mtlsUnconfigured = (error as Error).message;
+    if (!(error instanceof ToolError)) throw error;
+    mtlsUnconfigured = error;
   }
   const operations = operationPlans(raw, secured, run.seed);
   return { run, raw, operations, requests: new OpenApiRequests(raw), schemas: new DocumentSchemas(raw), mtlsUnconfigured };
@@ -144,19 +147,34 @@ export function generatedFor(plan: RuntimePlan, op: OperationPlan): Generated {
 
 let plan: Promise<RuntimePlan> | undefined;
 
-/** The plan, built on first use in this worker. */
+/** The plan, built on first use in this worker; it never rejects (a plan that cannot be made says why). */
 export function runtimePlan(): Promise<RuntimePlan> {
-  return (plan ??= build());
+  return (plan ??= build().catch((error: unknown) => {
+    const run = runContext();
+    const empty = { run, raw: {}, operations: [], requests: undefined as unknown as OpenApiRequests, schemas: undefined as unknown as DocumentSchemas };
+    return { ...empty, unusable: error instanceof ToolError ? error : new ToolError('SUITE_ERROR', `the runtime plan could not be made: ${(error as Error).message}`) };
+  }));
 }
 
-/** A row that cannot run here, reported as skipped with its reason (known while collecting). */
-export function skippedRow(id: string, row: string, reason: string): void {
-  it(titleOf(id, row), (ctx) => ctx.skip(reason));
-}
-
-/** The one failing row of a suite that cannot run at all, naming why. */
-export function unusableRow(id: string, reason: string): void {
-  it(titleOf(id, 'the runtime suite needs a readable served document'), () => {
-    throw new Error(runContext().target.redactor.redact(reason));
+/** A row that cannot run here (known while collecting), ending with the error that says why. */
+export function skippedRow(id: string, row: string, why: ToolError): void {
+  requirementTest(id, { row }, async () => {
+    throw why;
   });
+}
+
+/** A row that needs an operation the served document does not describe: inconclusive (NOT_LOCATED). */
+export function notLocatedRow(id: string, row: string, operations: string[]): void {
+  skippedRow(id, row, inconclusive('NOT_LOCATED', `${operations.join(', ')} ${operations.length > 1 ? 'are' : 'is'} not in the served document (BUS-CAT-001 judges the document)`));
+}
+
+/**
+ * One row per requirement of a suite that cannot run at all (the document could not be fetched or read,
+ * or business does not apply): the rows end as that tool error, skip or inconclusive, never as zero tests.
+ */
+export function unusableRows(plan: RuntimePlan, ids: string[], row: string): boolean {
+  const why = plan.unusable ?? plan.notApplicable;
+  if (!why) return false;
+  for (const id of ids) skippedRow(id, row, why);
+  return true;
 }

@@ -73,6 +73,15 @@ export function sendJson(request: FastifyRequest, reply: FastifyReply, status: n
   return reply.send(body);
 }
 
+/** The document's limit on If-Match (1 to 50 characters). */
+const IF_MATCH_MAX = 50;
+
+/** Why the If-Match header breaks the document's rule, or undefined (absent is the caller's business). */
+export function ifMatchProblem(request: FastifyRequest): string | undefined {
+  const raw = request.headers['if-match'];
+  return typeof raw === 'string' && raw.trim().length > IF_MATCH_MAX ? `must be at most ${IF_MATCH_MAX} characters` : undefined;
+}
+
 /** If-Match as sent, with a weak prefix and the quotes of an entity tag taken off; undefined when absent. */
 export function ifMatchOf(request: FastifyRequest): string | undefined {
   const raw = request.headers['if-match'];

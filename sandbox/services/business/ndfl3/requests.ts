@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { FaultSet } from '../../../faults/types.ts';
 import { sendBusinessError } from '../errors.ts';
-import { ifMatchOf, jsonBodyOf, sendJson, type Guard } from './guard.ts';
+import { ifMatchOf, ifMatchProblem, jsonBodyOf, sendJson, type Guard } from './guard.ts';
 import { TERMINAL } from './machine.ts';
 import type { Ndfl3Store, TaxRequestRecord } from './store.ts';
 import { chatMessage, declarationUpdate } from './validate.ts';
@@ -81,6 +81,8 @@ export function registerRequests(app: FastifyInstance, guard: Guard, store: Ndfl
     if (!body.ok) return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', body.message);
     const broken = declarationUpdate(body.value);
     if (broken) return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', `${broken.field} ${broken.message}`, { [broken.field]: broken.message });
+    const tooLong = ifMatchProblem(request);
+    if (tooLong) return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', `If-Match ${tooLong}`, { 'If-Match': tooLong });
     const ifMatch = ifMatchOf(request);
     if (ifMatch !== undefined && ifMatch !== record.version) {
       return sendBusinessError(request, reply, 422, 'VERSION_MISMATCH', 'If-Match does not match the current version of the request', { 'If-Match': ifMatch, currentVersion: record.version });

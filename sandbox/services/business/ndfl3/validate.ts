@@ -39,7 +39,7 @@ function list(value: unknown, field: string, min: number, max: number, item: (v:
 
 function field(v: unknown, at: string): Broken | undefined {
   if (!isObject(v)) return { field: at, message: 'must be an object' };
-  return text(v.code, `${at}.code`, 1, 64) ?? (v.name === undefined ? undefined : text(v.name, `${at}.name`, 0, 256)) ?? text(v.value, `${at}.value`, 0, 4096);
+  return text(v.code, `${at}.code`, 0, 64) ?? (v.name === undefined ? undefined : text(v.name, `${at}.name`, 0, 256)) ?? text(v.value, `${at}.value`, 0, 4096);
 }
 
 export function declarationUpdate(body: unknown): Broken | undefined {

@@ -1,7 +1,7 @@
 /**
  * POST /api/private/ndfl3/requests/{taxRequestId}/declaration/workflow/<operation> (spec 3.1), one
  * route per operation. After the guard, in this order:
- *   400  a body that is not a JSON object with an optional comment; no If-Match
+ *   400  a body that is not a JSON object with an optional comment; no If-Match, or one over 50 characters
  *   200  the request is already in the operation's target state: nothing changes (a retry whose
  *        first answer was lost succeeds, whatever version it carries)
  *   422  VERSION_MISMATCH when If-Match is not the current version
@@ -11,7 +11,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultSet } from '../../../faults/types.ts';
 import { requestIdOf, sendBusinessError } from '../errors.ts';
-import { ifMatchOf, jsonBodyOf, sendJson, type Guard } from './guard.ts';
+import { ifMatchOf, ifMatchProblem, jsonBodyOf, sendJson, type Guard } from './guard.ts';
 import { WORKFLOW, type State, type Transition } from './machine.ts';
 import type { Ndfl3Store, TaxRequestRecord } from './store.ts';
 import { transitionBody } from './validate.ts';
@@ -50,6 +50,8 @@ export function registerWorkflow(app: FastifyInstance, guard: Guard, store: Ndfl
       if (!body.ok) return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', body.message);
       const broken = transitionBody(body.value);
       if (broken) return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', `${broken.field} ${broken.message}`, { [broken.field]: broken.message });
+      const tooLong = ifMatchProblem(request);
+      if (tooLong) return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', `If-Match ${tooLong}`, { 'If-Match': tooLong });
       const ifMatch = ifMatchOf(request);
       if (ifMatch === undefined && !faults.has('ndf-if-match-optional')) {
         return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', 'If-Match with the request version is required', { 'If-Match': 'required' });

@@ -108,8 +108,7 @@ function receiptCreate(world: World, input: Input, faults: FaultSet): Answer {
   const record = world.get('receipt', `${inn}/${String(created.body.receiptId)}`);
   if (!record) return created;
   const createdAt = new Date().toISOString();
-  const chatter = faults.has('bus-se-error-message-on-success') ? { errorMessage: 'no error' } : {};
-  Object.assign(record, { status: 'IN_PROGRESS', operations: [{ type: 'REGISTRATION', status: 'IN_PROGRESS', createdAt, ...chatter }] });
+  Object.assign(record, { status: 'IN_PROGRESS', operations: [{ type: 'REGISTRATION', status: 'IN_PROGRESS', createdAt }] });
   const answer: Answer = { status: created.status, body: project(record, input.op.success.schema!, String(record.__key)) };
   if (inn === INACTIVE_TAXPAYER_INN) {
     Object.assign(record, { status: 'FAILED', operations: [{ type: 'REGISTRATION', status: 'FAILED', createdAt, errorMessage: `taxpayer ${inn} is not ACTIVE: the income cannot be registered` }] });

@@ -23,9 +23,11 @@ export interface RuntimeState {
   rates: RateLimits;
   /** Answers of requests that carried an Idempotency-Key, replayed for a repeat. */
   replays: Map<string, Answer>;
+  /** Valid requests seen by an intermittently failing operation (fault bus-run-intermittent-500). */
+  flaky: number;
 }
 
-const CARDS_WITHOUT_CERTIFICATE = new Set(['GET /api/v1/card', 'GET /api/v1/card/{ucid}']);
+const CARDS_WITHOUT_CERTIFICATE = new Set(['GET /api/v1/card', 'GET /api/v3/card', 'GET /api/v1/card/{ucid}']);
 const RECEIPT_ANSWERS = new Set(['POST /api/v1/self-employed/taxpayers/{inn}/receipts', 'GET /api/v1/self-employed/taxpayers/{inn}/receipts/{receiptId}']);
 const CHECKOUT_V2_READ = 'GET /api/v2/checkout/order/{shopId}/by/{orderId}';
 const BENEFICIARY_CREATE = 'POST /api/v1/nominal-accounts/beneficiaries';
@@ -55,11 +57,14 @@ function answer(request: FastifyRequest, reply: FastifyReply, state: RuntimeStat
   const { faults } = state;
   if (op.key === CHECKOUT_V1_CREATE && status === 201 && faults.has('bus-chk-v1-create-200')) status = 200;
   if (isObject(body) && RECEIPT_ANSWERS.has(op.key) && faults.has('bus-se-receipt-new')) body = { ...body, status: 'NEW' };
+  if (isObject(body) && RECEIPT_ANSWERS.has(op.key) && Array.isArray(body.operations) && faults.has('bus-se-error-message-not-string')) {
+    body = { ...body, operations: body.operations.map((o) => (isObject(o) && typeof o.errorMessage === 'string' ? { ...o, errorMessage: { text: o.errorMessage } } : o)) };
+  }
   if (isObject(body) && op.key === CHECKOUT_V2_READ && faults.has('bus-chk-read-without-items-amount')) body = Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'itemsAmount'));
   if (op.key === 'GET /api/v1/company' && state.faults.has('bus-run-field-wrong-type') && body && typeof body === 'object') body = { ...body, name: 7_707_083_893 };
   if (op.key === 'GET /api/v1/individual/subscription' && state.faults.has('bus-run-undocumented-status')) status = 202;
   reply.code(status).header('x-request-id', requestIdOf(request));
-  if (body === undefined) return reply.send();
+  if (body === undefined || (op.key === 'GET /api/v1/individual/passport' && faults.has('bus-run-empty-success'))) return reply.send();
   const textPlain = CARDS_LISTS.has(op.key) && state.faults.has('bus-run-wrong-content-type');
   return reply.type(textPlain ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8').send(JSON.stringify(body));
 }
@@ -70,6 +75,7 @@ function authorise(request: FastifyRequest, state: RuntimeState, op: Operation):
   const { faults } = state;
   if (!token) {
     if (groupOf(op.template) === 'counterparty' && faults.has('bus-run-missing-token-accepted')) return { scopes: ALL_SCOPES };
+    if (op.template.includes('{') && faults.has('bus-run-identified-without-token')) return { scopes: ALL_SCOPES };
     if (faults.has('bus-run-no-token-403')) return { status: 403, code: 'FORBIDDEN', message: 'access denied' };
     return { status: 401, code: 'UNAUTHORIZED', message: 'a bearer token is required' };
   }
@@ -167,6 +173,8 @@ export async function handle(request: FastifyRequest, reply: FastifyReply, state
   if (broken) return answer(request, reply, state, op, broken);
   input.body = normalised(op, parsed.body);
   if (op.key === 'POST /api/v1/invoice/send' && faults.has('bus-run-500-on-valid')) throw new Error('invoice renderer unavailable');
+  if (op.key === 'GET /api/v1/company' && faults.has('bus-run-intermittent-500') && state.flaky++ % 2 === 0) throw new Error('company registry timed out');
+  if (op.key === 'GET /api/v1/individual/blacklist/status' && faults.has('bus-run-valid-token-refused')) return sendBusinessError(request, reply, 401, 'UNAUTHORIZED', 'the token is not valid');
   if (op.key === 'POST /api/v1/delivery/tasks' && faults.has('bus-run-valid-rejected')) return problemsAnswer(request, reply, state, [{ field: 'body.priority', message: 'is required' }]);
   const keyIgnored = op.key === BENEFICIARY_CREATE && faults.has('bus-ben-idempotency-ignored');
   const idempotencyKey = typeof input.header['Idempotency-Key'] === 'string' && !keyIgnored ? `${op.key} ${bearerOf(request.headers.authorization)} ${input.header['Idempotency-Key']}` : undefined;

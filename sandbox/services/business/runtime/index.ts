@@ -34,7 +34,7 @@ function stateOf(ctx: ServiceContext): RuntimeState {
       [business.token, ALL_SCOPES],
       [business.tokenWithoutScope, ['openid']],
     ]);
-    states.set(ctx, (state = { world, faults: ctx.faults, tokens, rates: new RateLimits(), replays: new Map() }));
+    states.set(ctx, (state = { world, faults: ctx.faults, tokens, rates: new RateLimits(), replays: new Map(), flaky: 0 }));
   }
   return state;
 }

@@ -77,6 +77,7 @@ function beneficiaryRefusal(b: Node, faults: FaultSet): Answer | undefined {
   for (const [i, doc] of documents.entries()) {
     const need = DOCUMENT_NEEDS[String(doc.type)];
     if (need && !present(doc, need) && !faults.has(DOCUMENT_FAULTS[String(doc.type)])) return refused(`2.6 ${String(doc.type)}`, `a ${String(doc.type)} needs ${need}`, `documents[${i}].${need}`);
+    if (doc.type === 'MIGRATION_CARD' && faults.has('bus-ben-migration-card-refused')) return refused('2.6 document types', 'a MIGRATION_CARD is not accepted', `documents[${i}].type`);
   }
   const addresses = Array.isArray(b.addresses) ? b.addresses.filter(isNode) : [];
   if (type.startsWith('UL_') && !addresses.some((a) => a.type === 'LEGAL_ENTITY_ADDRESS') && !faults.has('bus-ben-ul-address-not-checked')) {

@@ -1,0 +1,242 @@
+/**
+ * Identifiers that exist, for the requests of the runtime suites: a request with a generated identifier
+ * mostly meets a 404, which proves nothing about the operation. Where an operation's path (or a required
+ * query parameter named like an identifier) needs one, it comes, in this order, from
+ *   1. the target file: services.business.identifiers.<name> (the target's own fixtures);
+ *   2. a 3-NDFL tax request of the target file's pool, or one the sandbox provisions (taxRequestId);
+ *   3. this run: a create that answers it or a list that shows it (_links.ts), nearest first; a
+ *      create's identifier is fresh for an operation that changes what it names, and shared by reads.
+ * Each value keeps where it came from: an operation that answers 404 to identifiers named by the target
+ * file, or made by a create whose path the operation continues, breaks the contract; a 404 to an
+ * identifier found elsewhere (a list, a distant create) may only mean it names another kind of thing.
+ * Destructive operations never get an identifier the run did not make: deleting existing data is not
+ * the suite's business.
+ */
+import { ToolError, isSkip } from '../../../harness/errors.ts';
+import type { CapturedResponse } from '../../../harness/http.ts';
+import { Ndfl3Api } from '../../../harness/ndfl3/api.ts';
+import { RequestSource } from '../../../harness/ndfl3/requests.ts';
+import type { GeneratedRequest } from '../../../generators/openapi.ts';
+import { meetingRules } from '../rules/_fit.ts';
+import { send } from './_exchanges.ts';
+import { sourcesOf } from './_links.ts';
+import { served } from './_judge.ts';
+import type { OperationPlan, RuntimePlan } from './_runtime.ts';
+
+/** Where an identifier came from: named by the target file, made in this run, found in a list or a distant create, or generated. */
+export type Origin = 'named' | 'created' | 'found' | 'generated';
+
+export interface Located {
+  request: GeneratedRequest;
+  /** Origin of each identifier the request carries. */
+  origins: Record<string, Origin>;
+}
+
+export interface Created {
+  response: CapturedResponse;
+  /** Identifiers known after the create: its path values and its answer's top-level properties. */
+  values: Record<string, unknown>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const ok = (res: CapturedResponse | undefined): res is CapturedResponse => res !== undefined && res.status >= 200 && res.status < 300;
+export const pathParams = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+const ID_LIKE = /(^id$|Id$|Number$|^inn$|^ucid$)/;
+/** Required query parameters named like identifiers (a result read by its correlationId). */
+const queryIdentifiers = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'query' && p.required && ID_LIKE.test(p.name)).map((p) => p.name);
+const changes = (op: OperationPlan) => op.model.method !== 'GET' && op.model.method !== 'HEAD';
+
+/** The request with these identifier values in its path and its required identifier query parameters. */
+export function withIdentifiers(request: GeneratedRequest, values: Record<string, unknown>, op: OperationPlan): GeneratedRequest {
+  const path = { ...request.path };
+  const query = { ...request.query };
+  for (const name of pathParams(op)) if (values[name] !== undefined) path[name] = values[name];
+  for (const name of queryIdentifiers(op)) if (values[name] !== undefined) query[name] = values[name];
+  return { ...request, path, query };
+}
+
+/**
+ * Fresh valid requests for an operation: a few, so that a business-rule refusal of one does not end a
+ * create; for operations with known rules of 2.6, requests that meet them (rules/_fit.ts), kept only
+ * where they are valid against the served document, the generated ones after them as fallbacks.
+ */
+export function requestsFor(p: RuntimePlan, op: OperationPlan, count = 3, salt = 7): GeneratedRequest[] {
+  const generated = p.requests.valid(op.model, { seed: op.seed + salt, count });
+  const fitted = generated.map((request, i) => meetingRules(op, request, i)).filter((request, i) => request !== generated[i] && p.requests.validOnWire(op.model, request));
+  return [...fitted, ...generated];
+}
+
+/** The target file's own identifiers (services.business.identifiers), by parameter name. */
+function named(p: RuntimePlan, name: string): unknown {
+  const identifiers = p.run.target.services.business?.identifiers;
+  return isObject(identifiers) ? identifiers[name] : undefined;
+}
+
+let ndfl3Source: RequestSource | undefined;
+
+/** A tax request of the pool (its share for the runtime suites) or one the sandbox provisions. */
+async function taxRequest(p: RuntimePlan): Promise<unknown> {
+  ndfl3Source ??= new RequestSource(new Ndfl3Api(p.run.target, p.run.client), 'runtime');
+  return ndfl3Source.someId().catch((error) => {
+    if (isSkip(error)) return undefined;
+    throw error;
+  });
+}
+
+/** Whether the read continues the create's path (or its parent's, for an action path such as .../create). */
+function continues(create: OperationPlan, op: OperationPlan): boolean {
+  const path = create.model.path;
+  const last = path.split('/').pop() ?? '';
+  const parent = path.replace(/\/[^/{}]+$/, '');
+  return op.model.path.startsWith(`${path}/`) || (/^(create|send|issue)$/.test(last) && op.model.path.startsWith(`${parent}/`));
+}
+
+const shared = new Map<string, Promise<Created | undefined>>();
+/**
+ * Sources that could not give an identifier once (a create not answered as documented, an empty list):
+ * not asked again, so that a target that refuses everything costs a handful of requests, not one
+ * search per operation.
+ */
+const barren = new Set<string>();
+
+/** A 2xx create of `op` with these known identifiers, shared by every caller that only reads what it makes. */
+function sharedCreate(p: RuntimePlan, op: OperationPlan, known: Record<string, unknown>, depth: number): Promise<Created | undefined> {
+  const key = `${op.row} ${JSON.stringify(known)}`;
+  let pending = shared.get(key);
+  if (!pending) shared.set(key, (pending = create(p, op, known, depth).catch(absentOnPrecondition)));
+  return pending;
+}
+
+function absentOnPrecondition(error: unknown): undefined {
+  if (isSkip(error)) return undefined;
+  throw error;
+}
+
+/**
+ * An existing value for an identifier the operation needs, with every other identifier the same source
+ * gave, and where they came from: a create that answers it or a list that shows it (nearest first, at
+ * most `depth` levels up), valid where the operation takes it. Only the nearest create, when the
+ * operation continues its path, makes identifiers known to exist ('created'); a destructive operation
+ * takes no other.
+ */
+async function existing(p: RuntimePlan, op: OperationPlan, name: string, known: Record<string, unknown>, base: GeneratedRequest, depth: number): Promise<{ values: Record<string, unknown>; origin: Origin } | undefined> {
+  const sources = depth > 0 ? sourcesOf(p.raw, p.operations, name, op) : [];
+  const nearestCreate = sources.find((s) => s.kind === 'create');
+  for (const source of sources) {
+    const strong = source === nearestCreate && continues(source.op, op);
+    if ((op.catalog.sideEffect === 'destructive' && !strong) || barren.has(`${source.kind} ${source.op.row}`)) continue;
+    let values: Record<string, unknown> | undefined;
+    if (source.kind === 'create') {
+      const made = changes(op) ? await create(p, source.op, known, depth - 1).catch(absentOnPrecondition) : await sharedCreate(p, source.op, known, depth - 1);
+      values = made?.values;
+    } else {
+      const value = await listed(p, source.op, name, known, depth - 1);
+      values = value === undefined ? undefined : { [name]: value };
+    }
+    if (values === undefined) barren.add(`${source.kind} ${source.op.row}`);
+    if (values?.[name] !== undefined && p.requests.validOnWire(op.model, withIdentifiers(base, { ...known, [name]: values[name] }, op))) return { values, origin: strong ? 'created' : 'found' };
+  }
+  return undefined;
+}
+
+const lists = new Map<string, Promise<unknown>>();
+
+/** The first value of `name` a list shows (only its required query parameters sent: a filter could hide what it holds). */
+function listed(p: RuntimePlan, op: OperationPlan, name: string, known: Record<string, unknown>, depth: number): Promise<unknown> {
+  const key = `${op.row} ${name} ${JSON.stringify(known)}`;
+  let pending = lists.get(key);
+  if (!pending) {
+    pending = (async () => {
+      const generated = requestsFor(p, op, 1)[0];
+      const required = new Set(op.model.parameters.filter((q) => q.in === 'query' && q.required).map((q) => q.name));
+      const bare = { ...generated, query: Object.fromEntries(Object.entries(generated.query).filter(([q]) => required.has(q))) };
+      const { request } = await locate(p, op, bare, { known, depth });
+      const res = (await send(p, op, request, 'valid', `a list for ${name}`)).response;
+      if (!ok(res) || res.json === undefined) return undefined;
+      const has = (item: unknown): item is Record<string, unknown> => isObject(item) && item[name] !== undefined && item[name] !== null;
+      const arrays = Array.isArray(res.json) ? [res.json] : Object.values(res.json as Record<string, unknown>).filter(Array.isArray);
+      return arrays.flat().find(has)?.[name];
+    })().catch(absentOnPrecondition);
+    lists.set(key, pending);
+  }
+  return pending;
+}
+
+/**
+ * The request with an existing value for every identifier the operation needs and `known` lacks, where
+ * one can be had; the rest stay as generated. `known` values count as made in this run.
+ */
+export async function locate(p: RuntimePlan, op: OperationPlan, request: GeneratedRequest, options: { known?: Record<string, unknown>; depth?: number } = {}): Promise<Located> {
+  const values: Record<string, unknown> = { ...(options.known ?? {}) };
+  const origins: Record<string, Origin> = Object.fromEntries(Object.keys(values).map((k) => [k, 'created' as Origin]));
+  const needed = [...pathParams(op), ...queryIdentifiers(op)];
+  const fitsAs = (name: string, value: unknown) => value !== undefined && p.requests.validOnWire(op.model, withIdentifiers(request, { ...values, [name]: value }, op));
+  for (const name of needed) {
+    if (values[name] !== undefined) continue;
+    const fits = (value: unknown) => fitsAs(name, value);
+    // Never the target's own data for an operation that destroys what it names.
+    const destructive = op.catalog.sideEffect === 'destructive';
+    const fromFile = destructive ? undefined : named(p, name);
+    if (fits(fromFile)) {
+      [values[name], origins[name]] = [fromFile, 'named'];
+      continue;
+    }
+    if (name === 'taxRequestId' && op.catalog.area === 'ndfl3' && !destructive) {
+      const id = await taxRequest(p);
+      if (fits(id)) {
+        [values[name], origins[name]] = [id, 'named'];
+        continue;
+      }
+    }
+    const found = await existing(p, op, name, values, request, options.depth ?? 3);
+    if (!found) {
+      origins[name] = 'generated';
+      continue;
+    }
+    // Identifiers of one thing come from one source: an order's shop and its id from the same create.
+    for (const [other, value] of Object.entries(found.values)) {
+      if (values[other] === undefined && needed.includes(other) && (other === name || fitsAs(other, value))) [values[other], origins[other]] = [value, found.origin];
+    }
+  }
+  return { request: withIdentifiers(request, values, op), origins };
+}
+
+/**
+ * Whether the request names identifiers and every one is known to exist (named by the target file, or
+ * made in this run for this operation). A request without any cannot tell a missing route from a
+ * missing thing its body refers to.
+ */
+export function identifiersExist(origins: Record<string, Origin>): boolean {
+  const all = Object.values(origins);
+  return all.length > 0 && all.every((o) => o === 'named' || o === 'created');
+}
+
+/**
+ * A create answered with its documented success (a JSON object), or a PRECONDITION_MISSING skip naming
+ * what came back. Path
+ * identifiers are generated first; only when the create answers 404 (a parent that does not exist)
+ * are they looked up among existing resources.
+ */
+export async function create(p: RuntimePlan, op: OperationPlan, known: Record<string, unknown>, depth = 3): Promise<Created> {
+  const values = { ...known };
+  let last: CapturedResponse | undefined;
+  const requests = requestsFor(p, op);
+  for (const request of requests) {
+    last = (await send(p, op, withIdentifiers(request, values, op), 'valid', 'a create')).response;
+    if (last?.status === 404) {
+      const located = await locate(p, op, request, { known: values, depth });
+      Object.assign(values, Object.fromEntries(pathParams(op).map((n) => [n, located.request.path[n]])));
+      if (pathParams(op).some((n) => located.origins[n] === 'generated')) {
+        throw new ToolError('PRECONDITION_MISSING', `${op.row} answered 404, and no create or list of the document gave an existing ${pathParams(op).filter((n) => located.origins[n] === 'generated').join(', ')}`);
+      }
+      last = (await send(p, op, located.request, 'valid', 'a create')).response;
+    }
+    if (served(p, op, last) && isObject(last!.json)) {
+      const path = Object.fromEntries(pathParams(op).map((n) => [n, withIdentifiers(request, values, op).path[n]]));
+      return { response: last!, values: { ...path, ...(last!.json as Record<string, unknown>) } };
+    }
+    // Only a business refusal (400, 409, 422) may go away with another body.
+    if (!last || ![400, 409, 422].includes(last.status)) break;
+  }
+  throw new ToolError('PRECONDITION_MISSING', `only after a create answered as documented: ${op.row} answered ${last?.status} to a valid request`);
+}
