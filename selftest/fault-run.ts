@@ -6,7 +6,7 @@
  *    name its requirements run against it. A fault is killed only when every requirement it names failed
  *    with a contract failure (verdict `failed`): a tool error (TARGET_*, SUITE_ERROR) proves nothing.
  *    Every requirement must be named by at least one fault.
- * 3. Degenerate targets (sandbox/faults/degenerate.ts: every answer 401, 404, an empty 200, `{}`, HTML,
+ * 3. Degenerate targets (sandbox/faults/degenerate.ts: every answer 401, 404, an empty 200, `{}`, an HTML page, JSON labelled HTML,
  *    a first 500): the whole suite runs against each; per area, at most 5% of the tests that ran may
  *    pass, and no test of an `acceptance: true` requirement may pass.
  * 4. No output of any run (console, junit, summaries) may contain a marker secret or a whole JWT.
@@ -14,7 +14,7 @@
  * anything is off. Reports go to a temporary folder, never to reports/.
  *   FAULTS=id,id   only these faults      AREA=insurance   only this area's faults
  *   FAULT_CONCURRENCY=3                   SKIP_CLEAN=1     skip step 1 (while developing faults)
- *   SKIP_DEGENERATE=1 skip step 3          DEGENERATE=id,id only these degenerate targets
+ *   SKIP_DEGENERATE=1 skip step 3          DEGENERATE=id,id only these degenerate targets (run even with FAULTS)
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -187,7 +187,7 @@ async function main(): Promise<number> {
       console.log(`  ✗ ${uncovered.length} requirement(s) named by no fault: ${uncovered.join(', ')}`);
     } else console.log('every requirement is named by at least one fault');
   }
-  if (!settings.skipDegenerate && !wanted.length && !settings.area) {
+  if (!settings.skipDegenerate && ((!wanted.length && !settings.area) || settings.degenerate.length)) {
     if (!(await degenerateRun(overrides, markers, concurrency))) ok = false;
   }
   if (outcomes.some((o) => o.leaks.length)) ok = false;
@@ -201,6 +201,9 @@ async function main(): Promise<number> {
   console.log(`fault run wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return ok && killed === outcomes.length ? 0 : 1;
 }
+
+/** The tests that judge only the served business document, not the target's answers: its file, and the runtime rows of its own operation. */
+const documentOnly = (t: { file?: string; title: string }) => /(^|\/)suites\/business\/document\.test\.ts$/.test(t.file ?? '') || t.title.includes(' GET /openapi/docs/openapi.yaml: ');
 
 /** The share of tests that ran (not skipped or inconclusive) that may still pass against a degenerate target. */
 const DEGENERATE_PASS_LIMIT = 0.05;
@@ -234,23 +237,26 @@ async function degenerateRun(credentials: Record<string, Record<string, string>>
       console.log(`  ✗ ${fault.id}: the run wrote no summary (exit ${run.code}): ${(run.stderr || run.stdout).slice(-400)}`);
       continue;
     }
-    const areas = [...new Set(tests.map((t) => t.area ?? 'other'))].sort();
+    // Where the document comes through intact, the tests that judge only it are judged by the document faults.
+    const judged = fault.documentIntact ? (run.summary?.tests ?? []).filter((t) => !documentOnly(t)) : tests;
+    const left = tests.length - judged.length;
+    const areas = [...new Set(judged.map((t) => t.area ?? 'other'))].sort();
     const cells: string[] = [];
     let faultOk = true;
     for (const area of areas) {
-      const ran = tests.filter((t) => (t.area ?? 'other') === area && !['skipped', 'inconclusive'].includes(t.verdict));
+      const ran = judged.filter((t) => (t.area ?? 'other') === area && !['skipped', 'inconclusive'].includes(t.verdict));
       const passed = ran.filter((t) => t.verdict === 'passed');
       const share = ran.length ? passed.length / ran.length : 0;
       if (share > DEGENERATE_PASS_LIMIT) faultOk = false;
       cells.push(`${area} ${passed.length}/${ran.length}${share > DEGENERATE_PASS_LIMIT ? ' ✗' : ''}`);
     }
-    const acceptancePassed = tests.filter((t) => t.verdict === 'passed' && t.requirement && registry.get(t.requirement)?.acceptance);
+    const acceptancePassed = judged.filter((t) => t.verdict === 'passed' && t.requirement && registry.get(t.requirement)?.acceptance);
     if (acceptancePassed.length) faultOk = false;
     if (!faultOk) ok = false;
-    console.log(`  ${faultOk ? 'held    ' : 'PASSED  '} ${fault.id.padEnd(24)} passing of ran: ${cells.join(', ')}`);
+    console.log(`  ${faultOk ? 'held    ' : 'PASSED  '} ${fault.id.padEnd(24)} passing of ran: ${cells.join(', ')}${left ? ` (${left} tests of the intact document left out)` : ''}`);
     for (const t of acceptancePassed) console.log(`      ✗ an acceptance test passed: ${t.title}`);
     if (!faultOk) {
-      const passing = tests.filter((t) => t.verdict === 'passed' && !acceptancePassed.includes(t));
+      const passing = judged.filter((t) => t.verdict === 'passed' && !acceptancePassed.includes(t));
       for (const t of passing) console.log(`      passed: ${t.title}`);
     }
     for (const l of leaked) {

@@ -15,9 +15,11 @@ import { failure, type Failure } from './failure.ts';
 const name = (op: OperationName) => `${op.method} ${op.path}`;
 
 /** Served with a 2xx and parsed as a YAML mapping; recoverable YAML errors (duplicate keys) still fail. */
-export function documentServed(served: ServedDocument, requirement: string): Failure[] {
+export function documentServed(served: ServedDocument, requirement: string, serverError?: string): Failure[] {
   const expected = `GET ${served.url} answers 2xx with a YAML document`;
   if (served.unreadable) return [failure(requirement, expected, served.unreadable)];
+  // A document served on a second try is still a document that was not served once: a retried 5xx counts.
+  if (serverError) return [failure(requirement, `${expected}, every time it is fetched`, `${serverError} in this run (another fetch was served)`)];
   return served.yamlProblems.map((p) => failure(requirement, 'valid YAML', describeProblem(p, served.response.rawBody)));
 }
 

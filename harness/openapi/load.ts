@@ -6,6 +6,8 @@
  * an unreachable target costs one timeout, not one per test.
  */
 import type { CapturedResponse, HttpClient } from '../http.ts';
+import { isJsonObject } from '../json.ts';
+import { recordServerError, serverErrorOf } from '../server-errors.ts';
 import { recordFetchedDocument } from '../report/fetched-documents.ts';
 import type { Target } from '../target.ts';
 import { businessDocumentUrl, DEFAULT_DOCUMENT_PATH } from './business-target.ts';
@@ -51,6 +53,13 @@ async function fetchDocument(client: HttpClient, target: Target, url: string): P
   return { response, neededToken: false };
 }
 
+/** Why a parsed YAML value is no OpenAPI document (`{}`, a list, an error body), or undefined when it is one. */
+function notOpenApi(value: Record<string, unknown>): string | undefined {
+  if (typeof value.openapi !== 'string' && typeof value.swagger !== 'string') return 'it has no `openapi` version string';
+  if (!isJsonObject(value.paths)) return 'it has no `paths` object, so it describes no operation';
+  return undefined;
+}
+
 async function load(client: HttpClient, target: Target, url: string): Promise<ServedDocument> {
   const { response, neededToken } = await fetchDocument(client, target, url);
   let validation: Promise<ValidationResult> | undefined;
@@ -61,6 +70,7 @@ async function load(client: HttpClient, target: Target, url: string): Promise<Se
     yamlProblems: [],
     validation: () => (validation ??= served.readable ? validateOpenApi(served.readable.raw) : Promise.resolve({ findings: [] })),
   };
+  if (response.status >= 500) recordServerError(OPERATION, `GET ${url} answered HTTP ${response.status}`);
   if (response.status < 200 || response.status > 299) {
     served.unreadable = `GET ${url} answered HTTP ${response.status} (content-type ${response.headers['content-type'] ?? 'none'}, body ${snippet(response.rawBody)})`;
     return served;
@@ -74,6 +84,11 @@ async function load(client: HttpClient, target: Target, url: string): Promise<Se
     served.unreadable = `the body of GET ${url} is not a readable YAML document: ${describeProblem(parsed.problem, response.rawBody)}${html}`;
     return served;
   }
+  const shape = notOpenApi(parsed.value);
+  if (shape) {
+    served.unreadable = `GET ${url} answered YAML that is not an OpenAPI document: ${shape} (body ${snippet(response.rawBody)})`;
+    return served;
+  }
   let document: Record<string, unknown>;
   try {
     document = await dereferenceDocument(parsed.value);
@@ -83,6 +98,11 @@ async function load(client: HttpClient, target: Target, url: string): Promise<Se
   }
   served.readable = { raw: parsed.value, document, index: new OperationIndex(document) };
   return served;
+}
+
+/** The first 5xx a fetch of the document answered anywhere in this run (any worker), if one did. */
+export function documentServerError(): string | undefined {
+  return serverErrorOf(OPERATION);
 }
 
 export function loadServedDocument(client: HttpClient, target: Target): Promise<ServedDocument> {

@@ -10,6 +10,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 export interface TargetWideFault {
   id: string;
   description: string;
+  /**
+   * The served business document (YAML, not JSON) comes through as it is. The tests that judge only
+   * that document then pass on its merits, so the fault run leaves them out of this target's share
+   * (the document faults judge them); every test of the target's answers still counts.
+   */
+  documentIntact?: boolean;
 }
 
 export const TARGET_WIDE_FAULTS: readonly TargetWideFault[] = [
@@ -17,11 +23,14 @@ export const TARGET_WIDE_FAULTS: readonly TargetWideFault[] = [
   { id: 'target-all-404', description: 'every answer is 404 with a JSON error body' },
   { id: 'target-all-200-empty', description: 'every answer is 200 with no body and no Content-Type' },
   { id: 'target-all-200-object', description: 'every answer is 200 application/json {}' },
-  { id: 'target-all-html', description: 'every answer keeps its status and body but says Content-Type: text/html' },
-  { id: 'target-first-500', description: 'the first time a request is seen it is answered 500; the same request again is served normally' },
+  { id: 'target-all-html', description: 'every answer is 200 text/html with an HTML page (a login page, a single-page app\'s fallback)' },
+  { id: 'target-json-as-html', description: 'every JSON answer keeps its status and body but says Content-Type: text/html', documentIntact: true },
+  { id: 'target-first-500', description: 'the first time a request is seen it is answered 500; the same request again is served normally', documentIntact: true },
 ];
 
 const errorBody = (status: number, text: string) => JSON.stringify({ errorId: 'degenerate', errorMessage: text, errorCode: String(status), code: status, message: text });
+
+const HTML_PAGE = '<!doctype html><html><head><title>Sign in</title></head><body><form method="post" action="/login"><input name="user"><input name="password" type="password"></form></body></html>';
 
 /** Installs the target-wide faults that are on; must run before the services register their routes. */
 export function installTargetWideFaults(app: FastifyInstance, on: readonly string[]): void {
@@ -41,9 +50,10 @@ export function installTargetWideFaults(app: FastifyInstance, on: readonly strin
     });
   }
   if (active.has('target-all-200-object')) app.addHook('onRequest', answer(200, '{}', 'application/json'));
-  if (active.has('target-all-html')) {
+  if (active.has('target-all-html')) app.addHook('onRequest', answer(200, HTML_PAGE, 'text/html; charset=utf-8'));
+  if (active.has('target-json-as-html')) {
     app.addHook('onSend', async (_request, reply, payload) => {
-      reply.header('content-type', 'text/html; charset=utf-8');
+      if (/json/i.test(String(reply.getHeader('content-type') ?? ''))) reply.header('content-type', 'text/html; charset=utf-8');
       return payload;
     });
   }

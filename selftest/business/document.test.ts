@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { documentServed, openApiValid } from '../../harness/checks/business.ts';
 import { dereferenceDocument, unfollowedRef } from '../../harness/openapi/dereference.ts';
-import { loadServedDocument } from '../../harness/openapi/load.ts';
+import { documentServerError, loadServedDocument } from '../../harness/openapi/load.ts';
 import { describeProblem, parseOpenApiText } from '../../harness/openapi/parse.ts';
 import { condense, validateOpenApi } from '../../harness/openapi/validate.ts';
 import { HttpClient } from '../../harness/http.ts';
@@ -114,6 +114,8 @@ beforeAll(async () => {
       return res.writeHead(200).end(stringify(MINIMAL));
     }
     if (req.url === '/broken/openapi/docs/openapi.yaml') return res.writeHead(200).end('openapi: 3.0.3\npaths:\n  /a: [\n');
+    if (req.url === '/object/openapi/docs/openapi.yaml') return res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    if (req.url === '/flaky/openapi/docs/openapi.yaml') return res.writeHead(500, { 'content-type': 'application/json' }).end('{"errorCode":"INTERNAL"}');
     if (req.url === '/custom/spec.yaml') return res.writeHead(200).end(stringify(MINIMAL));
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"errorCode":"NOT_FOUND"}');
   });
@@ -162,6 +164,24 @@ describe('loading the served document', () => {
     const served = await loadServedDocument(client, target);
     expect(served.unreadable).toMatch(/answered HTTP 404 .*NOT_FOUND/);
     expect(documentServed(served, 'BUS-DOC-001')[0].received).toBe(served.unreadable);
+  });
+
+  it('reads an empty object ({}) as no document at all: it describes no operation', async () => {
+    const { target, client } = setup({ url: `${base}/object` });
+    const served = await loadServedDocument(client, target);
+    expect(served.readable).toBeUndefined();
+    expect(served.unreadable).toMatch(/not an OpenAPI document: it has no `openapi` version string/);
+    expect(documentServed(served, 'BUS-DOC-001')).toHaveLength(1);
+  });
+
+  it('records a 5xx of the document, and a document served later in the run still fails BUS-DOC-001 for it', async () => {
+    const { target, client } = setup({ url: `${base}/flaky` });
+    await loadServedDocument(client, target);
+    const error = documentServerError();
+    expect(error).toMatch(/answered HTTP 500/);
+    const { target: okTarget, client: okClient } = setup({ url: `${base}/ok` });
+    const [f] = documentServed(await loadServedDocument(okClient, okTarget), 'BUS-DOC-001', error);
+    expect(f.received).toMatch(/answered HTTP 500 in this run \(another fetch was served\)/);
   });
 
   it('names the line of a YAML syntax error', async () => {

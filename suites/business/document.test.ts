@@ -22,7 +22,7 @@ import { mtlsOperations } from '../../harness/openapi/business-target.ts';
 import { catalogOperations, changeNote } from '../../harness/openapi/catalog.ts';
 import { computeDrift, summariseDrift, writeDrift } from '../../harness/openapi/drift.ts';
 import { additionsOptional, certificatesInPem, heavyLoadErrorDocumented, loyaltyHistoryErrorsDocumented } from '../../harness/openapi/document-facts.ts';
-import { alreadyLoaded } from '../../harness/openapi/load.ts';
+import { alreadyLoaded, documentServerError } from '../../harness/openapi/load.ts';
 import { NotLocated } from '../../harness/openapi/locate.ts';
 import { parseOperationName } from '../../harness/openapi/paths.ts';
 import { runSettings } from '../../harness/runner/settings.ts';
@@ -34,7 +34,7 @@ const rows = (status: string) => catalogOperations().filter((row) => row.status 
 describe('business document: served, YAML, OpenAPI', () => {
   requirementTest('BUS-DOC-001', async (t) => {
     const served = await servedDocument(t);
-    t.expectNone(documentServed(served, t.id), served.response);
+    t.expectNone(documentServed(served, t.id, documentServerError()), served.response);
   });
 
   requirementTest('BUS-DOC-002', async (t) => {
