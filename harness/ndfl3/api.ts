@@ -42,6 +42,13 @@ export interface CallOptions {
   params?: Record<string, string>;
 }
 
+/** A tax request a test holds: its id and the state and version last read. */
+export interface Held {
+  id: string;
+  state: string;
+  version?: string;
+}
+
 export interface Snapshot {
   response: CapturedResponse;
   state?: string;
@@ -110,6 +117,18 @@ export class Ndfl3Api {
   transition(taxRequestId: string, op: WorkflowOperation, ifMatch: string | null, options: CallOptions = {}): Promise<CapturedResponse> {
     const headers = { ...(options.headers ?? {}), ...(ifMatch === null ? {} : { 'if-match': ifMatch }) };
     return this.call(op.operation, taxRequestId, { ...options, headers });
+  }
+
+  /**
+   * A workflow call on a request a test holds, then the request read back, the holder updated with
+   * what the target now says: the answer, the state and version before, and the read-back snapshot.
+   */
+  async step(held: Held, op: WorkflowOperation, ifMatch: string | null = held.version ?? null, options: CallOptions = {}): Promise<{ res: CapturedResponse; before: { state: string; version?: string }; after: Snapshot }> {
+    const before = { state: held.state, version: held.version };
+    const res = await this.transition(held.id, op, ifMatch, options);
+    const after = await this.read(held.id);
+    Object.assign(held, { state: after.state ?? held.state, version: after.version });
+    return { res, before, after };
   }
 
   /** GET request data, with the state and the version where the target file says they are. */

@@ -44,10 +44,7 @@ export function workflowControl(t: RequirementContext, user: PoolUser): Promise<
       const usable = source.usable();
       return source.with({ describe: 'a state with an allowed call', accepts: (s) => machine.allowedFrom(s, usable).length > 0 }, async (h) => {
         const op = machine.allowedFrom(h.state, usable)[0];
-        const res = await api.transition(h.id, op, h.version ?? null);
-        const after = await api.read(h.id);
-        Object.assign(h, { state: after.state ?? h.state, version: after.version });
-        return res;
+        return (await api.step(h, op)).res;
       });
     },
     (res) => res.status >= 200 && res.status < 300,

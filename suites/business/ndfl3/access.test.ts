@@ -93,10 +93,7 @@ describe('3-NDFL: bearer token', () => {
       const { api, source } = ndfl3(t, 'access');
       await source.with(withAllowedCall(t), async (h) => {
         const op = servableCall(t, h.state);
-        const before = { state: h.state, version: h.version };
-        const res = await api.transition(h.id, op, h.version ?? null, { token: token() });
-        const after = await api.read(h.id);
-        Object.assign(h, { state: after.state ?? h.state, version: after.version });
+        const { res, before, after } = await api.step(h, op, h.version ?? null, { token: token() });
         await expectRefusal(t, res, refusedUnchanged(t.id, `${op.name} from ${before.state} ${what}`, before, res, after, 'any'));
       });
     });

@@ -50,10 +50,7 @@ async function carefulPass(t: RequirementContext, source: RequestSource, state: 
   return source.with(inState(state), async (h) => {
     for (const op of calls) {
       if (h.state !== state) return { failures: [] };
-      const before = { state: h.state, version: h.version };
-      const res = await api.transition(h.id, op, h.version ?? null);
-      const after = await api.read(h.id);
-      Object.assign(h, { state: after.state ?? h.state, version: after.version });
+      const { res, before, after } = await api.step(h, op);
       const failures = refusedUnchanged(t.id, `${op.name} from ${state}`, before, res, after);
       if (failures.length) return { failures, res };
     }
@@ -117,9 +114,7 @@ describe('3-NDFL workflow: refusals, versions (vendor conventions)', () => {
       const usable = source.usable();
       const x = machine.allowedFrom(h.state, usable).find((op) => machine.allowedFrom(op.target, usable).length > 0)!;
       const stale = h.version;
-      const moved = await api.transition(h.id, x, stale ?? null);
-      const now = await api.read(h.id);
-      Object.assign(h, { state: now.state ?? h.state, version: now.version });
+      const { res: moved, after: now } = await api.step(h, x, stale ?? null);
       if (moved.status < 200 || moved.status > 299 || now.state !== x.target) {
         t.expectNone([failure(t.id, `${x.name} from the configured source state accepted, to make the version stale`, `HTTP ${moved.status}, state ${now.state}`)], moved);
       }
@@ -128,10 +123,7 @@ describe('3-NDFL workflow: refusals, versions (vendor conventions)', () => {
         ['the version before the last change', stale],
         ['a version the target never issued', `"pc-never-issued-${Date.now().toString(36)}"`],
       ] as const) {
-        const before = { state: h.state, version: h.version };
-        const res = await api.transition(h.id, y, version ?? null);
-        const after = await api.read(h.id);
-        Object.assign(h, { state: after.state ?? h.state, version: after.version });
+        const { res, before, after } = await api.step(h, y, version ?? null);
         t.expectNone(refusedUnchanged(t.id, `${y.name} from ${before.state} with If-Match = ${what}`, before, res, after, [422]), res);
       }
     });
@@ -143,10 +135,7 @@ describe('3-NDFL workflow: refusals, versions (vendor conventions)', () => {
     const usable = source.usable();
     await source.with({ describe: 'a state with an allowed call', accepts: (s) => machine.allowedFrom(s, usable).length > 0 }, async (h) => {
       const op = machine.allowedFrom(h.state, usable)[0];
-      const before = { state: h.state, version: h.version };
-      const res = await api.transition(h.id, op, null);
-      const after = await api.read(h.id);
-      Object.assign(h, { state: after.state ?? h.state, version: after.version });
+      const { res, before, after } = await api.step(h, op, null);
       t.expectNone(refusedUnchanged(t.id, `${op.name} from ${before.state} without If-Match`, before, res, after, [400, 412, 422, 428]), res);
     });
     await workflowControl(t, 'refusals');

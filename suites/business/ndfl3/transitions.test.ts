@@ -31,9 +31,7 @@ describe('3-NDFL workflow: target states (3.1)', () => {
       const { api, source } = ndfl3(t, 'transitions');
       await source.with(allowedSource(t, op), async (h) => {
         const from = h.state;
-        const res = await api.transition(h.id, op, h.version ?? null);
-        const after = await api.read(h.id);
-        Object.assign(h, { state: after.state ?? h.state, version: after.version });
+        const { res, after } = await api.step(h, op);
         if (!api.config.machine && (REFUSED as readonly number[]).includes(res.status)) {
           throw new ToolError('CREDENTIAL_MISSING', `without services.business.ndfl3.sourceStates the suite can only try ${op.name} from the state a request is in, and ${from} refused it (HTTP ${res.status})`);
         }
@@ -45,10 +43,7 @@ describe('3-NDFL workflow: target states (3.1)', () => {
       gateAllows(t, op);
       const { api, source } = ndfl3(t, 'transitions');
       await source.with(inState(op.target), async (h) => {
-        const before = { state: h.state, version: h.version };
-        const res = await api.transition(h.id, op, h.version ?? null);
-        const after = await api.read(h.id);
-        Object.assign(h, { state: after.state ?? h.state, version: after.version });
+        const { res, before, after } = await api.step(h, op);
         t.expectNone(repeatChangesNothing(t.id, op, before, res, after), res, `request ${h.id} in ${before.state}`);
       });
     });
