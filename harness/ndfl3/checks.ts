@@ -5,6 +5,7 @@
 import { isRefusal } from '../checks/answer.ts';
 import { failure, type Failure } from '../checks/failure.ts';
 import type { CapturedResponse } from '../http.ts';
+import { isJsonObject } from '../json.ts';
 import type { Snapshot } from './api.ts';
 import type { WorkflowOperation } from './workflow.ts';
 
@@ -70,8 +71,6 @@ export function businessErrorBody(requirement: string, res: CapturedResponse): F
   return out;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * Everything written is read back: every key of a written object with an equal value, every element
  * of a written array somewhere in the read array (order is not part of the contract). Extra data the
@@ -82,8 +81,8 @@ export function writtenIsRead(requirement: string, written: unknown, read: unkno
     if (!Array.isArray(read)) return [failure(requirement, `an array as written (${written.length} items)`, JSON.stringify(read) ?? 'nothing', at || '/')];
     return written.flatMap((item, i) => (read.some((r) => writtenIsRead(requirement, item, r).length === 0) ? [] : [failure(requirement, `the written item ${JSON.stringify(item)}`, 'no such item read back', `${at}/${i}`)]));
   }
-  if (isObject(written)) {
-    if (!isObject(read)) return [failure(requirement, 'an object as written', JSON.stringify(read) ?? 'nothing', at || '/')];
+  if (isJsonObject(written)) {
+    if (!isJsonObject(read)) return [failure(requirement, 'an object as written', JSON.stringify(read) ?? 'nothing', at || '/')];
     return Object.entries(written).flatMap(([key, value]) => writtenIsRead(requirement, value, read[key], `${at}/${key}`));
   }
   return Object.is(written, read) ? [] : [failure(requirement, JSON.stringify(written), read === undefined ? 'nothing' : JSON.stringify(read), at || '/')];
@@ -93,13 +92,13 @@ export function writtenIsRead(requirement: string, written: unknown, read: unkno
 export function containsText(body: unknown, text: string): boolean {
   if (typeof body === 'string') return body === text;
   if (Array.isArray(body)) return body.some((v) => containsText(v, text));
-  if (isObject(body)) return Object.values(body).some((v) => containsText(v, text));
+  if (isJsonObject(body)) return Object.values(body).some((v) => containsText(v, text));
   return false;
 }
 
 /** Every value of `key` anywhere in the JSON body (attachment ids of a form, for example). */
 export function valuesOfKey(body: unknown, key: string): unknown[] {
   if (Array.isArray(body)) return body.flatMap((v) => valuesOfKey(v, key));
-  if (isObject(body)) return Object.entries(body).flatMap(([k, v]) => (k === key ? [v, ...valuesOfKey(v, key)] : valuesOfKey(v, key)));
+  if (isJsonObject(body)) return Object.entries(body).flatMap(([k, v]) => (k === key ? [v, ...valuesOfKey(v, key)] : valuesOfKey(v, key)));
   return [];
 }

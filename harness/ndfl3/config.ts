@@ -14,6 +14,7 @@
  * The schema checks every value (operations and states included) when the file is loaded.
  */
 import { ToolError } from '../errors.ts';
+import { isJsonObject } from '../json.ts';
 import { ndfl3Section } from '../config/business.ts';
 import type { Target } from '../target.ts';
 import { Machine } from './machine.ts';
@@ -30,8 +31,6 @@ export interface Ndfl3Config {
   versionField: string;
   machine?: Machine;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function machineOf(sourceStates: Record<string, string[]> | undefined): Machine | undefined {
   if (sourceStates === undefined) return undefined;
@@ -70,6 +69,6 @@ export function requireStateField(target: Target, config: Ndfl3Config): string {
 /** The value at a dotted path of a JSON body. */
 export function valueAt(body: unknown, path: string): unknown {
   let node = body;
-  for (const key of path.split('.')) node = isObject(node) ? node[key] : undefined;
+  for (const key of path.split('.')) node = isJsonObject(node) ? node[key] : undefined;
   return node;
 }

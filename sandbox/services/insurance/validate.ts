@@ -8,6 +8,7 @@ import type { BodyRead } from '../../exchange.ts';
 import { namedRules } from '../../faults/modifiers.ts';
 import { badRequest, invalid, problem, type Problem, type Refusal } from './answers.ts';
 import { isCalendarDate, isDateTime } from './dates.ts';
+import { isJsonObject } from '../../json.ts';
 
 export const CURRENCIES = ['RUB', 'USD', 'EUR', 'CNY', 'HKD', 'GBP', 'CHF', 'CAD', 'DKK'];
 export const PRODUCT_TYPES = ['investment', 'universal'];
@@ -15,7 +16,7 @@ export const MAX_CONTRACT_ID = 128;
 export const MAX_ITEMS = 1000;
 
 type Node = Record<string, unknown>;
-const isObject = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Node => isJsonObject<Node>(v);
 
 export const BODY_RULES = namedRules<(read: BodyRead) => Refusal | undefined>()({
   'body.content-type': ({ request }) => (request.contentType !== 'application/json' ? badRequest('the body must be application/json') : undefined),

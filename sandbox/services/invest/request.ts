@@ -8,6 +8,7 @@ import { readJsonBody, type BodyRead, type Incoming } from '../../exchange.ts';
 import { namedRules } from '../../faults/modifiers.ts';
 import type { Currency } from './money.ts';
 import { reject, type Rejection } from './answers.ts';
+import { isJsonObject } from '../../json.ts';
 
 export interface PortfolioQuery {
   accountId: string;
@@ -19,7 +20,7 @@ export const CURRENCY_CODES = Object.keys(CURRENCIES);
 export const UNPARSABLE = 30000;
 
 type Node = Record<string, unknown>;
-const isObject = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Node => isJsonObject<Node>(v);
 const absent = (v: unknown) => v === undefined || v === null;
 
 /** An empty body is an empty message, as a gRPC-JSON gateway reads it. */

@@ -7,6 +7,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { namedRules } from '../../faults/modifiers.ts';
+import { isJsonObject } from '../../json.ts';
 
 type Node = Record<string, unknown>;
 type Reason = string | undefined;
@@ -16,7 +17,7 @@ export const BEARER = /^Bearer +(\S+)\s*$/i;
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 const SIGNATURE_SEGMENT = /^[A-Za-z0-9_-]*$/;
 
-const isObject = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Node => isJsonObject<Node>(v);
 
 /** A base64url segment read as JSON, or why it does not parse. */
 export type SegmentRead = { value: unknown } | { error: string };
