@@ -218,6 +218,15 @@ function prepare(spec: RequestSpec): Outgoing {
   return { headers, body, bodyText };
 }
 
+/**
+ * The body part of a suite's JSON call: the value as JSON, or raw text (a malformed body, a huge number)
+ * labelled application/json unless a content type is given; `headers` gains that label.
+ */
+export function jsonPayload(value: unknown, options: { raw?: string; contentType?: string }, headers: Record<string, string>): Pick<RequestSpec, 'headers' | 'json' | 'body'> {
+  const contentType = options.contentType ?? (options.raw !== undefined ? 'application/json' : undefined);
+  return { headers: contentType ? { ...headers, 'content-type': contentType } : headers, ...(options.raw !== undefined ? { body: options.raw } : { json: value }) };
+}
+
 export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;

@@ -10,7 +10,7 @@ import { failure } from '../../harness/checks/failure.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { rejectedWith } from '../../harness/checks/status.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
-import type { CapturedResponse } from '../../harness/http.ts';
+import { jsonPayload, type CapturedResponse } from '../../harness/http.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { insuranceConfig } from '../../harness/config/insurance.ts';
 import { credentialOf } from '../../harness/target.ts';
@@ -44,8 +44,6 @@ export async function sendSurrender(t: RequirementContext, body: unknown, option
   const requestId = options.requestId === undefined ? randomUUID() : options.requestId;
   if (requestId !== null) headers['x-request-id'] = requestId;
   if (token !== null) headers.authorization = `Bearer ${token}`;
-  const contentType = options.contentType ?? (options.raw !== undefined ? 'application/json' : undefined);
-  if (contentType) headers['content-type'] = contentType;
   // A paced request still answered 429 after the client's bounded waits ends as TARGET_RATE_LIMITED there.
   return t.client.send({
     area: 'insurance',
@@ -53,8 +51,7 @@ export async function sendSurrender(t: RequirementContext, body: unknown, option
     sideEffect: 'write',
     method: 'POST',
     url: surrenderUrl(t),
-    headers,
-    ...(options.raw !== undefined ? { body: options.raw } : { json: body }),
+    ...jsonPayload(body, options, headers),
     pacing: options.pacing,
   });
 }

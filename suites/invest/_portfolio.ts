@@ -10,7 +10,7 @@ import { failure } from '../../harness/checks/failure.ts';
 import { readablePortfolio } from '../../harness/checks/invest.ts';
 import { rejectedWith } from '../../harness/checks/status.ts';
 import { ToolError } from '../../harness/errors.ts';
-import type { CapturedResponse } from '../../harness/http.ts';
+import { jsonPayload, type CapturedResponse } from '../../harness/http.ts';
 import { REQUEST_CURRENCIES, type RequestCurrency as Currency } from '../../harness/invest/portfolio.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
@@ -46,8 +46,6 @@ export async function sendPortfolio(t: RequirementContext, body: unknown, option
   const headers: Record<string, string> = {};
   if (options.authorization !== undefined) headers.authorization = options.authorization;
   else if (token !== null) headers.authorization = `Bearer ${token}`;
-  const contentType = options.contentType ?? (options.raw !== undefined ? 'application/json' : undefined);
-  if (contentType) headers['content-type'] = contentType;
   // A paced request still answered 429 after the client's bounded waits ends as TARGET_RATE_LIMITED there.
   return t.client.send({
     area: 'invest',
@@ -55,8 +53,7 @@ export async function sendPortfolio(t: RequirementContext, body: unknown, option
     sideEffect: 'read',
     method: 'POST',
     url: portfolioUrl(t),
-    headers,
-    ...(options.raw !== undefined ? { body: options.raw } : { json: body }),
+    ...jsonPayload(body, options, headers),
     pacing: options.pacing,
   });
 }
