@@ -2,7 +2,7 @@
  * What the business-rule suites share (spec 2.6, 3.2, 4.5, 7, 8). A rule test sends requests that are
  * valid against the served document and meet every rule of 2.6 but the one under test: it starts from
  * a request generated from the document, then sets the fields the spec names (found by name wherever
- * the operation's body schema declares them, through $ref, allOf and arrays) to values that meet the
+ * the operation's body schema declares them, through $ref, allOf and arrays: schema-sites.ts) to values that meet the
  * rules, and breaks one. Acceptance is the operation's documented success (a 2xx with the body the
  * served document gives it); refusal is neither a 2xx nor a 5xx (the spec fixes no status; 400 or 422
  * where a policy requirement asks for the vendor's practice), and counts only next to a control: the same
