@@ -55,7 +55,11 @@ function wrongTypeValue(type: string | undefined): [unknown, string] {
   }
 }
 
-function setAt(root: unknown, path: string[], value: unknown, remove = false): unknown {
+/**
+ * A copy of the root with the value at the path (the root itself is left as it is: every case is
+ * derived from the same valid value); `remove` leaves the last key out instead.
+ */
+function copyWithValueAt(root: unknown, path: string[], value: unknown, remove = false): unknown {
   if (path.length === 0) return value;
   const clone = Array.isArray(root) ? [...root] : { ...(root as Record<string, unknown>) };
   const [head, ...rest] = path;
@@ -63,9 +67,12 @@ function setAt(root: unknown, path: string[], value: unknown, remove = false): u
     delete (clone as Record<string, unknown>)[head];
     return clone;
   }
-  (clone as Record<string, unknown>)[head] = setAt((root as Record<string, unknown>)[head], rest, value, remove);
+  (clone as Record<string, unknown>)[head] = copyWithValueAt((root as Record<string, unknown>)[head], rest, value, remove);
   return clone;
 }
+
+/** A copy of the root without the last key of the path. */
+const copyWithoutKeyAt = (root: unknown, path: string[]): unknown => copyWithValueAt(root, path, undefined, true);
 
 const pointer = (path: string[]) => path.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 const label = (path: string[]) => (path.length ? path.join('.').replace(/\.(\d+)(?=\.|$)/g, '[$1]') : 'the body');
@@ -79,49 +86,49 @@ function candidates(registry: SchemaRegistry, schema: Schema, base: string, valu
 
   if (path.length > 0 && type) {
     const [wrong, what] = wrongTypeValue(type);
-    add('type', `${name}: ${what}`, setAt(root, path, wrong));
+    add('type', `${name}: ${what}`, copyWithValueAt(root, path, wrong));
   }
   if (Array.isArray(s.enum)) {
     const outside = ['NOT_IN_ENUM', 'zzz', 0].find((v) => !(s.enum as unknown[]).includes(v));
-    add('enum', `${name}: ${JSON.stringify(outside)}, outside the enumeration`, setAt(root, path, outside));
+    add('enum', `${name}: ${JSON.stringify(outside)}, outside the enumeration`, copyWithValueAt(root, path, outside));
   }
   if (type === 'object' && value && typeof value === 'object' && !Array.isArray(value)) {
     const obj = value as Record<string, unknown>;
     for (const req of (s.required as string[] | undefined) ?? []) {
-      if (req in obj) add('required', `${label([...path, req])} missing`, setAt(root, [...path, req], undefined, true));
+      if (req in obj) add('required', `${label([...path, req])} missing`, copyWithoutKeyAt(root, [...path, req]));
     }
-    if (s.additionalProperties === false) add('additionalProperties', `${name}: an undeclared property`, setAt(root, [...path, 'undeclaredProperty'], 'x'));
+    if (s.additionalProperties === false) add('additionalProperties', `${name}: an undeclared property`, copyWithValueAt(root, [...path, 'undeclaredProperty'], 'x'));
     const props = (s.properties as Record<string, Schema> | undefined) ?? {};
     for (const [key, sub] of Object.entries(props)) if (key in obj) candidates(registry, sub, flat.base, obj[key], [...path, key], root, out);
   }
   if (type === 'array' && Array.isArray(value)) {
     const min = s.minItems as number | undefined;
     const max = s.maxItems as number | undefined;
-    if (min !== undefined && min > 0) add('minItems', `${name} of ${min - 1} items (minItems ${min})`, setAt(root, path, value.slice(0, min - 1)));
+    if (min !== undefined && min > 0) add('minItems', `${name} of ${min - 1} items (minItems ${min})`, copyWithValueAt(root, path, value.slice(0, min - 1)));
     if (max !== undefined && max <= 5000 && value.length > 0) {
       const longer = Array.from({ length: max + 1 }, (_, i) => value[i % value.length]);
-      add('maxItems', `${name} of ${max + 1} items (maxItems ${max})`, setAt(root, path, longer));
+      add('maxItems', `${name} of ${max + 1} items (maxItems ${max})`, copyWithValueAt(root, path, longer));
     }
     if (value.length > 0 && s.items) candidates(registry, s.items as Schema, flat.base, value[0], [...path, '0'], root, out);
   }
   if (type === 'string' && typeof value === 'string') {
     const min = s.minLength as number | undefined;
     const max = s.maxLength as number | undefined;
-    if (min !== undefined && min > 0) add('minLength', `${name} of ${min - 1} characters (minLength ${min})`, setAt(root, path, 'x'.repeat(min - 1)));
-    if (max !== undefined) add('maxLength', `${name} of ${max + 1} characters (maxLength ${max})`, setAt(root, path, 'x'.repeat(max + 1)));
+    if (min !== undefined && min > 0) add('minLength', `${name} of ${min - 1} characters (minLength ${min})`, copyWithValueAt(root, path, 'x'.repeat(min - 1)));
+    if (max !== undefined) add('maxLength', `${name} of ${max + 1} characters (maxLength ${max})`, copyWithValueAt(root, path, 'x'.repeat(max + 1)));
     if (typeof s.pattern === 'string') {
       const re = new RegExp(s.pattern, 'u');
       const breaker = ['!', '', ' ', `${value}!`, '@@@@'].find((v) => !re.test(v));
-      if (breaker !== undefined) add('pattern', `${name}: ${JSON.stringify(breaker)} does not match ${s.pattern}`, setAt(root, path, breaker));
+      if (breaker !== undefined) add('pattern', `${name}: ${JSON.stringify(breaker)} does not match ${s.pattern}`, copyWithValueAt(root, path, breaker));
     }
-    for (const [bad, what] of FORMAT_BREAKERS[s.format as string] ?? []) add('format', `${name}: ${what} (${JSON.stringify(bad)})`, setAt(root, path, bad));
+    for (const [bad, what] of FORMAT_BREAKERS[s.format as string] ?? []) add('format', `${name}: ${what} (${JSON.stringify(bad)})`, copyWithValueAt(root, path, bad));
   }
   if ((type === 'number' || type === 'integer') && typeof value === 'number') {
-    if (typeof s.minimum === 'number') add('minimum', `${name} of ${s.minimum - 1} (minimum ${s.minimum})`, setAt(root, path, s.minimum - 1));
-    if (typeof s.maximum === 'number') add('maximum', `${name} of ${s.maximum + 1} (maximum ${s.maximum})`, setAt(root, path, s.maximum + 1));
-    if (typeof s.exclusiveMinimum === 'number') add('exclusiveMinimum', `${name} of ${s.exclusiveMinimum} (exclusive minimum)`, setAt(root, path, s.exclusiveMinimum));
-    if (typeof s.exclusiveMaximum === 'number') add('exclusiveMaximum', `${name} of ${s.exclusiveMaximum} (exclusive maximum)`, setAt(root, path, s.exclusiveMaximum));
-    if (type === 'integer') add('type', `${name}: 1.5 instead of an integer`, setAt(root, path, 1.5));
+    if (typeof s.minimum === 'number') add('minimum', `${name} of ${s.minimum - 1} (minimum ${s.minimum})`, copyWithValueAt(root, path, s.minimum - 1));
+    if (typeof s.maximum === 'number') add('maximum', `${name} of ${s.maximum + 1} (maximum ${s.maximum})`, copyWithValueAt(root, path, s.maximum + 1));
+    if (typeof s.exclusiveMinimum === 'number') add('exclusiveMinimum', `${name} of ${s.exclusiveMinimum} (exclusive minimum)`, copyWithValueAt(root, path, s.exclusiveMinimum));
+    if (typeof s.exclusiveMaximum === 'number') add('exclusiveMaximum', `${name} of ${s.exclusiveMaximum} (exclusive maximum)`, copyWithValueAt(root, path, s.exclusiveMaximum));
+    if (type === 'integer') add('type', `${name}: 1.5 instead of an integer`, copyWithValueAt(root, path, 1.5));
   }
 }
 

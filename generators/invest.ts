@@ -9,6 +9,7 @@ import { randomInt } from 'node:crypto';
 import fc from 'fast-check';
 import { add, fromNanos, INT64_MAX, INT64_MIN, NANOS_PER_UNIT } from '../harness/decimal.ts';
 import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE, REQUEST_CURRENCIES, type RequestCurrency } from '../harness/invest/portfolio.ts';
+import { pointerSteps, setAt } from '../harness/json.ts';
 import { schemaArbitrary } from './schema-arbitrary.ts';
 
 export interface AmountConstraints {
@@ -35,13 +36,6 @@ export function moneyValue(currency: string | fc.Arbitrary<string>, c: AmountCon
 
 type Body = Record<string, unknown>;
 
-function setAt(root: Body, pointer: string, value: unknown): void {
-  const parts = pointer.split('/').slice(1);
-  let node = root as Record<string, unknown>;
-  for (const part of parts.slice(0, -1)) node = node[part] as Record<string, unknown>;
-  node[parts[parts.length - 1]] = value;
-}
-
 /**
  * A 200 portfolio that every check of the area accepts: the schema's shape (UTC expiry dates come
  * from its x-generate hint), every amount canonical, the eight totals in `currency` (class totals
@@ -59,7 +53,7 @@ export function portfolioResponse(options: { currency?: string; accountId?: stri
       })
       .map(({ amounts, totals }) => {
         const body = structuredClone(shape);
-        found.forEach((f, i) => setAt(body, f.at, amounts[i]));
+        found.forEach((f, i) => setAt(body, pointerSteps(f.at), amounts[i]));
         CLASS_TOTALS.forEach((name, i) => (body[name] = totals[i]));
         body.totalAmountPortfolio = { currency, ...add(...totals) };
         if (options.accountId !== undefined) body.accountId = options.accountId;

@@ -28,6 +28,7 @@ import type { CapturedResponse } from '../../harness/http.ts';
 import { valueConformsTo } from '../../harness/checks/body.ts';
 import { accountIdLike, portfolioRequest, portfolioResponse } from '../../generators/invest.ts';
 import { amountsIn, PORTFOLIO_REQUEST, TOTALS } from '../../harness/invest/portfolio.ts';
+import { getAt, pointerSteps, setAt } from '../../harness/json.ts';
 
 type Body = Record<string, unknown>;
 const RUNS = { numRuns: 60 };
@@ -35,15 +36,13 @@ const withPortfolio = fc.oneof(...['rub', 'usd', 'eur'].map((c) => portfolioResp
 /** A portfolio with at least one amount, and the index of the one to break. */
 const withTarget = withPortfolio.chain(({ c, body }) => fc.nat({ max: amountsIn(body).length - 1 }).map((i) => ({ c, body, at: amountsIn(body)[i].at })));
 
-function setAt(body: Body, pointer: string, value: unknown): Body {
+/** A copy of the body with the value at the JSON Pointer. */
+function copyWithValueAt(body: Body, pointer: string, value: unknown): Body {
   const copy = structuredClone(body);
-  const parts = pointer.split('/').slice(1);
-  let node = copy as Record<string, unknown>;
-  for (const part of parts.slice(0, -1)) node = node[part] as Record<string, unknown>;
-  node[parts[parts.length - 1]] = value;
+  setAt(copy, pointerSteps(pointer), value);
   return copy;
 }
-const getAt = (body: Body, pointer: string) => pointer.split('/').slice(1).reduce<unknown>((n, p) => (n as Record<string, unknown>)[p], body) as Body;
+const valueAt = (body: Body, pointer: string) => getAt(body, pointerSteps(pointer)) as Body;
 
 function response(status: number, body: unknown, headers: Record<string, string> = {}): CapturedResponse {
   return cannedResponse(status, body, headers);
@@ -93,7 +92,7 @@ describe('one broken value is caught where it was broken', () => {
     it(what, () => {
       fc.assert(
         fc.property(withTarget, ({ body, at }) => {
-          const failures = check(setAt(body, at, mutate(getAt(body, at))));
+          const failures = check(copyWithValueAt(body, at, mutate(valueAt(body, at))));
           expect(failures.map((f) => f.at)).toEqual([at]);
         }),
         RUNS,
@@ -105,7 +104,7 @@ describe('one broken value is caught where it was broken', () => {
     fc.assert(
       fc.property(withPortfolio, fc.constantFrom(...TOTALS), ({ c, body }, name) => {
         const other = c === 'usd' ? 'eur' : 'usd';
-        const broken = setAt(body, `/${name}`, { ...(body[name] as Body), currency: other });
+        const broken = copyWithValueAt(body, `/${name}`, { ...(body[name] as Body), currency: other });
         expect(totalsInCurrency(broken, c, 'R').map((f) => f.at)).toEqual([`/${name}`]);
         expect(portfolioIsSumOfClasses(broken, 'R')).toHaveLength(1);
       }),
@@ -118,7 +117,7 @@ describe('one broken value is caught where it was broken', () => {
       fc.property(withPortfolio, fc.constantFrom(1, -1), ({ body }, delta) => {
         const total = body.totalAmountPortfolio as { units: string; nano: number; currency: string };
         const nano = total.nano + delta;
-        const broken = setAt(body, '/totalAmountPortfolio', Math.abs(nano) < 1e9 ? { ...total, nano } : { ...total, units: String(BigInt(total.units) + BigInt(Math.sign(delta))), nano: 0 });
+        const broken = copyWithValueAt(body, '/totalAmountPortfolio', Math.abs(nano) < 1e9 ? { ...total, nano } : { ...total, units: String(BigInt(total.units) + BigInt(Math.sign(delta))), nano: 0 });
         expect(portfolioIsSumOfClasses(broken, 'R')[0]?.received).toMatch(/off by -?0\.000000001\)/);
       }),
       RUNS,

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cleanDocument } from '../../../sandbox/services/business/document.ts';
-import { deletePairs, readLinks, sourcesOf } from '../../../suites/business/runtime/_links.ts';
-import { operationPlans } from '../../../suites/business/runtime/_runtime.ts';
+import { deletePairs, readLinks, sourcesOf } from '../../../harness/business/links.ts';
+import { operationPlans } from '../../../harness/business/plan.ts';
 
 const raw = cleanDocument();
 const operations = operationPlans(raw, [], 1);

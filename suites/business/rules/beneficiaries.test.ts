@@ -11,18 +11,23 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import { BENEFICIARY_CREATE, DOCUMENT_TYPES, OWN_FIELD, beneficiary, beneficiaryRequest, document } from './_beneficiaries.ts';
-import { accepted, expectRefused, fitsDocument, isNode, ruleControl, rulesBlock, submit, type Node } from './_rules.ts';
+import { beneficiary, BENEFICIARY_CREATE, beneficiaryRequest, document, DOCUMENT_TYPES, OWN_FIELD } from '../../../harness/business/beneficiaries.ts';
+import { accepted, expectRefused, fitsDocument, ruleControl, submit } from '../../../harness/business/rules.ts';
+import { isJsonObject, type JsonObject } from '../../../harness/json.ts';
+import { runtimePlan } from '../../../harness/business/plan.ts';
+import { rulesBlock } from '../_blocks.ts';
 
-const clean = (node: Node): Node => JSON.parse(JSON.stringify(node)) as Node;
+const plan = await runtimePlan();
 
-rulesBlock('business rules: beneficiaries (2.6)', ['BUS-BEN-001', 'BUS-BEN-002', 'BUS-BEN-003', 'BUS-BEN-004', 'BUS-BEN-005', 'BUS-BEN-006', 'BUS-BEN-007', 'BUS-BEN-008', 'BUS-BEN-009', 'BUS-BEN-010'], [BENEFICIARY_CREATE], ([create]) => {
+const clean = (node: JsonObject): JsonObject => JSON.parse(JSON.stringify(node)) as JsonObject;
+
+rulesBlock(plan, 'business rules: beneficiaries (2.6)', ['BUS-BEN-001', 'BUS-BEN-002', 'BUS-BEN-003', 'BUS-BEN-004', 'BUS-BEN-005', 'BUS-BEN-006', 'BUS-BEN-007', 'BUS-BEN-008', 'BUS-BEN-009', 'BUS-BEN-010'], [BENEFICIARY_CREATE], ([create]) => {
   let salt = 0;
   /** The create request with this body: generated parameters (a fresh Idempotency-Key), the body as given. */
-  const request = (body: Node): GeneratedRequest => beneficiaryRequest(create, salt++, clean(body));
+  const request = (body: JsonObject): GeneratedRequest => beneficiaryRequest(create, salt++, clean(body));
 
   /** Sends a beneficiary the rules accept; the example must also be valid against the served document. */
-  async function expectAccepted(id: string, body: Node, what: string, t: RequirementContext) {
+  async function expectAccepted(id: string, body: JsonObject, what: string, t: RequirementContext) {
     const sent = request(body);
     fitsDocument(create, sent, what);
     const res = await submit(create, sent, what);
@@ -30,12 +35,12 @@ rulesBlock('business rules: beneficiaries (2.6)', ['BUS-BEN-001', 'BUS-BEN-002',
   }
 
   /** Sends the broken beneficiary; the refusal counts next to `control` (its unbroken form, named by `controlKey`) accepted. */
-  async function expectNotCreated(t: RequirementContext, body: Node, what: string, controlKey: string, control: () => Node) {
+  async function expectNotCreated(t: RequirementContext, body: JsonObject, what: string, controlKey: string, control: () => JsonObject) {
     const res = await submit(create, request(body), what);
     await expectRefused(t, res, () => ruleControl(t, create, controlKey, () => request(control())), what);
   }
 
-  const withDocument = (type: string): Node => ({ ...beneficiary(type === 'PASSPORT' || type === 'OFFICIAL_PASSPORT' ? 'FL_RESIDENT' : 'FL_NONRESIDENT'), documents: [document(type)] });
+  const withDocument = (type: string): JsonObject => ({ ...beneficiary(type === 'PASSPORT' || type === 'OFFICIAL_PASSPORT' ? 'FL_RESIDENT' : 'FL_NONRESIDENT'), documents: [document(type)] });
 
   for (const type of DOCUMENT_TYPES) {
     requirementTest('BUS-BEN-001', { row: `a beneficiary with a ${type} document is accepted` }, async (t) => {
@@ -47,7 +52,7 @@ rulesBlock('business rules: beneficiaries (2.6)', ['BUS-BEN-001', 'BUS-BEN-002',
     const [field] = OWN_FIELD[type];
     requirementTest(id, { row: `a ${type} without ${field} is refused` }, async (t) => {
       const body = withDocument(type);
-      delete (body.documents as Node[])[0][field];
+      delete (body.documents as JsonObject[])[0][field];
       await expectNotCreated(t, body, `a beneficiary whose ${type} has no ${field}`, `a beneficiary with a ${type}`, () => withDocument(type));
     });
   }
@@ -56,7 +61,7 @@ rulesBlock('business rules: beneficiaries (2.6)', ['BUS-BEN-001', 'BUS-BEN-002',
     for (const field of ['number', 'date']) {
       requirementTest('BUS-BEN-005', { row: `a ${type} without ${field} is refused` }, async (t) => {
         const body = withDocument(type);
-        delete (body.documents as Node[])[0][field];
+        delete (body.documents as JsonObject[])[0][field];
         await expectNotCreated(t, body, `a beneficiary whose ${type} has no ${field}`, `a beneficiary with a ${type}`, () => withDocument(type));
       });
     }
@@ -122,13 +127,13 @@ rulesBlock('business rules: beneficiaries (2.6)', ['BUS-BEN-001', 'BUS-BEN-002',
 });
 
 
-rulesBlock('business rules: one beneficiary per Idempotency-Key (vendor)', ['BUS-BEN-011'], [BENEFICIARY_CREATE], ([create]) => {
+rulesBlock(plan, 'business rules: one beneficiary per Idempotency-Key (vendor)', ['BUS-BEN-011'], [BENEFICIARY_CREATE], ([create]) => {
   requirementTest('BUS-BEN-011', { row: `${BENEFICIARY_CREATE} repeated with one Idempotency-Key` }, async (t) => {
     const key = create.model.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
     if (!key) throw new ToolError('PRECONDITION_MISSING', `${BENEFICIARY_CREATE} declares no Idempotency-Key header in the served document`);
     const sent = beneficiaryRequest(create, 900, clean(beneficiary('UL_RESIDENT')));
     fitsDocument(create, sent, 'a UL_RESIDENT beneficiary');
-    const idOf = (json: unknown) => (isNode(json) ? json.beneficiaryId : undefined);
+    const idOf = (json: unknown) => (isJsonObject(json) ? json.beneficiaryId : undefined);
     const first = await submit(create, sent, 'a beneficiary');
     t.expectNone(accepted(create, first, t.id), first, 'the first create');
     const again = await submit(create, sent, 'the same create, same Idempotency-Key');

@@ -9,14 +9,19 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { statusIn } from '../../../harness/checks/status.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import { identify, order } from './_checkout.ts';
-import { accepted, controlRefused, expectRefused, enumOf, fieldSites, fitsDocument, generatedRequest, getAt, isNode, needSite, refused, removeAt, ruleControl, rulesBlock, rulesConfig, setAt, submit, type Node, type Path } from './_rules.ts';
-import type { OperationPlan } from '../runtime/_runtime.ts';
+import { identify, order } from '../../../harness/business/checkout.ts';
+import { accepted, controlRefused, expectRefused, fitsDocument, generatedRequest, refused, ruleControl, rulesConfig, submit } from '../../../harness/business/rules.ts';
+import { enumOf, fieldSites, needSite } from '../../../harness/business/schema-sites.ts';
+import { getAt, isJsonObject, type JsonObject, type JsonPath, removeAt, setAt } from '../../../harness/json.ts';
+import { rulesBlock } from '../_blocks.ts';
+import { runtimePlan, type OperationPlan } from '../../../harness/business/plan.ts';
+
+const plan = await runtimePlan();
 
 const V2_CREATE = 'POST /api/v2/checkout/order';
 const V2_READ = 'GET /api/v2/checkout/order/{shopId}/by/{orderId}';
 const V1_CREATE = 'POST /api/v1/checkout/order';
-rulesBlock('business rules: checkout v2 order (2.6)', ['BUS-CHK-001', 'BUS-CHK-002', 'BUS-CHK-004', 'BUS-CHK-005'], [V2_CREATE], ([create]) => {
+rulesBlock(plan, 'business rules: checkout v2 order (2.6)', ['BUS-CHK-001', 'BUS-CHK-002', 'BUS-CHK-004', 'BUS-CHK-005'], [V2_CREATE], ([create]) => {
   requirementTest('BUS-CHK-001', { row: 'an order with neither itemsAmount nor amount is refused, with itemsAmount accepted' }, async (t) => {
     const condition = rulesConfig().checkout?.itemsAmountCondition;
     if (condition !== 'without-amount') throw new ToolError('CREDENTIAL_MISSING', `the condition of itemsAmount is not in the spec: services.business.rules.checkout.itemsAmountCondition is ${condition === undefined ? 'not set' : `"${String(condition)}"`} (the suite knows without-amount)`);
@@ -63,48 +68,48 @@ function withDelivery(create: OperationPlan) {
 }
 
 /** The paths of DeliveryKind values (an enum holding post_office) in the body schema. */
-function kindSites(create: OperationPlan): Path[] {
-  const out: Path[] = [];
+function kindSites(create: OperationPlan): JsonPath[] {
+  const out: JsonPath[] = [];
   for (const name of ['deliveryType', 'types', 'deliveryTypes', 'deliveryKind']) for (const site of fieldSites(create, name)) if (enumOf(site.schema).includes('post_office')) out.push(site.path);
   return out;
 }
 
 /** An order that meets every rule, with the DeliveryKind value at the first site the generated order fills. */
-function withKind(create: OperationPlan, value: string): { request: ReturnType<typeof order>; site: Path } {
+function withKind(create: OperationPlan, value: string): { request: ReturnType<typeof order>; site: JsonPath } {
   const sites = kindSites(create);
   if (!sites.length) throw new ToolError('PRECONDITION_MISSING', `no field of the request body of ${V2_CREATE} takes a DeliveryKind (an enum with post_office) in the served document`);
-  const has = (b: Node) => sites.some((p) => getAt(b, p) !== undefined);
+  const has = (b: JsonObject) => sites.some((p) => getAt(b, p) !== undefined);
   const request = order(create, 20, { wanted: has });
-  if (isNode(request.body.shippingParameters)) for (const [name, v] of [['weight', 1200], ['declaredValue', 500]] as const) setAt(request.body, needSite(create, name).path, v);
+  if (isJsonObject(request.body.shippingParameters)) for (const [name, v] of [['weight', 1200], ['declaredValue', 500]] as const) setAt(request.body, needSite(create, name).path, v);
   const site = sites.find((p) => getAt(request.body, p) !== undefined)!;
   setKind(request.body, site, value);
   return { request, site };
 }
 
 /** Sets every DeliveryKind value at the path (an array of kinds gets the one value). */
-function setKind(body: Node, path: Path, value: string): void {
+function setKind(body: JsonObject, path: JsonPath, value: string): void {
   const current = getAt(body, path);
   if (Array.isArray(current)) setAt(body, path, [value]);
   else setAt(body, path, value);
 }
 
-rulesBlock('business rules: checkout order read back (2.6)', ['BUS-CHK-004'], [V2_CREATE, V2_READ], ([create, read]) => {
+rulesBlock(plan, 'business rules: checkout order read back (2.6)', ['BUS-CHK-004'], [V2_CREATE, V2_READ], ([create, read]) => {
   requirementTest('BUS-CHK-004', { row: 'the order read back carries the itemsAmount sent' }, async (t) => {
     const request = order(create, 30);
     const created = await submit(create, request, 'an order to read back');
     if (accepted(create, created, t.id).length) controlRefused('the order create', created);
     const sent = getAt(request.body, needSite(create, 'itemsAmount').path);
     const ids = { shopId: getAt(request.body, needSite(create, 'shopId').path), orderId: getAt(request.body, needSite(create, 'orderId').path) };
-    const answered = isNode(created.json) ? created.json : {};
+    const answered = isJsonObject(created.json) ? created.json : {};
     const path = { shopId: answered.shopId ?? ids.shopId, orderId: answered.orderId ?? ids.orderId };
     const res = await submit(read, { path, query: {}, header: {} }, 'the order read back');
     t.expectNone([...statusIn(res, [200], t.id), ...accepted(read, res, t.id)], res, 'the order read back');
-    const got = isNode(res.json) ? res.json.itemsAmount : undefined;
+    const got = isJsonObject(res.json) ? res.json.itemsAmount : undefined;
     t.expectNone(typeof got === 'number' && Math.round(got * 100) === Math.round(Number(sent) * 100) ? [] : [failure(t.id, `itemsAmount ${String(sent)}, as sent`, got === undefined ? 'no itemsAmount' : `itemsAmount ${JSON.stringify(got)}`)], res);
   });
 });
 
-rulesBlock('business rules: checkout v1 create (4.5)', ['BUS-CHK-003'], [V1_CREATE], ([create]) => {
+rulesBlock(plan, 'business rules: checkout v1 create (4.5)', ['BUS-CHK-003'], [V1_CREATE], ([create]) => {
   requirementTest('BUS-CHK-003', { row: `${V1_CREATE} answers 201` }, async (t) => {
     const request = generatedRequest(create, 40);
     identify(create, request.body);

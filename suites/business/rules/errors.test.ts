@@ -8,12 +8,17 @@ import { inconclusive, ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import { send } from '../runtime/_exchanges.ts';
-import { locate } from '../runtime/_identifiers.ts';
-import { notAfterServerError } from '../runtime/_judge.ts';
-import { generatedFor, type OperationPlan } from '../runtime/_runtime.ts';
-import { BENEFICIARY_CREATE, beneficiary, beneficiaryRequest } from './_beneficiaries.ts';
-import { accepted, fieldSites, generatedRequest, isNode, opOf, plan, ruleControl, rulesBlock, setAt, submit, submitRaw, type Node } from './_rules.ts';
+import { send } from '../../../harness/business/send.ts';
+import { locate } from '../../../harness/business/identifiers.ts';
+import { notAfterServerError } from '../../../harness/business/judge.ts';
+import { generatedFor, type OperationPlan, runtimePlan } from '../../../harness/business/plan.ts';
+import { beneficiary, BENEFICIARY_CREATE, beneficiaryRequest } from '../../../harness/business/beneficiaries.ts';
+import { accepted, generatedRequest, opOf, ruleControl, submit, submitRaw } from '../../../harness/business/rules.ts';
+import { fieldSites } from '../../../harness/business/schema-sites.ts';
+import { isJsonObject, type JsonObject, setAt } from '../../../harness/json.ts';
+import { rulesBlock } from '../_blocks.ts';
+
+const plan = await runtimePlan();
 
 const CARDS = 'GET /api/v1/card';
 const CHECKOUT = 'POST /api/v2/checkout/order';
@@ -33,7 +38,7 @@ function jsonIf400(res: CapturedResponse, id: string, what: string): Failure[] {
 const beneficiaryControl = (t: RequirementContext, create: OperationPlan) => ruleControl(t, create, 'a UL_RESIDENT beneficiary', () => beneficiaryRequest(create, 0, beneficiary('UL_RESIDENT')));
 const cardsControl = (t: RequirementContext, cards: OperationPlan) => ruleControl(t, cards, 'the cards list', () => ({ path: {}, query: {}, header: {} }));
 
-rulesBlock('business rules: 400 answers are JSON (7)', ['BUS-ERR-002'], [BENEFICIARY_CREATE, CARDS], ([create, cards]) => {
+rulesBlock(plan, 'business rules: 400 answers are JSON (7)', ['BUS-ERR-002'], [BENEFICIARY_CREATE, CARDS], ([create, cards]) => {
   requirementTest('BUS-ERR-002', { row: 'a body that is not JSON' }, async (t) => {
     const res = await submitRaw(create, beneficiaryRequest(create, 1, {}), '{"type": "UL_RESIDENT",', 'a truncated JSON body');
     t.expectNone(jsonIf400(res, t.id, 'a truncated JSON body'), res, 'a truncated JSON body');
@@ -51,7 +56,7 @@ rulesBlock('business rules: 400 answers are JSON (7)', ['BUS-ERR-002'], [BENEFIC
   });
 });
 
-rulesBlock('business rules: one format for enumeration errors (7)', ['BUS-ERR-003'], [BENEFICIARY_CREATE], ([create]) => {
+rulesBlock(plan, 'business rules: one format for enumeration errors (7)', ['BUS-ERR-003'], [BENEFICIARY_CREATE], ([create]) => {
   requirementTest('BUS-ERR-003', { row: 'unknown enumeration values in different operations and fields' }, async (t) => {
     const cases: Array<{ what: string; op: OperationPlan; request: GeneratedRequest }> = [];
     const ul = beneficiary('UL_RESIDENT');
@@ -69,16 +74,16 @@ rulesBlock('business rules: one format for enumeration errors (7)', ['BUS-ERR-00
     const answers: Array<{ what: string; res: CapturedResponse }> = [];
     for (const c of cases) answers.push({ what: c.what, res: await submit(c.op, c.request, c.what) });
     // A validation error: 400 or 422 (a 401 or 404 to every request has one format too, and says nothing).
-    const errors = answers.filter((a) => (a.res.status === 400 || a.res.status === 422) && isNode(a.res.json));
+    const errors = answers.filter((a) => (a.res.status === 400 || a.res.status === 422) && isJsonObject(a.res.json));
     if (errors.length < 2) throw inconclusive('PRECONDITION_MISSING', `fewer than two unknown enumeration values were refused with a JSON 400 or 422 (${answers.map((a) => `${a.what}: ${a.res.status}`).join('; ')})`);
     const shape = (res: CapturedResponse) => {
-      const body = res.json as Node;
+      const body = res.json as JsonObject;
       return { status: res.status, errorCode: body.errorCode ?? body.code, keys: Object.keys(body).sort().join(',') };
     };
     const first = shape(errors[0].res);
     const failures: Failure[] = [];
     for (const other of answers.filter((a) => a !== errors[0])) {
-      const s = isNode(other.res.json) ? shape(other.res) : { status: other.res.status, errorCode: undefined, keys: '(no JSON body)' };
+      const s = isJsonObject(other.res.json) ? shape(other.res) : { status: other.res.status, errorCode: undefined, keys: '(no JSON body)' };
       for (const key of ['status', 'errorCode', 'keys'] as const) {
         if (s[key] !== first[key]) failures.push(failure(t.id, `${key} ${JSON.stringify(first[key])}, as for ${errors[0].what}`, `${key} ${JSON.stringify(s[key])} for ${other.what}`));
       }
@@ -88,7 +93,7 @@ rulesBlock('business rules: one format for enumeration errors (7)', ['BUS-ERR-00
   });
 });
 
-rulesBlock('business rules: 403 answers carry their reasons (7)', ['BUS-ERR-004'], [], () => {
+rulesBlock(plan, 'business rules: 403 answers carry their reasons (7)', ['BUS-ERR-004'], [], () => {
   const scopeless = plan.run.target.services.business?.tokenWithoutScope;
   const areas = plan.run.target.services.business?.scopeRefusalAreas;
   const probes = plan.operations.filter((op) => op.authProbe && (!Array.isArray(areas) || areas.includes(op.catalog.area)));
@@ -101,9 +106,9 @@ rulesBlock('business rules: 403 answers carry their reasons (7)', ['BUS-ERR-004'
       if (res.status !== 403) throw inconclusive('PRECONDITION_MISSING', `the token without the scope was answered ${res.status}, not 403 (BUS-AUT-003 judges that)`);
       // The same request with the token that has the scope: a 403 to it too would be no scope refusal at all.
       await t.control(`scope ${op.row}`, async () => (await send(plan, op, request, 'valid', 'the control: the same request with the token of the target file')).response!, (ok) => accepted(op, ok, t.id).length === 0);
-      const body = isNode(res.json) ? res.json : undefined;
+      const body = isJsonObject(res.json) ? res.json : undefined;
       const reasons = body?.errorDetails ?? body?.reasons ?? body?.reason;
-      const named = (isNode(reasons) && Object.keys(reasons).length > 0) || (Array.isArray(reasons) && reasons.length > 0) || (typeof reasons === 'string' && reasons.trim() !== '');
+      const named = (isJsonObject(reasons) && Object.keys(reasons).length > 0) || (Array.isArray(reasons) && reasons.length > 0) || (typeof reasons === 'string' && reasons.trim() !== '');
       t.expectNone(named ? [] : [failure(t.id, 'a JSON 403 body whose errorDetails (or reasons) says why', body ? `errorDetails ${JSON.stringify(body.errorDetails)}` : 'no JSON body')], res);
     });
   }

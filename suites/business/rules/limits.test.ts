@@ -9,13 +9,18 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import type { OperationPlan } from '../runtime/_runtime.ts';
-import { RUBLE_TRANSFER, SBP_TRANSFER, payment } from './_payments.ts';
-import { accepted, expectRefused, freshCounterparty, PAYER_ROLES, payerAccount, generatedRequest, isNode, needSite, refused, ruleControl, rulesBlock, rulesConfig, setAt, submit, uniqueId } from './_rules.ts';
+import { runtimePlan, type OperationPlan } from '../../../harness/business/plan.ts';
+import { payment, RUBLE_TRANSFER, SBP_TRANSFER } from '../../../harness/business/payments.ts';
+import { accepted, expectRefused, freshCounterparty, generatedRequest, PAYER_ROLES, payerAccount, refused, ruleControl, rulesConfig, submit, uniqueId } from '../../../harness/business/rules.ts';
+import { isJsonObject, setAt } from '../../../harness/json.ts';
+import { needSite } from '../../../harness/business/schema-sites.ts';
+import { rulesBlock } from '../_blocks.ts';
+
+const plan = await runtimePlan();
 
 const kopecks = (rubles: number) => Math.round(rubles * 100);
 
-rulesBlock('business rules: ruble transfer limits (8)', ['BUS-LIM-001', 'BUS-LIM-002', 'BUS-LIM-003', 'BUS-LIM-004'], [RUBLE_TRANSFER], ([transfer]) => {
+rulesBlock(plan, 'business rules: ruble transfer limits (8)', ['BUS-LIM-001', 'BUS-LIM-002', 'BUS-LIM-003', 'BUS-LIM-004'], [RUBLE_TRANSFER], ([transfer]) => {
   const pay = async (payer: string, amount: number, note: string, counterparty = freshCounterparty('legal'), salt = 1) =>
     submit(transfer, payment(transfer, { payer, amount, counterparty, salt }), note);
 
@@ -64,7 +69,7 @@ rulesBlock('business rules: ruble transfer limits (8)', ['BUS-LIM-001', 'BUS-LIM
   });
 });
 
-rulesBlock('business rules: instant-payment commission (8)', ['BUS-LIM-005'], [SBP_TRANSFER], ([sbp]) => {
+rulesBlock(plan, 'business rules: instant-payment commission (8)', ['BUS-LIM-005'], [SBP_TRANSFER], ([sbp]) => {
   /** An instant payment from the payer, with a fresh client id. */
   function sbpPayment(op: OperationPlan, payer: string, amount: number, salt: number) {
     const request = generatedRequest(op, salt);
@@ -76,7 +81,7 @@ rulesBlock('business rules: instant-payment commission (8)', ['BUS-LIM-005'], [S
   }
 
   function commissionOf(res: CapturedResponse, field: string): number | undefined {
-    const value = isNode(res.json) ? res.json[field] : undefined;
+    const value = isJsonObject(res.json) ? res.json[field] : undefined;
     return typeof value === 'number' ? value : typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;
   }
 

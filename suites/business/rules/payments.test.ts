@@ -8,9 +8,14 @@
  */
 import { failure } from '../../../harness/checks/failure.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
-import type { OperationPlan } from '../runtime/_runtime.ts';
-import { PAYMENT_DRAFT, RUBLE_TRANSFER, payment, paymentOpWith, type Recipient } from './_payments.ts';
-import { accepted, expectRefused, fitsDocument, freshCounterparty, PAYER_ROLES, payerAccount, isNode, needSite, opOf, refused, refusedByPractice, removeAt, ruleControl, rulesBlock, setAt, submit, uniqueId } from './_rules.ts';
+import { runtimePlan, type OperationPlan } from '../../../harness/business/plan.ts';
+import { payment, PAYMENT_DRAFT, paymentOpWith, type Recipient, RUBLE_TRANSFER } from '../../../harness/business/payments.ts';
+import { accepted, expectRefused, fitsDocument, freshCounterparty, opOf, PAYER_ROLES, payerAccount, refused, refusedByPractice, ruleControl, submit, uniqueId } from '../../../harness/business/rules.ts';
+import { isJsonObject, removeAt, setAt } from '../../../harness/json.ts';
+import { needSite } from '../../../harness/business/schema-sites.ts';
+import { rulesBlock } from '../_blocks.ts';
+
+const plan = await runtimePlan();
 
 const UIN_VALID: Array<[string, string]> = [
   ['0', 'the single zero'],
@@ -42,7 +47,7 @@ const UIN_NEAR_MISSES: Array<[string, string]> = [
 
 const ROWS = [PAYMENT_DRAFT, RUBLE_TRANSFER];
 
-rulesBlock('business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PAY-002', 'BUS-PAY-003', 'BUS-PAY-004', 'BUS-PAY-005', 'BUS-PAY-006', 'BUS-PAY-007', 'BUS-PAY-008', 'BUS-PAY-009'], [], () => {
+rulesBlock(plan, 'business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PAY-002', 'BUS-PAY-003', 'BUS-PAY-004', 'BUS-PAY-005', 'BUS-PAY-006', 'BUS-PAY-007', 'BUS-PAY-008', 'BUS-PAY-009'], [], () => {
   const served = ROWS.map(opOf).filter((op): op is OperationPlan => op !== undefined);
   const pick = (...names: string[]) => paymentOpWith(served, ...names);
   const base = (op: OperationPlan, recipient: Recipient, tax: boolean, salt: number) => payment(op, { payer: payerAccount(PAYER_ROLES.other), recipient, tax, salt });
@@ -136,7 +141,7 @@ rulesBlock('business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PAY-002'
   }
 });
 
-rulesBlock('business rules: one payment per client payment id (vendor)', ['BUS-PAY-010'], [RUBLE_TRANSFER], ([transfer]) => {
+rulesBlock(plan, 'business rules: one payment per client payment id (vendor)', ['BUS-PAY-010'], [RUBLE_TRANSFER], ([transfer]) => {
   requirementTest('BUS-PAY-010', { row: `${RUBLE_TRANSFER} sent twice with one id` }, async (t) => {
     const request = payment(transfer, { payer: payerAccount(PAYER_ROLES.other), amount: 10, salt: 120 });
     if (typeof request.body.id !== 'string') request.body.id = uniqueId('pay');
@@ -145,7 +150,7 @@ rulesBlock('business rules: one payment per client payment id (vendor)', ['BUS-P
     const second = await submit(transfer, request, 'the same transfer again, same id');
     if (second.status === 409) return;
     t.expectNone(accepted(transfer, second, t.id), second, 'the same transfer again');
-    const idOf = (json: unknown) => (isNode(json) ? json.paymentId : undefined);
+    const idOf = (json: unknown) => (isJsonObject(json) ? json.paymentId : undefined);
     const [a, b] = [idOf(first.json), idOf(second.json)];
     t.expectNone(a !== undefined && a === b ? [] : [failure(t.id, `the second answer names the first payment (paymentId ${JSON.stringify(a)}), or a 409`, `paymentId ${JSON.stringify(b)}: a second payment`)], second);
   });

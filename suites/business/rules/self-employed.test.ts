@@ -13,8 +13,12 @@ import { inconclusive, ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest } from '../../../harness/suite.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import type { OperationPlan } from '../runtime/_runtime.ts';
-import { accepted, controlRefused, generatedRequest, isNode, rulesBlock, rulesConfig, submit, type Node } from './_rules.ts';
+import { runtimePlan, type OperationPlan } from '../../../harness/business/plan.ts';
+import { accepted, controlRefused, generatedRequest, rulesConfig, submit } from '../../../harness/business/rules.ts';
+import { isJsonObject, type JsonObject } from '../../../harness/json.ts';
+import { rulesBlock } from '../_blocks.ts';
+
+const plan = await runtimePlan();
 
 const SE = '/api/v1/self-employed';
 const RECEIPT_CREATE = `POST ${SE}/taxpayers/{inn}/receipts`;
@@ -33,21 +37,21 @@ function receipt(op: OperationPlan, inn: string | undefined, salt: number): Gene
   return { ...request, path: { ...request.path, ...(inn ? { inn } : {}) } };
 }
 
-const receiptOf = (res: CapturedResponse): Node => (isNode(res.json) ? res.json : {});
-const operationsOf = (r: Node): Node[] => (Array.isArray(r.operations) ? r.operations.filter(isNode) : []);
+const receiptOf = (res: CapturedResponse): JsonObject => (isJsonObject(res.json) ? res.json : {});
+const operationsOf = (r: JsonObject): JsonObject[] => (Array.isArray(r.operations) ? r.operations.filter(isJsonObject) : []);
 
 /**
  * BUS-SEL-003 on one receipt answer: errorMessage is optional for FAILED operations, and where an
  * operation carries one it is a string. An errorMessage on another status is no failure (2.6 does not
  * say it appears only on FAILED operations).
  */
-function errorMessages(r: Node, id: string, where: string): Failure[] {
+function errorMessages(r: JsonObject, id: string, where: string): Failure[] {
   return operationsOf(r).flatMap((op, i) =>
     op.errorMessage === undefined || typeof op.errorMessage === 'string' ? [] : [failure(id, 'errorMessage, where an operation carries one, a string', `operation ${i} of ${where} (${JSON.stringify(op.status)}) has errorMessage ${JSON.stringify(op.errorMessage)}`, `/operations/${i}/errorMessage`)],
   );
 }
 
-rulesBlock('business rules: self-employed receipts (2.6, 3.2)', ['BUS-SEL-001', 'BUS-SEL-002', 'BUS-SEL-003'], [RECEIPT_CREATE, RECEIPT_READ], ([create, read]) => {
+rulesBlock(plan, 'business rules: self-employed receipts (2.6, 3.2)', ['BUS-SEL-001', 'BUS-SEL-002', 'BUS-SEL-003'], [RECEIPT_CREATE, RECEIPT_READ], ([create, read]) => {
   const config = rulesConfig().selfEmployed ?? {};
 
   /** Creates a receipt and reads back one that was created (2xx); both answers. */
@@ -95,7 +99,7 @@ rulesBlock('business rules: self-employed receipts (2.6, 3.2)', ['BUS-SEL-001', 
   });
 });
 
-rulesBlock('business rules: self-employed payment registry (4.5)', ['BUS-SEL-004'], [REGISTRY_CREATE, REGISTRY_RESULT, REGISTRY_READ], ([create, result, read]) => {
+rulesBlock(plan, 'business rules: self-employed payment registry (4.5)', ['BUS-SEL-004'], [REGISTRY_CREATE, REGISTRY_RESULT, REGISTRY_READ], ([create, result, read]) => {
   requirementTest('BUS-SEL-004', { row: 'a registry create, its result, and the registry', timeoutMs: 90_000 }, async (t) => {
     const param = result.model.parameters.find((p) => p.in === 'query' && p.required);
     if (!param) throw new ToolError('PRECONDITION_MISSING', `${REGISTRY_RESULT} has no required query parameter to name the create by`);
@@ -103,13 +107,13 @@ rulesBlock('business rules: self-employed payment registry (4.5)', ['BUS-SEL-004
     if (param.name in request.body) request.body[param.name] = randomUUID();
     const created = await submit(create, request, 'a payment registry');
     t.expectNone(accepted(create, created, t.id), created, 'the registry create');
-    const handle = request.body[param.name] ?? (isNode(created.json) ? created.json[param.name] : undefined);
+    const handle = request.body[param.name] ?? (isJsonObject(created.json) ? created.json[param.name] : undefined);
     if (handle === undefined) throw new ToolError('PRECONDITION_MISSING', `neither the create request nor its answer carries ${param.name}`);
     let res: CapturedResponse | undefined;
     let outcome: unknown;
     for (let attempt = 0; attempt < 6; attempt++) {
       res = await submit(result, { path: {}, query: { [param.name]: handle }, header: {} }, `the create result, attempt ${attempt + 1}`);
-      outcome = isNode(res.json) ? res.json.result : undefined;
+      outcome = isJsonObject(res.json) ? res.json.result : undefined;
       if (res.status === 200 && outcome !== 'QUEUED') break;
       await sleep(500 * (attempt + 1));
     }
@@ -117,11 +121,11 @@ rulesBlock('business rules: self-employed payment registry (4.5)', ['BUS-SEL-004
     t.expectNone(CREATE_RESULTS.includes(String(outcome)) ? [] : [failure(t.id, `result one of ${CREATE_RESULTS.join(', ')}`, `result ${JSON.stringify(outcome)}`, '/result')], res);
     // Only a CREATED registry can be read back: an ERROR, or a result still QUEUED, proves nothing more.
     if (outcome !== 'CREATED') throw inconclusive('PRECONDITION_MISSING', `the registry create ended ${JSON.stringify(outcome)}, not CREATED, so there is no registry to read back`);
-    const id = isNode(res!.json) ? res!.json.paymentRegistryId : undefined;
+    const id = isJsonObject(res!.json) ? res!.json.paymentRegistryId : undefined;
     t.expectNone(id === undefined ? [failure(t.id, 'a CREATED result names its paymentRegistryId', 'no paymentRegistryId', '/paymentRegistryId')] : [], res);
     const registry = await submit(read, { path: { paymentRegistryId: id }, query: {}, header: {} }, 'the created registry');
     t.expectNone([...statusIn(registry, [200], t.id), ...accepted(read, registry, t.id)], registry, `the registry ${String(id)}`);
-    const status = isNode(registry.json) ? registry.json.status : undefined;
+    const status = isJsonObject(registry.json) ? registry.json.status : undefined;
     t.expectNone(REGISTRY_STATUSES.includes(String(status)) ? [] : [failure(t.id, `a registry status of ${REGISTRY_STATUSES.join(', ')}`, `status ${JSON.stringify(status)}`, '/status')], registry);
   });
 });

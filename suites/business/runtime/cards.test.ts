@@ -16,9 +16,10 @@ import { inconclusive } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import { send, type Host } from './_exchanges.ts';
-import { conclusive, notAfterServerError } from './_judge.ts';
-import { notLocatedRow, runtimePlan, unusableRows, type OperationPlan } from './_runtime.ts';
+import { type Host, send } from '../../../harness/business/send.ts';
+import { conclusive, notAfterServerError } from '../../../harness/business/judge.ts';
+import { notLocatedRow, unusableRows } from '../_blocks.ts';
+import { type OperationPlan, runtimePlan } from '../../../harness/business/plan.ts';
 
 const plan = await runtimePlan();
 const LISTS = ['GET /api/v1/card', 'GET /api/v3/card'];

@@ -33,10 +33,12 @@ import type { CapturedResponse } from '../../../harness/http.ts';
 import { isTlsRefusal } from '../../../harness/mtls.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import { credentialOf } from '../../../harness/target.ts';
-import { allAnswered, authExchangesOf, exchangesOf, prefetch, serverErrorsOf, type Exchange } from './_exchanges.ts';
-import { identifiersExist } from './_identifiers.ts';
-import { answered, conclusive, documentsContent, documentsJsonSchema, operationControl, served, unknownIdentifierIs400 } from './_judge.ts';
-import { runtimePlan, skippedRow, unusableRows, type OperationPlan, type RuntimePlan } from './_runtime.ts';
+import { allAnswered, authExchangesOf, exchangesOf, prefetch } from '../../../harness/business/exchanges.ts';
+import { type Exchange, serverErrorsOf } from '../../../harness/business/send.ts';
+import { identifiersExist } from '../../../harness/business/identifiers.ts';
+import { answered, conclusive, documentsContent, documentsJsonSchema, operationControl, served, unknownIdentifierIs400 } from '../../../harness/business/judge.ts';
+import { type OperationPlan, runtimePlan, type RuntimePlan } from '../../../harness/business/plan.ts';
+import { skippedRow, unusableRows } from '../_blocks.ts';
 
 const plan = await runtimePlan();
 

@@ -1,7 +1,7 @@
 /**
  * Spec 4.5, stateful: what a create answers can be read, and what a DELETE removed is gone. Create and
- * read operations are paired from the served document (_links.ts); identifiers a create needs for
- * itself come from another create or from a list (_identifiers.ts). Every resource is fresh for this run.
+ * read operations are paired from the served document (harness/business/links.ts); identifiers a create needs for
+ * itself come from another create or from a list (harness/business/identifiers.ts). Every resource is fresh for this run.
  *
  * Evidence: the create must be the documented success (a 2xx with the documented body), and the read
  * after it too; an answer that is neither a success nor "not found" says nothing either way.
@@ -11,11 +11,12 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { inconclusive } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import { send } from './_exchanges.ts';
-import { create, requestsFor, withIdentifiers } from './_identifiers.ts';
-import { served } from './_judge.ts';
-import { deletePairs, readLinks, type ReadLink } from './_links.ts';
-import { runtimePlan, skippedRow, unusableRows, type OperationPlan } from './_runtime.ts';
+import { send } from '../../../harness/business/send.ts';
+import { create, requestsFor, withIdentifiers } from '../../../harness/business/identifiers.ts';
+import { served } from '../../../harness/business/judge.ts';
+import { deletePairs, type ReadLink, readLinks } from '../../../harness/business/links.ts';
+import { type OperationPlan, runtimePlan } from '../../../harness/business/plan.ts';
+import { skippedRow, unusableRows } from '../_blocks.ts';
 
 const plan = await runtimePlan();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

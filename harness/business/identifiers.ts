@@ -4,7 +4,7 @@
  * query parameter named like an identifier) needs one, it comes, in this order, from
  *   1. the target file: services.business.identifiers.<name> (the target's own fixtures);
  *   2. a 3-NDFL tax request of the target file's pool, or one the sandbox provisions (taxRequestId);
- *   3. this run: a create that answers it or a list that shows it (_links.ts), nearest first; a
+ *   3. this run: a create that answers it or a list that shows it (links.ts), nearest first; a
  *      create's identifier is fresh for an operation that changes what it names, and shared by reads.
  * Each value keeps where it came from: an operation that answers 404 to identifiers named by the target
  * file, or made by a create whose path the operation continues, breaks the contract; a 404 to an
@@ -12,16 +12,17 @@
  * Destructive operations never get an identifier the run did not make: deleting existing data is not
  * the suite's business.
  */
-import { ToolError, isSkip } from '../../../harness/errors.ts';
-import type { CapturedResponse } from '../../../harness/http.ts';
-import { Ndfl3Api } from '../../../harness/ndfl3/api.ts';
-import { RequestSource } from '../../../harness/ndfl3/requests.ts';
-import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import { meetingRules } from '../rules/_fit.ts';
-import { send } from './_exchanges.ts';
-import { sourcesOf } from './_links.ts';
-import { served } from './_judge.ts';
-import type { OperationPlan, RuntimePlan } from './_runtime.ts';
+import { ToolError, isSkip } from '../errors.ts';
+import type { CapturedResponse } from '../http.ts';
+import { Ndfl3Api } from '../ndfl3/api.ts';
+import { RequestSource } from '../ndfl3/requests.ts';
+import type { GeneratedRequest } from '../../generators/openapi.ts';
+import { isJsonObject } from '../json.ts';
+import { meetingRules } from './fit.ts';
+import { served } from './judge.ts';
+import { sourcesOf } from './links.ts';
+import type { OperationPlan, RuntimePlan } from './plan.ts';
+import { send } from './send.ts';
 
 /** Where an identifier came from: named by the target file, made in this run, found in a list or a distant create, or generated. */
 export type Origin = 'named' | 'created' | 'found' | 'generated';
@@ -38,7 +39,6 @@ export interface Created {
   values: Record<string, unknown>;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const ok = (res: CapturedResponse | undefined): res is CapturedResponse => res !== undefined && res.status >= 200 && res.status < 300;
 export const pathParams = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'path').map((p) => p.name);
 const ID_LIKE = /(^id$|Id$|Number$|^inn$|^ucid$)/;
@@ -57,7 +57,7 @@ export function withIdentifiers(request: GeneratedRequest, values: Record<string
 
 /**
  * Fresh valid requests for an operation: a few, so that a business-rule refusal of one does not end a
- * create; for operations with known rules of 2.6, requests that meet them (rules/_fit.ts), kept only
+ * create; for operations with known rules of 2.6, requests that meet them (fit.ts), kept only
  * where they are valid against the served document, the generated ones after them as fallbacks.
  */
 export function requestsFor(p: RuntimePlan, op: OperationPlan, count = 3, salt = 7): GeneratedRequest[] {
@@ -69,7 +69,7 @@ export function requestsFor(p: RuntimePlan, op: OperationPlan, count = 3, salt =
 /** The target file's own identifiers (services.business.identifiers), by parameter name. */
 function named(p: RuntimePlan, name: string): unknown {
   const identifiers = p.run.target.services.business?.identifiers;
-  return isObject(identifiers) ? identifiers[name] : undefined;
+  return isJsonObject(identifiers) ? identifiers[name] : undefined;
 }
 
 let ndfl3Source: RequestSource | undefined;
@@ -153,7 +153,7 @@ function listed(p: RuntimePlan, op: OperationPlan, name: string, known: Record<s
       const { request } = await locate(p, op, bare, { known, depth });
       const res = (await send(p, op, request, 'valid', `a list for ${name}`)).response;
       if (!ok(res) || res.json === undefined) return undefined;
-      const has = (item: unknown): item is Record<string, unknown> => isObject(item) && item[name] !== undefined && item[name] !== null;
+      const has = (item: unknown): item is Record<string, unknown> => isJsonObject(item) && item[name] !== undefined && item[name] !== null;
       const arrays = Array.isArray(res.json) ? [res.json] : Object.values(res.json as Record<string, unknown>).filter(Array.isArray);
       return arrays.flat().find(has)?.[name];
     })().catch(absentOnPrecondition);
@@ -213,7 +213,7 @@ export function identifiersExist(origins: Record<string, Origin>): boolean {
 
 /**
  * A create answered with its documented success (a JSON object), or a PRECONDITION_MISSING skip naming
- * what came back. Path
+ * what came back. JsonPath
  * identifiers are generated first; only when the create answers 404 (a parent that does not exist)
  * are they looked up among existing resources.
  */
@@ -231,7 +231,7 @@ export async function create(p: RuntimePlan, op: OperationPlan, known: Record<st
       }
       last = (await send(p, op, located.request, 'valid', 'a create')).response;
     }
-    if (served(p, op, last) && isObject(last!.json)) {
+    if (served(p, op, last) && isJsonObject(last!.json)) {
       const path = Object.fromEntries(pathParams(op).map((n) => [n, withIdentifiers(request, values, op).path[n]]));
       return { response: last!, values: { ...path, ...(last!.json as Record<string, unknown>) } };
     }

@@ -4,13 +4,13 @@
  * replaced by one that meets them (a beneficiary of some type, a checkout order, a small payment from a
  * fresh payer account). Any other operation's request, or one the builders cannot fit, is left as it is.
  */
-import { isSkip } from '../../../harness/errors.ts';
-import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import type { OperationPlan } from '../runtime/_runtime.ts';
-import { BENEFICIARY_CREATE, beneficiary } from './_beneficiaries.ts';
-import { order } from './_checkout.ts';
-import { PAYMENT_DRAFT, RUBLE_TRANSFER, payment } from './_payments.ts';
-import { PAYER_ROLES, payerAccount } from './_rules.ts';
+import { isSkip } from '../errors.ts';
+import type { GeneratedRequest } from '../../generators/openapi.ts';
+import { BENEFICIARY_CREATE, beneficiary } from './beneficiaries.ts';
+import { order } from './checkout.ts';
+import { PAYMENT_DRAFT, RUBLE_TRANSFER, payment } from './payments.ts';
+import type { OperationPlan } from './plan.ts';
+import { PAYER_ROLES, payerAccount } from './rules.ts';
 
 const TYPES = ['UL_RESIDENT', 'FL_RESIDENT', 'UL_NONRESIDENT', 'IP_RESIDENT'];
 

@@ -1,20 +1,21 @@
 /**
- * The plan of the business runtime suites, made once per worker while the test files are collected
- * (so that every test row names an operation the served document really has): the served document,
+ * The plan of the business runtime and rule suites, made once per worker when a suite file first asks
+ * for it while it is collected (so that every test row names an operation the served document really
+ * has; importing this module sends nothing): the served document,
  * fetched through the HTTP client, and for every catalog operation (current or deprecated) that it
  * describes, its model, side-effect class (from the catalog), rate group, host (plain or secured) and
  * the requests generated from it with the run's seed.
  */
-import { catalogOperations, type CatalogOperation } from '../../../harness/openapi/catalog.ts';
-import { mtlsOperations } from '../../../harness/openapi/business-target.ts';
-import { DocumentSchemas } from '../../../harness/openapi/json-schema.ts';
-import { loadServedDocument } from '../../../harness/openapi/load.ts';
-import { inconclusive, ToolError, type ErrorCode } from '../../../harness/errors.ts';
-import { jsonBodyOf, operationModel, type OperationModel } from '../../../harness/openapi/operation-model.ts';
-import { OperationIndex, sameOperation, type OperationName } from '../../../harness/openapi/paths.ts';
-import { businessRateGroup, type RateGroup } from '../../../harness/rate-groups.ts';
-import { requirementTest, runContext, type RunContext } from '../../../harness/suite.ts';
-import { GenerationError, OpenApiRequests, seedFor, type GeneratedRequest, type InvalidRequest } from '../../../generators/openapi.ts';
+import { catalogOperations, type CatalogOperation } from '../openapi/catalog.ts';
+import { mtlsOperations } from '../openapi/business-target.ts';
+import { DocumentSchemas } from '../openapi/json-schema.ts';
+import { loadServedDocument } from '../openapi/load.ts';
+import { inconclusive, ToolError, type ErrorCode } from '../errors.ts';
+import { jsonBodyOf, operationModel, type OperationModel } from '../openapi/operation-model.ts';
+import { OperationIndex, sameOperation, type OperationName } from '../openapi/paths.ts';
+import { businessRateGroup, type RateGroup } from '../rate-groups.ts';
+import { runContext, type RunContext } from '../suite.ts';
+import { GenerationError, OpenApiRequests, seedFor, type GeneratedRequest, type InvalidRequest } from '../../generators/openapi.ts';
 
 export interface OperationPlan {
   /** "GET /api/v1/card/{ucid}" as the catalog names it. */
@@ -146,35 +147,24 @@ export function generatedFor(plan: RuntimePlan, op: OperationPlan): Generated {
 }
 
 let plan: Promise<RuntimePlan> | undefined;
+let settled: RuntimePlan | undefined;
 
 /** The plan, built on first use in this worker; it never rejects (a plan that cannot be made says why). */
 export function runtimePlan(): Promise<RuntimePlan> {
-  return (plan ??= build().catch((error: unknown) => {
-    const run = runContext();
-    const empty = { run, raw: {}, operations: [], requests: undefined as unknown as OpenApiRequests, schemas: undefined as unknown as DocumentSchemas };
-    return { ...empty, unusable: error instanceof ToolError ? error : new ToolError('SUITE_ERROR', `the runtime plan could not be made: ${(error as Error).message}`) };
-  }));
-}
-
-/** A row that cannot run here (known while collecting), ending with the error that says why. */
-export function skippedRow(id: string, row: string, why: ToolError): void {
-  requirementTest(id, { row }, async () => {
-    throw why;
-  });
-}
-
-/** A row that needs an operation the served document does not describe: inconclusive (NOT_LOCATED). */
-export function notLocatedRow(id: string, row: string, operations: string[]): void {
-  skippedRow(id, row, inconclusive('NOT_LOCATED', `${operations.join(', ')} ${operations.length > 1 ? 'are' : 'is'} not in the served document (BUS-CAT-001 judges the document)`));
+  return (plan ??= build()
+    .catch((error: unknown): RuntimePlan => {
+      const run = runContext();
+      const empty = { run, raw: {}, operations: [], requests: undefined as unknown as OpenApiRequests, schemas: undefined as unknown as DocumentSchemas };
+      return { ...empty, unusable: error instanceof ToolError ? error : new ToolError('SUITE_ERROR', `the runtime plan could not be made: ${(error as Error).message}`) };
+    })
+    .then((made) => (settled = made)));
 }
 
 /**
- * One row per requirement of a suite that cannot run at all (the document could not be fetched or read,
- * or business does not apply): the rows end as that tool error, skip or inconclusive, never as zero tests.
+ * The plan runtimePlan() made, for the rule helpers that read the served document synchronously. A
+ * suite file awaits runtimePlan() before it declares its tests; using a helper before that is our bug.
  */
-export function unusableRows(plan: RuntimePlan, ids: string[], row: string): boolean {
-  const why = plan.unusable ?? plan.notApplicable;
-  if (!why) return false;
-  for (const id of ids) skippedRow(id, row, why);
-  return true;
+export function loadedPlan(): RuntimePlan {
+  if (!settled) throw new ToolError('SUITE_ERROR', 'the business plan was used before runtimePlan() had made it');
+  return settled;
 }

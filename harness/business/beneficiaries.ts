@@ -5,9 +5,10 @@
  * LEGAL_ENTITY_ADDRESS) and the vendor's for the rest.
  */
 import { randomUUID } from 'node:crypto';
-import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import type { OperationPlan } from '../runtime/_runtime.ts';
-import { innIndividual, innLegal, plan, type Node } from './_rules.ts';
+import type { GeneratedRequest } from '../../generators/openapi.ts';
+import type { JsonObject } from '../json.ts';
+import { innIndividual, innLegal } from './inn.ts';
+import { loadedPlan, type OperationPlan } from './plan.ts';
 
 export const BENEFICIARY_CREATE = 'POST /api/v1/nominal-accounts/beneficiaries';
 
@@ -15,13 +16,13 @@ export const DOCUMENT_TYPES = ['PASSPORT', 'FOREIGN_PASSPORT', 'FOREIGN_PASSPORT
 /** The field each type needs beyond number and date (2.6). */
 export const OWN_FIELD: Record<string, [string, string]> = { PASSPORT: ['division', '770-001'], DIPLOMATIC_PASSPORT: ['organization', 'МИД России'], PATENT: ['expireDate', '2027-06-30'] };
 
-export function document(type: string): Node {
+export function document(type: string): JsonObject {
   const own = OWN_FIELD[type];
   return { type, number: '123456', date: '2019-06-14', ...(own ? { [own[0]]: own[1] } : {}) };
 }
 
 /** A beneficiary of the type that meets every rule of 2.6. */
-export function beneficiary(type: string): Node {
+export function beneficiary(type: string): JsonObject {
   const person = { lastName: 'Иванов', firstName: 'Иван', middleName: 'Иванович', birthDate: '1985-04-12', phoneNumber: '79991234567', email: 'ivanov@example.com' };
   switch (type) {
     case 'FL_RESIDENT':
@@ -43,8 +44,8 @@ export function beneficiary(type: string): Node {
 
 
 /** A create request with this body: parameters generated from the served document, and a fresh Idempotency-Key. */
-export function beneficiaryRequest(op: OperationPlan, salt: number, body: Node): GeneratedRequest {
-  const [generated] = plan.requests.valid(op.model, { seed: op.seed + 5000 + salt, count: 1 });
+export function beneficiaryRequest(op: OperationPlan, salt: number, body: JsonObject): GeneratedRequest {
+  const [generated] = loadedPlan().requests.valid(op.model, { seed: op.seed + 5000 + salt, count: 1 });
   const header = { ...generated.header };
   for (const name of Object.keys(header)) if (name.toLowerCase() === 'idempotency-key') header[name] = randomUUID();
   const declared = op.model.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');

@@ -5,20 +5,22 @@
  * a transfer with `from.accountNumber` and a `to` block. The tax fields are found by name wherever the
  * body declares them (at the top of a draft, in the `tax` block of a transfer).
  */
-import { ToolError } from '../../../harness/errors.ts';
-import type { OperationPlan } from '../runtime/_runtime.ts';
-import { fieldSites, freshCounterparty, generatedRequest, getAt, isNode, removeAt, setAt, siteOf, typeAt, uniqueId, type Node, type Path } from './_rules.ts';
-import type { GeneratedRequest } from '../../../generators/openapi.ts';
+import { ToolError } from '../errors.ts';
+import { getAt, isJsonObject, removeAt, setAt, type JsonObject, type JsonPath } from '../json.ts';
+import type { GeneratedRequest } from '../../generators/openapi.ts';
+import type { OperationPlan } from './plan.ts';
+import { freshCounterparty, generatedRequest, uniqueId } from './rules.ts';
+import { fieldSites, siteOf, typeAt } from './schema-sites.ts';
 
 export const PAYMENT_DRAFT = 'POST /api/v1/payment/create';
 export const RUBLE_TRANSFER = 'POST /api/v1/payment/ruble-transfer/pay';
 export const SBP_TRANSFER = 'POST /api/v1/payment/sbp/pay';
 
 interface Shape {
-  payer: Path;
+  payer: JsonPath;
   /** Where the recipient's fields sit ([] for the top of a draft). */
-  recipient: Path;
-  recipientAccount: Path;
+  recipient: JsonPath;
+  recipientAccount: JsonPath;
 }
 
 function shapeOf(op: OperationPlan): Shape {
@@ -61,7 +63,7 @@ export interface PaymentOptions {
 }
 
 /** Top-level and nested sites of the recipient's field among its names. */
-function recipientSite(op: OperationPlan, shape: Shape, ...names: string[]): Path | undefined {
+function recipientSite(op: OperationPlan, shape: Shape, ...names: string[]): JsonPath | undefined {
   for (const name of names) {
     const site = fieldSites(op, name).find((s) => s.path.length === shape.recipient.length + 1 && shape.recipient.every((step, i) => s.path[i] === step));
     if (site) return site.path;
@@ -70,9 +72,9 @@ function recipientSite(op: OperationPlan, shape: Shape, ...names: string[]): Pat
 }
 
 /** A payment that meets every rule: a fresh client id, the payer, a realistic recipient, no rule field unless asked. */
-export function payment(op: OperationPlan, options: PaymentOptions): GeneratedRequest & { body: Node } {
+export function payment(op: OperationPlan, options: PaymentOptions): GeneratedRequest & { body: JsonObject } {
   const shape = shapeOf(op);
-  const request = generatedRequest(op, options.salt ?? 1, (b) => !(shape.recipient.length && !isNode(getAt(b, shape.recipient))));
+  const request = generatedRequest(op, options.salt ?? 1, (b) => !(shape.recipient.length && !isJsonObject(getAt(b, shape.recipient))));
   const body = request.body;
   for (const name of RULE_FIELDS) for (const site of fieldSites(op, name)) if (!site.path.includes('*')) removeAt(body, site.path);
   const recipient = options.recipient ?? 'legal';
@@ -101,9 +103,9 @@ export function payment(op: OperationPlan, options: PaymentOptions): GeneratedRe
 }
 
 /** Turns the payment into a tax payment with every tax field the body declares, and the Treasury's correspondent account. */
-export function makeTax(op: OperationPlan, body: Node): void {
+export function makeTax(op: OperationPlan, body: JsonObject): void {
   const tax = fieldSites(op, 'tax').find((s) => s.path.length === 1);
-  const inBlock = (path: Path) => (tax ? path[0] === 'tax' : path.length === 1);
+  const inBlock = (path: JsonPath) => (tax ? path[0] === 'tax' : path.length === 1);
   let any = false;
   for (const [name, value] of Object.entries(TAX_FIELDS)) {
     for (const site of fieldSites(op, name).filter((s) => inBlock(s.path))) {

@@ -2,7 +2,7 @@
  * What the business-rule suites share (spec 2.6, 3.2, 4.5, 7, 8). A rule test sends requests that are
  * valid against the served document and meet every rule of 2.6 but the one under test: it starts from
  * a request generated from the document, then sets the fields the spec names (found by name wherever
- * the operation's body schema declares them, through $ref, allOf and arrays) to values that meet the
+ * the operation's body schema declares them, through $ref, allOf and arrays: schema-sites.ts) to values that meet the
  * rules, and breaks one. Acceptance is the operation's documented success (a 2xx with the body the
  * served document gives it); refusal is neither a 2xx nor a 5xx (the spec fixes no status; 400 or 422
  * where a policy requirement asks for the vendor's practice), and counts only next to a control: the same
@@ -14,129 +14,34 @@
  * sandbox writes its own. A test whose fixture is missing is skipped and names the key.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import { describe } from 'vitest';
-import { documentedSuccess } from '../../../harness/checks/business-runtime.ts';
-import { refused as refusedAnswer } from '../../../harness/checks/answer.ts';
-import { rejectedWith } from '../../../harness/checks/status.ts';
-import type { Failure } from '../../../harness/checks/failure.ts';
-import { inconclusive, ToolError } from '../../../harness/errors.ts';
-import type { CapturedResponse, RequestSpec } from '../../../harness/http.ts';
-import { jsonBodyOf } from '../../../harness/openapi/operation-model.ts';
-import { resolvePointer } from '../../../harness/openapi/refs.ts';
-import type { RequirementContext } from '../../../harness/suite.ts';
-import { rulesSection, type RulesSection } from '../../../harness/config/business.ts';
-import { credentialOf } from '../../../harness/target.ts';
-import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import { baseUrl, send } from '../runtime/_exchanges.ts';
-import { notAfterServerError } from '../runtime/_judge.ts';
-import { innIndividual, innLegal } from './_body.ts';
-import { notLocatedRow, runtimePlan, unusableRows, type OperationPlan, type RuntimePlan } from '../runtime/_runtime.ts';
+import { documentedSuccess } from '../checks/business-runtime.ts';
+import { refused as refusedAnswer } from '../checks/answer.ts';
+import { rejectedWith } from '../checks/status.ts';
+import type { Failure } from '../checks/failure.ts';
+import { inconclusive, ToolError } from '../errors.ts';
+import type { CapturedResponse, RequestSpec } from '../http.ts';
+import type { RequirementContext } from '../suite.ts';
+import { rulesSection, type RulesSection } from '../config/business.ts';
+import { credentialOf } from '../target.ts';
+import type { GeneratedRequest } from '../../generators/openapi.ts';
+import { isJsonObject, type JsonObject } from '../json.ts';
+import { innIndividual, innLegal } from './inn.ts';
+import { notAfterServerError } from './judge.ts';
+import { loadedPlan, type OperationPlan } from './plan.ts';
+import { baseUrl, send } from './send.ts';
 
-export type Node = Record<string, unknown>;
-export const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-export const plan: RuntimePlan = await runtimePlan();
-export const opOf = (row: string): OperationPlan | undefined => plan.operations.find((op) => op.row === row);
+/** The served document's operation of this catalog row, if it describes it (after runtimePlan()). */
+export const opOf = (row: string): OperationPlan | undefined => loadedPlan().operations.find((op) => op.row === row);
 
 /** The vendor's practice for a broken business rule, where a policy requirement asks for it. */
 export const REFUSED_BY_PRACTICE = [400, 422];
-
-/**
- * Declares a describe block of rule tests that need the named operations. When the suite cannot run,
- * or an operation is not served, every id gets one row saying why (a tool error or inconclusive for a
- * document that could not be fetched or read, NOT_LOCATED for a missing operation), and `body` is not
- * called.
- */
-export function rulesBlock(title: string, ids: string[], rows: string[], body: (ops: OperationPlan[]) => void): void {
-  describe(title, () => {
-    if (unusableRows(plan, ids, title)) return;
-    const ops = rows.map(opOf);
-    const missing = rows.filter((_r, i) => !ops[i]);
-    if (missing.length) {
-      for (const id of ids) notLocatedRow(id, title, missing);
-      return;
-    }
-    body(ops as OperationPlan[]);
-  });
-}
-
-// ── Where a field lives in a body schema ────────────────────────────────────────────────────────────
-
-export type Path = Array<string>;
-
-/** The schema node after `$ref`s. */
-function deref(node: unknown): Node | undefined {
-  let current = node;
-  for (let hops = 0; hops < 20 && isNode(current) && typeof current.$ref === 'string'; hops++) current = resolvePointer(plan.raw, current.$ref as string);
-  return isNode(current) ? current : undefined;
-}
-
-/** Every property of an object schema (through allOf, oneOf, anyOf), with its schema. */
-function propertiesOf(schema: unknown): Array<[string, Node]> {
-  const node = deref(schema);
-  if (!node) return [];
-  const out: Array<[string, Node]> = [];
-  if (isNode(node.properties)) for (const [name, sub] of Object.entries(node.properties)) if (isNode(sub)) out.push([name, sub]);
-  for (const key of ['allOf', 'oneOf', 'anyOf']) if (Array.isArray(node[key])) for (const part of node[key] as unknown[]) out.push(...propertiesOf(part));
-  return out;
-}
-
-/** The paths (arrays step through "*") at which the body schema declares a property `name`, shallowest first. */
-export function fieldSites(op: OperationPlan, name: string): Array<{ path: Path; schema: Node }> {
-  const root = jsonBodyOf(op.model)?.schema;
-  const out: Array<{ path: Path; schema: Node }> = [];
-  const walk = (schema: unknown, path: Path, depth: number) => {
-    if (depth > 6) return;
-    const node = deref(schema);
-    if (!node) return;
-    if (node.type === 'array' || node.items) return walk(node.items, [...path, '*'], depth + 1);
-    for (const [prop, sub] of propertiesOf(node)) {
-      if (prop === name) out.push({ path: [...path, prop], schema: deref(sub) ?? sub });
-      walk(sub, [...path, prop], depth + 1);
-    }
-  };
-  walk(root, [], 0);
-  return out.sort((a, b) => a.path.length - b.path.length);
-}
-
-/** The first site among the names, or undefined. */
-export function siteOf(op: OperationPlan, ...names: string[]): { path: Path; schema: Node } | undefined {
-  for (const name of names) {
-    const [site] = fieldSites(op, name);
-    if (site) return site;
-  }
-  return undefined;
-}
-
-/** Like siteOf, but a missing field skips the test, naming it. */
-export function needSite(op: OperationPlan, ...names: string[]): { path: Path; schema: Node } {
-  const site = siteOf(op, ...names);
-  if (!site) throw new ToolError('PRECONDITION_MISSING', `the request body of ${op.row} in the served document has no field ${names.join(' or ')}`);
-  return site;
-}
-
-/** The schema's enum values (through $ref, allOf and arrays of it). */
-export function enumOf(schema: Node): unknown[] {
-  const node = deref(schema) ?? schema;
-  if (Array.isArray(node.enum)) return node.enum;
-  if (isNode(node.items)) return enumOf(node.items);
-  for (const key of ['allOf', 'oneOf', 'anyOf']) if (Array.isArray(node[key])) for (const part of node[key] as Node[]) if (enumOf(part).length) return enumOf(part);
-  return [];
-}
-
-export const typeAt = (schema: Node): string | undefined => {
-  const node = deref(schema) ?? schema;
-  return typeof node.type === 'string' ? node.type : undefined;
-};
-
-export { getAt, innIndividual, innLegal, removeAt, setAt } from './_body.ts';
 
 // ── Fixtures of the target file ─────────────────────────────────────────────────────────────────────
 
 export type RulesConfig = RulesSection;
 
 export function rulesConfig(): RulesConfig {
-  return rulesSection(plan.run.target);
+  return rulesSection(loadedPlan().run.target);
 }
 
 const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('');
@@ -173,17 +78,17 @@ export const uniqueId = (prefix = 'pc') => `${prefix}-${randomUUID()}`;
  * A generated valid request of the operation whose body satisfies `wanted` (tried over up to 40
  * generated requests), with a copy of its body to edit. Skips when none does.
  */
-export function generatedRequest(op: OperationPlan, salt: number, wanted: (body: Node) => boolean = () => true): GeneratedRequest & { body: Node } {
+export function generatedRequest(op: OperationPlan, salt: number, wanted: (body: JsonObject) => boolean = () => true): GeneratedRequest & { body: JsonObject } {
   for (let i = 0; i < 40; i++) {
-    const [request] = plan.requests.valid(op.model, { seed: op.seed + salt * 100 + i, count: 1 });
-    if (isNode(request.body) && wanted(request.body)) return { ...request, body: structuredClone(request.body) };
+    const [request] = loadedPlan().requests.valid(op.model, { seed: op.seed + salt * 100 + i, count: 1 });
+    if (isJsonObject(request.body) && wanted(request.body)) return { ...request, body: structuredClone(request.body) };
   }
   throw new ToolError('PRECONDITION_MISSING', `no request generated from the served document for ${op.row} had the shape the rule needs`);
 }
 
 /** Whether the request is valid against the served document; when `must`, a miss skips the test. */
 export function fitsDocument(op: OperationPlan, request: GeneratedRequest, what: string, must = true): boolean {
-  const ok = plan.requests.validOnWire(op.model, request);
+  const ok = loadedPlan().requests.validOnWire(op.model, request);
   if (!ok && must) throw new ToolError('PRECONDITION_MISSING', `${what}, built to meet every rule of 2.6, is not valid against the served document's schema of ${op.row}; the rule cannot be tried on it`);
   return ok;
 }
@@ -194,7 +99,7 @@ export function fitsDocument(op: OperationPlan, request: GeneratedRequest, what:
  * nothing (a flaky target may serve a repeat): the test ends inconclusive.
  */
 export async function submit(op: OperationPlan, request: GeneratedRequest, note: string): Promise<CapturedResponse> {
-  const exchange = await send(plan, op, request, 'valid', note, { retryServerError: false });
+  const exchange = await send(loadedPlan(), op, request, 'valid', note, { retryServerError: false });
   const res = exchange.response!;
   if (res.status === 429) throw new ToolError('TARGET_RATE_LIMITED', `${op.row} (${note}) stayed 429 (rate limited) after the client's bounded retries`);
   notAfterServerError(op, res);
@@ -203,6 +108,7 @@ export async function submit(op: OperationPlan, request: GeneratedRequest, note:
 
 /** Sends a raw body (not JSON-encoded by the client) to the operation. */
 export async function submitRaw(op: OperationPlan, request: GeneratedRequest, raw: string, note: string): Promise<CapturedResponse> {
+  const plan = loadedPlan();
   const { target, client } = plan.run;
   const { url, dispatcher } = baseUrl(plan, op, 'own');
   const path = op.model.path.replace(/\{([^{}/]*)\}/g, (_m, name: string) => encodeURIComponent(String(request.path[name])));
@@ -221,7 +127,7 @@ export async function submitRaw(op: OperationPlan, request: GeneratedRequest, ra
 }
 
 /** Accepted: the operation's documented success, a 2xx with the body the served document gives it. */
-export const accepted = (op: OperationPlan, res: CapturedResponse, id: string): Failure[] => documentedSuccess(op.model, res, plan.schemas, id);
+export const accepted = (op: OperationPlan, res: CapturedResponse, id: string): Failure[] => documentedSuccess(op.model, res, loadedPlan().schemas, id);
 /** Refused: neither a 2xx nor a 5xx (the spec fixes no status for a broken business rule). */
 export const refused = (res: CapturedResponse, id: string): Failure[] => refusedAnswer(res, id);
 /** Refused with 400 or 422: the vendor's practice, for the policy requirements that ask for it. */

@@ -2,13 +2,14 @@
  * Small rules the runtime suites share about which exchanges can be judged, what a document promises,
  * and the evidence a pass needs: an answer to a valid request that shows the target did its job.
  */
-import { documentedSuccess } from '../../../harness/checks/business-runtime.ts';
-import { inconclusive, ToolError } from '../../../harness/errors.ts';
-import type { CapturedResponse } from '../../../harness/http.ts';
-import type { OperationModel } from '../../../harness/openapi/operation-model.ts';
-import { serverErrorOf } from '../../../harness/server-errors.ts';
-import type { Exchange, OperationExchanges } from './_exchanges.ts';
-import type { OperationPlan, RuntimePlan } from './_runtime.ts';
+import { documentedSuccess } from '../checks/business-runtime.ts';
+import { inconclusive, ToolError } from '../errors.ts';
+import type { CapturedResponse } from '../http.ts';
+import type { OperationModel } from '../openapi/operation-model.ts';
+import { serverErrorOf } from '../server-errors.ts';
+import type { OperationExchanges } from './exchanges.ts';
+import type { OperationPlan, RuntimePlan } from './plan.ts';
+import type { Exchange } from './send.ts';
 
 /**
  * The exchanges that say something. A 429 the client could not wait out is a tool error: the suite

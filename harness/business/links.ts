@@ -9,12 +9,10 @@
  * created (pay a registry). A DELETE D is paired with the GET on the same template. Identifiers C needs for itself (the
  * beneficiary of a bank-details create) come from another create, or else from a list that shows them.
  */
-import { resolvePointer } from '../../../harness/openapi/refs.ts';
-import { templateKey } from '../../../harness/openapi/paths.ts';
-import type { OperationPlan } from './_runtime.ts';
-
-type Node = Record<string, unknown>;
-const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { resolvePointer } from '../openapi/refs.ts';
+import { templateKey } from '../openapi/paths.ts';
+import { isJsonObject, type JsonObject } from '../json.ts';
+import type { OperationPlan } from './plan.ts';
 
 export interface ReadLink {
   create: OperationPlan;
@@ -27,19 +25,19 @@ export interface DeletePair {
   link?: ReadLink;
 }
 
-function follow(raw: Node, node: unknown, depth = 0): Node | undefined {
-  if (!isNode(node) || depth > 20) return undefined;
+function follow(raw: JsonObject, node: unknown, depth = 0): JsonObject | undefined {
+  if (!isJsonObject(node) || depth > 20) return undefined;
   if (typeof node.$ref === 'string') return follow(raw, resolvePointer(raw, node.$ref), depth + 1);
   return node;
 }
 
 /** Property name -> schema of an object schema, through `$ref` and `allOf`. */
-export function propertiesOf(raw: Node, schema: unknown, depth = 0): Map<string, unknown> {
+export function propertiesOf(raw: JsonObject, schema: unknown, depth = 0): Map<string, unknown> {
   const out = new Map<string, unknown>();
   const node = follow(raw, schema);
   if (!node || depth > 10) return out;
   if (Array.isArray(node.allOf)) for (const part of node.allOf) propertiesOf(raw, part, depth + 1).forEach((v, k) => out.set(k, v));
-  if (isNode(node.properties)) for (const [k, v] of Object.entries(node.properties)) out.set(k, v);
+  if (isJsonObject(node.properties)) for (const [k, v] of Object.entries(node.properties)) out.set(k, v);
   return out;
 }
 
@@ -50,7 +48,7 @@ export function successSchema(op: OperationPlan): unknown {
 }
 
 /** Item property names of the arrays an answer carries (a root array, or arrays among its top-level properties). */
-export function listedProperties(raw: Node, op: OperationPlan): Set<string> {
+export function listedProperties(raw: JsonObject, op: OperationPlan): Set<string> {
   const out = new Set<string>();
   const schema = follow(raw, successSchema(op));
   const arrays = schema?.type === 'array' ? [schema] : [...propertiesOf(raw, schema).values()].map((s) => follow(raw, s)).filter((s) => s?.type === 'array');
@@ -70,7 +68,7 @@ export function commonPrefix(a: string, b: string): number {
 }
 
 /** Required top-level properties of the operation's JSON request body. */
-function requiredInBody(raw: Node, op: OperationPlan): Set<string> {
+function requiredInBody(raw: JsonObject, op: OperationPlan): Set<string> {
   const out = new Set<string>();
   const visit = (schema: unknown, depth: number) => {
     const node = follow(raw, schema);
@@ -82,7 +80,7 @@ function requiredInBody(raw: Node, op: OperationPlan): Set<string> {
   return out;
 }
 
-export function readLinks(raw: Node, operations: OperationPlan[]): ReadLink[] {
+export function readLinks(raw: JsonObject, operations: OperationPlan[]): ReadLink[] {
   const reads = operations.filter((op) => op.model.method === 'GET' && pathParams(op).length > 0);
   const links: ReadLink[] = [];
   for (const create of operations.filter((op) => op.model.method === 'POST' && successSchema(op))) {
@@ -124,7 +122,7 @@ export interface Source {
  * Where an identifier the operation's path needs can come from: a create that answers it, or a list
  * that shows it; the nearest first (longest shared path), a create before a list at equal distance.
  */
-export function sourcesOf(raw: Node, operations: OperationPlan[], name: string, forOp: OperationPlan): Source[] {
+export function sourcesOf(raw: JsonObject, operations: OperationPlan[], name: string, forOp: OperationPlan): Source[] {
   const creates = operations
     .filter((op) => op.model.method === 'POST' && op !== forOp && !pathParams(op).includes(name) && propertiesOf(raw, successSchema(op)).has(name))
     .map((op) => ({ kind: 'create' as const, op }));

@@ -5,14 +5,16 @@
  * every item has weight and declaredValue).
  */
 import { randomUUID } from 'node:crypto';
-import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import type { OperationPlan } from '../runtime/_runtime.ts';
-import { fieldSites, generatedRequest, getAt, isNode, needSite, removeAt, rulesConfig, setAt, siteOf, type Node } from './_rules.ts';
+import type { GeneratedRequest } from '../../generators/openapi.ts';
+import { getAt, isJsonObject, removeAt, setAt, type JsonObject } from '../json.ts';
+import type { OperationPlan } from './plan.ts';
+import { generatedRequest, rulesConfig } from './rules.ts';
+import { fieldSites, needSite, siteOf } from './schema-sites.ts';
 
 const DELIVERY_FIELDS = ['shippingParameters', 'deliveryPayment', 'deliveryCondition', 'delivery'];
 
 /** Identifies the order: the target's shop (rules.checkout.shopId) or the generated one, and a fresh order id. */
-export function identify(op: OperationPlan, body: Node): void {
+export function identify(op: OperationPlan, body: JsonObject): void {
   const shop = rulesConfig().checkout?.shopId;
   const shopSite = siteOf(op, 'shopId');
   if (shopSite && typeof shop === 'string') setAt(body, shopSite.path, shop);
@@ -24,17 +26,17 @@ export function identify(op: OperationPlan, body: Node): void {
  * A v2 order that meets every rule: itemsAmount equal to the items' total, no deprecated amount, and
  * no delivery services unless `delivery` (then every item has weight and declaredValue).
  */
-export function order(op: OperationPlan, salt: number, options: { delivery?: boolean; wanted?: (b: Node) => boolean } = {}): GeneratedRequest & { body: Node } {
+export function order(op: OperationPlan, salt: number, options: { delivery?: boolean; wanted?: (b: JsonObject) => boolean } = {}): GeneratedRequest & { body: JsonObject } {
   const request = generatedRequest(op, salt, options.wanted);
   const body = request.body;
   identify(op, body);
   removeAt(body, ['amount']);
   if (!options.wanted) for (const name of DELIVERY_FIELDS) removeAt(body, [name]);
-  const items = Array.isArray(body.items) ? (body.items as Node[]) : [];
+  const items = Array.isArray(body.items) ? (body.items as JsonObject[]) : [];
   const itemPrice = fieldSites(op, 'price').some((s) => s.path.join('.') === 'items.*.price');
   let total = 0;
   for (const item of items) {
-    if (!isNode(item)) continue;
+    if (!isJsonObject(item)) continue;
     if ('quantity' in item) item.quantity = 1;
     if (itemPrice) item.price = 500;
     total += 500;
@@ -43,7 +45,7 @@ export function order(op: OperationPlan, salt: number, options: { delivery?: boo
   setAt(body, itemsAmount.path, total || 500);
   if (options.delivery) {
     const shipping = needSite(op, 'shippingParameters');
-    if (!isNode(getAt(body, shipping.path))) setAt(body, shipping.path, { metashipShopId: 'shop-1', metashipWarehouseId: 'wh-1' });
+    if (!isJsonObject(getAt(body, shipping.path))) setAt(body, shipping.path, { metashipShopId: 'shop-1', metashipWarehouseId: 'wh-1' });
     for (const [name, value] of [['weight', 1200], ['declaredValue', 500]] as const) setAt(body, needSite(op, name).path, value);
   }
   return request;

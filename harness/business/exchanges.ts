@@ -1,0 +1,118 @@
+/**
+ * The exchanges the runtime suites judge, per operation: its valid requests, its invalid ones, one
+ * without a token, and for an operation that needs a client certificate one to the secured host
+ * without the certificate and one to the plain host (each sent by send.ts). An operation's exchanges
+ * are made once and shared by every test that judges them; `prefetch` starts all of them, so that
+ * groups overlap.
+ *
+ * Valid requests carry identifiers that exist where the run can have them (identifiers.ts), and so do
+ * the invalid, token-less and certificate-less ones built on them, except where the broken rule is: a
+ * refusal is then judged next to a control that the target served with the same identifiers. A valid
+ * or invalid request that draws a 5xx is sent once more, only to tell an intermittent 5xx from a steady
+ * one: every answer is kept, and every 5xx counts.
+ */
+import { randomUUID } from 'node:crypto';
+import { type InvalidRequest, type GeneratedRequest } from '../../generators/openapi.ts';
+import { locate, requestsFor, withIdentifiers, type Located } from './identifiers.ts';
+import { generatedFor, type OperationPlan, type RuntimePlan } from './plan.ts';
+import { send, type Exchange, type Variant } from './send.ts';
+
+export interface AuthExchanges {
+  unknownToken: Exchange;
+  malformedToken: Exchange;
+  /** Absent when the target file has no services.business.tokenWithoutScope. */
+  noScope?: Exchange;
+}
+
+export interface OperationExchanges {
+  valid: Exchange[];
+  invalid: Exchange[];
+  noToken?: Exchange;
+  noCertificate?: Exchange;
+  plainUrl?: Exchange;
+}
+
+/** The invalid case built on the located request: its identifiers, except where the broken rule is. */
+function onLocated(c: InvalidRequest, located: Located, op: OperationPlan): GeneratedRequest {
+  const broken = c.at.split(/[.[]/).slice(0, 2).join('.');
+  const kept = Object.entries(located.origins).filter(([name, origin]) => origin !== 'generated' && broken !== `path.${name}` && broken !== `query.${name}`);
+  const values = Object.fromEntries(kept.map(([name]) => [name, located.request.path[name] ?? located.request.query[name]]));
+  return withIdentifiers(c.request, values, op);
+}
+
+const locatedMade = new Map<string, Promise<Located[]>>();
+
+/** The operation's valid requests with identifiers that exist where the run can have them (made once). */
+function locatedValid(plan: RuntimePlan, op: OperationPlan): Promise<Located[]> {
+  let pending = locatedMade.get(op.row);
+  if (!pending) {
+    const count = generatedFor(plan, op).valid.length;
+    locatedMade.set(op.row, (pending = Promise.all(requestsFor(plan, op, count, 0).slice(0, count).map((request) => locate(plan, op, request)))));
+  }
+  return pending;
+}
+
+async function make(plan: RuntimePlan, op: OperationPlan): Promise<OperationExchanges> {
+  const { invalid } = generatedFor(plan, op);
+  const located = await locatedValid(plan, op);
+  const first = located[0].request;
+  const jobs: Array<Promise<unknown>> = [];
+  const out: OperationExchanges = { valid: [], invalid: [] };
+  located.forEach(({ request, origins }, i) =>
+    jobs.push(send(plan, op, request, 'valid', located.length > 1 ? `valid request ${i + 1}` : 'a valid request', { retryServerError: true }).then((e) => (out.valid[i] = { ...e, origins }))),
+  );
+  invalid.forEach((c, i) => jobs.push(send(plan, op, onLocated(c, located[0], op), 'invalid', `${c.description} [${c.rule}]`, { retryServerError: true }).then((e) => (out.invalid[i] = e))));
+  if (op.model.secured) jobs.push(send(plan, op, first, 'no-token', 'the valid request without a token', { token: null }).then((e) => (out.noToken = e)));
+  if (op.mtls) jobs.push(send(plan, op, first, 'no-certificate', 'the valid request to mtlsUrl without a client certificate', { host: 'secured-without-certificate' }).then((e) => (out.noCertificate = e)));
+  if (op.plainUrlProbe) jobs.push(send(plan, op, first, 'plain-url', 'the valid request to the plain url', { host: 'plain' }).then((e) => (out.plainUrl = e)));
+  await Promise.all(jobs);
+  return out;
+}
+
+const made = new Map<string, Promise<OperationExchanges>>();
+
+export function exchangesOf(plan: RuntimePlan, op: OperationPlan): Promise<OperationExchanges> {
+  let pending = made.get(op.row);
+  if (!pending) made.set(op.row, (pending = make(plan, op)));
+  return pending;
+}
+
+async function makeAuth(plan: RuntimePlan, op: OperationPlan): Promise<AuthExchanges> {
+  const [{ request }] = await locatedValid(plan, op);
+  const withToken = (variant: Variant, note: string, token: string) => send(plan, op, request, variant, `the valid request with ${note}`, { token });
+  const scopeless = plan.run.target.services.business?.tokenWithoutScope;
+  const [unknownToken, malformedToken, noScope] = await Promise.all([
+    withToken('bad-token', 'an unknown token', `pc-unknown-${randomUUID()}`),
+    withToken('bad-token', 'a malformed token', 'not-a-token'),
+    typeof scopeless === 'string' && scopeless !== '' ? withToken('no-scope', 'a token without the scope', scopeless) : undefined,
+  ]);
+  return { unknownToken, malformedToken, noScope };
+}
+
+const authMade = new Map<string, Promise<AuthExchanges>>();
+
+/** The token checks of an operation that stands for its group. */
+export function authExchangesOf(plan: RuntimePlan, op: OperationPlan): Promise<AuthExchanges> {
+  let pending = authMade.get(op.row);
+  if (!pending) authMade.set(op.row, (pending = makeAuth(plan, op)));
+  return pending;
+}
+
+/** Starts every operation's exchanges at once; each test still awaits (and reports) its own. */
+export function prefetch(plan: RuntimePlan): void {
+  for (const op of plan.operations) {
+    exchangesOf(plan, op).catch(() => undefined);
+    if (op.authProbe) authExchangesOf(plan, op).catch(() => undefined);
+  }
+}
+
+/** Every exchange made so far that got an answer, with its operation. */
+export async function allAnswered(plan: RuntimePlan): Promise<Array<{ op: OperationPlan; exchange: Exchange }>> {
+  const out: Array<{ op: OperationPlan; exchange: Exchange }> = [];
+  for (const op of plan.operations) {
+    const exchanges = await exchangesOf(plan, op).catch(() => undefined);
+    if (!exchanges) continue;
+    for (const exchange of [...exchanges.valid, ...exchanges.invalid, exchanges.noToken]) if (exchange?.response) out.push({ op, exchange });
+  }
+  return out;
+}
