@@ -4,13 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { businessError } from '../errors.ts';
-import { entered, invalid, json, jsonBodyOf, type Guard } from './guard.ts';
+import { checkedBody, entered, json, type Guard } from './guard.ts';
 import type { Ndfl3RouteSpec } from './rules.ts';
-import { documentData, taxFormUpload, type Broken } from './validate.ts';
+import { documentData, taxFormUpload } from './validate.ts';
 
 const BASE = '/api/v1/ndfl-3/requests/:taxRequestId';
-
-const broke = (broken: Broken) => invalid(`${broken.field} ${broken.message}`, { [broken.field]: broken.message });
 
 export function formRoutes(guard: Guard): Ndfl3RouteSpec[] {
   return [
@@ -43,10 +41,8 @@ export function formRoutes(guard: Guard): Ndfl3RouteSpec[] {
       path: `${BASE}/info/document-data`,
       route: 'document-data',
       handle: entered(guard, (request) => {
-        const body = jsonBodyOf(request);
-        if (!body.ok) return invalid(body.message);
-        const broken = documentData(body.value);
-        if (broken) return broke(broken);
+        const body = checkedBody(request, documentData);
+        if ('answer' in body) return body.answer;
         return json(200, { documentDataId: randomUUID(), status: 'ACCEPTED' });
       }),
     },
@@ -55,10 +51,8 @@ export function formRoutes(guard: Guard): Ndfl3RouteSpec[] {
       path: `${BASE}/tax-form/upload`,
       route: 'upload',
       handle: entered(guard, (request) => {
-        const body = jsonBodyOf(request);
-        if (!body.ok) return invalid(body.message);
-        const broken = taxFormUpload(body.value);
-        if (broken) return broke(broken);
+        const body = checkedBody(request, taxFormUpload);
+        if ('answer' in body) return body.answer;
         return json(200, { uploadId: randomUUID(), status: 'UPLOADED', uploadedAt: new Date().toISOString() });
       }, 'upload'),
     },

@@ -8,6 +8,7 @@ import { SlidingWindowLimiter } from '../../../rate-limiter.ts';
 import { businessError } from '../errors.ts';
 import type { Ndfl3Answer, Ndfl3Request, Ndfl3Rules } from './rules.ts';
 import type { Ndfl3Store, TaxRequestRecord } from './store.ts';
+import type { Broken } from './validate.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -82,6 +83,20 @@ export function ifMatchOf(request: Ndfl3Request): string | undefined {
   const raw = request.headers['if-match'];
   if (typeof raw !== 'string' || raw.trim() === '') return undefined;
   return raw.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+}
+
+/**
+ * The JSON body that `check` finds nothing wrong with, or the 400 that refuses it; with `ifMatch`, an
+ * If-Match over the document's limit is refused too.
+ */
+export function checkedBody(request: Ndfl3Request, check: (body: unknown) => Broken | undefined, ifMatch = false): { value: unknown } | { answer: Ndfl3Answer } {
+  const body = jsonBodyOf(request);
+  if (!body.ok) return { answer: invalid(body.message) };
+  const broken = check(body.value);
+  if (broken) return { answer: invalid(`${broken.field} ${broken.message}`, { [broken.field]: broken.message }) };
+  const tooLong = ifMatch ? ifMatchProblem(request) : undefined;
+  if (tooLong) return { answer: invalid(`If-Match ${tooLong}`, { 'If-Match': tooLong }) };
+  return { value: body.value };
 }
 
 export type Parsed = { ok: true; value: unknown } | { ok: false; message: string };

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { businessError } from '../errors.ts';
-import { entered, ifMatchOf, ifMatchProblem, invalid, json, jsonBodyOf, type Guard } from './guard.ts';
+import { checkedBody, entered, ifMatchOf, invalid, json, jsonBodyOf, type Guard } from './guard.ts';
 import { TERMINAL } from './machine.ts';
 import type { Ndfl3RouteSpec, Ndfl3Rules } from './rules.ts';
 import type { Ndfl3Store, TaxRequestRecord } from './store.ts';
@@ -67,12 +67,8 @@ export function requestRoutes(guard: Guard, store: Ndfl3Store, rules: Ndfl3Rules
       path: `${BASE}/declaration`,
       route: 'declaration.edit',
       handle: entered(guard, (request, record) => {
-        const body = jsonBodyOf(request);
-        if (!body.ok) return invalid(body.message);
-        const broken = declarationUpdate(body.value);
-        if (broken) return invalid(`${broken.field} ${broken.message}`, { [broken.field]: broken.message });
-        const tooLong = ifMatchProblem(request);
-        if (tooLong) return invalid(`If-Match ${tooLong}`, { 'If-Match': tooLong });
+        const body = checkedBody(request, declarationUpdate, true);
+        if ('answer' in body) return body.answer;
         const ifMatch = ifMatchOf(request);
         if (ifMatch !== undefined && ifMatch !== record.version) {
           return businessError(422, 'VERSION_MISMATCH', 'If-Match does not match the current version of the request', { 'If-Match': ifMatch, currentVersion: record.version });
@@ -105,10 +101,8 @@ export function requestRoutes(guard: Guard, store: Ndfl3Store, rules: Ndfl3Rules
       path: `${BASE}/chat/send`,
       route: 'chat.send',
       handle: entered(guard, (request, record) => {
-        const body = jsonBodyOf(request);
-        if (!body.ok) return invalid(body.message);
-        const broken = chatMessage(body.value);
-        if (broken) return invalid(`${broken.field} ${broken.message}`, { [broken.field]: broken.message });
+        const body = checkedBody(request, chatMessage);
+        if ('answer' in body) return body.answer;
         const sent = body.value as { text: string; attachmentIds?: string[] };
         const known = new Map(record.attachments.map((a) => [a.attachmentId, a]));
         const missing = (sent.attachmentIds ?? []).find((id) => !known.has(id.toLowerCase()));

@@ -9,7 +9,7 @@
  *   200  { taxRequestId, status, version } in the target state, the new version in ETag
  */
 import { businessError } from '../errors.ts';
-import { ifMatchOf, ifMatchProblem, invalid, json, jsonBodyOf, type Guard } from './guard.ts';
+import { checkedBody, ifMatchOf, invalid, json, type Guard } from './guard.ts';
 import { WORKFLOW, type State, type Transition } from './machine.ts';
 import type { Ndfl3Answer, Ndfl3Request, Ndfl3RouteSpec, Ndfl3Rules } from './rules.ts';
 import type { Ndfl3Store, TaxRequestRecord } from './store.ts';
@@ -31,12 +31,8 @@ function workflowHandler(t: Transition, guard: Guard, store: Ndfl3Store, rules: 
     const entered = guard.enter(request);
     if ('answer' in entered) return entered.answer;
     const { record } = entered;
-    const body = jsonBodyOf(request);
-    if (!body.ok) return invalid(body.message);
-    const broken = transitionBody(body.value);
-    if (broken) return invalid(`${broken.field} ${broken.message}`, { [broken.field]: broken.message });
-    const tooLong = ifMatchProblem(request);
-    if (tooLong) return invalid(`If-Match ${tooLong}`, { 'If-Match': tooLong });
+    const body = checkedBody(request, transitionBody, true);
+    if ('answer' in body) return body.answer;
     const ifMatch = ifMatchOf(request);
     if (!rules['ifMatch.present'](ifMatch)) return { ...invalid('If-Match with the request version is required', { 'If-Match': 'required' }), refusedBy: 'ifMatch.present' };
 
