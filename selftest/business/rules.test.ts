@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FaultSet } from '../../sandbox/faults/types.ts';
+import { runtimeModifiers } from '../../sandbox/services/business/runtime/fault-modifiers.ts';
 import { faults as runtimeFaults } from '../../sandbox/services/business/runtime/index.ts';
 import { operationByKey } from '../../sandbox/services/business/runtime/operations.ts';
 import { sbpCommission } from '../../sandbox/services/business/runtime/payments.ts';
@@ -12,8 +13,9 @@ import { innIndividual, innLegal } from '../../harness/business/inn.ts';
 import { getAt, removeAt, setAt } from '../../harness/json.ts';
 
 const catalog = new Map(runtimeFaults.map((f) => [f.id, f]));
-const none = new FaultSet(catalog, []);
-const on = (...ids: string[]) => new FaultSet(catalog, ids);
+/** The handler's rules and settings with the faults `ids` on. */
+const on = (...ids: string[]) => runtimeModifiers(new FaultSet(catalog, ids));
+const none = on();
 
 /** Check digits by the tax service's published weights, written out independently of the generator. */
 function innValid(inn: string): boolean {
@@ -49,21 +51,21 @@ describe('rule suites: body helpers and taxpayer numbers', () => {
 
 describe('sandbox: the instant-payment commission (8)', () => {
   it('charges nothing inside the free limit of 10 000 rubles', () => {
-    expect(sbpCommission(0, 10_000, none)).toBe(0);
-    expect(sbpCommission(5_000_00, 4_999.99, none)).toBe(0);
+    expect(sbpCommission(0, 10_000, none.settings)).toBe(0);
+    expect(sbpCommission(5_000_00, 4_999.99, none.settings)).toBe(0);
   });
   it('charges 1 % + 25 rubles in kopecks after it, half up', () => {
-    expect(sbpCommission(10_000_00, 1234, none)).toBe(1234 + 2500);
-    expect(sbpCommission(10_000_00, 1000.5, none)).toBe(1001 + 2500);
-    expect(sbpCommission(10_000_00, 1000.49, none)).toBe(1000 + 2500);
-    expect(sbpCommission(10_000_00, 99.99, none)).toBe(100 + 2500);
+    expect(sbpCommission(10_000_00, 1234, none.settings)).toBe(1234 + 2500);
+    expect(sbpCommission(10_000_00, 1000.5, none.settings)).toBe(1001 + 2500);
+    expect(sbpCommission(10_000_00, 1000.49, none.settings)).toBe(1000 + 2500);
+    expect(sbpCommission(10_000_00, 99.99, none.settings)).toBe(100 + 2500);
   });
   it('charges only the part above the limit of a payment that crosses it', () => {
-    expect(sbpCommission(9_000_00, 3000, none)).toBe(2000 + 2500);
+    expect(sbpCommission(9_000_00, 3000, none.settings)).toBe(2000 + 2500);
   });
   it('the faults round to whole rubles, or charge inside the limit', () => {
-    expect(sbpCommission(10_000_00, 1234, on('bus-lim-sbp-commission-rounded'))).toBe(1200 + 2500);
-    expect(sbpCommission(0, 1000, on('bus-lim-sbp-commission-within-free'))).toBe(1000 + 2500);
+    expect(sbpCommission(10_000_00, 1234, on('bus-lim-sbp-commission-rounded').settings)).toBe(1200 + 2500);
+    expect(sbpCommission(0, 1000, on('bus-lim-sbp-commission-within-free').settings)).toBe(1000 + 2500);
   });
 });
 
@@ -71,7 +73,7 @@ describe('sandbox: rules of 2.6 a schema cannot state', () => {
   const draft = operationByKey('POST /api/v1/payment/create');
   const beneficiaries = operationByKey('POST /api/v1/nominal-accounts/beneficiaries');
   const checkout = operationByKey('POST /api/v2/checkout/order');
-  const refusedRule = (op: typeof draft, body: unknown, faults = none) => ruleRefusal(op, body, faults)?.error?.details;
+  const refusedRule = (op: typeof draft, body: unknown, faults = none) => ruleRefusal(faults.rules, op, body)?.answer.error?.details;
 
   it('a tax payment needs recipientCorrAccountNumber', () => {
     expect(refusedRule(draft, { taxPayerStatus: '01', inn: '7707083893' })).toHaveProperty('recipientCorrAccountNumber');

@@ -19,6 +19,8 @@ import { amountOf, type Pair } from '../../sandbox/services/invest/money.ts';
 import { eachPair } from '../../sandbox/services/invest/portfolio-edits.ts';
 import { identityFaults } from '../../sandbox/services/identity/faults.ts';
 import { RULES as USERINFO_RULES, type UserinfoShape } from '../../sandbox/services/identity/handler.ts';
+import { NDFL3_MODIFIER_FAULTS, ndfl3Modifiers } from '../../sandbox/services/business/ndfl3/fault-modifiers.ts';
+import { RUNTIME_MODIFIER_FAULTS, runtimeModifiers } from '../../sandbox/services/business/runtime/fault-modifiers.ts';
 import type { SpeechCall } from '../../sandbox/services/speech/call.ts';
 import { AUDIENCE, sha256hex } from '../../sandbox/services/speech/claim-rules.ts';
 import { speechFaults } from '../../sandbox/services/speech/faults.ts';
@@ -78,6 +80,12 @@ describe('faults as modifiers', () => {
     for (const fault of identityFaults) {
       expect(() => modifiersOf<UserinfoShape>(identityFaults, on(identityFaults, fault.id), { rules: USERINFO_RULES, settings: {} }), fault.id).not.toThrow();
     }
+  });
+
+  it('every business runtime and 3-NDFL fault is an edit around its handler, and each starts alone', () => {
+    for (const fault of [...RUNTIME_MODIFIER_FAULTS, ...NDFL3_MODIFIER_FAULTS]) expect(isModifier(fault), fault.id).toBe(true);
+    for (const fault of RUNTIME_MODIFIER_FAULTS) expect(() => runtimeModifiers(on(RUNTIME_MODIFIER_FAULTS, fault.id)), fault.id).not.toThrow();
+    for (const fault of NDFL3_MODIFIER_FAULTS) expect(() => ndfl3Modifiers(on(NDFL3_MODIFIER_FAULTS, fault.id)), fault.id).not.toThrow();
   });
 
   it('a rule that remembers keeps its memory per sandbox: the verification cache keyed by the signature', () => {

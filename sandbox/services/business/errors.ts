@@ -10,12 +10,22 @@ export function requestIdOf(request: FastifyRequest): string {
   return typeof sent === 'string' && sent.length > 0 && sent.length <= 128 ? sent : randomUUID();
 }
 
+/** The business error body. */
+export function businessErrorBody(errorCode: string, errorMessage: string, errorDetails?: Record<string, unknown>) {
+  return { errorId: randomUUID(), errorMessage, errorCode, ...(errorDetails ? { errorDetails } : {}) };
+}
+
+/** A business error answer as data (sandbox/exchange.ts), with `headers` besides its Content-Type. */
+export function businessError(status: number, errorCode: string, errorMessage: string, errorDetails?: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return { status, headers: { ...headers, 'content-type': 'application/json' }, body: businessErrorBody(errorCode, errorMessage, errorDetails) };
+}
+
 export function sendBusinessError(request: FastifyRequest, reply: FastifyReply, status: number, errorCode: string, errorMessage: string, errorDetails?: Record<string, unknown>) {
   return reply
     .code(status)
     .header('x-request-id', requestIdOf(request))
     .type('application/json')
-    .send({ errorId: randomUUID(), errorMessage, errorCode, ...(errorDetails ? { errorDetails } : {}) });
+    .send(businessErrorBody(errorCode, errorMessage, errorDetails));
 }
 
 /** Unknown business paths and unexpected handler errors answer with the business error body. */

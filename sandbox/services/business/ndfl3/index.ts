@@ -6,16 +6,20 @@
  * Behaviour, source states and the target-file keys: README.md next to this file.
  */
 import type { FastifyInstance } from 'fastify';
+import { sendAnswer } from '../../../exchange.ts';
+import { withHeader } from '../../../faults/modifiers.ts';
 import type { ListenerUrls, ServiceContext } from '../../../types.ts';
-import { ndfl3Faults } from './faults.ts';
-import { registerForms } from './forms.ts';
+import { requestIdOf } from '../errors.ts';
+import { NDFL3_MODIFIER_FAULTS, ndfl3Modifiers } from './fault-modifiers.ts';
+import { formRoutes } from './forms.ts';
 import { makeGuard } from './guard.ts';
 import { sourceStateTable } from './machine.ts';
-import { registerRequests } from './requests.ts';
+import { requestRoutes } from './requests.ts';
+import type { Ndfl3Request } from './rules.ts';
 import { Ndfl3Store } from './store.ts';
-import { registerWorkflow } from './workflow.ts';
+import { workflowRoutes } from './workflow.ts';
 
-export const faults = ndfl3Faults;
+export const faults = NDFL3_MODIFIER_FAULTS;
 /** The business bearer token (credentials.token of ../index.ts) serves these routes; nothing of its own. */
 export const credentials: Record<string, string> = {};
 
@@ -34,10 +38,22 @@ function storeOf(ctx: ServiceContext): Ndfl3Store {
 
 export function register(app: FastifyInstance, ctx: ServiceContext): void {
   const store = storeOf(ctx);
-  const guard = makeGuard(ctx, store);
-  registerRequests(app, guard, store, ctx.faults);
-  registerWorkflow(app, guard, store, ctx.faults);
-  registerForms(app, guard, ctx.faults);
+  const modifiers = ndfl3Modifiers(ctx.faults);
+  const guard = makeGuard(ctx.credentials.business.token, store, modifiers.rules);
+  for (const spec of [...requestRoutes(guard, store, modifiers.rules), ...workflowRoutes(guard, store, modifiers.rules), ...formRoutes(guard)]) {
+    // The faults' edits around the route (fault-modifiers.ts), then the X-Request-Id every answer carries.
+    app.route({
+      method: spec.method,
+      url: spec.path,
+      handler: async (request, reply) => {
+        const read: Ndfl3Request = { params: request.params as Ndfl3Request['params'], query: request.query as Ndfl3Request['query'], headers: request.headers, body: Buffer.isBuffer(request.body) ? request.body : undefined };
+        const incoming = modifiers.request(read);
+        const answer = spec.handle(incoming);
+        const edited = modifiers.answer({ ...answer, facts: { route: spec.route } }, incoming);
+        return sendAnswer(reply, withHeader(edited, 'x-request-id', requestIdOf(request)));
+      },
+    });
+  }
 }
 
 export function targetSection(_urls: ListenerUrls, ctx: ServiceContext): Record<string, unknown> {

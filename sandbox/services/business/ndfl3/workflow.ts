@@ -8,11 +8,10 @@
  *   422  TRANSITION_NOT_ALLOWED when the current state is not one of the operation's source states
  *   200  { taxRequestId, status, version } in the target state, the new version in ETag
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { FaultSet } from '../../../faults/types.ts';
-import { requestIdOf, sendBusinessError } from '../errors.ts';
-import { ifMatchOf, ifMatchProblem, jsonBodyOf, sendJson, type Guard } from './guard.ts';
+import { businessError } from '../errors.ts';
+import { checkedBody, ifMatchOf, invalid, json, type Guard } from './guard.ts';
 import { WORKFLOW, type State, type Transition } from './machine.ts';
+import type { Ndfl3Answer, Ndfl3Request, Ndfl3RouteSpec, Ndfl3Rules } from './rules.ts';
 import type { Ndfl3Store, TaxRequestRecord } from './store.ts';
 import { transitionBody } from './validate.ts';
 
@@ -20,66 +19,40 @@ export const WORKFLOW_PREFIX = '/api/private/ndfl3/requests/:taxRequestId/declar
 
 const result = (r: TaxRequestRecord) => ({ taxRequestId: r.taxRequestId, status: r.status, version: r.version });
 
-/** The machine as this sandbox runs it, faults included. */
-function sources(t: Transition, faults: FaultSet): State[] {
-  if (t.operation === 'payment-done' && faults.has('ndf-payment-done-from-acknowledge')) return [...t.from, 'Acknowledge'];
-  if (t.operation === 'cancel' && faults.has('ndf-cancel-after-payment')) return [...t.from, 'PaymentDone'];
-  return t.from;
+/** TRANSITION_NOT_ALLOWED, named by the rule that refused the call. */
+function refused(rule: string, from: State, t: Transition): Ndfl3Answer {
+  const answer = businessError(422, 'TRANSITION_NOT_ALLOWED', `${t.operation} is not allowed from state ${from}`, { currentState: from, operation: t.operation, targetState: t.target });
+  return { ...answer, refusedBy: rule };
 }
 
-function landing(t: Transition, faults: FaultSet): State {
-  if (t.operation === 'ready' && faults.has('ndf-ready-lands-in-acknowledge')) return 'Acknowledge';
-  if (t.operation === 'decline' && faults.has('ndf-decline-lands-in-cancelled')) return 'Cancelled';
-  return t.target;
+/** The handler of one workflow call. */
+function workflowHandler(t: Transition, guard: Guard, store: Ndfl3Store, rules: Ndfl3Rules) {
+  return (request: Ndfl3Request): Ndfl3Answer => {
+    const entered = guard.enter(request);
+    if ('answer' in entered) return entered.answer;
+    const { record } = entered;
+    const body = checkedBody(request, transitionBody, true);
+    if ('answer' in body) return body.answer;
+    const ifMatch = ifMatchOf(request);
+    if (!rules['ifMatch.present'](ifMatch)) return { ...invalid('If-Match with the request version is required', { 'If-Match': 'required' }), refusedBy: 'ifMatch.present' };
+
+    if (record.status === t.target) {
+      if (!rules['repeat.answered'](t, record, store)) return refused('repeat.answered', record.status, t);
+      return json(200, result(record), record.version);
+    }
+    if (ifMatch !== undefined && !rules['version.matches'](ifMatch, record)) {
+      return { ...businessError(422, 'VERSION_MISMATCH', 'If-Match does not match the current version of the request', { 'If-Match': ifMatch, currentVersion: record.version }), refusedBy: 'version.matches' };
+    }
+    const from = record.status;
+    if (!rules['transition.allowed'](t, record, store)) return refused('transition.allowed', from, t);
+    const next = rules['transition.target'](t);
+    rules['transition.store'](t, record, next, store);
+    // The state the call moved to, with the request's version (new once the state is kept).
+    return json(200, { ...result(record), status: next }, record.version);
+  };
 }
 
-function refuse(request: FastifyRequest, reply: FastifyReply, from: State, t: Transition, faults: FaultSet) {
-  const message = `${t.operation} is not allowed from state ${from}`;
-  if (faults.has('ndf-refusal-plain-text')) {
-    return reply.code(422).header('x-request-id', requestIdOf(request)).type('text/plain; charset=utf-8').send(message);
-  }
-  return sendBusinessError(request, reply, 422, 'TRANSITION_NOT_ALLOWED', message, { currentState: from, operation: t.operation, targetState: t.target });
-}
-
-export function registerWorkflow(app: FastifyInstance, guard: Guard, store: Ndfl3Store, faults: FaultSet): void {
-  for (const t of WORKFLOW) {
-    app.post(`${WORKFLOW_PREFIX}/${t.operation}`, async (request, reply) => {
-      const record = guard.enter(request, reply);
-      if (!record) return reply;
-      const body = jsonBodyOf(request);
-      if (!body.ok) return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', body.message);
-      const broken = transitionBody(body.value);
-      if (broken) return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', `${broken.field} ${broken.message}`, { [broken.field]: broken.message });
-      const tooLong = ifMatchProblem(request);
-      if (tooLong) return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', `If-Match ${tooLong}`, { 'If-Match': tooLong });
-      const ifMatch = ifMatchOf(request);
-      if (ifMatch === undefined && !faults.has('ndf-if-match-optional')) {
-        return sendBusinessError(request, reply, 400, 'VALIDATION_ERROR', 'If-Match with the request version is required', { 'If-Match': 'required' });
-      }
-
-      if (record.status === t.target) {
-        if (faults.has('ndf-repeat-refused')) return refuse(request, reply, record.status, t, faults);
-        if (faults.has('ndf-repeat-bumps-version')) store.touch(record);
-        return sendJson(request, reply, 200, result(record), record.version);
-      }
-      if (ifMatch !== undefined && ifMatch !== record.version && !faults.has('ndf-if-match-ignored')) {
-        return sendBusinessError(request, reply, 422, 'VERSION_MISMATCH', 'If-Match does not match the current version of the request', { 'If-Match': ifMatch, currentVersion: record.version });
-      }
-      if (!sources(t, faults).includes(record.status)) {
-        const from = record.status;
-        if (faults.has('ndf-refused-call-moves-state')) {
-          record.status = t.target;
-          store.touch(record);
-        }
-        return refuse(request, reply, from, t, faults);
-      }
-      const next = landing(t, faults);
-      if (t.operation === 'start-work' && faults.has('ndf-state-not-stored')) {
-        return sendJson(request, reply, 200, { ...result(record), status: next }, record.version);
-      }
-      record.status = next;
-      store.touch(record);
-      return sendJson(request, reply, 200, result(record), record.version);
-    });
-  }
+/** The routes of the workflow: one per call of machine.ts. */
+export function workflowRoutes(guard: Guard, store: Ndfl3Store, rules: Ndfl3Rules): Ndfl3RouteSpec[] {
+  return WORKFLOW.map((t) => ({ method: 'POST', path: `${WORKFLOW_PREFIX}/${t.operation}`, route: 'workflow', handle: workflowHandler(t, guard, store, rules) }));
 }

@@ -5,15 +5,19 @@
  * plausible answer synthesized from the document, echoing the identifiers the caller sent.
  */
 import { randomUUID } from 'node:crypto';
-import type { FaultSet } from '../../../faults/types.ts';
 import { isNode, type Node } from './operations.ts';
-import { resourceBehaviour, seedRecord } from './resources.ts';
+import { RESOURCE_SETTINGS, resourceBehaviour, seedRecord, type ResourceSettings } from './resources.ts';
 import { Synthesizer } from './synthesize.ts';
 import { listAnswer, notFound, project, propertyPointers, unprocessable, type Answer, type Input, type World } from './world.ts';
 import { validAt } from './validate.ts';
-import { bankPayment } from './payments.ts';
+import { bankPayment, PAYMENT_SETTINGS, type PaymentSettings } from './payments.ts';
 
-type Behaviour = (world: World, input: Input, faults: FaultSet) => Answer;
+/** What the behaviours read besides the request: the limits, what is kept, the default page of cards. */
+export type BehaviourSettings = PaymentSettings & ResourceSettings & { 'cards.defaultLimit': number };
+
+export const BEHAVIOUR_SETTINGS: BehaviourSettings = { ...PAYMENT_SETTINGS, ...RESOURCE_SETTINGS, 'cards.defaultLimit': 1000 };
+
+type Behaviour = (world: World, input: Input, settings: BehaviourSettings) => Answer;
 
 const ACCOUNTS = ['40702810110011000001', '40702810110011000002'];
 /** More cards than a short default page would show, fewer than the documented 1000. */
@@ -51,10 +55,9 @@ export function seedWorld(world: World): void {
 
 const card = (world: World, ucid: unknown) => world.get('card', String(ucid));
 
-function cardsList(world: World, input: Input, faults: FaultSet): Answer {
+function cardsList(world: World, input: Input, settings: BehaviourSettings): Answer {
   const cards = world.all('card').filter((c) => ['accountNumber', 'agreementNumber'].every((name) => input.query[name] === undefined || c[name] === input.query[name]));
-  const defaultLimit = faults.has('bus-run-cards-default-limit-100') ? 100 : 1000;
-  return listAnswer(input.op, cards, input, defaultLimit);
+  return listAnswer(input.op, cards, input, settings['cards.defaultLimit']);
 }
 
 function cardRead(world: World, input: Input): Answer {
@@ -101,8 +104,8 @@ function bankPaymentStatuses(world: World, input: Input): Answer {
  * taxpayer who is not ACTIVE the registration then fails, and the receipt reads back FAILED with the
  * operation's errorMessage.
  */
-function receiptCreate(world: World, input: Input, faults: FaultSet): Answer {
-  const created = resourceBehaviour(RECEIPTS)!(world, input, faults);
+function receiptCreate(world: World, input: Input, settings: BehaviourSettings): Answer {
+  const created = resourceBehaviour(RECEIPTS)!(world, input, settings);
   if (created.error || !isNode(created.body)) return created;
   const inn = String(input.path.inn);
   const record = world.get('receipt', `${inn}/${String(created.body.receiptId)}`);
@@ -130,8 +133,7 @@ function accept(kind: string, outcomeOf: (world: World, input: Input) => Outcome
 }
 
 function resultOf(kind: string): Behaviour {
-  return (world, input, faults) => {
-    if (kind === 'se-registry-result' && faults.has('bus-se-registry-result-lost')) return notFound(`result ${String(input.query.correlationId)}`);
+  return (world, input) => {
     const found = world.get(kind, String(input.query.correlationId));
     return found ? { status: 200, body: project(found, input.op.success.schema!, String(found.correlationId)) } : notFound(`result ${String(input.query.correlationId)}`);
   };

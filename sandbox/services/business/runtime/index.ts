@@ -5,17 +5,20 @@
  * reaches the catch-all. The memory of business data is shared by both listeners (plain and mTLS).
  */
 import type { FastifyInstance } from 'fastify';
+import { sendAnswer } from '../../../exchange.ts';
+import { withHeader } from '../../../faults/modifiers.ts';
 import type { Fault } from '../../../faults/types.ts';
 import type { ListenerUrls, ServiceContext } from '../../../types.ts';
 import { ALL_SCOPES, RateLimits } from './access.ts';
 import { INACTIVE_TAXPAYER_INN, seedWorld } from './behaviours.ts';
 import { FRESH_PAYER_PREFIX, MONTH_USED_AMOUNT, MONTH_USED_PREFIX, SBP_FREE_LIMIT } from './payments.ts';
-import { RULE_FAULTS, RUNTIME_FAULTS } from './faults.ts';
-import { handle, type RuntimeState } from './handler.ts';
+import { requestIdOf } from '../errors.ts';
+import { RUNTIME_MODIFIER_FAULTS, runtimeModifiers } from './fault-modifiers.ts';
+import { runtimeHandler, runtimeRequestOf, type RuntimeState } from './handler.ts';
 import { checkTable } from './resources.ts';
 import { World } from './world.ts';
 
-export const faults: Fault[] = [...RUNTIME_FAULTS, ...RULE_FAULTS];
+export const faults: Fault[] = RUNTIME_MODIFIER_FAULTS;
 
 /** Fixed development credentials: a token with no business scope at all (the full token is the service's). */
 export const credentials: Record<string, string> = { tokenWithoutScope: 'dev-business-token-without-scope' };
@@ -34,14 +37,19 @@ function stateOf(ctx: ServiceContext): RuntimeState {
       [business.token, ALL_SCOPES],
       [business.tokenWithoutScope, ['openid']],
     ]);
-    states.set(ctx, (state = { world, faults: ctx.faults, tokens, rates: new RateLimits(), replays: new Map(), flaky: 0 }));
+    states.set(ctx, (state = { world, tokens, rates: new RateLimits(), replays: new Map() }));
   }
   return state;
 }
 
 export function register(app: FastifyInstance, ctx: ServiceContext): void {
-  const state = stateOf(ctx);
-  app.all('/*', (request, reply) => handle(request, reply, state));
+  const modifiers = runtimeModifiers(ctx.faults);
+  const handle = runtimeHandler(stateOf(ctx), modifiers.rules, modifiers.settings);
+  // The faults' edits around the handler (fault-modifiers.ts), then the X-Request-Id every answer carries.
+  app.all('/*', async (request, reply) => {
+    const incoming = modifiers.request(runtimeRequestOf(request));
+    return sendAnswer(reply, withHeader(modifiers.answer(handle(incoming), incoming), 'x-request-id', requestIdOf(request)));
+  });
 }
 
 /**

@@ -11,7 +11,6 @@
  * the amount plus 25 rubles, in kopecks, rounded half up, answered in the field `commission`.
  */
 import { randomUUID } from 'node:crypto';
-import type { FaultSet } from '../../../faults/types.ts';
 import { isNode, type Node } from './operations.ts';
 import { seedRecord } from './resources.ts';
 import { project, unprocessable, type Answer, type Input, type World } from './world.ts';
@@ -52,21 +51,53 @@ function monthTotal(ledger: Ledger, account: string): number {
   return ledger.totals.get(key)!;
 }
 
+/**
+ * How this sandbox counts the limits (a rule's own decision, which a fault may change: fault-modifiers.ts).
+ * The specification's: amounts in kopecks, the single and day limits inclusive ("at most"), every limit
+ * enforced, a repeated client payment id answered with the first answer.
+ */
+export interface PaymentSettings {
+  /** 'kopecks' compares amounts exactly; 'rubles' drops the kopecks first. */
+  'limits.compare': 'kopecks' | 'rubles';
+  /** 'at-most': the limit itself is allowed; 'below': the limit itself is refused. */
+  'limit.single': 'at-most' | 'below';
+  'limit.day': 'at-most' | 'below' | 'off';
+  'limit.month': 'at-most' | 'off';
+  'limit.counterparty': 'at-most' | 'off';
+  /** 'kopecks': 1 % half up in kopecks; 'rubles': 1 % rounded to whole rubles. */
+  'sbp.commission.rounding': 'kopecks' | 'rubles';
+  /** Whether the free limit applies to the instant-payment commission. */
+  'sbp.freeLimit': boolean;
+  /** Whether a repeated client payment id is answered with the first answer. */
+  'payments.deduplicated': boolean;
+}
+
+export const PAYMENT_SETTINGS: PaymentSettings = {
+  'limits.compare': 'kopecks',
+  'limit.single': 'at-most',
+  'limit.day': 'at-most',
+  'limit.month': 'at-most',
+  'limit.counterparty': 'at-most',
+  'sbp.commission.rounding': 'kopecks',
+  'sbp.freeLimit': true,
+  'payments.deduplicated': true,
+};
+
+/** Whether `total` kopecks are over `limit` rubles, counted as `how` says. */
+const over = (total: number, limit: number, how: 'at-most' | 'below' | 'off') => (how === 'below' ? total >= kopecks(limit) : how === 'at-most' ? total > kopecks(limit) : false);
+
 const limitRefusal = (message: string): Answer => unprocessable('LIMIT_EXCEEDED', message);
 
 /** Why a ruble transfer of `amount` from `account` to `counterparty` is over a default limit, if it is. */
-function overLimit(ledger: Ledger, account: string, counterparty: string, amount: number, faults: FaultSet): Answer | undefined {
-  // The fault compares whole rubles only, as a careless integer conversion would.
-  const k = faults.has('bus-lim-kopecks-ignored') ? kopecks(Math.floor(amount)) : kopecks(amount);
-  const singleOver = faults.has('bus-lim-single-inclusive') ? k >= kopecks(SINGLE_LIMIT) : k > kopecks(SINGLE_LIMIT);
-  if (singleOver) return limitRefusal(`a single ruble transfer is at most ${SINGLE_LIMIT} rubles`);
+function overLimit(ledger: Ledger, account: string, counterparty: string, amount: number, settings: PaymentSettings): Answer | undefined {
+  const k = settings['limits.compare'] === 'rubles' ? kopecks(Math.floor(amount)) : kopecks(amount);
+  if (over(k, SINGLE_LIMIT, settings['limit.single'])) return limitRefusal(`a single ruble transfer is at most ${SINGLE_LIMIT} rubles`);
   const day = ledger.totals.get(`${account} ${dayKey()}`) ?? 0;
-  const dayOver = faults.has('bus-lim-day-inclusive') ? day + k >= kopecks(DAY_LIMIT) : day + k > kopecks(DAY_LIMIT);
-  if (dayOver && !faults.has('bus-lim-day-not-enforced')) return limitRefusal(`the day's ruble transfers from ${account} are at most ${DAY_LIMIT} rubles (${rubles(day)} paid today)`);
+  if (over(day + k, DAY_LIMIT, settings['limit.day'])) return limitRefusal(`the day's ruble transfers from ${account} are at most ${DAY_LIMIT} rubles (${rubles(day)} paid today)`);
   const month = monthTotal(ledger, account);
-  if (month + k > kopecks(MONTH_LIMIT) && !faults.has('bus-lim-month-not-enforced')) return limitRefusal(`the month's ruble transfers from ${account} are at most ${MONTH_LIMIT} rubles (${rubles(month)} paid this month)`);
+  if (over(month + k, MONTH_LIMIT, settings['limit.month'])) return limitRefusal(`the month's ruble transfers from ${account} are at most ${MONTH_LIMIT} rubles (${rubles(month)} paid this month)`);
   const count = ledger.counts.get(`${account} ${dayKey()} ${counterparty}`) ?? 0;
-  if (count >= COUNTERPARTY_DAY_COUNT && !faults.has('bus-lim-counterparty-4th-accepted')) return limitRefusal(`at most ${COUNTERPARTY_DAY_COUNT} payments a day to one counterparty`);
+  if (count >= COUNTERPARTY_DAY_COUNT && settings['limit.counterparty'] !== 'off') return limitRefusal(`at most ${COUNTERPARTY_DAY_COUNT} payments a day to one counterparty`);
   return undefined;
 }
 
@@ -80,13 +111,12 @@ function book(ledger: Ledger, account: string, counterparty: string, amount: num
 }
 
 /** The commission in kopecks of an instant payment, given what the account paid through SBP this month. */
-export function sbpCommission(paidBefore: number, amount: number, faults: FaultSet): number {
+export function sbpCommission(paidBefore: number, amount: number, settings: PaymentSettings): number {
   const free = kopecks(SBP_FREE_LIMIT);
   const k = kopecks(amount);
-  const charged = faults.has('bus-lim-sbp-commission-within-free') ? k : Math.max(0, paidBefore + k - Math.max(free, paidBefore));
+  const charged = settings['sbp.freeLimit'] ? Math.max(0, paidBefore + k - Math.max(free, paidBefore)) : k;
   if (charged === 0) return 0;
-  // The fault: 1 % rounded to whole rubles.
-  if (faults.has('bus-lim-sbp-commission-rounded')) return Math.round(charged / 10_000) * 100 + 2500;
+  if (settings['sbp.commission.rounding'] === 'rubles') return Math.round(charged / 10_000) * 100 + 2500;
   // 1 % of the charged kopecks, half up, in integers: (charged + 50) / 100 floored.
   return Math.floor((charged + 50) / 100) + 2500;
 }
@@ -101,11 +131,11 @@ function accepted(world: World, input: Input, extra: Node = {}): Answer {
 }
 
 /** POST /api/v1/payment/{ruble-transfer,card-transfer,sbp}/pay. */
-export function bankPayment(world: World, input: Input, faults: FaultSet): Answer {
+export function bankPayment(world: World, input: Input, settings: PaymentSettings): Answer {
   const ledger = ledgerOf(world);
   const body = (isNode(input.body) ? input.body : {}) as Node;
   const clientId = typeof body.id === 'string' ? `${input.op.key} ${body.id}` : undefined;
-  const repeated = clientId && !faults.has('bus-pay-duplicate-on-retry') ? ledger.byClientId.get(clientId) : undefined;
+  const repeated = clientId && settings['payments.deduplicated'] ? ledger.byClientId.get(clientId) : undefined;
   if (repeated) return repeated;
   const account = isNode(body.from) ? String(body.from.accountNumber) : '';
   const amount = typeof body.amount === 'number' ? body.amount : 0;
@@ -113,14 +143,14 @@ export function bankPayment(world: World, input: Input, faults: FaultSet): Answe
   if (input.op.template.endsWith('/ruble-transfer/pay')) {
     const to = isNode(body.to) ? body.to : {};
     const counterparty = `${String(to.accountNumber)}/${String(to.inn)}`;
-    const refusal = overLimit(ledger, account, counterparty, amount, faults);
+    const refusal = overLimit(ledger, account, counterparty, amount, settings);
     if (refusal) return refusal;
     book(ledger, account, counterparty, amount);
     answer = accepted(world, input);
   } else if (input.op.template.endsWith('/sbp/pay')) {
     const key = `sbp ${account} ${monthKey()}`;
     const before = ledger.totals.get(key) ?? 0;
-    const commission = sbpCommission(before, amount, faults);
+    const commission = sbpCommission(before, amount, settings);
     ledger.totals.set(key, before + kopecks(amount));
     answer = accepted(world, input, { commission: rubles(commission) });
   } else answer = accepted(world, input);

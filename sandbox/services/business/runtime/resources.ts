@@ -6,7 +6,6 @@
  * generic synthesizer (behaviours.ts).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { FaultSet } from '../../../faults/types.ts';
 import { isNode, operationByKey } from './operations.ts';
 import { Synthesizer } from './synthesize.ts';
 import { listAnswer, notFound, overlay, project, unprocessable, type Answer, type Input, type Record_, type World } from './world.ts';
@@ -146,7 +145,15 @@ function newId(world: World, spec: ResourceSpec, body: Record_): string | number
 const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 const TIMESTAMPS = ['createdAt', 'updatedAt'];
 
-function create(world: World, spec: ResourceSpec, input: Input, faults: FaultSet): Answer {
+/** What the resource behaviours keep, as the specification says: a created rule is kept, a deleted record is gone. */
+export interface ResourceSettings {
+  'rules.keptWhenCreated': boolean;
+  'deleted.removed': boolean;
+}
+
+export const RESOURCE_SETTINGS: ResourceSettings = { 'rules.keptWhenCreated': true, 'deleted.removed': true };
+
+function create(world: World, spec: ResourceSpec, input: Input, settings: ResourceSettings): Answer {
   const body = isNode(input.body) ? input.body : {};
   const values: Record_ = { ...body, ...input.path };
   const missing = parentMissing(world, spec, values);
@@ -159,7 +166,7 @@ function create(world: World, spec: ResourceSpec, input: Input, faults: FaultSet
   for (const name of spec.key) record[name] = values[name];
   for (const name of TIMESTAMPS) if (name in record) record[name] = now();
   Object.assign(record, spec.initial ?? {});
-  if (!(spec.kind === 'rule' && faults.has('bus-run-created-not-stored'))) world.put(spec.kind, key, record);
+  if (spec.kind !== 'rule' || settings['rules.keptWhenCreated']) world.put(spec.kind, key, record);
   return { status: input.op.success.status, body: project(record, pointer, key) };
 }
 
@@ -187,9 +194,9 @@ function list(world: World, spec: ResourceSpec, input: Input): Answer {
 }
 
 /** The resource behaviour for an operation, when the table names it. */
-export function resourceBehaviour(opKey: string): ((world: World, input: Input, faults: FaultSet) => Answer) | undefined {
+export function resourceBehaviour(opKey: string): ((world: World, input: Input, settings: ResourceSettings) => Answer) | undefined {
   for (const spec of RESOURCES) {
-    if (spec.create?.includes(opKey)) return (world, input, faults) => create(world, spec, input, faults);
+    if (spec.create?.includes(opKey)) return (world, input, settings) => create(world, spec, input, settings);
     if (spec.list?.includes(opKey)) return (world, input) => list(world, spec, input);
     if (spec.read?.includes(opKey)) {
       return (world, input) => {
@@ -208,10 +215,10 @@ export function resourceBehaviour(opKey: string): ((world: World, input: Input, 
       };
     }
     if (spec.remove?.includes(opKey)) {
-      return (world, input, faults) => {
+      return (world, input, settings) => {
         const lookup = found(world, spec, input);
         if ('answer' in lookup) return lookup.answer;
-        if (!faults.has('bus-run-deleted-readable')) world.remove(spec.kind, String(lookup.record.__key));
+        if (settings['deleted.removed']) world.remove(spec.kind, String(lookup.record.__key));
         return { status: input.op.success.status };
       };
     }

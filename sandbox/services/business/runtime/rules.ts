@@ -8,111 +8,96 @@
  *   - kio is needed by a non-resident legal entity (UL_NONRESIDENT) without inn;
  *   - a v2 checkout order needs itemsAmount unless it carries the deprecated amount (which then stands
  *     for itemsAmount); delivery services are in use when the order carries shippingParameters.
- * Faults that loosen a rule the document does state (a pattern, an enum) drop the schema's problem
- * for that field (`relaxed`).
+ * Each rule is named, so that a fault can switch one off (fault-modifiers.ts); the handler runs them
+ * through the rules table it is given, never through BUSINESS_RULES directly.
  */
-import type { FaultSet } from '../../../faults/types.ts';
+import { namedRules } from '../../../faults/modifiers.ts';
 import { isNode, type Node, type Operation } from './operations.ts';
-import type { Problem } from './validate.ts';
 import type { Answer } from './world.ts';
 
 export const PAYMENT_DRAFT = 'POST /api/v1/payment/create';
 export const RUBLE_TRANSFER = 'POST /api/v1/payment/ruble-transfer/pay';
-const PAYMENTS = new Set([PAYMENT_DRAFT, RUBLE_TRANSFER]);
-const BENEFICIARY_WRITES = new Set(['POST /api/v1/nominal-accounts/beneficiaries', 'PUT /api/v1/nominal-accounts/beneficiaries/{beneficiaryId}']);
+export const PAYMENTS = new Set([PAYMENT_DRAFT, RUBLE_TRANSFER]);
+export const BENEFICIARY_CREATE = 'POST /api/v1/nominal-accounts/beneficiaries';
+export const BENEFICIARY_WRITES = new Set([BENEFICIARY_CREATE, 'PUT /api/v1/nominal-accounts/beneficiaries/{beneficiaryId}']);
 export const CHECKOUT_V2_CREATE = 'POST /api/v2/checkout/order';
 export const CHECKOUT_V1_CREATE = 'POST /api/v1/checkout/order';
 export const CARDS_LISTS = new Set(['GET /api/v1/card', 'GET /api/v3/card']);
 
-const refused = (rule: string, message: string, field: string): Answer => ({ status: 422, error: { code: 'BUSINESS_RULE_VIOLATION', message: `${rule}: ${message}`, details: { [field]: message } } });
-const present = (node: Node, name: string) => node[name] !== undefined && node[name] !== null;
-const CYRILLIC = /[А-Яа-яЁё]/;
-const TAX_DOC_LETTERS = /^[А-ЯA-Z]{2}\d{13}$/;
+/** The 422 answer of the broken rule `rule`. */
+export const refused = (rule: string, message: string, field: string): Answer => ({ status: 422, error: { code: 'BUSINESS_RULE_VIOLATION', message: `${rule}: ${message}`, details: { [field]: message } } });
+export const present = (node: Node, name: string) => node[name] !== undefined && node[name] !== null;
 
-/** Schema problems a loosening fault makes the sandbox ignore. */
-export function relaxed(op: Operation, problems: Problem[], body: unknown, query: Record<string, unknown>, faults: FaultSet): Problem[] {
-  const b = isNode(body) ? body : {};
-  const drop = (field: string, when: boolean) => (when ? problems.filter((p) => p.field !== field) : problems);
-  if (PAYMENTS.has(op.key)) {
-    problems = drop('body.uin', faults.has('bus-rule-uin-loose') && typeof b.uin === 'string' && /^[\p{L}\d]{1,25}$/u.test(b.uin));
-    problems = drop('body.documentNumber', faults.has('bus-rule-doc-number-7-digits') && /^\d{7}$/.test(String(b.documentNumber)));
-    problems = drop('body.revenueTypeCode', faults.has('bus-rule-revenue-type-any') && /^\d{1,2}$/.test(String(b.revenueTypeCode)));
-  }
-  if (op.key === CHECKOUT_V2_CREATE && faults.has('bus-chk-russian-post-accepted') && JSON.stringify(body).includes('"russian_post"')) {
-    problems = problems.filter((p) => !p.message.includes('post_office'));
-  }
-  if (BENEFICIARY_WRITES.has(op.key) && faults.has('bus-ben-document-date-optional')) {
-    problems = problems.filter((p) => !/^body\.documents\[\d+\]\.date$/.test(p.field) || p.message !== 'is required');
-  }
-  if (CARDS_LISTS.has(op.key) && faults.has('bus-crd-account-22-refused') && /^\d{22}$/.test(String(query.accountNumber ?? ''))) {
-    problems = [...problems, { field: 'query.accountNumber', message: 'must be 20 digits' }];
-  }
-  return problems;
+/** The recipient's inn of a payment: in `to` for a ruble transfer, at the top for a draft. */
+export const recipientInnOf = (op: Operation, b: Node): unknown => (op.key === RUBLE_TRANSFER ? (isNode(b.to) ? b.to.inn : undefined) : b.inn);
+
+const documentsOf = (b: Node) => (Array.isArray(b.documents) ? b.documents.filter(isNode) : []);
+
+/** A document type of 2.6 and the field it needs. */
+function documentNeeds(type: string, need: string) {
+  return (b: Node): Answer | undefined => {
+    const i = documentsOf(b).findIndex((doc) => doc.type === type && !present(doc, need));
+    return i < 0 ? undefined : refused(`2.6 ${type}`, `a ${type} needs ${need}`, `documents[${i}].${need}`);
+  };
 }
 
-function paymentRefusal(op: Operation, b: Node, faults: FaultSet): Answer | undefined {
-  const tax = isNode(b.tax) ? b.tax : undefined;
-  const recipientInn = op.key === RUBLE_TRANSFER ? (isNode(b.to) ? b.to.inn : undefined) : b.inn;
-  const isTax = tax !== undefined || present(b, 'taxPayerStatus');
-  if (isTax && !present(b, 'recipientCorrAccountNumber') && !faults.has('bus-rule-tax-corr-optional')) {
-    return refused('2.6 tax payment', 'recipientCorrAccountNumber is required for tax payments', 'recipientCorrAccountNumber');
-  }
-  if (present(b, 'collectionAmount') && typeof recipientInn === 'string' && /^\d{10}$/.test(recipientInn) && !faults.has('bus-rule-collection-anyone')) {
-    return refused('2.6 collectionAmount', 'collectionAmount is only for payments to individuals', 'collectionAmount');
-  }
-  if (faults.has('bus-rule-uin-cyrillic-refused') && typeof b.uin === 'string' && CYRILLIC.test(b.uin)) return refused('2.6 uin', 'uin must be Latin', 'uin');
-  const taxDocNumber = b.taxDocNumber ?? tax?.docNumber;
-  if (faults.has('bus-rule-tax-doc-letters-refused') && typeof taxDocNumber === 'string' && TAX_DOC_LETTERS.test(taxDocNumber)) return refused('2.6 tax document number', 'must be digits', 'taxDocNumber');
-  if (faults.has('bus-rule-kbk-zero-refused') && (b.kbk ?? tax?.kbk) === '0') return refused('2.6 budget classification code', 'kbk must have 20 digits', 'kbk');
-  if (faults.has('bus-rule-inn-zero-refused') && recipientInn === '0') return refused('2.6 inn', 'inn must have 10 or 12 digits', 'inn');
-  return undefined;
-}
-
-const DOCUMENT_NEEDS: Record<string, string> = { PASSPORT: 'division', DIPLOMATIC_PASSPORT: 'organization', PATENT: 'expireDate' };
-const DOCUMENT_FAULTS: Record<string, string> = { PASSPORT: 'bus-ben-passport-no-division', DIPLOMATIC_PASSPORT: 'bus-ben-diplomatic-no-organization', PATENT: 'bus-ben-patent-no-expire' };
-
-function beneficiaryRefusal(b: Node, faults: FaultSet): Answer | undefined {
-  const type = String(b.type);
-  const documents = Array.isArray(b.documents) ? b.documents.filter(isNode) : [];
-  for (const [i, doc] of documents.entries()) {
-    const need = DOCUMENT_NEEDS[String(doc.type)];
-    if (need && !present(doc, need) && !faults.has(DOCUMENT_FAULTS[String(doc.type)])) return refused(`2.6 ${String(doc.type)}`, `a ${String(doc.type)} needs ${need}`, `documents[${i}].${need}`);
-    if (doc.type === 'MIGRATION_CARD' && faults.has('bus-ben-migration-card-refused')) return refused('2.6 document types', 'a MIGRATION_CARD is not accepted', `documents[${i}].type`);
-  }
-  const addresses = Array.isArray(b.addresses) ? b.addresses.filter(isNode) : [];
-  if (type.startsWith('UL_') && !addresses.some((a) => a.type === 'LEGAL_ENTITY_ADDRESS') && !faults.has('bus-ben-ul-address-not-checked')) {
-    return refused('2.6 legal entity', `a ${type} beneficiary needs an address of type LEGAL_ENTITY_ADDRESS`, 'addresses');
-  }
-  if ((type === 'FL_RESIDENT' || type === 'IP_RESIDENT') && !present(b, 'citizenship') && !faults.has('bus-ben-citizenship-optional')) {
-    return refused('2.6 citizenship', `citizenship is required for ${type}`, 'citizenship');
-  }
-  if (!present(b, 'phoneNumber') && !present(b, 'email') && !faults.has('bus-ben-contact-optional')) return refused('2.6 contact', 'phoneNumber or email is required', 'phoneNumber');
-  if (type === 'UL_NONRESIDENT' && !present(b, 'inn') && !present(b, 'kio') && !faults.has('bus-ben-kio-optional')) return refused('2.6 kio', 'kio is required when inn is absent', 'kio');
-  if (type.startsWith('FL_') && !present(b, 'birthPlace') && faults.has('bus-ben-birthplace-required')) return refused('2.6 birthPlace', 'birthPlace is required', 'birthPlace');
-  return undefined;
-}
-
-function checkoutRefusal(b: Node, faults: FaultSet): Answer | undefined {
-  if (!present(b, 'itemsAmount') && !present(b, 'amount') && !faults.has('bus-chk-items-amount-optional')) {
-    return refused('2.6 itemsAmount', 'itemsAmount is required (the deprecated amount is not given either)', 'itemsAmount');
-  }
-  if (present(b, 'shippingParameters')) {
+/** Items of an order that uses delivery services, each needing `field`. */
+function deliveryNeeds(field: string) {
+  return (b: Node): Answer | undefined => {
+    if (!present(b, 'shippingParameters')) return undefined;
     const items = Array.isArray(b.items) ? b.items.filter(isNode) : [];
-    for (const [i, item] of items.entries()) {
-      if (!present(item, 'weight') && !faults.has('bus-chk-weight-optional')) return refused('2.6 delivery services', 'weight is required when delivery services are used', `items[${i}].weight`);
-      if (!present(item, 'declaredValue') && !faults.has('bus-chk-weight-optional')) return refused('2.6 delivery services', 'declaredValue is required when delivery services are used', `items[${i}].declaredValue`);
-    }
-  }
-  if (faults.has('bus-chk-post-office-refused') && JSON.stringify(b).includes('"post_office"')) return refused('2.6 DeliveryKind', 'post_office is not a delivery type', 'deliveryType');
-  return undefined;
+    const i = items.findIndex((item) => !present(item, field));
+    return i < 0 ? undefined : refused('2.6 delivery services', `${field} is required when delivery services are used`, `items[${i}].${field}`);
+  };
 }
 
-/** The 422 answer of a broken business rule, or undefined when the request meets every rule. */
-export function ruleRefusal(op: Operation, body: unknown, faults: FaultSet): Answer | undefined {
+type BusinessRule = (body: Node, op: Operation) => Answer | undefined;
+
+/** Every rule, by name; within one operation group they run in this order, the first refusal wins. */
+export const BUSINESS_RULES = namedRules<BusinessRule>()({
+  'payment.tax-corr-account': (b) => {
+    const isTax = isNode(b.tax) || present(b, 'taxPayerStatus');
+    return isTax && !present(b, 'recipientCorrAccountNumber') ? refused('2.6 tax payment', 'recipientCorrAccountNumber is required for tax payments', 'recipientCorrAccountNumber') : undefined;
+  },
+  'payment.collection-amount': (b, op) => {
+    const inn = recipientInnOf(op, b);
+    return present(b, 'collectionAmount') && typeof inn === 'string' && /^\d{10}$/.test(inn) ? refused('2.6 collectionAmount', 'collectionAmount is only for payments to individuals', 'collectionAmount') : undefined;
+  },
+  'beneficiary.passport-division': documentNeeds('PASSPORT', 'division'),
+  'beneficiary.diplomatic-organization': documentNeeds('DIPLOMATIC_PASSPORT', 'organization'),
+  'beneficiary.patent-expire': documentNeeds('PATENT', 'expireDate'),
+  'beneficiary.legal-address': (b) => {
+    const type = String(b.type);
+    const addresses = Array.isArray(b.addresses) ? b.addresses.filter(isNode) : [];
+    return type.startsWith('UL_') && !addresses.some((a) => a.type === 'LEGAL_ENTITY_ADDRESS') ? refused('2.6 legal entity', `a ${type} beneficiary needs an address of type LEGAL_ENTITY_ADDRESS`, 'addresses') : undefined;
+  },
+  'beneficiary.citizenship': (b) => ((b.type === 'FL_RESIDENT' || b.type === 'IP_RESIDENT') && !present(b, 'citizenship') ? refused('2.6 citizenship', `citizenship is required for ${String(b.type)}`, 'citizenship') : undefined),
+  'beneficiary.contact': (b) => (!present(b, 'phoneNumber') && !present(b, 'email') ? refused('2.6 contact', 'phoneNumber or email is required', 'phoneNumber') : undefined),
+  'beneficiary.kio': (b) => (b.type === 'UL_NONRESIDENT' && !present(b, 'inn') && !present(b, 'kio') ? refused('2.6 kio', 'kio is required when inn is absent', 'kio') : undefined),
+  'checkout.items-amount': (b) => (!present(b, 'itemsAmount') && !present(b, 'amount') ? refused('2.6 itemsAmount', 'itemsAmount is required (the deprecated amount is not given either)', 'itemsAmount') : undefined),
+  'checkout.item-weight': deliveryNeeds('weight'),
+  'checkout.item-declared-value': deliveryNeeds('declaredValue'),
+});
+
+export type BusinessRules = typeof BUSINESS_RULES;
+type RuleName = keyof BusinessRules;
+
+/** The rules of the operation, in order: beneficiary rules apply to a create only. */
+function rulesOf(op: Operation): RuleName[] {
+  const names = Object.keys(BUSINESS_RULES) as RuleName[];
+  if (PAYMENTS.has(op.key)) return names.filter((n) => n.startsWith('payment.'));
+  if (op.key === BENEFICIARY_CREATE) return names.filter((n) => n.startsWith('beneficiary.'));
+  if (op.key === CHECKOUT_V2_CREATE) return names.filter((n) => n.startsWith('checkout.'));
+  return [];
+}
+
+/** The broken rule and its 422 answer, or undefined when the request meets every rule of `rules`. */
+export function ruleRefusal(rules: BusinessRules, op: Operation, body: unknown): { rule: RuleName; answer: Answer } | undefined {
   if (!isNode(body)) return undefined;
-  if (PAYMENTS.has(op.key)) return paymentRefusal(op, body, faults);
-  if (BENEFICIARY_WRITES.has(op.key) && op.method === 'POST') return beneficiaryRefusal(body, faults);
-  if (op.key === CHECKOUT_V2_CREATE) return checkoutRefusal(body, faults);
+  for (const rule of rulesOf(op)) {
+    const answer = rules[rule](body, op);
+    if (answer) return { rule, answer };
+  }
   return undefined;
 }
 
