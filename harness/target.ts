@@ -6,9 +6,9 @@
  * the file, the key and what is wrong (never a value: it may be a credential).
  * The sections are typed by the readers of harness/config/.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { readBounded } from './config/bounded-file.ts';
 import type { BusinessSection } from './config/business.ts';
 import type { IdentitySection } from './config/identity.ts';
 import type { InsuranceSection } from './config/insurance.ts';
@@ -90,33 +90,12 @@ export const DEFAULT_SETTINGS: Readonly<TargetSettings> = Object.freeze({
 });
 
 /** A target file larger than this is refused before it is parsed. */
-export const MAX_TARGET_FILE_BYTES = 1024 * 1024;
+export { MAX_TARGET_FILE_BYTES } from './config/bounded-file.ts';
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const MTLS_PATH_KEYS = ['cert', 'key', 'ca'] as const;
 
 const invalid = (file: string, what: string) => new ToolError('TARGET_FILE_INVALID', `${file}: ${what}`);
-
-function readBounded(file: string): string {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (error) {
-    throw invalid(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
-  }
-  try {
-    const buffer = Buffer.alloc(MAX_TARGET_FILE_BYTES + 1);
-    let length = 0;
-    for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
-    if (length > MAX_TARGET_FILE_BYTES) throw invalid(file, `is larger than ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MiB; a target file is a few kilobytes`);
-    return buffer.subarray(0, length).toString('utf8');
-  } catch (error) {
-    if (error instanceof ToolError) throw error;
-    throw invalid(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function interpolate(node: unknown, file: string, path: Array<string | number>, env: NodeJS.ProcessEnv): unknown {
   if (typeof node === 'string') {
@@ -160,7 +139,7 @@ function semanticProblem(data: TargetFileData): string | undefined {
 }
 
 function parseTargetFile(file: string, env: NodeJS.ProcessEnv): TargetFileData {
-  const text = readBounded(file);
+  const text = readBounded(file, (what) => invalid(file, what), 'a target file is a few kilobytes');
   let raw: unknown;
   try {
     raw = parseYaml(text);

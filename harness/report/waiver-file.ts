@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { readBounded } from '../config/bounded-file.ts';
 import { ToolError } from '../errors.ts';
 import { requirements } from '../requirements.ts';
 import { schemaRegistry, SCHEMA_BASE } from '../schemas.ts';
@@ -29,12 +30,7 @@ export interface WaiverFile {
 const invalid = (file: string, detail: string) => new ToolError('TARGET_FILE_INVALID', `waiver file ${file}: ${detail}`);
 
 function readYaml(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw invalid(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
-  }
+  const text = readBounded(file, (what) => invalid(file, what), 'a waiver file is a few kilobytes');
   try {
     return parseYaml(text);
   } catch (error) {
@@ -45,7 +41,7 @@ function readYaml(file: string): unknown {
 /** The `waivers:` key of a target file, read without interpolating or validating anything else. */
 function namedInTarget(targetFile: string): string | undefined {
   try {
-    const data = parseYaml(readFileSync(targetFile, 'utf8')) as { waivers?: unknown } | null;
+    const data = parseYaml(readBounded(targetFile, (what) => new Error(what), '')) as { waivers?: unknown } | null;
     return typeof data?.waivers === 'string' && data.waivers !== '' ? resolve(dirname(targetFile), data.waivers) : undefined;
   } catch {
     // The target file itself is validated (and its errors reported) by loadTarget.

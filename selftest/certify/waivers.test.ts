@@ -44,6 +44,11 @@ describe('the waiver file', () => {
     expect(() => loadWaiverFile(path)).toThrow(expect.objectContaining({ code: 'TARGET_FILE_INVALID', message: oneLine }));
   });
 
+  it('reads at most 1 MiB of a waiver file: a huge one ends in one short line', () => {
+    const path = waiverFile(`waivers: []\n# ${'x'.repeat(2 * 1024 * 1024)}\n`);
+    expect(() => loadWaiverFile(path)).toThrow(expect.objectContaining({ code: 'TARGET_FILE_INVALID', message: expect.stringMatching(/^TARGET_FILE_INVALID: waiver file .*: is larger than 1 MiB; a waiver file is a few kilobytes$/) }));
+  });
+
   it('examples/waivers.example.yaml is a valid waiver file', () => {
     expect(loadWaiverFile(join(ROOT, 'examples', 'waivers.example.yaml')).waivers.map((w) => w.requirement)).toEqual(['INS-LIM-003', 'BUS-RUN-004']);
   });
