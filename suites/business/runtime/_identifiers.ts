@@ -15,7 +15,9 @@
 import { ToolError, isSkip } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { Ndfl3Api } from '../../../harness/ndfl3/api.ts';
-import { RequestSource } from '../../../harness/ndfl3/requests.ts';
+import { RequestSource, SetupError, type Goal, type Handle } from '../../../harness/ndfl3/requests.ts';
+import { workflow } from '../../../harness/ndfl3/workflow.ts';
+import { operationKey } from '../../../harness/openapi/paths.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
 import { meetingRules } from '../rules/_fit.ts';
 import { send } from './_exchanges.ts';
@@ -73,14 +75,68 @@ function named(p: RuntimePlan, name: string): unknown {
 }
 
 let ndfl3Source: RequestSource | undefined;
+/** Tax requests held for an operation's exchanges: walked to a state its call is allowed from, given back after them. */
+const heldTaxRequests = new Map<string, Handle[]>();
 
-/** A tax request of the pool (its share for the runtime suites) or one the sandbox provisions. */
-async function taxRequest(p: RuntimePlan): Promise<unknown> {
-  ndfl3Source ??= new RequestSource(new Ndfl3Api(p.run.target, p.run.client), 'runtime');
-  return ndfl3Source.someId().catch((error) => {
-    if (isSkip(error)) return undefined;
-    throw error;
-  });
+/**
+ * The state a call on a tax request needs, from the target file's table (sourceStates): a workflow
+ * call one it is allowed from (a request already in its target state would only be a repeat), any
+ * other call that changes the request a state from which the workflow still leads somewhere (a final
+ * declaration is filed). Without the table, or for a read, any request does.
+ */
+function goalOf(source: RequestSource, op: OperationPlan): Goal | undefined {
+  const machine = source.machine;
+  if (!machine || !changes(op)) return undefined;
+  const call = workflow().operations.find((w) => operationKey(w.method, w.path) === operationKey(op.model.method, op.catalog.path));
+  if (call) return { describe: `a state ${call.name} is allowed from`, accepts: (s) => machine.expectation(s, call) === 'allowed' };
+  return { describe: 'a state that is not final', accepts: (s) => !machine.isTerminal(s) };
+}
+
+/**
+ * A tax request of the pool (its share for the runtime suites) or one the sandbox provisions, in the
+ * state the call needs where the target file's table says which, with the version its If-Match carries.
+ */
+async function taxRequest(p: RuntimePlan, op: OperationPlan): Promise<{ id: string; version?: string } | undefined> {
+  const source = (ndfl3Source ??= new RequestSource(new Ndfl3Api(p.run.target, p.run.client), 'runtime'));
+  const goal = goalOf(source, op);
+  try {
+    if (goal) {
+      const handle = await source.acquire(goal);
+      heldTaxRequests.set(op.row, [...(heldTaxRequests.get(op.row) ?? []), handle]);
+      return { id: handle.id, version: handle.version };
+    }
+  } catch (error) {
+    // No request reaches that state here (or the walk was refused: the workflow suites judge that): any request, as before.
+    if (!isSkip(error) && !(error instanceof SetupError)) throw error;
+  }
+  return source.someId().then(
+    (id) => ({ id }),
+    (error) => {
+      if (isSkip(error)) return undefined;
+      throw error;
+    },
+  );
+}
+
+/** Gives back the tax requests held for the operation's exchanges, their state now unknown (the exchanges may have moved them). */
+export function releaseTaxRequests(op: OperationPlan): void {
+  for (const handle of heldTaxRequests.get(op.row) ?? []) ndfl3Source?.release(handle);
+  heldTaxRequests.delete(op.row);
+}
+
+/** The request's If-Match header parameter, if the document gives it one: it carries the version the caller last saw. */
+const ifMatchOf = (op: OperationPlan) => op.model.parameters.find((q) => q.in === 'header' && q.name.toLowerCase() === 'if-match')?.name;
+
+/**
+ * 3-NDFL attachment ids name attachments of the tax request: a generated one names none, so an
+ * optional list of them is left out of a valid request rather than sent to be refused.
+ */
+function withoutForeignAttachments(p: RuntimePlan, op: OperationPlan, request: GeneratedRequest): GeneratedRequest {
+  const body = request.body;
+  if (op.catalog.area !== 'ndfl3' || !isObject(body) || !('attachmentIds' in body)) return request;
+  const { attachmentIds: _dropped, ...rest } = body;
+  const trimmed = { ...request, body: rest };
+  return p.requests.validOnWire(op.model, trimmed) ? trimmed : request;
 }
 
 /** Whether the read continues the create's path (or its parent's, for an action path such as .../create). */
@@ -182,9 +238,12 @@ export async function locate(p: RuntimePlan, op: OperationPlan, request: Generat
       continue;
     }
     if (name === 'taxRequestId' && op.catalog.area === 'ndfl3' && !destructive) {
-      const id = await taxRequest(p);
-      if (fits(id)) {
-        [values[name], origins[name]] = [id, 'named'];
+      const held = await taxRequest(p, op);
+      if (fits(held?.id)) {
+        [values[name], origins[name]] = [held!.id, 'named'];
+        const ifMatch = ifMatchOf(op);
+        const versioned = ifMatch && held!.version !== undefined ? { ...request, header: { ...request.header, [ifMatch]: held!.version } } : request;
+        if (versioned !== request && p.requests.validOnWire(op.model, withIdentifiers(versioned, values, op))) request = versioned;
         continue;
       }
     }
@@ -198,7 +257,7 @@ export async function locate(p: RuntimePlan, op: OperationPlan, request: Generat
       if (values[other] === undefined && needed.includes(other) && (other === name || fitsAs(other, value))) [values[other], origins[other]] = [value, found.origin];
     }
   }
-  return { request: withIdentifiers(request, values, op), origins };
+  return { request: withIdentifiers(withoutForeignAttachments(p, op, request), values, op), origins };
 }
 
 /**
