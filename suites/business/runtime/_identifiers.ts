@@ -3,7 +3,8 @@
  * mostly meets a 404, which proves nothing about the operation. Where an operation's path (or a required
  * query parameter named like an identifier) needs one, it comes, in this order, from
  *   1. the target file: services.business.identifiers.<name> (the target's own fixtures);
- *   2. a 3-NDFL tax request of the target file's pool, or one the sandbox provisions (taxRequestId);
+ *   2. a 3-NDFL tax request of the target file's pool, or one the sandbox provisions (taxRequestId), walked
+ *      to a state the call is allowed from (a destructive call only on one this run provisioned);
  *   3. this run: a create that answers it or a list that shows it (_links.ts), nearest first; a
  *      create's identifier is fresh for an operation that changes what it names, and shared by reads.
  * Each value keeps where it came from: an operation that answers 404 to identifiers named by the target
@@ -99,9 +100,12 @@ function goalOf(source: RequestSource, op: OperationPlan): Goal | undefined {
 async function taxRequest(p: RuntimePlan, op: OperationPlan): Promise<{ id: string; version?: string } | undefined> {
   const source = (ndfl3Source ??= new RequestSource(new Ndfl3Api(p.run.target, p.run.client), 'runtime'));
   const goal = goalOf(source, op);
+  // A destructive call (cancel, decline) only on a request this run made: never on the target's pool.
+  const destructive = op.catalog.sideEffect === 'destructive';
+  if (destructive && (!goal || !source.api.config.provisioningPath)) return undefined;
   try {
     if (goal) {
-      const handle = await source.acquire(goal);
+      const handle = await source.acquire(goal, { fresh: destructive });
       heldTaxRequests.set(op.row, [...(heldTaxRequests.get(op.row) ?? []), handle]);
       return { id: handle.id, version: handle.version };
     }
@@ -109,6 +113,7 @@ async function taxRequest(p: RuntimePlan, op: OperationPlan): Promise<{ id: stri
     // No request reaches that state here (or the walk was refused: the workflow suites judge that): any request, as before.
     if (!isSkip(error) && !(error instanceof SetupError)) throw error;
   }
+  if (destructive) return undefined;
   return source.someId().then(
     (id) => ({ id }),
     (error) => {
@@ -237,10 +242,10 @@ export async function locate(p: RuntimePlan, op: OperationPlan, request: Generat
       [values[name], origins[name]] = [fromFile, 'named'];
       continue;
     }
-    if (name === 'taxRequestId' && op.catalog.area === 'ndfl3' && !destructive) {
+    if (name === 'taxRequestId' && op.catalog.area === 'ndfl3') {
       const held = await taxRequest(p, op);
       if (fits(held?.id)) {
-        [values[name], origins[name]] = [held!.id, 'named'];
+        [values[name], origins[name]] = [held!.id, destructive ? 'created' : 'named'];
         const ifMatch = ifMatchOf(op);
         const versioned = ifMatch && held!.version !== undefined ? { ...request, header: { ...request.header, [ifMatch]: held!.version } } : request;
         if (versioned !== request && p.requests.validOnWire(op.model, withIdentifiers(versioned, values, op))) request = versioned;
