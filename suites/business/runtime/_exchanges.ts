@@ -141,7 +141,8 @@ export async function send(plan: RuntimePlan, op: OperationPlan, request: Genera
 function onLocated(c: InvalidRequest, located: Located, op: OperationPlan): GeneratedRequest {
   const broken = c.at.split(/[.[]/).slice(0, 2).join('.');
   const kept = Object.entries(located.origins).filter(([name, origin]) => origin !== 'generated' && broken !== `path.${name}` && broken !== `query.${name}`);
-  const values = Object.fromEntries(kept.map(([name]) => [name, located.request.path[name] ?? located.request.query[name]]));
+  const body = (located.request.body ?? {}) as Record<string, unknown>;
+  const values = Object.fromEntries(kept.filter(([name]) => broken !== `body.${name}`).map(([name]) => [name, located.request.path[name] ?? located.request.query[name] ?? body[name]]));
   // The version the located request carries in If-Match, unless If-Match is what the case breaks.
   const header = Object.fromEntries(Object.entries(located.request.header).filter(([name]) => name.toLowerCase() === 'if-match' && broken !== `header.${name}` && name in c.request.header));
   return withIdentifiers({ ...c.request, header: { ...c.request.header, ...header } }, values, op);

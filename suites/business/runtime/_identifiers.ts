@@ -22,7 +22,7 @@ import { operationKey } from '../../../harness/openapi/paths.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
 import { meetingRules } from '../rules/_fit.ts';
 import { send } from './_exchanges.ts';
-import { sourcesOf } from './_links.ts';
+import { requiredInBody, sourcesOf } from './_links.ts';
 import { served } from './_judge.ts';
 import type { OperationPlan, RuntimePlan } from './_runtime.ts';
 
@@ -49,14 +49,32 @@ const ID_LIKE = /(^id$|Id$|Number$|^inn$|^ucid$)/;
 const queryIdentifiers = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'query' && p.required && ID_LIKE.test(p.name)).map((p) => p.name);
 const changes = (op: OperationPlan) => op.model.method !== 'GET' && op.model.method !== 'HEAD';
 
+/**
+ * Required top-level body properties of a call that creates nothing (a read, a payment, a deletion
+ * sent as POST) named like an identifier the document reads by path (paymentRegistryId): the body
+ * names an existing thing. A create's body identifiers stay as generated (a shop names its new order).
+ */
+function bodyIdentifiers(p: RuntimePlan, op: OperationPlan): string[] {
+  if (op.model.method !== 'POST' || !['read', 'money', 'destructive'].includes(op.catalog.sideEffect)) return [];
+  const required = [...requiredInBody(p.raw, op)];
+  const byPath = new Set(p.operations.flatMap((other) => pathParams(other)));
+  return required.filter((name) => ID_LIKE.test(name) && byPath.has(name));
+}
+
 /** The request with these identifier values in its path and its required identifier query parameters. */
 export function withIdentifiers(request: GeneratedRequest, values: Record<string, unknown>, op: OperationPlan): GeneratedRequest {
   const path = { ...request.path };
   const query = { ...request.query };
   for (const name of pathParams(op)) if (values[name] !== undefined) path[name] = values[name];
   for (const name of queryIdentifiers(op)) if (values[name] !== undefined) query[name] = values[name];
-  return { ...request, path, query };
+  // Body identifiers (bodyIdentifiers) only ever reach `values` for operations that take them.
+  const body = isObject(request.body) ? { ...request.body } : request.body;
+  if (isObject(body)) for (const name of Object.keys(body)) if (values[name] !== undefined && !pathParams(op).includes(name) && bodyNames.get(op)?.includes(name)) body[name] = values[name];
+  return { ...request, path, query, ...(request.body !== undefined ? { body } : {}) };
 }
+
+/** Body identifiers per operation, as locate found them needed (withIdentifiers has no plan). */
+const bodyNames = new WeakMap<OperationPlan, string[]>();
 
 /**
  * Fresh valid requests for an operation: a few, so that a business-rule refusal of one does not end a
@@ -162,7 +180,7 @@ const barren = new Set<string>();
 
 /** A 2xx create of `op` with these known identifiers, shared by every caller that only reads what it makes. */
 function sharedCreate(p: RuntimePlan, op: OperationPlan, known: Record<string, unknown>, depth: number): Promise<Created | undefined> {
-  const key = `${op.row} ${JSON.stringify(known)}`;
+  const key = `${op.row} ${JSON.stringify(known)} ${depth}`;
   let pending = shared.get(key);
   if (!pending) shared.set(key, (pending = create(p, op, known, depth).catch(absentOnPrecondition)));
   return pending;
@@ -185,7 +203,9 @@ async function existing(p: RuntimePlan, op: OperationPlan, name: string, known: 
   const nearestCreate = sources.find((s) => s.kind === 'create');
   for (const source of sources) {
     const strong = source === nearestCreate && continues(source.op, op);
-    if ((op.catalog.sideEffect === 'destructive' && !strong) || barren.has(`${source.kind} ${source.op.row}`)) continue;
+    // Barren at this depth: a search cut short by the depth says nothing about a deeper one.
+    const where = `${source.kind} ${source.op.row} ${depth}`;
+    if ((op.catalog.sideEffect === 'destructive' && !strong) || barren.has(where)) continue;
     let values: Record<string, unknown> | undefined;
     if (source.kind === 'create') {
       const made = changes(op) ? await create(p, source.op, known, depth - 1).catch(absentOnPrecondition) : await sharedCreate(p, source.op, known, depth - 1);
@@ -194,7 +214,7 @@ async function existing(p: RuntimePlan, op: OperationPlan, name: string, known: 
       const value = await listed(p, source.op, name, known, depth - 1);
       values = value === undefined ? undefined : { [name]: value };
     }
-    if (values === undefined) barren.add(`${source.kind} ${source.op.row}`);
+    if (values === undefined) barren.add(where);
     if (values?.[name] !== undefined && p.requests.validOnWire(op.model, withIdentifiers(base, { ...known, [name]: values[name] }, op))) return { values, origin: strong ? 'created' : 'found' };
   }
   return undefined;
@@ -204,7 +224,7 @@ const lists = new Map<string, Promise<unknown>>();
 
 /** The first value of `name` a list shows (only its required query parameters sent: a filter could hide what it holds). */
 function listed(p: RuntimePlan, op: OperationPlan, name: string, known: Record<string, unknown>, depth: number): Promise<unknown> {
-  const key = `${op.row} ${name} ${JSON.stringify(known)}`;
+  const key = `${op.row} ${name} ${JSON.stringify(known)} ${depth}`;
   let pending = lists.get(key);
   if (!pending) {
     pending = (async () => {
@@ -215,6 +235,7 @@ function listed(p: RuntimePlan, op: OperationPlan, name: string, known: Record<s
       const res = (await send(p, op, request, 'valid', `a list for ${name}`)).response;
       if (!ok(res) || res.json === undefined) return undefined;
       const has = (item: unknown): item is Record<string, unknown> => isObject(item) && item[name] !== undefined && item[name] !== null;
+      if (has(res.json)) return res.json[name];
       const arrays = Array.isArray(res.json) ? [res.json] : Object.values(res.json as Record<string, unknown>).filter(Array.isArray);
       return arrays.flat().find(has)?.[name];
     })().catch(absentOnPrecondition);
@@ -230,7 +251,9 @@ function listed(p: RuntimePlan, op: OperationPlan, name: string, known: Record<s
 export async function locate(p: RuntimePlan, op: OperationPlan, request: GeneratedRequest, options: { known?: Record<string, unknown>; depth?: number } = {}): Promise<Located> {
   const values: Record<string, unknown> = { ...(options.known ?? {}) };
   const origins: Record<string, Origin> = Object.fromEntries(Object.keys(values).map((k) => [k, 'created' as Origin]));
-  const needed = [...pathParams(op), ...queryIdentifiers(op)];
+  const inBody = bodyIdentifiers(p, op);
+  if (inBody.length) bodyNames.set(op, inBody);
+  const needed = [...pathParams(op), ...queryIdentifiers(op), ...inBody];
   const fitsAs = (name: string, value: unknown) => value !== undefined && p.requests.validOnWire(op.model, withIdentifiers(request, { ...values, [name]: value }, op));
   for (const name of needed) {
     if (values[name] !== undefined) continue;
