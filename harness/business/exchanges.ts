@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type InvalidRequest, type GeneratedRequest } from '../../generators/openapi.ts';
-import { locate, requestsFor, withIdentifiers, type Located } from './identifiers.ts';
+import { locate, releaseTaxRequests, requestsFor, withIdentifiers, type Located } from './identifiers.ts';
 import { generatedFor, type OperationPlan, type RuntimePlan } from './plan.ts';
 import { send, type Exchange, type Variant } from './send.ts';
 
@@ -36,8 +36,11 @@ export interface OperationExchanges {
 function onLocated(c: InvalidRequest, located: Located, op: OperationPlan): GeneratedRequest {
   const broken = c.at.split(/[.[]/).slice(0, 2).join('.');
   const kept = Object.entries(located.origins).filter(([name, origin]) => origin !== 'generated' && broken !== `path.${name}` && broken !== `query.${name}`);
-  const values = Object.fromEntries(kept.map(([name]) => [name, located.request.path[name] ?? located.request.query[name]]));
-  return withIdentifiers(c.request, values, op);
+  const body = (located.request.body ?? {}) as Record<string, unknown>;
+  const values = Object.fromEntries(kept.filter(([name]) => broken !== `body.${name}`).map(([name]) => [name, located.request.path[name] ?? located.request.query[name] ?? body[name]]));
+  // The version the located request carries in If-Match, unless If-Match is what the case breaks.
+  const header = Object.fromEntries(Object.entries(located.request.header).filter(([name]) => name.toLowerCase() === 'if-match' && broken !== `header.${name}` && name in c.request.header));
+  return withIdentifiers({ ...c.request, header: { ...c.request.header, ...header } }, values, op);
 }
 
 const locatedMade = new Map<string, Promise<Located[]>>();
@@ -65,7 +68,11 @@ async function make(plan: RuntimePlan, op: OperationPlan): Promise<OperationExch
   if (op.model.secured) jobs.push(send(plan, op, first, 'no-token', 'the valid request without a token', { token: null }).then((e) => (out.noToken = e)));
   if (op.mtls) jobs.push(send(plan, op, first, 'no-certificate', 'the valid request to mtlsUrl without a client certificate', { host: 'secured-without-certificate' }).then((e) => (out.noCertificate = e)));
   if (op.plainUrlProbe) jobs.push(send(plan, op, first, 'plain-url', 'the valid request to the plain url', { host: 'plain' }).then((e) => (out.plainUrl = e)));
-  await Promise.all(jobs);
+  try {
+    await Promise.all(jobs);
+  } finally {
+    releaseTaxRequests(op);
+  }
   return out;
 }
 

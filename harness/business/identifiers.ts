@@ -3,7 +3,8 @@
  * mostly meets a 404, which proves nothing about the operation. Where an operation's path (or a required
  * query parameter named like an identifier) needs one, it comes, in this order, from
  *   1. the target file: services.business.identifiers.<name> (the target's own fixtures);
- *   2. a 3-NDFL tax request of the target file's pool, or one the sandbox provisions (taxRequestId);
+ *   2. a 3-NDFL tax request of the target file's pool, or one the sandbox provisions (taxRequestId), walked
+ *      to a state the call is allowed from (a destructive call only on one this run provisioned);
  *   3. this run: a create that answers it or a list that shows it (links.ts), nearest first; a
  *      create's identifier is fresh for an operation that changes what it names, and shared by reads.
  * Each value keeps where it came from: an operation that answers 404 to identifiers named by the target
@@ -15,12 +16,14 @@
 import { ToolError, isSkip } from '../errors.ts';
 import type { CapturedResponse } from '../http.ts';
 import { Ndfl3Api } from '../ndfl3/api.ts';
-import { RequestSource } from '../ndfl3/requests.ts';
+import { RequestSource, SetupError, type Goal, type Handle } from '../ndfl3/requests.ts';
+import { workflow } from '../ndfl3/workflow.ts';
+import { operationKey } from '../openapi/paths.ts';
 import type { GeneratedRequest } from '../../generators/openapi.ts';
 import { isJsonObject } from '../json.ts';
 import { meetingRules } from './fit.ts';
 import { served } from './judge.ts';
-import { sourcesOf } from './links.ts';
+import { requiredInBody, sourcesOf } from './links.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
 import { send } from './send.ts';
 
@@ -46,14 +49,32 @@ const ID_LIKE = /(^id$|Id$|Number$|^inn$|^ucid$)/;
 const queryIdentifiers = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'query' && p.required && ID_LIKE.test(p.name)).map((p) => p.name);
 const changes = (op: OperationPlan) => op.model.method !== 'GET' && op.model.method !== 'HEAD';
 
+/**
+ * Required top-level body properties of a call that creates nothing (a read, a payment, a deletion
+ * sent as POST) named like an identifier the document reads by path (paymentRegistryId): the body
+ * names an existing thing. A create's body identifiers stay as generated (a shop names its new order).
+ */
+function bodyIdentifiers(p: RuntimePlan, op: OperationPlan): string[] {
+  if (op.model.method !== 'POST' || !['read', 'money', 'destructive'].includes(op.catalog.sideEffect)) return [];
+  const required = [...requiredInBody(p.raw, op)];
+  const byPath = new Set(p.operations.flatMap((other) => pathParams(other)));
+  return required.filter((name) => ID_LIKE.test(name) && byPath.has(name));
+}
+
 /** The request with these identifier values in its path and its required identifier query parameters. */
 export function withIdentifiers(request: GeneratedRequest, values: Record<string, unknown>, op: OperationPlan): GeneratedRequest {
   const path = { ...request.path };
   const query = { ...request.query };
   for (const name of pathParams(op)) if (values[name] !== undefined) path[name] = values[name];
   for (const name of queryIdentifiers(op)) if (values[name] !== undefined) query[name] = values[name];
-  return { ...request, path, query };
+  // Body identifiers (bodyIdentifiers) only ever reach `values` for operations that take them.
+  const body = isJsonObject(request.body) ? { ...request.body } : request.body;
+  if (isJsonObject(body)) for (const name of Object.keys(body)) if (values[name] !== undefined && !pathParams(op).includes(name) && bodyNames.get(op)?.includes(name)) body[name] = values[name];
+  return { ...request, path, query, ...(request.body !== undefined ? { body } : {}) };
 }
+
+/** Body identifiers per operation, as locate found them needed (withIdentifiers has no plan). */
+const bodyNames = new WeakMap<OperationPlan, string[]>();
 
 /**
  * Fresh valid requests for an operation: a few, so that a business-rule refusal of one does not end a
@@ -73,14 +94,72 @@ function named(p: RuntimePlan, name: string): unknown {
 }
 
 let ndfl3Source: RequestSource | undefined;
+/** Tax requests held for an operation's exchanges: walked to a state its call is allowed from, given back after them. */
+const heldTaxRequests = new Map<string, Handle[]>();
 
-/** A tax request of the pool (its share for the runtime suites) or one the sandbox provisions. */
-async function taxRequest(p: RuntimePlan): Promise<unknown> {
-  ndfl3Source ??= new RequestSource(new Ndfl3Api(p.run.target, p.run.client), 'runtime');
-  return ndfl3Source.someId().catch((error) => {
-    if (isSkip(error)) return undefined;
-    throw error;
-  });
+/**
+ * The state a call on a tax request needs, from the target file's table (sourceStates): a workflow
+ * call one it is allowed from (a request already in its target state would only be a repeat), any
+ * other call that changes the request a state from which the workflow still leads somewhere (a final
+ * declaration is filed). Without the table, or for a read, any request does.
+ */
+function goalOf(source: RequestSource, op: OperationPlan): Goal | undefined {
+  const machine = source.machine;
+  if (!machine || !changes(op)) return undefined;
+  const call = workflow().operations.find((w) => operationKey(w.method, w.path) === operationKey(op.model.method, op.catalog.path));
+  if (call) return { describe: `a state ${call.name} is allowed from`, accepts: (s) => machine.expectation(s, call) === 'allowed' };
+  return { describe: 'a state that is not final', accepts: (s) => !machine.isTerminal(s) };
+}
+
+/**
+ * A tax request of the pool (its share for the runtime suites) or one the sandbox provisions, in the
+ * state the call needs where the target file's table says which, with the version its If-Match carries.
+ */
+async function taxRequest(p: RuntimePlan, op: OperationPlan): Promise<{ id: string; version?: string } | undefined> {
+  const source = (ndfl3Source ??= new RequestSource(new Ndfl3Api(p.run.target, p.run.client), 'runtime'));
+  const goal = goalOf(source, op);
+  // A destructive call (cancel, decline) only on a request this run made: never on the target's pool.
+  const destructive = op.catalog.sideEffect === 'destructive';
+  if (destructive && (!goal || !source.api.config.provisioningPath)) return undefined;
+  try {
+    if (goal) {
+      const handle = await source.acquire(goal, { fresh: destructive });
+      heldTaxRequests.set(op.row, [...(heldTaxRequests.get(op.row) ?? []), handle]);
+      return { id: handle.id, version: handle.version };
+    }
+  } catch (error) {
+    // No request reaches that state here (or the walk was refused: the workflow suites judge that): any request, as before.
+    if (!isSkip(error) && !(error instanceof SetupError)) throw error;
+  }
+  if (destructive) return undefined;
+  return source.someId().then(
+    (id) => ({ id }),
+    (error) => {
+      if (isSkip(error)) return undefined;
+      throw error;
+    },
+  );
+}
+
+/** Gives back the tax requests held for the operation's exchanges, their state now unknown (the exchanges may have moved them). */
+export function releaseTaxRequests(op: OperationPlan): void {
+  for (const handle of heldTaxRequests.get(op.row) ?? []) ndfl3Source?.release(handle);
+  heldTaxRequests.delete(op.row);
+}
+
+/** The request's If-Match header parameter, if the document gives it one: it carries the version the caller last saw. */
+const ifMatchOf = (op: OperationPlan) => op.model.parameters.find((q) => q.in === 'header' && q.name.toLowerCase() === 'if-match')?.name;
+
+/**
+ * 3-NDFL attachment ids name attachments of the tax request: a generated one names none, so an
+ * optional list of them is left out of a valid request rather than sent to be refused.
+ */
+function withoutForeignAttachments(p: RuntimePlan, op: OperationPlan, request: GeneratedRequest): GeneratedRequest {
+  const body = request.body;
+  if (op.catalog.area !== 'ndfl3' || !isJsonObject(body) || !('attachmentIds' in body)) return request;
+  const { attachmentIds: _dropped, ...rest } = body;
+  const trimmed = { ...request, body: rest };
+  return p.requests.validOnWire(op.model, trimmed) ? trimmed : request;
 }
 
 /** Whether the read continues the create's path (or its parent's, for an action path such as .../create). */
@@ -101,7 +180,7 @@ const barren = new Set<string>();
 
 /** A 2xx create of `op` with these known identifiers, shared by every caller that only reads what it makes. */
 function sharedCreate(p: RuntimePlan, op: OperationPlan, known: Record<string, unknown>, depth: number): Promise<Created | undefined> {
-  const key = `${op.row} ${JSON.stringify(known)}`;
+  const key = `${op.row} ${JSON.stringify(known)} ${depth}`;
   let pending = shared.get(key);
   if (!pending) shared.set(key, (pending = create(p, op, known, depth).catch(absentOnPrecondition)));
   return pending;
@@ -124,7 +203,9 @@ async function existing(p: RuntimePlan, op: OperationPlan, name: string, known: 
   const nearestCreate = sources.find((s) => s.kind === 'create');
   for (const source of sources) {
     const strong = source === nearestCreate && continues(source.op, op);
-    if ((op.catalog.sideEffect === 'destructive' && !strong) || barren.has(`${source.kind} ${source.op.row}`)) continue;
+    // Barren at this depth: a search cut short by the depth says nothing about a deeper one.
+    const where = `${source.kind} ${source.op.row} ${depth}`;
+    if ((op.catalog.sideEffect === 'destructive' && !strong) || barren.has(where)) continue;
     let values: Record<string, unknown> | undefined;
     if (source.kind === 'create') {
       const made = changes(op) ? await create(p, source.op, known, depth - 1).catch(absentOnPrecondition) : await sharedCreate(p, source.op, known, depth - 1);
@@ -133,7 +214,7 @@ async function existing(p: RuntimePlan, op: OperationPlan, name: string, known: 
       const value = await listed(p, source.op, name, known, depth - 1);
       values = value === undefined ? undefined : { [name]: value };
     }
-    if (values === undefined) barren.add(`${source.kind} ${source.op.row}`);
+    if (values === undefined) barren.add(where);
     if (values?.[name] !== undefined && p.requests.validOnWire(op.model, withIdentifiers(base, { ...known, [name]: values[name] }, op))) return { values, origin: strong ? 'created' : 'found' };
   }
   return undefined;
@@ -143,7 +224,7 @@ const lists = new Map<string, Promise<unknown>>();
 
 /** The first value of `name` a list shows (only its required query parameters sent: a filter could hide what it holds). */
 function listed(p: RuntimePlan, op: OperationPlan, name: string, known: Record<string, unknown>, depth: number): Promise<unknown> {
-  const key = `${op.row} ${name} ${JSON.stringify(known)}`;
+  const key = `${op.row} ${name} ${JSON.stringify(known)} ${depth}`;
   let pending = lists.get(key);
   if (!pending) {
     pending = (async () => {
@@ -154,6 +235,7 @@ function listed(p: RuntimePlan, op: OperationPlan, name: string, known: Record<s
       const res = (await send(p, op, request, 'valid', `a list for ${name}`)).response;
       if (!ok(res) || res.json === undefined) return undefined;
       const has = (item: unknown): item is Record<string, unknown> => isJsonObject(item) && item[name] !== undefined && item[name] !== null;
+      if (has(res.json)) return res.json[name];
       const arrays = Array.isArray(res.json) ? [res.json] : Object.values(res.json as Record<string, unknown>).filter(Array.isArray);
       return arrays.flat().find(has)?.[name];
     })().catch(absentOnPrecondition);
@@ -169,7 +251,9 @@ function listed(p: RuntimePlan, op: OperationPlan, name: string, known: Record<s
 export async function locate(p: RuntimePlan, op: OperationPlan, request: GeneratedRequest, options: { known?: Record<string, unknown>; depth?: number } = {}): Promise<Located> {
   const values: Record<string, unknown> = { ...(options.known ?? {}) };
   const origins: Record<string, Origin> = Object.fromEntries(Object.keys(values).map((k) => [k, 'created' as Origin]));
-  const needed = [...pathParams(op), ...queryIdentifiers(op)];
+  const inBody = bodyIdentifiers(p, op);
+  if (inBody.length) bodyNames.set(op, inBody);
+  const needed = [...pathParams(op), ...queryIdentifiers(op), ...inBody];
   const fitsAs = (name: string, value: unknown) => value !== undefined && p.requests.validOnWire(op.model, withIdentifiers(request, { ...values, [name]: value }, op));
   for (const name of needed) {
     if (values[name] !== undefined) continue;
@@ -181,10 +265,13 @@ export async function locate(p: RuntimePlan, op: OperationPlan, request: Generat
       [values[name], origins[name]] = [fromFile, 'named'];
       continue;
     }
-    if (name === 'taxRequestId' && op.catalog.area === 'ndfl3' && !destructive) {
-      const id = await taxRequest(p);
-      if (fits(id)) {
-        [values[name], origins[name]] = [id, 'named'];
+    if (name === 'taxRequestId' && op.catalog.area === 'ndfl3') {
+      const held = await taxRequest(p, op);
+      if (fits(held?.id)) {
+        [values[name], origins[name]] = [held!.id, destructive ? 'created' : 'named'];
+        const ifMatch = ifMatchOf(op);
+        const versioned = ifMatch && held!.version !== undefined ? { ...request, header: { ...request.header, [ifMatch]: held!.version } } : request;
+        if (versioned !== request && p.requests.validOnWire(op.model, withIdentifiers(versioned, values, op))) request = versioned;
         continue;
       }
     }
@@ -198,7 +285,7 @@ export async function locate(p: RuntimePlan, op: OperationPlan, request: Generat
       if (values[other] === undefined && needed.includes(other) && (other === name || fitsAs(other, value))) [values[other], origins[other]] = [value, found.origin];
     }
   }
-  return { request: withIdentifiers(request, values, op), origins };
+  return { request: withIdentifiers(withoutForeignAttachments(p, op, request), values, op), origins };
 }
 
 /**

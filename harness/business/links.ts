@@ -68,7 +68,7 @@ export function commonPrefix(a: string, b: string): number {
 }
 
 /** Required top-level properties of the operation's JSON request body. */
-function requiredInBody(raw: JsonObject, op: OperationPlan): Set<string> {
+export function requiredInBody(raw: JsonObject, op: OperationPlan): Set<string> {
   const out = new Set<string>();
   const visit = (schema: unknown, depth: number) => {
     const node = follow(raw, schema);
@@ -80,6 +80,9 @@ function requiredInBody(raw: JsonObject, op: OperationPlan): Set<string> {
   return out;
 }
 
+/** A POST that moves money or destroys something: an identifier it must name in its body is an existing thing. */
+const acts = (op: OperationPlan) => op.catalog.sideEffect === 'money' || op.catalog.sideEffect === 'destructive';
+
 export function readLinks(raw: JsonObject, operations: OperationPlan[]): ReadLink[] {
   const reads = operations.filter((op) => op.model.method === 'GET' && pathParams(op).length > 0);
   const links: ReadLink[] = [];
@@ -87,8 +90,7 @@ export function readLinks(raw: JsonObject, operations: OperationPlan[]): ReadLin
     const answer = propertiesOf(raw, successSchema(create));
     // A shop may name the order it creates, but a request that moves money or destroys something and
     // must name an identifier acts on an existing thing (pay a registry): that identifier is not new.
-    const acts = create.catalog.sideEffect === 'money' || create.catalog.sideEffect === 'destructive';
-    const own = new Set([...pathParams(create), ...(acts ? requiredInBody(raw, create) : [])]);
+    const own = new Set([...pathParams(create), ...(acts(create) ? requiredInBody(raw, create) : [])]);
     const parent = create.model.path.replace(/\/[^/{}]+$/, '');
     for (const base of [`${create.model.path}/`, `${parent}/`]) {
       const candidates = reads.filter((read) => {
@@ -114,19 +116,30 @@ export function deletePairs(operations: OperationPlan[], links: ReadLink[]): Del
 }
 
 export interface Source {
-  kind: 'create' | 'list';
+  /** A create that answers it, a list that shows it, or a read that answers it at its top level (an asynchronous result). */
+  kind: 'create' | 'list' | 'read';
   op: OperationPlan;
 }
 
 /**
- * Where an identifier the operation's path needs can come from: a create that answers it, or a list
- * that shows it; the nearest first (longest shared path), a create before a list at equal distance.
+ * Where an identifier the operation's path needs can come from: a create that answers it (unless it
+ * acts on one its body must name, of a kind the document reads by path: paying a registry makes no
+ * registry), or a list
+ * that shows it; the nearest first (longest shared path), a create before a list at equal distance;
+ * then reads that answer it at their top level (an asynchronous create's result, read by its correlationId).
  */
 export function sourcesOf(raw: JsonObject, operations: OperationPlan[], name: string, forOp: OperationPlan): Source[] {
+  // An identifier the document reads by path names a thing; one that no path takes (a correlationId) may be the caller's own.
+  const names = operations.some((op) => pathParams(op).includes(name));
   const creates = operations
-    .filter((op) => op.model.method === 'POST' && op !== forOp && !pathParams(op).includes(name) && propertiesOf(raw, successSchema(op)).has(name))
+    .filter((op) => op.model.method === 'POST' && op !== forOp && !pathParams(op).includes(name) && !(names && acts(op) && requiredInBody(raw, op).has(name)) && propertiesOf(raw, successSchema(op)).has(name))
     .map((op) => ({ kind: 'create' as const, op }));
   const lists = operations.filter((op) => op.model.method === 'GET' && !pathParams(op).includes(name) && listedProperties(raw, op).has(name)).map((op) => ({ kind: 'list' as const, op }));
   const distance = (s: Source) => -commonPrefix(s.op.model.path, forOp.model.path) * 2 + (s.kind === 'create' ? 0 : 1);
-  return [...creates, ...lists].sort((a, b) => distance(a) - distance(b));
+  // Last of all, reads that answer it at their top level: the result of an asynchronous create.
+  const reads = operations
+    .filter((op) => op.model.method === 'GET' && op !== forOp && !lists.some((l) => l.op === op) && !pathParams(op).includes(name) && propertiesOf(raw, successSchema(op)).has(name))
+    .map((op) => ({ kind: 'read' as const, op }))
+    .sort((a, b) => distance(a) - distance(b));
+  return [...[...creates, ...lists].sort((a, b) => distance(a) - distance(b)), ...reads];
 }

@@ -22,6 +22,8 @@ type Behaviour = (world: World, input: Input, settings: BehaviourSettings) => An
 const ACCOUNTS = ['40702810110011000001', '40702810110011000002'];
 /** More cards than a short default page would show, fewer than the documented 1000. */
 export const SEEDED_CARDS = 150;
+/** A seeded virtual card (every fifth is): the fixture the target file names for the card reads. */
+export const VIRTUAL_CARD_UCID = 100_005;
 /** A self-employed taxpayer who is not ACTIVE: the sandbox accepts its receipts, then fails them. */
 export const INACTIVE_TAXPAYER_INN = '772000000019';
 const RECEIPTS = 'POST /api/v1/self-employed/taxpayers/{inn}/receipts';

@@ -10,7 +10,7 @@ import { withHeader } from '../../../faults/modifiers.ts';
 import type { Fault } from '../../../faults/types.ts';
 import type { ListenerUrls, ServiceContext } from '../../../types.ts';
 import { ALL_SCOPES, RateLimits } from './access.ts';
-import { INACTIVE_TAXPAYER_INN, seedWorld } from './behaviours.ts';
+import { INACTIVE_TAXPAYER_INN, VIRTUAL_CARD_UCID, seedWorld } from './behaviours.ts';
 import { FRESH_PAYER_PREFIX, MONTH_USED_AMOUNT, MONTH_USED_PREFIX, SBP_FREE_LIMIT } from './payments.ts';
 import { requestIdOf } from '../errors.ts';
 import { RUNTIME_MODIFIER_FAULTS, runtimeModifiers } from './fault-modifiers.ts';
@@ -62,6 +62,8 @@ export function targetSection(_urls: ListenerUrls, ctx: ServiceContext): Record<
   return {
     tokenWithoutScope: ctx.credentials.business.tokenWithoutScope,
     scopeRefusalAreas: SCOPED_AREAS,
+    // Fixtures a staging would name: a virtual card, which a list of cards need not show first (its requisites exist only for a virtual one).
+    identifiers: { ucid: VIRTUAL_CARD_UCID },
     // The sandbox's fixtures for the business-rule suites (payments.ts, behaviours.ts).
     rules: {
       payerAccountPrefix: FRESH_PAYER_PREFIX,
