@@ -146,7 +146,7 @@ describe('business document: change notes (2.6, 8, 9)', () => {
   });
   describe('invoices, individual data and loyalty, further fields', () => {
     changeNoteTests('BUS-CHG-130', 'BUS-CHG-131', 'BUS-CHG-132', 'BUS-CHG-133', 'BUS-CHG-134', 'BUS-CHG-135', 'BUS-CHG-136', 'BUS-CHG-137');
-    changeNoteTests('BUS-CHG-138', 'BUS-CHG-139');
+    changeNoteTests('BUS-CHG-138', 'BUS-CHG-139', 'BUS-CHG-145', 'BUS-CHG-146', 'BUS-CHG-147', 'BUS-CHG-148', 'BUS-CHG-149');
   });
   describe('cards list v3 and card responses (8, 2.6)', () => {
     changeNoteTests('BUS-CHG-140', 'BUS-CHG-141', 'BUS-CHG-142', 'BUS-CHG-143');

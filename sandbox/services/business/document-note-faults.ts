@@ -155,6 +155,21 @@ const TABLE: Array<[string, string, string, Edit]> = [
     at(parts[1], 'properties').expiryDate = { type: 'string', pattern: '^\\d{2}/\\d{2}$' };
   }],
   ['BUS-CHG-144', 'document-date-optional', 'the date of a beneficiary document is optional', unrequire('BeneficiaryDocument', 'date')],
+  ['BUS-CHG-145', 'by-phone-test-dropped', 'the loyalty offers by phone take no query parameter test', dropParam('/api/v1/loyalty/offers/by-phone', 'post', 'LoyaltyTest')],
+  ['BUS-CHG-146', 'image280-required', 'image280 of an active offer is required', require('ActiveOffer', 'image280')],
+  ['BUS-CHG-147', 'image626-required', 'image626 of an active offer is required', require('ActiveOffer', 'image626')],
+  ['BUS-CHG-148', 'image1252-required', 'image1252 of an active offer is required', require('ActiveOffer', 'image1252')],
+  ['BUS-CHG-149', 'counters-by-account', 'the detail counters are keyed by an account number, not by the partner client', (doc) => {
+    const paths = at(doc, 'paths');
+    const item = at(paths, '/api/v1/individual/detail-counters/{clientId}');
+    delete paths['/api/v1/individual/detail-counters/{clientId}'];
+    paths['/api/v1/individual/detail-counters/{accountNumber}'] = item;
+    const byAccount = { name: 'accountNumber', in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{20}$' } };
+    for (const op of Object.values(item)) {
+      const node = op as Node;
+      if (Array.isArray(node.parameters)) node.parameters = (node.parameters as unknown[]).map((p) => (JSON.stringify(p).includes('PartnerClientId') ? byAccount : p));
+    }
+  }],
 ];
 
 export const NOTE_FAULTS: DocumentFault[] = TABLE.map(([requirement, tail, description, edit]) => ({
