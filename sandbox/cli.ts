@@ -1,10 +1,11 @@
 /**
  * npm run sandbox -- --port 8080 [--tls-port 8443] [--faults id,id] [--target-out target.yaml] [--list-faults]
+ * --faults takes latitude ids too (changes within what the spec allows; --list-faults lists them).
  * Starts the sandbox alone and, once every listener is up, writes a target file that points at it.
  */
 import { parseArgs } from 'node:util';
 import { TARGET_WIDE_FAULTS } from './faults/degenerate.ts';
-import { loadFaults } from './faults/index.ts';
+import { loadFaults, loadLatitudes } from './faults/index.ts';
 import { startSandbox } from './server.ts';
 
 const { values } = parseArgs({
@@ -26,6 +27,7 @@ if (values.help) {
 if (values['list-faults']) {
   for (const f of await loadFaults()) console.log(`${f.id.padEnd(40)} ${f.area.padEnd(10)} ${f.description}  [${f.catches.join(', ')}]`);
   for (const f of TARGET_WIDE_FAULTS) console.log(`${f.id.padEnd(40)} ${'all'.padEnd(10)} ${f.description}  [degenerate target]`);
+  for (const l of await loadLatitudes()) console.log(`${l.id.padEnd(40)} ${l.area.padEnd(10)} ${l.description}  [latitude]`);
   process.exit(0);
 }
 

@@ -22,6 +22,7 @@ export interface SandboxOptions {
   host?: string;
   port?: number;
   tlsPort?: number;
+  /** Faults and latitudes to switch on, by id. */
   faults?: string[];
   credentials?: Partial<Record<string, Record<string, string>>>;
   workDir?: string;
@@ -43,7 +44,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const modules = await loadServices();
   const SERVICES = modules.map((m) => m.service);
   const targetWide = (options.faults ?? []).filter((id) => TARGET_WIDE_FAULTS.some((f) => f.id === id));
-  const faults = new FaultSet(new Map(modules.flatMap((m) => m.faults).map((f) => [f.id, f])), (options.faults ?? []).filter((id) => !targetWide.includes(id)));
+  const catalog = new Map(modules.flatMap((m) => [...m.faults, ...m.latitudes]).map((f) => [f.id, f]));
+  const faults = new FaultSet(catalog, (options.faults ?? []).filter((id) => !targetWide.includes(id)));
   const defaults = Object.fromEntries(modules.map((m) => [m.service.area, m.credentials]));
   const ownWorkDir = options.workDir === undefined;
   const workDir = options.workDir ?? mkdtempSync(join(tmpdir(), 'pc-sandbox-'));

@@ -12,7 +12,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { incomingOf, sendAnswer, type Answer, type Incoming } from '../exchange.ts';
 import type { SandboxArea } from '../types.ts';
-import type { Fault, FaultSet } from './types.ts';
+import type { Fault, FaultSet, Latitude, Variation } from './types.ts';
 
 /** The types one handler is written in: its request, its answer, its named rules and its settings. */
 export interface HandlerShape {
@@ -32,11 +32,26 @@ export interface Behaviour<S extends HandlerShape> {
 }
 
 export type ModifierFault<S extends HandlerShape> = Fault & Behaviour<S>;
+export type ModifierLatitude<S extends HandlerShape> = Latitude & Behaviour<S>;
+/** A fault or a latitude with its edits: what `modifiersOf` folds in when it is on. */
+export type ModifierVariation<S extends HandlerShape> = Variation & Behaviour<S>;
 
 /** The maker of one area's catalog entries: `fault(id, catches, description, behaviour)`. */
 export const faultsOf =
   <S extends HandlerShape>(area: SandboxArea) =>
   (id: string, catches: string[], description: string, behaviour: Behaviour<S>): ModifierFault<S> => ({ id, area, catches, description, ...behaviour });
+
+/** The maker of one area's latitudes: `latitude(id, allows, description, behaviour)`; `allows` quotes the spec. */
+export const latitudesOf =
+  <S extends HandlerShape>(area: SandboxArea) =>
+  (id: string, allows: string[], description: string, behaviour: Behaviour<S>, reading?: string): ModifierLatitude<S> => ({
+    id,
+    area,
+    allows,
+    description,
+    ...(reading ? { reading } : {}),
+    ...behaviour,
+  });
 
 /** The faults that are on, folded into one set of rules, settings and edits for the handler. */
 export interface Modifiers<S extends HandlerShape> {
@@ -46,7 +61,7 @@ export interface Modifiers<S extends HandlerShape> {
   answer(answer: S['answer'], request: S['request']): S['answer'];
 }
 
-export function modifiersOf<S extends HandlerShape>(catalog: readonly ModifierFault<S>[], faults: FaultSet, base: { rules: S['rules']; settings: S['settings'] }): Modifiers<S> {
+export function modifiersOf<S extends HandlerShape>(catalog: readonly ModifierVariation<S>[], faults: FaultSet, base: { rules: S['rules']; settings: S['settings'] }): Modifiers<S> {
   const on = catalog.filter((f) => faults.has(f.id));
   for (const f of on) {
     const picked = (f.answer as { rule?: string } | undefined)?.rule;
@@ -97,9 +112,9 @@ function replaced<T extends object>(base: T, on: ReadonlyArray<{ id: string; val
   return out as unknown as T;
 }
 
-/** Whether a fault entry does anything by itself (and is not a `faults.has` branch inside a handler). */
-export function isModifier(fault: Fault): boolean {
-  const f = fault as ModifierFault<HandlerShape>;
+/** Whether a fault or latitude entry does anything by itself (and is not a `faults.has` branch inside a handler). */
+export function isModifier(fault: Variation): boolean {
+  const f = fault as ModifierVariation<HandlerShape>;
   return Boolean(f.request || f.answer || typeof f.rules === 'function' || (f.rules && Object.keys(f.rules).length) || (f.settings && Object.keys(f.settings).length));
 }
 

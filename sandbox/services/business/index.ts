@@ -8,6 +8,7 @@
  * Each part exports register, targetSection, faults and credentials; specific parts register before
  * the generic one, so their routes win.
  */
+import type { Latitude } from '../../faults/types.ts';
 import type { SandboxService, ServiceContext } from '../../types.ts';
 import { registerDocument, mtlsOperations } from './document.ts';
 import { registerErrorAnswers } from './errors.ts';
@@ -20,6 +21,9 @@ const PARTS = [ndfl3, runtime];
 export const BUSINESS_PREFIX = '/business';
 
 export const faults = [...businessFaults, ...PARTS.flatMap((p) => p.faults)];
+
+/** Changes within what the spec allows (the mirror of the faults). */
+export const latitudes: Latitude[] = [];
 
 /** Fixed development credentials (documented in README.md next to this file). */
 export const credentials: Record<string, string> = Object.assign({ token: 'dev-business-token' }, ...PARTS.map((p) => p.credentials));

@@ -9,12 +9,14 @@ import { modifiersOf, route } from '../../faults/modifiers.ts';
 import type { SandboxService, ServiceContext } from '../../types.ts';
 import { accessTable, peopleTokens } from './access.ts';
 import { identityFaults } from './faults.ts';
+import { identityLatitudes } from './latitudes.ts';
 import { RULES, userinfoHandler, type UserinfoShape } from './handler.ts';
 
 export const IDENTITY_PREFIX = '/identity';
 export const USERINFO_PATH = '/userinfo/userinfo';
 
 export { identityFaults as faults } from './faults.ts';
+export { identityLatitudes as latitudes } from './latitudes.ts';
 
 /** Fixed development credentials (documented in README.md next to this file). */
 export const credentials = {
@@ -37,7 +39,7 @@ export const service: SandboxService = {
   prefix: IDENTITY_PREFIX,
 
   register(app, ctx: ServiceContext) {
-    const modifiers = modifiersOf<UserinfoShape>(identityFaults, ctx.faults, { rules: RULES, settings: {} });
+    const modifiers = modifiersOf<UserinfoShape>([...identityFaults, ...identityLatitudes], ctx.faults, { rules: RULES, settings: {} });
     const handle = userinfoHandler({ rules: modifiers.rules, table: accessTable(ctx.credentials.identity) });
     app.post(USERINFO_PATH, route(modifiers, handle));
   },

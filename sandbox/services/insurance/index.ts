@@ -8,12 +8,14 @@ import { modifiersOf, route } from '../../faults/modifiers.ts';
 import type { SandboxService, ServiceContext } from '../../types.ts';
 import { DATA_TRANSFER, INTERACTION, PARTNER_SCOPES } from './access.ts';
 import { insuranceFaults } from './faults.ts';
+import { insuranceLatitudes } from './latitudes.ts';
 import { RULES, SETTINGS, surrenderHandler, type SurrenderShape } from './handler.ts';
 
 export const INSURANCE_PREFIX = '/insurance';
 export const SURRENDER_PATH = '/invest/axiom/providers-api/v1/contracts/surrender/create/';
 
 export { insuranceFaults as faults } from './faults.ts';
+export { insuranceLatitudes as latitudes } from './latitudes.ts';
 
 /** Fixed development credentials (documented in sandbox/README.md). */
 export const credentials = {
@@ -30,7 +32,7 @@ export const service: SandboxService = {
 
   register(app, ctx: ServiceContext) {
     const { credentials } = ctx;
-    const modifiers = modifiersOf<SurrenderShape>(insuranceFaults, ctx.faults, { rules: RULES, settings: SETTINGS });
+    const modifiers = modifiersOf<SurrenderShape>([...insuranceFaults, ...insuranceLatitudes], ctx.faults, { rules: RULES, settings: SETTINGS });
     const tokens = new Map<string, readonly string[]>([
       [credentials.insurance.token, PARTNER_SCOPES],
       [credentials.insurance.tokenWithoutScope, ['profile']],

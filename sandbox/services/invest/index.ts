@@ -9,6 +9,7 @@ import { modifiersOf, route } from '../../faults/modifiers.ts';
 import type { SandboxService, ServiceContext } from '../../types.ts';
 import { ACCOUNT_IDS, developmentAccounts } from './accounts.ts';
 import { investFaults } from './faults.ts';
+import { investLatitudes } from './latitudes.ts';
 import { portfolioHandler, RULES, SETTINGS, type PortfolioShape } from './handler.ts';
 
 export const INVEST_PREFIX = '/invest';
@@ -16,6 +17,7 @@ export const PACKAGE = 'vendor.public.invest.api.contract.v1';
 export const PORTFOLIO_PATH = `/rest/${PACKAGE}.OperationsService/GetPortfolio`;
 
 export { investFaults as faults } from './faults.ts';
+export { investLatitudes as latitudes } from './latitudes.ts';
 
 /** Fixed development credentials (documented in sandbox/services/invest/README.md). */
 export const credentials = {
@@ -30,7 +32,7 @@ export const service: SandboxService = {
 
   register(app, ctx: ServiceContext) {
     const tokens = { main: ctx.credentials.invest.token, other: ctx.credentials.invest.tokenWithoutAccess, burst: ctx.credentials.invest.burstToken };
-    const modifiers = modifiersOf<PortfolioShape>(investFaults, ctx.faults, { rules: RULES, settings: SETTINGS });
+    const modifiers = modifiersOf<PortfolioShape>([...investFaults, ...investLatitudes], ctx.faults, { rules: RULES, settings: SETTINGS });
     const handle = portfolioHandler({ rules: modifiers.rules, settings: modifiers.settings, tokens: Object.values(tokens), accounts: developmentAccounts(tokens) });
     app.post(PORTFOLIO_PATH, route(modifiers, handle));
   },

@@ -13,6 +13,7 @@ import type { SandboxService, ServiceContext } from '../../types.ts';
 import { callReader } from './call.ts';
 import { AUDIENCE } from './claim-rules.ts';
 import { speechFaults } from './faults.ts';
+import { speechLatitudes } from './latitudes.ts';
 import { RULES, speechHandler, type SpeechShape } from './handler.ts';
 
 export const SPEECH_PREFIX = '/speech';
@@ -23,6 +24,7 @@ const STREAMING_ROUTE = '/v1/stt::streamingRecognize';
 const NDJSON = 'application/x-ndjson';
 
 export { speechFaults as faults } from './faults.ts';
+export { speechLatitudes as latitudes } from './latitudes.ts';
 
 /** Fixed development credentials (documented in README.md): the secret is base64, decoded to the HMAC key. */
 export const credentials = {
@@ -36,7 +38,7 @@ export const service: SandboxService = {
 
   register(app, ctx: ServiceContext) {
     const { apiKey, secretKey } = ctx.credentials.speech;
-    const modifiers = modifiersOf<SpeechShape>(speechFaults, ctx.faults, { rules: RULES, settings: {} });
+    const modifiers = modifiersOf<SpeechShape>([...speechFaults, ...speechLatitudes], ctx.faults, { rules: RULES, settings: {} });
     const handle = speechHandler({ rules: modifiers.rules, keys: new Map([[apiKey, Buffer.from(secretKey, 'base64')]]) });
     app.route({ method: ['GET', 'POST'], url: RECOGNIZE_ROUTE, handler: routeReading(modifiers, callReader('recognize'), handle) });
     app.post(STREAMING_ROUTE, routeReading(modifiers, callReader('stream'), handle));
