@@ -1,6 +1,6 @@
 /**
  * schemaArbitrary: a fast-check arbitrary of values valid against a JSON Schema of the registry.
- * Covers type, enum, const, lengths, pattern, formats (date, date-time, uuid, email), numeric bounds,
+ * Covers type, enum, const, lengths, pattern, formats (date, date-time, their ISO 8601 forms, uuid, email), numeric bounds,
  * array sizes, required and optional properties, $ref and allOf; oneOf/anyOf pick a branch.
  * `x-generate` hints narrow values to what a backend would accept (percent 0..100, two decimals).
  */
@@ -51,8 +51,10 @@ function stringArbitrary(schema: Schema, c: Required<Omit<SchemaArbitraryConstra
   if (hints.faker) return realistic(hints.faker);
   switch (schema.format) {
     case 'date':
+    case 'iso8601-date':
       return calendarDate();
     case 'date-time':
+    case 'iso8601-date-time':
       return dateTime();
     case 'uuid':
       return fc.uuid();

@@ -12,7 +12,8 @@ export const NANOS_PER_UNIT = 1_000_000_000n;
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 const MAX_NANO = 999_999_999;
-const DECIMAL_INTEGER = /^-?[0-9]+$/;
+/** A whole part as a string: decimal digits with an optional sign ("-12", "+12", "0"; "007" reads as 7). */
+const DECIMAL_INTEGER = /^[+-]?[0-9]+$/;
 const DECIMAL = /^(-)?([0-9]+)(?:\.([0-9]{1,9}))?$/;
 
 /** A MoneyValue or Quotation as it arrives: fields may be absent (proto3 JSON omits zero values) or of any type. */
@@ -35,7 +36,7 @@ export class DecimalError extends Error {
   }
 }
 
-/** Spec 2.3: `units` is the whole part, written as a decimal integer string ("-12", "0"; not "12.5", 12, "1e3"). */
+/** Spec 2.3: `units` is the whole part, written as a decimal integer string ("-12", "+12", "0"; not "12.5", 12, "1e3"). */
 export function unitsProblem(units: unknown): string | undefined {
   if (units === undefined) return undefined;
   if (typeof units !== 'string') return `units must be a decimal integer string, got the ${typeof units} ${JSON.stringify(units)}`;
@@ -51,17 +52,22 @@ export function nanoProblem(nano: unknown): string | undefined {
   return undefined;
 }
 
+/** The whole part a `units` writes, or undefined when it is absent or not a decimal integer string. */
+export function unitsValue(units: unknown): bigint | undefined {
+  return typeof units === 'string' && DECIMAL_INTEGER.test(units) ? BigInt(units) : undefined;
+}
+
 /** Vendor: `units` is an int64. Only meaningful once unitsProblem found nothing. */
 export function int64Problem(units: unknown): string | undefined {
-  if (typeof units !== 'string' || !DECIMAL_INTEGER.test(units)) return undefined;
-  const value = BigInt(units);
+  const value = unitsValue(units);
+  if (value === undefined) return undefined;
   return value < INT64_MIN || value > INT64_MAX ? `units must fit a signed 64-bit integer, got ${units}` : undefined;
 }
 
 /** Vendor (API error 30017): units and nano are never of opposite signs. */
 export function signProblem(units: unknown, nano: unknown): string | undefined {
-  if (typeof units !== 'string' || !DECIMAL_INTEGER.test(units) || typeof nano !== 'number' || !Number.isInteger(nano)) return undefined;
-  const u = BigInt(units);
+  const u = unitsValue(units);
+  if (u === undefined || typeof nano !== 'number' || !Number.isInteger(nano)) return undefined;
   if ((u > 0n && nano < 0) || (u < 0n && nano > 0)) return `units ${units} and nano ${nano} have opposite signs`;
   return undefined;
 }

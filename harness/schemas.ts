@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type AnySchema, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { isIsoDate, isIsoDateTime } from './iso8601.ts';
 
 export const SCHEMA_BASE = 'https://partner-conformance.example/schemas';
 export const SCHEMA_DIR = fileURLToPath(new URL('../specs/schemas/', import.meta.url));
@@ -28,6 +29,9 @@ export class SchemaRegistry {
   constructor(dir: string = SCHEMA_DIR) {
     this.ajv = new Ajv2020({ strict: true, allErrors: true });
     addFormats(this.ajv);
+    // The spec's "date" and "date-time" are ISO 8601 (RFC 3339, ajv's date and date-time, is one profile of it).
+    this.ajv.addFormat('iso8601-date', isIsoDate);
+    this.ajv.addFormat('iso8601-date-time', isIsoDateTime);
     this.ajv.addVocabulary(ANNOTATIONS);
     for (const file of walk(dir)) {
       const schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;

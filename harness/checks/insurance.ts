@@ -1,29 +1,24 @@
-/** Checks of the surrender answer against what was sent (spec 2.5, 4.4, 7). */
+/**
+ * Checks of the surrender answer against what was sent (spec 2.5, 4.4, 7). 2.5 gives the records'
+ * fields by name and type only, so no field is required but the one 4.4 names ("with the stored
+ * surrender records"), and date-times are ISO 8601 in any of its forms (harness/iso8601.ts). A check of
+ * "every" record or field judges what is there and says how much it judged (harness/checks/judged.ts).
+ */
 import type { CapturedResponse } from '../http.ts';
-import { CONTRACT_RECORD, type SurrenderRequest } from '../insurance/surrender.ts';
-import { conformsTo } from './body.ts';
+import { orderOf, sameDay, sameMoment } from '../iso8601.ts';
+import { isJsonObject } from '../json.ts';
+import { CONTRACT_RECORD, type SurrenderItem, type SurrenderRequest } from '../insurance/surrender.ts';
+import { conformsTo, jsonBody } from './body.ts';
 import { failure, type Failure } from './failure.ts';
+import { judged, type Judged } from './judged.ts';
 import { jsonWhereBody } from './json-answer.ts';
 import { statusIn } from './status.ts';
 
-interface StoredRecord {
-  contractId?: unknown;
-  id?: unknown;
-  createdAt?: unknown;
-  updatedAt?: unknown;
-  currency?: unknown;
-  calcPeriodFrom?: unknown;
-  calcPeriodTo?: unknown;
-  surrenderPercent?: unknown;
-  surrenderValue?: unknown;
-}
-
-const sameInstant = (a: unknown, b: string) => typeof a === 'string' && Date.parse(a) === Date.parse(b);
-const key = (r: StoredRecord) => JSON.stringify([r.calcPeriodFrom, r.calcPeriodTo, r.currency, r.surrenderPercent, r.surrenderValue]);
+type StoredRecord = Partial<Record<keyof SurrenderItem | 'contractId' | 'id' | 'createdAt' | 'updatedAt' | 'providerName', unknown>>;
 
 /**
- * Spec 4.4 "Response 201: the contract record of 2.5": accepted means 201, a JSON body labelled JSON,
- * and a contract record that conforms to 2.5. Anything less is no evidence that the request was served.
+ * Spec 4.4 "Response 201: the contract record of 2.5", strictly: 201, a JSON body labelled JSON, and a
+ * contract record with the types of 2.5 and its stored surrender records.
  */
 export function acceptedWithRecord(res: CapturedResponse, requirement: string): Failure[] {
   const status = statusIn(res, [201], requirement);
@@ -31,50 +26,123 @@ export function acceptedWithRecord(res: CapturedResponse, requirement: string): 
   return [...jsonWhereBody(res, requirement), ...conformsTo(res, CONTRACT_RECORD, requirement)];
 }
 
+/** INS-RSP-001's own part of a 201: a body that is JSON at all (an empty or unparsable body is no contract record). */
+export const recordBody = (res: CapturedResponse, requirement: string): Failure[] => jsonBody(res, requirement);
+
+/** INS-RSP-001: the record has the types of 2.5 and carries its stored records. */
+export const recordConforms = (res: CapturedResponse, requirement: string): Failure[] => conformsTo(res, CONTRACT_RECORD, requirement);
+
+const storedOf = (body: unknown): unknown[] | undefined => (isJsonObject(body) && Array.isArray(body.surrender) ? body.surrender : undefined);
+
 /**
- * The control of a refusal test: the request was served as the request it was (201, JSON, the contract
- * sent). Looser than acceptedWithRecord on purpose: a refusal means something next to any served
- * request, even one whose record breaks another rule of 2.5.
+ * Why a 201 shows nothing stored, or undefined when it shows the stored records: its body is not a JSON
+ * answer (INS-CTY-001 judges the label), not a JSON object, or holds no stored surrender records
+ * (INS-RSP-001 judges the record). Only such evidence makes an acceptance count.
  */
-export function servedAsSent(res: CapturedResponse, sent: Pick<SurrenderRequest, 'contractId'>): boolean {
-  const body = res.json as { contractId?: unknown } | undefined;
-  return res.status === 201 && jsonWhereBody(res, '').length === 0 && body?.contractId === sent.contractId;
+export function whyNotStored(res: CapturedResponse): string | undefined {
+  if (res.rawBody === '') return 'a 201 with an empty body (INS-RSP-001 judges the record)';
+  const label = jsonWhereBody(res, '')[0];
+  if (label) return `${label.received}: no JSON answer (INS-CTY-001 judges it)`;
+  if (!isJsonObject(res.json)) return `a 201 whose body is no JSON object: ${res.rawBody.slice(0, 120)} (INS-RSP-001 judges the record)`;
+  const stored = storedOf(res.json);
+  if (!stored?.length) return `a 201 without its stored surrender records: ${res.rawBody.slice(0, 120)} (INS-RSP-001 judges the record)`;
+  return undefined;
 }
 
-/** The contract record echoes the request and holds one stored record per sent item (a fresh contract). */
-export function echoesRequest(sent: SurrenderRequest, body: unknown, requirement: string): Failure[] {
+/**
+ * The control of a refusal test: the request was served as the request it was (201, its stored records,
+ * the contract sent where the record names one). Looser than the record's own checks on purpose: a
+ * refusal means something next to any served request, even one whose record breaks another rule of 2.5.
+ */
+export function servedAsSent(res: CapturedResponse, sent: Pick<SurrenderRequest, 'contractId'>): boolean {
+  const contractId = isJsonObject(res.json) ? res.json.contractId : undefined;
+  return res.status === 201 && whyNotStored(res) === undefined && (contractId === undefined || contractId === sent.contractId);
+}
+
+const sameNumber = (a: unknown, b: number) => typeof a === 'number' && a === b;
+const ITEM_FIELDS: Array<[keyof SurrenderItem, (got: unknown, sent: unknown) => boolean]> = [
+  ['calcPeriodFrom', sameDay],
+  ['calcPeriodTo', sameDay],
+  ['currency', (got, sent) => got === sent],
+  ['surrenderPercent', (got, sent) => sameNumber(got, sent as number)],
+  ['surrenderValue', (got, sent) => sameNumber(got, sent as number)],
+];
+
+/** How many of the item's fields the record carries, or -1 when one it carries differs from the item's. */
+function matchOf(record: StoredRecord, item: SurrenderItem): number {
+  let count = 0;
+  for (const [key, same] of ITEM_FIELDS) {
+    if (record[key] === undefined) continue;
+    if (!same(record[key], item[key])) return -1;
+    count++;
+  }
+  return count;
+}
+
+/**
+ * INS-RSP-002: the contract record echoes the request (contractId, productType, updateDate as the same
+ * moment, where it carries them) and holds one stored record per sent item, each with the item's
+ * period, currency, percent and value (where it carries them; dates compared as days, numbers as
+ * numbers). Judged: the fields compared; a record that carries none of them shows nothing.
+ */
+export function echoesRequest(sent: SurrenderRequest, body: unknown, requirement: string): Judged {
   const out: Failure[] = [];
-  const record = (body ?? {}) as { contractId?: unknown; productType?: unknown; updateDate?: unknown; surrender?: unknown };
-  if (record.contractId !== sent.contractId) out.push(failure(requirement, `contractId ${JSON.stringify(sent.contractId)}`, JSON.stringify(record.contractId), '/contractId'));
-  if (record.productType !== sent.productType) out.push(failure(requirement, `productType ${JSON.stringify(sent.productType)}`, JSON.stringify(record.productType), '/productType'));
-  if (!sameInstant(record.updateDate, sent.updateDate)) out.push(failure(requirement, `updateDate the same instant as ${sent.updateDate}`, JSON.stringify(record.updateDate), '/updateDate'));
-  const stored = Array.isArray(record.surrender) ? (record.surrender as StoredRecord[]) : [];
+  let count = 0;
+  const record = isJsonObject(body) ? body : {};
+  const echo = (key: 'contractId' | 'productType' | 'updateDate', same: (got: unknown, want: string) => boolean, expected: string) => {
+    if (record[key] === undefined) return;
+    count++;
+    if (!same(record[key], sent[key])) out.push(failure(requirement, expected, JSON.stringify(record[key]), `/${key}`));
+  };
+  echo('contractId', (got, want) => got === want, `contractId ${JSON.stringify(sent.contractId)}`);
+  echo('productType', (got, want) => got === want, `productType ${JSON.stringify(sent.productType)}`);
+  echo('updateDate', sameMoment, `updateDate the moment ${sent.updateDate} (at the precision the answer writes)`);
+  const stored = (storedOf(body) ?? []).filter(isJsonObject) as StoredRecord[];
   if (stored.length !== sent.surrender.length) {
     out.push(failure(requirement, `${sent.surrender.length} stored record(s), one per sent item`, `${stored.length}`, '/surrender'));
   }
-  const remaining = stored.map(key);
+  const remaining = [...stored];
   sent.surrender.forEach((item, i) => {
-    const at = remaining.indexOf(key(item));
-    if (at >= 0) remaining.splice(at, 1);
-    else out.push(failure(requirement, `a stored record equal to sent item ${i}: ${key(item)}`, 'none among the stored records', `/surrender`));
+    // The record that carries most of the item's fields, all equal: records may come in any order.
+    let [bestAt, bestCount] = [-1, -1];
+    remaining.forEach((r, at) => {
+      const m = matchOf(r, item);
+      if (m > bestCount) [bestAt, bestCount] = [at, m];
+    });
+    if (bestCount < 0) {
+      out.push(failure(requirement, `a stored record with sent item ${i}'s period, currency, percent and value: ${JSON.stringify(item)}`, 'none among the stored records', '/surrender'));
+      return;
+    }
+    count += bestCount;
+    remaining.splice(bestAt, 1);
   });
-  return out;
+  return judged(out, count);
 }
 
-/** Stored records belong to the contract, have distinct integer ids, and createdAt <= updatedAt. */
-export function storedRecordsConsistent(sent: SurrenderRequest, body: unknown, requirement: string): Failure[] {
+/**
+ * Policy (INS-RSP-003): stored records carry the contract's contractId, distinct integer ids, and
+ * createdAt not after updatedAt; each judged where the record carries the fields.
+ */
+export function storedRecordsConsistent(sent: SurrenderRequest, body: unknown, requirement: string): Judged {
   const out: Failure[] = [];
-  const stored = (body as { surrender?: unknown } | undefined)?.surrender;
-  if (!Array.isArray(stored) || stored.length === 0) return [failure(requirement, 'surrender: a non-empty array of stored records', JSON.stringify(stored) ?? 'nothing', '/surrender')];
+  let count = 0;
   const ids = new Set<unknown>();
-  (stored as StoredRecord[]).forEach((r, i) => {
-    if (r.contractId !== sent.contractId) out.push(failure(requirement, `contractId ${JSON.stringify(sent.contractId)}`, JSON.stringify(r.contractId), `/surrender/${i}/contractId`));
-    if (!Number.isInteger(r.id)) out.push(failure(requirement, 'an integer id', JSON.stringify(r.id), `/surrender/${i}/id`));
-    else if (ids.has(r.id)) out.push(failure(requirement, 'an id distinct from the other records', `id ${r.id} repeated`, `/surrender/${i}/id`));
-    ids.add(r.id);
-    const created = Date.parse(String(r.createdAt));
-    const updated = Date.parse(String(r.updatedAt));
-    if (!(created <= updated)) out.push(failure(requirement, 'createdAt not after updatedAt', `createdAt ${r.createdAt}, updatedAt ${r.updatedAt}`, `/surrender/${i}`));
+  ((storedOf(body) ?? []).filter(isJsonObject) as StoredRecord[]).forEach((r, i) => {
+    if (r.contractId !== undefined) {
+      count++;
+      if (r.contractId !== sent.contractId) out.push(failure(requirement, `contractId ${JSON.stringify(sent.contractId)}`, JSON.stringify(r.contractId), `/surrender/${i}/contractId`));
+    }
+    if (r.id !== undefined) {
+      count++;
+      if (!Number.isInteger(r.id)) out.push(failure(requirement, 'an integer id', JSON.stringify(r.id), `/surrender/${i}/id`));
+      else if (ids.has(r.id)) out.push(failure(requirement, 'an id distinct from the other records', `id ${r.id} repeated`, `/surrender/${i}/id`));
+      ids.add(r.id);
+    }
+    if (r.createdAt !== undefined && r.updatedAt !== undefined) {
+      count++;
+      const order = orderOf(r.createdAt, r.updatedAt);
+      if (!order || order[0] > order[1]) out.push(failure(requirement, 'createdAt not after updatedAt', `createdAt ${r.createdAt}, updatedAt ${r.updatedAt}`, `/surrender/${i}`));
+    }
   });
-  return out;
+  return judged(out, count);
 }

@@ -3,113 +3,177 @@
  * walking the body alongside the portfolio schema (harness/invest/portfolio.ts), so a field added to
  * specs/schemas/invest is checked without touching this file. Amounts are compared with
  * harness/decimal.ts: exact, never floating point.
+ *
+ * 2.4 marks no field required, and proto3's JSON mapping (the path names a gRPC service) leaves out
+ * zero values: an absent units or nano reads as 0, an absent array as empty. So every check over
+ * "every value" judges what is there and says how many values it judged (harness/checks/judged.ts);
+ * one that judged none is inconclusive. A value another requirement judges (a units that is no
+ * decimal integer, for the sign and int64 rules) is passed over, not failed again.
  */
 import type { CapturedResponse } from '../http.ts';
-import { describeAmount, formatDecimal, int64Problem, nanoProblem, type RawAmount, signProblem, tryNanos, unitsProblem } from '../decimal.ts';
+import { describeAmount, formatDecimal, int64Problem, nanoProblem, type RawAmount, signProblem, tryNanos, unitsProblem, unitsValue } from '../decimal.ts';
+import { isIsoUtcDateTime } from '../iso8601.ts';
 import { isJsonObject } from '../json.ts';
-import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE, TOTALS } from '../invest/portfolio.ts';
+import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE, portfolioFields, TOTALS } from '../invest/portfolio.ts';
 import { schemaId } from '../schemas.ts';
 import { valueConformsTo } from './body.ts';
 import { failure, type Failure } from './failure.ts';
+import { judged, type Judged } from './judged.ts';
 import { jsonWhereBody } from './json-answer.ts';
 
 /**
- * Spec 1 and 4.3: a 200 answer that is a portfolio at all: JSON, labelled JSON, an object that holds
- * the eight totals per asset class ("the portfolio of one user account: totals per asset class, ...").
- * Every test that reads a portfolio asks this first; an empty 200, `{}` or an HTML page is none.
+ * Spec 4.3 "Response 200: the portfolio of 2.4": the answer is 200 with a JSON object. These failures
+ * belong to the requirements that state it (INV-RSP-001 for the main account, INV-GEN-001 for every
+ * account and currency); every other test passes over such an answer (whyNoPortfolio). The label is
+ * INV-CTY-001's.
  */
 export function readablePortfolio(res: CapturedResponse, requirement: string): Failure[] {
-  if (res.status !== 200) return [failure(requirement, 'status 200 with the portfolio', `status ${res.status}`), ...jsonWhereBody(res, requirement)];
+  if (res.status !== 200) return [failure(requirement, 'status 200 with the portfolio', `status ${res.status}`)];
   if (res.rawBody === '') return [failure(requirement, 'status 200 with the portfolio', 'status 200 with an empty body')];
-  const notJson = jsonWhereBody(res, requirement);
-  if (notJson.length) return notJson;
+  if (res.jsonError) return [failure(requirement, 'a portfolio: a JSON object', `a body that does not parse (${res.jsonError.split('\n')[0]})`)];
   if (!isJsonObject(res.json)) return [failure(requirement, 'a portfolio: a JSON object', JSON.stringify(res.json).slice(0, 200))];
-  const missing = TOTALS.filter((name) => !isJsonObject((res.json as Record<string, unknown>)[name]));
-  return missing.length ? [failure(requirement, 'a portfolio with its eight totals per asset class (MoneyValue objects)', `no ${missing.join(', ')}`)] : [];
+  return [];
 }
 
-/** One failure per amount for which `problemOf` finds something. */
-function eachAmount(body: unknown, requirement: string, expected: string, problemOf: (a: RawAmount) => string | undefined): Failure[] {
+/**
+ * Why an answer to a valid request shows no portfolio to judge, or undefined when it shows one: it is
+ * no readable portfolio, it is not labelled JSON (so it is no JSON answer at all), or it is a JSON
+ * object that holds no field of 2.4 (`{}` may be an empty portfolio with every field left out, or
+ * nothing at all: no evidence either way).
+ */
+export function whyNoPortfolio(res: CapturedResponse): string | undefined {
+  const unreadable = readablePortfolio(res, '')[0];
+  if (unreadable) return `${unreadable.received} (INV-RSP-001 and INV-GEN-001 judge it)`;
+  const label = jsonWhereBody(res, '')[0];
+  if (label) return `${label.received}: no JSON answer (INV-CTY-001 judges the label)`;
+  const fields = portfolioFields();
+  if (!Object.keys(res.json as object).some((k) => fields.includes(k))) return `a JSON object with no field of 2.4: ${JSON.stringify(res.json).slice(0, 120)}`;
+  return undefined;
+}
+
+/** Spec 2.3 and 2.4: the body has the types of 2.4 (every field optional; the value rules of units and nano are INV-VAL-001/002's). */
+export function portfolioConforms(body: unknown, requirement: string): Failure[] {
+  return valueConformsTo(body, PORTFOLIO_RESPONSE, requirement);
+}
+
+/**
+ * One failure per amount whose `judge` finds a problem; `judge` returns null for an amount it cannot
+ * judge (the value absent, or unreadable for another requirement), undefined for one that is fine.
+ */
+function eachAmount(body: unknown, requirement: string, expected: string, judge: (a: RawAmount) => string | undefined | null): Judged {
   const out: Failure[] = [];
+  let count = 0;
   for (const found of amountsIn(body)) {
-    const problem = isJsonObject(found.value) ? problemOf(found.value) : `a ${found.kind} that is not an object`;
+    if (!isJsonObject(found.value)) continue;
+    const problem = judge(found.value);
+    if (problem === null) continue;
+    count++;
     if (problem) out.push(failure(requirement, `${found.kind} with ${expected}`, `${JSON.stringify(found.value)}: ${problem}`, found.at));
   }
-  return out;
+  return judged(out, count);
 }
 
-/** Spec 2.3: units is a decimal integer string. */
+/** Spec 2.3: units is a decimal integer string (judged where units is present). */
 export const unitsAreDecimalIntegers = (body: unknown, requirement: string) =>
-  eachAmount(body, requirement, 'units a decimal integer string (the whole part)', (a) => unitsProblem(a.units));
+  eachAmount(body, requirement, 'units a decimal integer string (the whole part)', (a) => (a.units === undefined ? null : unitsProblem(a.units)));
 
-/** Spec 2.3: nano is an integer with |nano| < 1e9. */
+/** Spec 2.3: nano is an integer with |nano| < 1e9 (judged where nano is present). */
 export const nanosBelowOneUnit = (body: unknown, requirement: string) =>
-  eachAmount(body, requirement, 'nano an integer of absolute value below 1000000000 (the fractional part)', (a) => nanoProblem(a.nano));
+  eachAmount(body, requirement, 'nano an integer of absolute value below 1000000000 (the fractional part)', (a) => (a.nano === undefined ? null : nanoProblem(a.nano)));
 
-/** Vendor: units and nano are never of opposite signs. */
+/** Vendor: units and nano are never of opposite signs (judged where both are readable and non-zero: only there can they differ). */
 export const signsAgree = (body: unknown, requirement: string) =>
-  eachAmount(body, requirement, 'units and nano not of opposite signs', (a) => signProblem(a.units, a.nano));
+  eachAmount(body, requirement, 'units and nano not of opposite signs', (a) => {
+    const units = unitsValue(a.units);
+    const readable = units !== undefined && units !== 0n && Number.isInteger(a.nano) && a.nano !== 0;
+    return readable ? signProblem(a.units, a.nano) : null;
+  });
 
-/** Vendor: units is an int64. */
+/** Vendor: units is an int64 (judged where units is a decimal integer string). */
 export const unitsFitInt64 = (body: unknown, requirement: string) =>
-  eachAmount(body, requirement, 'units within the signed 64-bit range', (a) => int64Problem(a.units));
-
-/** Everything spec 2.3 and 2.4 say about a 200 body: the schema and the two value rules of the spec. */
-export function portfolioConforms(body: unknown, requirement: string): Failure[] {
-  return [...valueConformsTo(body, PORTFOLIO_RESPONSE, requirement), ...unitsAreDecimalIntegers(body, requirement), ...nanosBelowOneUnit(body, requirement)];
-}
+  eachAmount(body, requirement, 'units within the signed 64-bit range', (a) => (unitsValue(a.units) === undefined ? null : int64Problem(a.units)));
 
 const totalOf = (body: unknown, name: string): RawAmount | undefined => (isJsonObject(body) && isJsonObject(body[name]) ? (body[name] as RawAmount) : undefined);
+const currencyOf = (total: RawAmount | undefined) => (typeof total?.currency === 'string' && total.currency !== '' ? total.currency : undefined);
 
-/** Spec 4.3: all eight totals are in `currency` (an ISO code; the vendor writes it in lower case). */
-export function totalsInCurrency(body: unknown, currency: string, requirement: string): Failure[] {
-  if (!isJsonObject(body)) return [failure(requirement, `a portfolio whose totals are in ${currency}`, `a body that is not a JSON object: ${JSON.stringify(body) ?? 'nothing'}`)];
-  return TOTALS.flatMap((name) => {
+/** Policy (4.3): every total present is in `currency` (an ISO code; the vendor writes it in lower case). A total absent or without a currency is not judged. */
+export function totalsInCurrency(body: unknown, currency: string, requirement: string): Judged {
+  const out: Failure[] = [];
+  let count = 0;
+  for (const name of TOTALS) {
     const total = totalOf(body, name);
-    const got = total?.currency;
-    if (typeof got === 'string' && got.toUpperCase() === currency.toUpperCase()) return [];
-    return [failure(requirement, `${name} in ${currency}`, total ? `${describeAmount(total)} (currency ${JSON.stringify(got)})` : 'no total', `/${name}`)];
-  });
+    const got = currencyOf(total);
+    if (got === undefined) continue;
+    count++;
+    if (got.toUpperCase() !== currency.toUpperCase()) out.push(failure(requirement, `${name} in ${currency}`, `${describeAmount(total)} (currency ${JSON.stringify(got)})`, `/${name}`));
+  }
+  return judged(out, count);
 }
 
-/** Spec 2.4: the portfolio is the requested account's. */
-export function accountIs(body: unknown, accountId: string, requirement: string): Failure[] {
+/**
+ * Spec 4.3 "default RUB": a request without currency is the request with currency RUB, so each total
+ * comes back in the currency the same request with RUB gets (compared by label, not amount, so that
+ * prices moving between the two requests never count).
+ */
+export function defaultIsRub(omitted: unknown, rub: unknown, requirement: string): Judged {
+  const out: Failure[] = [];
+  let count = 0;
+  for (const name of TOTALS) {
+    const [got, want] = [currencyOf(totalOf(omitted, name)), currencyOf(totalOf(rub, name))];
+    if (got === undefined || want === undefined) continue;
+    count++;
+    if (got.toUpperCase() !== want.toUpperCase()) out.push(failure(requirement, `${name} in ${want}, as the same request with currency RUB gets it (default RUB)`, `currency ${JSON.stringify(got)}`, `/${name}`));
+  }
+  return judged(out, count);
+}
+
+/** Spec 2.4: the portfolio is the requested account's (judged where it carries an accountId string; its type is INV-RSP-001's). */
+export function accountIs(body: unknown, accountId: string, requirement: string): Judged {
   const got = isJsonObject(body) ? body.accountId : undefined;
-  return got === accountId ? [] : [failure(requirement, `accountId ${JSON.stringify(accountId)} (the requested account)`, JSON.stringify(got) ?? 'no accountId', '/accountId')];
+  if (typeof got !== 'string') return judged([], 0);
+  return judged(got === accountId ? [] : [failure(requirement, `accountId ${JSON.stringify(accountId)} (the requested account)`, JSON.stringify(got), '/accountId')], 1);
 }
 
-/** Configuration: totalAmountPortfolio is exactly the sum of the seven class totals, all in one currency. */
-export function portfolioIsSumOfClasses(body: unknown, requirement: string): Failure[] {
+/** Policy (part 1 "totals per asset class"): the portfolio carries all eight totals. */
+export function totalsPresent(body: unknown, requirement: string): Judged {
+  const missing = TOTALS.filter((name) => totalOf(body, name) === undefined);
+  return judged(missing.length ? [failure(requirement, 'the eight totals per asset class (MoneyValue objects)', `no ${missing.join(', ')}`)] : [], 1);
+}
+
+/**
+ * Configuration: totalAmountPortfolio is exactly the sum of the seven class totals. Judged only where
+ * all eight are there, readable (INV-VAL-001/002 judge the rest) and in one currency (INV-CUR-001's
+ * policy judges that); `reason` says why not.
+ */
+export function portfolioIsSumOfClasses(body: unknown, requirement: string): Judged {
   const totals = TOTALS.map((name) => [name, totalOf(body, name)] as const);
+  const absent = totals.filter(([, t]) => t === undefined).map(([name]) => name);
+  if (absent.length) return { ...judged([], 0), reason: `no ${absent.join(', ')} to add up` };
   const unreadable = totals.filter(([, t]) => tryNanos(t) === undefined).map(([name]) => name);
-  if (unreadable.length) return [failure(requirement, 'eight readable totals to add up', `unreadable: ${unreadable.join(', ')}`)];
+  if (unreadable.length) return { ...judged([], 0), reason: `unreadable as amounts: ${unreadable.join(', ')}` };
   const currencies = new Set(totals.map(([, t]) => String(t!.currency ?? '').toUpperCase()));
-  if (currencies.size > 1) return [failure(requirement, 'all totals in one currency, so that they can be added', totals.map(([n, t]) => `${n} ${describeAmount(t)}`).join(', '))];
+  if (currencies.size > 1) return { ...judged([], 0), reason: `totals in several currencies, which do not add up: ${totals.map(([n, t]) => `${n} ${describeAmount(t)}`).join(', ')}` };
   const sum = CLASS_TOTALS.reduce((acc, name) => acc + tryNanos(totalOf(body, name))!, 0n);
   const portfolio = tryNanos(totalOf(body, 'totalAmountPortfolio'))!;
-  if (sum === portfolio) return [];
-  return [failure(requirement, `totalAmountPortfolio = sum of the class totals = ${formatDecimal(sum)}`, `${formatDecimal(portfolio)} (off by ${formatDecimal(portfolio - sum)})`, '/totalAmountPortfolio')];
+  if (sum === portfolio) return judged([], 1);
+  return judged([failure(requirement, `totalAmountPortfolio = sum of the class totals = ${formatDecimal(sum)}`, `${formatDecimal(portfolio)} (off by ${formatDecimal(portfolio - sum)})`, '/totalAmountPortfolio')], 1);
 }
 
-/** Spec 4.3: totals asked in another currency are converted: a non-zero RUB total never reappears as the same number. */
-export function convertedNotRelabelled(rubBody: unknown, otherBody: unknown, currency: string, requirement: string): Failure[] {
-  return TOTALS.flatMap((name) => {
+/** Policy (4.3): totals asked in another currency are converted: a non-zero RUB total never reappears as the same number. Judged over the pairs readable in both. */
+export function convertedNotRelabelled(rubBody: unknown, otherBody: unknown, currency: string, requirement: string): Judged {
+  const out: Failure[] = [];
+  let count = 0;
+  for (const name of TOTALS) {
     const rub = tryNanos(totalOf(rubBody, name));
     const other = tryNanos(totalOf(otherBody, name));
-    if (rub === undefined || other === undefined || rub === 0n || rub !== other) return [];
-    return [failure(requirement, `${name} in ${currency} converted from ${formatDecimal(rub)} RUB`, `the same number ${describeAmount(totalOf(otherBody, name))}`, `/${name}`)];
-  });
+    if (rub === undefined || other === undefined || rub === 0n) continue;
+    count++;
+    if (rub === other) out.push(failure(requirement, `${name} in ${currency} converted from ${formatDecimal(rub)} RUB`, `the same number ${describeAmount(totalOf(otherBody, name))}`, `/${name}`));
+  }
+  return judged(out, count);
 }
 
-/** Every total present reads as an amount (units a decimal integer string, nano an integer): what comparing totals needs. */
-export function totalsReadable(body: unknown, requirement: string): Failure[] {
-  return TOTALS.flatMap((name) => {
-    const total = totalOf(body, name);
-    return total === undefined || tryNanos(total) !== undefined ? [] : [failure(requirement, `${name} readable as an amount (units a decimal integer string, nano an integer)`, JSON.stringify(total), `/${name}`)];
-  });
-}
-
-/** How many totals of the pair were non-zero and readable in RUB: the comparison above means something only then. */
+/** How many totals were non-zero and readable: a conversion shows only on those. */
 export function nonZeroTotals(body: unknown): number {
   return TOTALS.filter((name) => {
     const value = tryNanos(totalOf(body, name));
@@ -117,19 +181,17 @@ export function nonZeroTotals(body: unknown): number {
   }).length;
 }
 
-const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]00:00)$/;
-
-export function isIsoUtc(text: unknown): boolean {
-  const m = typeof text === 'string' ? ISO_UTC.exec(text) : null;
-  if (!m) return false;
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h <= 23 && mi <= 59 && s <= 60;
-}
-
-/** Spec 2.4: every expireDate of a virtual position is an ISO 8601 date-time in UTC (the field itself may be absent: nothing in 2.4 is marked required). */
-export function virtualExpireDatesUtc(body: unknown, requirement: string): Failure[] {
-  return expireDatesIn(body).flatMap(([at, got]) => (isIsoUtc(got) ? [] : [failure(requirement, 'expireDate: an ISO 8601 date-time in UTC (…T…Z)', JSON.stringify(got), at)]));
+/**
+ * Spec 2.4: every expireDate of a virtual position is an ISO 8601 date-time in UTC, in any of ISO
+ * 8601's forms (extended or basic, to the minute or second, with a fraction; Z or a zero offset).
+ * Judged where a virtual position carries a string expireDate; its type is INV-RSP-001's.
+ */
+export function virtualExpireDatesUtc(body: unknown, requirement: string): Judged {
+  const dates = expireDatesIn(body).filter(([, got]) => typeof got === 'string');
+  return judged(
+    dates.flatMap(([at, got]) => (isIsoUtcDateTime(got) ? [] : [failure(requirement, 'expireDate: an ISO 8601 date-time in UTC (Z or a zero offset)', JSON.stringify(got), at)])),
+    dates.length,
+  );
 }
 
 /** The expireDate of every virtual position that carries one, with its JSON pointer. */

@@ -26,6 +26,11 @@ export const CLASS_TOTALS = [
 ] as const;
 export const TOTALS = [...CLASS_TOTALS, 'totalAmountPortfolio'] as const;
 
+/** The fields 2.4 names for the portfolio, read from its schema: an answer that holds none of them shows no portfolio. */
+export function portfolioFields(): string[] {
+  return Object.keys((schemaRegistry().schema(PORTFOLIO_RESPONSE).properties ?? {}) as Record<string, unknown>);
+}
+
 export interface FoundAmount {
   /** JSON pointer of the amount in the body. */
   at: string;

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConformanceError } from '../../harness/checks/failure.ts';
-import { acceptedWithRecord, servedAsSent, storedRecordsConsistent } from '../../harness/checks/insurance.ts';
+import { acceptedWithRecord, echoesRequest, recordConforms, servedAsSent, storedRecordsConsistent, whyNotStored } from '../../harness/checks/insurance.ts';
+import { isNotationOnly } from '../../harness/insurance/surrender.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { rejectedWith } from '../../harness/checks/status.ts';
 import { inconclusive, isInconclusive } from '../../harness/errors.ts';
@@ -52,7 +53,8 @@ describe('an acceptance is a 201 with a conforming contract record', () => {
     expect(acceptedWithRecord(res, 'R')).toEqual([]);
     expect(servedAsSent(res, sent)).toBe(true);
     expect(servedAsSent(res, sampleRequest())).toBe(false);
-    expect(storedRecordsConsistent(sent, record, 'R')).toEqual([]);
+    expect(storedRecordsConsistent(sent, record, 'R')).toEqual({ failures: [], judged: 6 });
+    expect(echoesRequest(sent, record, 'R')).toEqual({ failures: [], judged: 13 });
   });
 
   it('what a degenerate target answers never is: 200, an empty 201, {}, HTML, a 401', () => {
@@ -67,7 +69,48 @@ describe('an acceptance is a 201 with a conforming contract record', () => {
       expect(acceptedWithRecord(res, 'R').length, `${res.status} ${res.headers['content-type']} ${res.rawBody.slice(0, 20)}`).toBeGreaterThan(0);
       expect(servedAsSent(res, sent)).toBe(false);
     }
-    expect(storedRecordsConsistent(sent, {}, 'R')).toHaveLength(1);
+    expect(whyNotStored(cannedResponse(201, {}, JSON_TYPE))).toMatch(/without its stored surrender records/);
+    expect(whyNotStored(cannedResponse(201, record, { 'content-type': 'text/html' }))).toMatch(/INS-CTY-001/);
+    expect(storedRecordsConsistent(sent, {}, 'R')).toEqual({ failures: [], judged: 0 });
+    expect(echoesRequest(sent, { surrender: [{}, {}] }, 'R')).toEqual({ failures: [], judged: 0 });
+  });
+});
+
+describe('2.5 gives names and types only: a conforming server may answer differently', () => {
+  const moscow = (iso: string) => `${new Date(Date.parse(iso) + 3 * 3600_000).toISOString().slice(0, 23)}+03:00`;
+
+  it('fields left out, other offsets, whole seconds, basic format, records in another order, extra fields', () => {
+    const { sent, record } = recordOf();
+    const variants = [
+      { surrender: record.surrender.map(({ calcPeriodFrom, calcPeriodTo, currency, surrenderPercent, surrenderValue }) => ({ calcPeriodFrom, calcPeriodTo, currency, surrenderPercent, surrenderValue })) },
+      { ...record, updateDate: moscow(sent.updateDate), createdAt: moscow(record.createdAt) },
+      { ...record, updateDate: `${sent.updateDate.slice(0, 19)}Z` },
+      { ...record, surrender: record.surrender.map((r) => ({ ...r, calcPeriodFrom: r.calcPeriodFrom.replaceAll('-', ''), createdAt: '20250101T100000Z' })) },
+      { ...record, surrender: [...record.surrender].reverse(), status: 'ACTIVE' },
+    ];
+    for (const body of variants) {
+      const res = cannedResponse(201, body, JSON_TYPE);
+      expect(recordConforms(res, 'R'), JSON.stringify(body)).toEqual([]);
+      expect(whyNotStored(res)).toBeUndefined();
+      expect(servedAsSent(res, sent)).toBe(true);
+      expect(echoesRequest(sent, body, 'R').failures, JSON.stringify(body)).toEqual([]);
+      expect(storedRecordsConsistent(sent, body, 'R').failures).toEqual([]);
+    }
+  });
+
+  it('what the record carries must still be what was sent', () => {
+    const { sent, record } = recordOf();
+    const wrong = (edit: (r: typeof record) => unknown) => echoesRequest(sent, edit(structuredClone(record)), 'R').failures.map((f) => f.at);
+    expect(wrong((r) => ({ ...r, updateDate: '2001-01-01T00:00:00Z' }))).toEqual(['/updateDate']);
+    expect(wrong((r) => ({ ...r, surrender: [r.surrender[0]] }))).toContain('/surrender');
+    expect(wrong((r) => ({ ...r, surrender: r.surrender.map((x) => ({ ...x, surrenderValue: Math.round(x.surrenderValue) })) }))).toContain('/surrender');
+    expect(recordConforms(cannedResponse(201, { ...record, surrender: [] }, JSON_TYPE), 'R')[0].expected).toMatch(/fewer than 1/);
+    expect(recordConforms(cannedResponse(201, { ...record, createdAt: '21.12.2026 10:00' }, JSON_TYPE), 'R')[0].expected).toMatch(/iso8601-date-time/);
+  });
+
+  it('a date in another notation is a date still (INS-TYP-003 policy), an impossible one none', () => {
+    for (const v of ['01.02.2024', '12/31/2025', '31-12-2025']) expect(isNotationOnly(v), v).toBe(true);
+    for (const v of ['2024-02-01', '31.02.2024x', '32.13.2024', 'yesterday', 20240201]) expect(isNotationOnly(v), String(v)).toBe(false);
   });
 });
 

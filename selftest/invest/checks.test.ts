@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import {
   accountIs,
   convertedNotRelabelled,
+  defaultIsRub,
   expireDatesIn,
-  isIsoUtc,
   nanosBelowOneUnit,
   noPortfolioIn,
   portfolioConforms,
@@ -17,12 +17,14 @@ import {
   readablePortfolio,
   signsAgree,
   totalsInCurrency,
-  totalsReadable,
+  totalsPresent,
   unitsAreDecimalIntegers,
   unitsFitInt64,
   vendorErrorBody,
   virtualExpireDatesUtc,
+  whyNoPortfolio,
 } from '../../harness/checks/invest.ts';
+import { isIsoUtcDateTime } from '../../harness/iso8601.ts';
 import { cannedResponse } from '../helpers.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { valueConformsTo } from '../../harness/checks/body.ts';
@@ -53,12 +55,10 @@ describe('generated portfolios pass every check', () => {
     fc.assert(
       fc.property(withPortfolio, ({ c, body }) => {
         expect(portfolioConforms(body, 'R')).toEqual([]);
-        expect(signsAgree(body, 'R')).toEqual([]);
-        expect(unitsFitInt64(body, 'R')).toEqual([]);
-        expect(totalsInCurrency(body, c.toUpperCase(), 'R')).toEqual([]);
-        expect(portfolioIsSumOfClasses(body, 'R')).toEqual([]);
-        expect(virtualExpireDatesUtc(body, 'R')).toEqual([]);
-        expect(accountIs(body, '2000000001', 'R')).toEqual([]);
+        for (const check of [unitsAreDecimalIntegers, nanosBelowOneUnit, signsAgree, unitsFitInt64, virtualExpireDatesUtc, totalsPresent]) expect(check(body, 'R').failures).toEqual([]);
+        expect(totalsInCurrency(body, c.toUpperCase(), 'R')).toEqual({ failures: [], judged: 8 });
+        expect(portfolioIsSumOfClasses(body, 'R')).toEqual({ failures: [], judged: 1 });
+        expect(accountIs(body, '2000000001', 'R')).toEqual({ failures: [], judged: 1 });
       }),
       RUNS,
     );
@@ -92,7 +92,7 @@ describe('one broken value is caught where it was broken', () => {
     it(what, () => {
       fc.assert(
         fc.property(withTarget, ({ body, at }) => {
-          const failures = check(copyWithValueAt(body, at, mutate(valueAt(body, at))));
+          const failures = check(copyWithValueAt(body, at, mutate(valueAt(body, at)))).failures;
           expect(failures.map((f) => f.at)).toEqual([at]);
         }),
         RUNS,
@@ -105,8 +105,9 @@ describe('one broken value is caught where it was broken', () => {
       fc.property(withPortfolio, fc.constantFrom(...TOTALS), ({ c, body }, name) => {
         const other = c === 'usd' ? 'eur' : 'usd';
         const broken = copyWithValueAt(body, `/${name}`, { ...(body[name] as Body), currency: other });
-        expect(totalsInCurrency(broken, c, 'R').map((f) => f.at)).toEqual([`/${name}`]);
-        expect(portfolioIsSumOfClasses(broken, 'R')).toHaveLength(1);
+        expect(totalsInCurrency(broken, c, 'R').failures.map((f) => f.at)).toEqual([`/${name}`]);
+        // Totals in two currencies do not add up: the sum is not judged (INV-CUR-001 judges the currency).
+        expect(portfolioIsSumOfClasses(broken, 'R')).toMatchObject({ failures: [], judged: 0, reason: expect.stringMatching(/several currencies/) });
       }),
       RUNS,
     );
@@ -118,7 +119,7 @@ describe('one broken value is caught where it was broken', () => {
         const total = body.totalAmountPortfolio as { units: string; nano: number; currency: string };
         const nano = total.nano + delta;
         const broken = copyWithValueAt(body, '/totalAmountPortfolio', Math.abs(nano) < 1e9 ? { ...total, nano } : { ...total, units: String(BigInt(total.units) + BigInt(Math.sign(delta))), nano: 0 });
-        expect(portfolioIsSumOfClasses(broken, 'R')[0]?.received).toMatch(/off by -?0\.000000001\)/);
+        expect(portfolioIsSumOfClasses(broken, 'R').failures[0]?.received).toMatch(/off by -?0\.000000001\)/);
       }),
       RUNS,
     );
@@ -129,7 +130,7 @@ describe('one broken value is caught where it was broken', () => {
       fc.property(portfolioResponse({ currency: 'rub' }), (rub) => {
         const relabelled = Object.fromEntries(Object.entries(rub).map(([k, v]) => [k, TOTALS.includes(k as never) ? { ...(v as Body), currency: 'usd' } : v]));
         const nonZero = TOTALS.filter((n) => (rub[n] as Body).units !== '0' || (rub[n] as Body).nano !== 0).length;
-        expect(convertedNotRelabelled(rub, relabelled, 'USD', 'R')).toHaveLength(nonZero);
+        expect(convertedNotRelabelled(rub, relabelled, 'USD', 'R').failures).toHaveLength(nonZero);
       }),
       RUNS,
     );
@@ -137,9 +138,13 @@ describe('one broken value is caught where it was broken', () => {
 });
 
 describe('dates, errors, headers, requests', () => {
-  it('expireDate: ISO 8601 in UTC only', () => {
-    for (const good of ['2026-12-21T21:00:00Z', '2026-12-21T21:00:00.123456789Z', '2024-02-29T00:00:00+00:00', '2026-01-01t00:00:00z']) expect(isIsoUtc(good)).toBe(true);
-    for (const bad of ['2026-12-22T00:00:00+03:00', '2026-12-21 21:00:00Z', '2026-12-21', '2023-02-29T00:00:00Z', '2026-12-21T24:00:00Z', 1766350800, undefined]) expect(isIsoUtc(bad)).toBe(false);
+  it('expireDate: ISO 8601 in UTC, in any of its forms', () => {
+    for (const good of ['2026-12-21T21:00:00Z', '2026-12-21T21:00:00.123456789Z', '2024-02-29T00:00:00+00:00', '2026-01-01t00:00:00z', '2026-12-21T21:00Z', '20261221T210000Z', '2026-12-21T21:00:00,5Z', '2026-12-21T21:00:00+0000', '2026-W52-1T21:00Z']) {
+      expect(isIsoUtcDateTime(good), good).toBe(true);
+    }
+    for (const bad of ['2026-12-22T00:00:00+03:00', '2026-12-21T21:00:00', '2026-12-21 21:00:00Z', '2026-12-21', '2023-02-29T00:00:00Z', '2026-12-21T25:00:00Z', '21.12.2026T21:00Z', 1766350800, undefined]) {
+      expect(isIsoUtcDateTime(bad), String(bad)).toBe(false);
+    }
   });
 
   it("the vendor's error body: shape, gRPC code of the status, the documented API code", () => {
@@ -193,28 +198,64 @@ describe('a readable portfolio is the evidence every portfolio test starts from'
     );
   });
 
-  it('what a degenerate target answers is none: an empty 200, {}, HTML, a refusal', () => {
+  it('what a degenerate target answers shows none: an empty 200, {}, HTML, JSON labelled HTML, a refusal', () => {
     fc.assert(
       fc.property(withPortfolio, ({ body }) => {
         expect(readablePortfolio(response(200, undefined), 'R')[0].received).toMatch(/empty body/);
-        expect(readablePortfolio(response(200, {}, json), 'R')[0].received).toMatch(/^no totalAmountShares/);
-        expect(readablePortfolio(response(200, body, { 'content-type': 'text/html' }), 'R')[0].received).toMatch(/text\/html/);
         expect(readablePortfolio(response(401, { code: 16 }, json), 'R')[0].received).toBe('status 401');
-        expect(readablePortfolio(response(200, '<html></html>', json), 'R')[0].expected).toMatch(/JSON/);
+        expect(readablePortfolio(response(200, '<html></html>', json), 'R')[0].received).toMatch(/does not parse/);
+        expect(readablePortfolio(response(200, [body], json), 'R')[0].expected).toMatch(/JSON object/);
+        // Not the 200 portfolio's failures, yet no portfolio to judge: the label is INV-CTY-001's, `{}` shows nothing.
+        expect(readablePortfolio(response(200, body, { 'content-type': 'text/html' }), 'R')).toEqual([]);
+        expect(whyNoPortfolio(response(200, body, { 'content-type': 'text/html' }))).toMatch(/text\/html.*INV-CTY-001/);
+        expect(whyNoPortfolio(response(200, {}, json))).toMatch(/no field of 2\.4/);
+        expect(whyNoPortfolio(response(200, { unrelated: 1 }, json))).toMatch(/no field of 2\.4/);
+        expect(whyNoPortfolio(response(401, { code: 16 }, json))).toMatch(/status 401.*INV-RSP-001/);
       }),
       { numRuns: 5 },
     );
   });
 
-  it('totals that cannot be read as amounts are named; absent and canonical ones are fine', () => {
-    expect(totalsReadable({ totalAmountShares: { units: '12', nano: 5 } }, 'R')).toEqual([]);
-    expect(totalsReadable({ totalAmountBonds: { units: '12.5', nano: 0 } }, 'R').map((f) => f.at)).toEqual(['/totalAmountBonds']);
+  it('2.4 marks nothing required: a portfolio of one field, or with totals left out, conforms', () => {
+    expect(portfolioConforms({ accountId: '2000000001' }, 'R')).toEqual([]);
+    expect(whyNoPortfolio(response(200, { accountId: '2000000001' }, json))).toBeUndefined();
+    expect(accountIs({ totalAmountShares: { currency: 'rub' } }, '2000000001', 'R')).toEqual({ failures: [], judged: 0 });
+    expect(totalsPresent({ totalAmountShares: { currency: 'rub' } }, 'R').failures[0].received).toMatch(/^no totalAmountBonds, /);
+    expect(portfolioIsSumOfClasses({ totalAmountShares: { currency: 'rub' } }, 'R')).toMatchObject({ judged: 0, reason: expect.stringMatching(/^no totalAmountBonds/) });
+  });
+
+  it('zero values left out as proto3 JSON does: absent units and nano read as 0, judged by nobody', () => {
+    const zeros = { totalAmountShares: { currency: 'rub' }, expectedYield: {}, positions: [{ quantity: { units: '3' } }] };
+    expect(portfolioConforms(zeros, 'R')).toEqual([]);
+    expect(unitsAreDecimalIntegers(zeros, 'R')).toEqual({ failures: [], judged: 1 });
+    expect(nanosBelowOneUnit(zeros, 'R')).toEqual({ failures: [], judged: 0 });
+    expect(signsAgree(zeros, 'R')).toEqual({ failures: [], judged: 0 });
+  });
+
+  it('a units that is no decimal integer fails INV-VAL-001 only: the sign and int64 rules judge nothing of it', () => {
+    const words = { totalAmountShares: { currency: 'rub', units: 'units', nano: 5 }, expectedYield: { units: 'units', nano: -5 } };
+    expect(unitsAreDecimalIntegers(words, 'R').failures).toHaveLength(2);
+    expect(signsAgree(words, 'R')).toEqual({ failures: [], judged: 0 });
+    expect(unitsFitInt64(words, 'R')).toEqual({ failures: [], judged: 0 });
+  });
+
+  it('units with a sign or leading zeros write the whole part', () => {
+    const signed = { totalAmountShares: { currency: 'rub', units: '+12', nano: 5 }, expectedYield: { units: '-007', nano: -5 } };
+    expect(unitsAreDecimalIntegers(signed, 'R')).toEqual({ failures: [], judged: 2 });
+    expect(signsAgree(signed, 'R')).toEqual({ failures: [], judged: 2 });
+  });
+
+  it('default RUB: the totals of a request without currency are labelled as those of the request with RUB', () => {
+    const rub = { totalAmountShares: { currency: 'rub', units: '1' }, totalAmountBonds: { currency: 'rub' } };
+    expect(defaultIsRub(rub, rub, 'R')).toEqual({ failures: [], judged: 2 });
+    expect(defaultIsRub({ ...rub, totalAmountBonds: { currency: 'usd' } }, rub, 'R').failures.map((f) => f.at)).toEqual(['/totalAmountBonds']);
+    expect(defaultIsRub({}, rub, 'R').judged).toBe(0);
   });
 
   it('expireDate is judged where a virtual position carries one', () => {
     const body = { virtualPositions: [{ figi: 'X' }, { expireDate: '2026-12-21T21:00:00Z' }, { expireDate: '2026-12-22T00:00:00+03:00' }] };
     expect(expireDatesIn(body).map(([at]) => at)).toEqual(['/virtualPositions/1/expireDate', '/virtualPositions/2/expireDate']);
-    expect(virtualExpireDatesUtc(body, 'R').map((f) => f.at)).toEqual(['/virtualPositions/2/expireDate']);
+    expect(virtualExpireDatesUtc(body, 'R').failures.map((f) => f.at)).toEqual(['/virtualPositions/2/expireDate']);
   });
 
   it('position ids are plain strings (spec 2.4, the vendor): an id that is no UUID conforms', () => {

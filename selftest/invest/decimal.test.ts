@@ -94,9 +94,9 @@ describe('decimal arithmetic against a bigint reference', () => {
 });
 
 describe('the invariants', () => {
-  it('units: a decimal integer string, nothing else', () => {
-    for (const good of ['0', '-0', '12', '-9223372036854775808', '007']) expect(unitsProblem(good)).toBeUndefined();
-    for (const bad of ['12.5', '1e3', ' 7', '+7', '', '0x10', 12, null, true]) expect(unitsProblem(bad)).toBeDefined();
+  it('units: a decimal integer string with an optional sign, nothing else', () => {
+    for (const good of ['0', '-0', '12', '-9223372036854775808', '007', '+7']) expect(unitsProblem(good)).toBeUndefined();
+    for (const bad of ['12.5', '1e3', ' 7', '+-7', '', '0x10', 12, null, true]) expect(unitsProblem(bad)).toBeDefined();
   });
 
   it('nano: an integer below one unit in absolute value', () => {

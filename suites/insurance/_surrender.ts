@@ -1,14 +1,16 @@
 /**
  * How the insurance suites call the surrender method (spec 4.4) and judge its answers. No answer passes
- * a test without evidence: an acceptance is a 201 with a conforming contract record; a refusal counts
- * only next to a control (a valid request with valid credentials served in the same run; see
- * harness/refusal.ts); every answer with a body is JSON.
+ * a test without evidence: an acceptance is a 201 that shows its stored surrender records; a refusal
+ * counts only next to a control (a valid request with valid credentials served in the same run; see
+ * harness/refusal.ts). One cause, one failure: the record's shape is INS-RSP-001's, its label
+ * INS-CTY-001's; an acceptance test whose 201 shows nothing stored ends inconclusive with the reason.
  */
 import { randomUUID } from 'node:crypto';
-import { acceptedWithRecord, servedAsSent } from '../../harness/checks/insurance.ts';
+import { recordBody, recordConforms, servedAsSent, whyNotStored } from '../../harness/checks/insurance.ts';
 import { failure } from '../../harness/checks/failure.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
-import { rejectedWith } from '../../harness/checks/status.ts';
+import { rejectedWith, statusIn } from '../../harness/checks/status.ts';
+import { inconclusive } from '../../harness/errors.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import { jsonPayload, type CapturedResponse } from '../../harness/http.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
@@ -63,9 +65,22 @@ export function control(t: RequirementContext): Promise<CapturedResponse> {
   return t.control('insurance: a valid surrender request with services.insurance.token', () => sendSurrender(t, sampleRequest()), (res) => servedAsSent(res, sentOf(res)));
 }
 
-/** Accepted: 201 with a conforming contract record, labelled JSON. */
+/** Accepted: 201 (the requirement's own), showing its stored records (else inconclusive: INS-RSP-001 and INS-CTY-001 judge the body). */
 export function expectAccepted(t: RequirementContext, res: CapturedResponse, note?: string): void {
-  t.expectNone(acceptedWithRecord(res, t.id), res, note);
+  t.expectNone(statusIn(res, [201], t.id), res, note);
+  const why = whyNotStored(res);
+  if (why) throw inconclusive('PRECONDITION_MISSING', `${note ? `${note}: ` : ''}the 201 shows nothing stored to count as an acceptance: ${why}`);
+}
+
+/**
+ * Spec 4.4 "Response 201: the contract record of 2.5": 201, a JSON body with the types of 2.5 and its
+ * stored records. A body not labelled JSON is no evidence either way (INS-CTY-001 fails it).
+ */
+export function expectRecord(t: RequirementContext, res: CapturedResponse, note?: string): void {
+  t.expectNone([...statusIn(res, [201], t.id), ...(res.status === 201 ? recordBody(res, t.id) : [])], res, note);
+  const label = jsonWhereBody(res, '')[0];
+  if (label) throw inconclusive('PRECONDITION_MISSING', `${note ? `${note}: ` : ''}${label.received}: no JSON answer to judge as a contract record (INS-CTY-001 judges the label)`);
+  t.expectNone(recordConforms(res, t.id), res, note);
 }
 
 /** A refusal with one of `allowed`, counted only next to the control (harness/refusal.ts). */

@@ -32,7 +32,12 @@ export const ERROR_CASES: readonly ErrorCase[] = [
     send: (t) => sendPortfolio(t, { accountId: account(t) }, { token: `pc-unknown-${randomUUID()}` }),
     vendor: { status: 401, description: 40003 },
   },
-  { id: 'malformed-token', what: 'a malformed bearer credential ("Bearer not a token")', send: (t) => sendPortfolio(t, { accountId: account(t) }, { authorization: 'Bearer not a token' }) },
+  {
+    id: 'malformed-token',
+    what: 'a malformed bearer credential ("Bearer not a token")',
+    send: (t) => sendPortfolio(t, { accountId: account(t) }, { authorization: 'Bearer not a token' }),
+    vendor: { status: 401, description: 40003 },
+  },
   {
     id: 'other-account',
     what: 'the token reading services.invest.otherAccountId',

@@ -2,12 +2,13 @@
  * How the invest suites call GetPortfolio (spec 4.3): {url}/rest/{package}.OperationsService/GetPortfolio.
  * The documented limit is 200 requests a minute, so answers are memoised per test file: the tests of a
  * file each check their own requirement on the same few answers instead of asking again.
- * Evidence: a portfolio answer counts only as a readable portfolio (200, JSON, its eight totals), and a
- * refusal only next to the control (the main account's portfolio, read in this run).
+ * Evidence: a portfolio answer counts only where it shows a portfolio (200, a JSON object labelled JSON
+ * with a field of 2.4; harness/checks/invest.ts whyNoPortfolio), and a refusal only next to the control
+ * (the main account's portfolio, read in this run).
  */
 import type { Failure } from '../../harness/checks/failure.ts';
 import { failure } from '../../harness/checks/failure.ts';
-import { readablePortfolio } from '../../harness/checks/invest.ts';
+import { whyNoPortfolio } from '../../harness/checks/invest.ts';
 import { rejectedWith } from '../../harness/checks/status.ts';
 import { ToolError } from '../../harness/errors.ts';
 import { jsonPayload, type CapturedResponse } from '../../harness/http.ts';
@@ -109,9 +110,9 @@ export function unknownAccountLike(t: RequirementContext): string {
   return accountIdLike(mainAccount(t), known);
 }
 
-/** The control of every refusal test: the main account's portfolio (memoised), a readable portfolio in this run. */
+/** The control of every refusal test: the main account's portfolio (memoised), shown in this run. */
 export function control(t: RequirementContext): Promise<CapturedResponse> {
-  return t.control('invest: GetPortfolio of services.invest.accountId with services.invest.token', () => portfolioOf(t, mainAccount(t), undefined), (res) => readablePortfolio(res, t.id).length === 0);
+  return t.control('invest: GetPortfolio of services.invest.accountId with services.invest.token', () => portfolioOf(t, mainAccount(t), undefined), (res) => whyNoPortfolio(res) === undefined);
 }
 
 /** A refusal with one of `allowed` (and whatever else `extra` finds), counted only next to the control. */

@@ -50,7 +50,7 @@ export const insuranceFaults = [
   f('ins-product-type-any', ['INS-ENM-004'], 'any productType string is accepted', { rules: { 'productType.enum': never } }),
   f('ins-update-date-optional', ['INS-REQ-001'], 'updateDate may be left out', { rules: { 'updateDate.required': never } }),
   f('ins-status-200', ['INS-RSP-001', 'INS-STA-001'], 'a stored request is answered 200 instead of 201', { answer: (a) => (created(a) ? { ...a, status: 200 } : a) }),
-  f('ins-record-without-provider-name', ['INS-RSP-001'], 'stored records lack providerName', eachRecord((r) => delete r.providerName)),
+  f('ins-record-percent-string', ['INS-RSP-001'], 'stored records carry surrenderPercent as a string, as a decimal column serialises', eachRecord((r) => void (r.surrenderPercent = String(r.surrenderPercent)))),
   f('ins-record-id-string', ['INS-RSP-001'], 'stored record ids are strings, not integers', eachRecord((r) => void (r.id = String(r.id)))),
   f('ins-value-rounded', ['INS-RSP-002'], 'surrenderValue is stored rounded to whole units', eachRecord((r) => void (r.surrenderValue = Math.round(r.surrenderValue as number)))),
   f('ins-only-first-item-stored', ['INS-RSP-002'], 'only the first surrender item is stored', contract((c) => void (c.surrender = c.surrender.slice(0, 1)))),
@@ -84,6 +84,16 @@ export const insuranceFaults = [
       'surrender[].calcPeriodTo.format': periodDate('calcPeriodTo', isLooseDate),
       'updateDate.format': updateDateFormat((v) => isDateTime(v, isLooseDate)),
     },
+  }),
+  f('ins-dotted-dates-accepted', ['INS-TYP-003'], 'calculation periods written dd.mm.yyyy are read as day.month.year and accepted', {
+    request: editJsonBody((body) => {
+      for (const item of Array.isArray(body.surrender) ? body.surrender : []) {
+        for (const key of ['calcPeriodFrom', 'calcPeriodTo']) {
+          const m = typeof item?.[key] === 'string' ? /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(item[key]) : null;
+          if (m) item[key] = `${m[3]}-${m[2]}-${m[1]}`;
+        }
+      }
+    }),
   }),
   f('ins-datetime-offset-rejected', ['INS-GEN-001'], 'an updateDate with a numeric UTC offset (+03:00) is rejected; only Z is understood', {
     rules: { 'updateDate.format': updateDateFormat((v) => isDateTime(v) && /z$/i.test(v)) },

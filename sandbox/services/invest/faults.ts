@@ -28,17 +28,17 @@ const errors = (a: PortfolioAnswer) => a.status >= 400;
 const lookup = (find: AccountLookup) => ({ rules: { 'account.lookup': find } });
 
 export const investFaults = [
-  f('inv-nano-overflow', ['INV-VAL-002', 'INV-RSP-001'], 'a whole amount is written without carrying: 12 becomes units 11, nano 1000000000',
+  f('inv-nano-overflow', ['INV-VAL-002'], 'a whole amount is written without carrying: 12 becomes units 11, nano 1000000000',
     pairs((pair, amount) => amount > 0n && amount % NANO === 0n && setPair(pair, amount / NANO - 1n, 1_000_000_000))),
-  f('inv-units-decimal', ['INV-VAL-001', 'INV-RSP-001', 'INV-TOT-001'], 'MoneyValue units carry the whole decimal ("12.5") and nano 0',
+  f('inv-units-decimal', ['INV-VAL-001'], 'MoneyValue units carry the whole decimal ("12.5") and nano 0',
     pairs((pair, amount, kind) => kind === 'money' && amount % NANO !== 0n && setPair(pair, decimalText(amount), 0))),
   f('inv-opposite-signs', ['INV-VAL-003'], 'negative amounts are split with floor division: -2.5 becomes units -3, nano 500000000',
     pairs((pair, amount) => amount < 0n && amount % NANO !== 0n && setPair(pair, amount / NANO - 1n, Number(amount - (amount / NANO - 1n) * NANO)))),
   f('inv-units-uint64-wrap', ['INV-VAL-004', 'INV-VAL-003'], 'negative Quotation units are written as unsigned 64-bit integers: -3 becomes 18446744073709551613',
     pairs((pair, amount, kind) => kind === 'quotation' && amount / NANO < 0n && setPair(pair, 2n ** 64n + amount / NANO, pair.nano))),
-  f('inv-total-wrong-currency', ['INV-CUR-001', 'INV-CUR-003', 'INV-TOT-001'], 'with USD or EUR requested, totalAmountBonds stays in RUB',
+  f('inv-total-wrong-currency', ['INV-CUR-001', 'INV-CUR-003'], 'with USD or EUR requested, totalAmountBonds stays in RUB',
     portfolio((body, a) => void (body.totalAmountBonds = portfolioOf(a.facts!.account, 'rub').totalAmountBonds), foreign)),
-  f('inv-default-not-rub', ['INV-CUR-002'], 'with currency omitted the totals come in USD instead of the default RUB', {
+  f('inv-default-not-rub', ['INV-CUR-002', 'INV-CUR-005'], 'with currency omitted the totals come in USD instead of the default RUB', {
     request: editJsonBody((body) => {
       if (body.currency === undefined || body.currency === null) body.currency = 'USD';
     }),
@@ -54,15 +54,17 @@ export const investFaults = [
       if (body.currency !== undefined && body.currency !== null && !CURRENCY_CODES.includes(body.currency as string)) body.currency = 'RUB';
     }),
   }),
-  f('inv-virtual-expire-local', ['INV-VIR-001', 'INV-RSP-001'], 'virtual positions expire at a Moscow-time date-time (+03:00), not UTC',
+  f('inv-virtual-expire-local', ['INV-VIR-001'], 'virtual positions expire at a Moscow-time date-time (+03:00), not UTC',
     portfolio((body) => (body.virtualPositions as Node[]).forEach((v) => (v.expireDate = moscowTime(v.expireDate as string))))),
   f('inv-portfolio-total-off', ['INV-TOT-001'], 'totalAmountPortfolio leaves out the options total', portfolio((body) => subtract(body.totalAmountPortfolio as Pair, body.totalAmountOptions as Pair))),
+  f('inv-total-omitted', ['INV-TOT-002'], 'totalAmountOptions is left out of every portfolio', portfolio((body) => void delete body.totalAmountOptions)),
+  f('inv-account-id-number', ['INV-RSP-001', 'INV-GEN-001'], 'accountId is written as a JSON number, as an int64 column would be', portfolio((body) => void (body.accountId = Number(body.accountId)))),
   f('inv-account-ignored', ['INV-RSP-002'], "the token's first account is served whatever accountId asks for",
     lookup((accounts, accountId) => {
       const asked = accounts.get(accountId);
       return asked && [...accounts.values()].find((a) => a.owner === asked.owner);
     })),
-  f('inv-empty-portfolio-204', ['INV-STA-001', 'INV-RSP-002', 'INV-CUR-001', 'INV-CUR-002'], 'an account without positions is answered 204 No Content', {
+  f('inv-empty-portfolio-204', ['INV-STA-001', 'INV-GEN-001'], 'an account without positions is answered 204 No Content', {
     answer: (a) => {
       if (!served(a) || a.facts!.account.holdings.length > 0) return a;
       const { 'content-type': _json, ...headers } = a.headers;
@@ -74,7 +76,8 @@ export const investFaults = [
   }),
   f('inv-no-rate-limit', ['INV-RAT-001'], 'the 200 requests per minute limit is counted and reported in the headers but never enforced', { rules: { 'rate-limit': never } }),
   f('inv-no-auth', ['INV-AUT-001', 'INV-ERR-003'], 'a request without a token is served', { rules: { 'token.present': never } }),
-  f('inv-bad-token-403', ['INV-AUT-002'], 'an unknown token is answered 403 instead of 401', {
+  f('inv-unknown-token-served', ['INV-AUT-002'], 'a bearer token the service does not know is served as if it were valid', { rules: { 'token.known': never } }),
+  f('inv-bad-token-403', ['INV-AUT-005'], 'an unknown token is answered 403 instead of 401', {
     answer: onRefusal('token.known', (a: PortfolioAnswer, request: Incoming) => (bearerOf(request, BEARER) ? rejectionAnswer('token.known', FORBIDDEN, a.headers) : a)),
   }),
   f('inv-foreign-account-readable', ['INV-AUT-003', 'INV-AUT-004', 'INV-ERR-003'], 'any valid token may read any account (broken object-level authorization)', { rules: { 'account.owner': never } }),
