@@ -59,20 +59,23 @@ export function servedAsSent(res: CapturedResponse, sent: Pick<SurrenderRequest,
   return res.status === 201 && whyNotStored(res) === undefined && (contractId === undefined || contractId === sent.contractId);
 }
 
-const sameNumber = (a: unknown, b: number) => typeof a === 'number' && a === b;
-const ITEM_FIELDS: Array<[keyof SurrenderItem, (got: unknown, sent: unknown) => boolean]> = [
-  ['calcPeriodFrom', sameDay],
-  ['calcPeriodTo', sameDay],
-  ['currency', (got, sent) => got === sent],
-  ['surrenderPercent', (got, sent) => sameNumber(got, sent as number)],
-  ['surrenderValue', (got, sent) => sameNumber(got, sent as number)],
+/** Each field of an item as a stored record carries it: the JSON type 2.5 gives it, and how it compares with what was sent. */
+const ITEM_FIELDS: Array<[keyof SurrenderItem, 'string' | 'number', (got: unknown, sent: unknown) => boolean]> = [
+  ['calcPeriodFrom', 'string', sameDay],
+  ['calcPeriodTo', 'string', sameDay],
+  ['currency', 'string', (got, sent) => got === sent],
+  ['surrenderPercent', 'number', (got, sent) => got === sent],
+  ['surrenderValue', 'number', (got, sent) => got === sent],
 ];
 
-/** How many of the item's fields the record carries, or -1 when one it carries differs from the item's. */
+/**
+ * How many of the item's fields the record carries, or -1 when one it carries differs from the item's.
+ * A field of another JSON type is passed over: its type is INS-RSP-001's.
+ */
 function matchOf(record: StoredRecord, item: SurrenderItem): number {
   let count = 0;
-  for (const [key, same] of ITEM_FIELDS) {
-    if (record[key] === undefined) continue;
+  for (const [key, type, same] of ITEM_FIELDS) {
+    if (typeof record[key] !== type) continue;
     if (!same(record[key], item[key])) return -1;
     count++;
   }
@@ -90,7 +93,7 @@ export function echoesRequest(sent: SurrenderRequest, body: unknown, requirement
   let count = 0;
   const record = isJsonObject(body) ? body : {};
   const echo = (key: 'contractId' | 'productType' | 'updateDate', same: (got: unknown, want: string) => boolean, expected: string) => {
-    if (record[key] === undefined) return;
+    if (typeof record[key] !== 'string') return; // absent, or of another type (INS-RSP-001's)
     count++;
     if (!same(record[key], sent[key])) out.push(failure(requirement, expected, JSON.stringify(record[key]), `/${key}`));
   };

@@ -115,9 +115,12 @@ export function control(t: RequirementContext): Promise<CapturedResponse> {
   return t.control('invest: GetPortfolio of services.invest.accountId with services.invest.token', () => portfolioOf(t, mainAccount(t), undefined), (res) => whyNoPortfolio(res) === undefined);
 }
 
-/** A refusal with one of `allowed` (and whatever else `extra` finds), counted only next to the control. */
+/**
+ * A refusal with one of `allowed` (and whatever else `extra` finds), counted only next to the control.
+ * Its body's label is INV-CTY-001's, which reads the whole error matrix: one cause, one failure.
+ */
 export async function expectRefused(t: RequirementContext, res: CapturedResponse, allowed: readonly number[], note?: string, extra: Failure[] = []): Promise<void> {
-  await expectRefusal(t, res, [...rejectedWith(res, allowed, t.id), ...extra], () => control(t), note);
+  await expectRefusal(t, res, [...rejectedWith(res, allowed, t.id), ...extra], () => control(t), note, { jsonBody: false });
 }
 
 /**

@@ -81,7 +81,7 @@ describe('invest portfolio: errors of part 7', () => {
   for (const c of ERROR_CASES.filter((e) => e.vendor)) {
     requirementTest('INV-ERR-003', { row: `${c.what}: ${c.vendor!.status} with the vendor's error body, description ${c.vendor!.description}` }, async (t) => {
       const res = await answerTo(t, c.id);
-      await expectRefusal(t, res, vendorErrorBody(res, c.vendor!, t.id), () => control(t), c.what);
+      await expectRefusal(t, res, vendorErrorBody(res, c.vendor!, t.id), () => control(t), c.what, { jsonBody: false });
     });
   }
 
