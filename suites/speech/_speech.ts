@@ -2,14 +2,18 @@
  * How the speech suites read their settings, call the recognize method (spec 4.1) and the target's
  * streaming call, and give every verdict its evidence:
  * - a refusal counts only next to a control: a valid call accepted in the same run (`t.control`);
- * - an acceptance counts only when the target tells tokens apart: the same call without a token is
- *   not accepted (otherwise a target that accepts everything would pass every acceptance test);
+ * - an acceptance counts only when the target tells tokens apart: the same call without a token, and
+ *   with a token signed with another secret, is not accepted (otherwise a target that accepts everything
+ *   would pass every acceptance test); and a valid token counts as accepted when it is not refused as
+ *   those were, even if the call is answered otherwise for its audio (the spec shows no body);
+ * - part 7 shows no speech error, so a refusal is judged by its status alone (how its body is written
+ *   is SPE-STA-001's policy);
  * - a 5xx always counts; a redirect or an endless 429 is a tool error, never a verdict.
  */
+import { randomBytes } from 'node:crypto';
 import { TestRunner } from 'vitest';
-import { isSuccess } from '../../harness/checks/answer.ts';
-import { accepted } from '../../harness/checks/speech.ts';
-import { noServerError, refused } from '../../harness/checks/answer.ts';
+import { isSuccess, noServerError, refused } from '../../harness/checks/answer.ts';
+import { tokenAcceptance, type TokenRefusals } from '../../harness/checks/speech.ts';
 import { inconclusive, ToolError } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { hmacKey, secretVariants, type KeyEncoding } from '../../harness/speech-token.ts';
@@ -111,35 +115,44 @@ export function validControl(t: RequirementContext, s: SpeechSettings, endpoint:
   return t.control(`speech:${endpoint}:valid`, async () => sendSpeech(t, s, endpoint === 'stream' ? await validStream(s) : await validCall(s)));
 }
 
-const noTokenAnswers = new Map<string, Promise<CapturedResponse>>();
+const references = new Map<string, Promise<TokenRefusals>>();
 
 /**
- * The evidence an acceptance needs: the same endpoint refuses a call without a token. Made once per
- * worker and endpoint. When that call is accepted too, an accepted valid token proves nothing, and the
- * test ends inconclusive (SPE-BRR-002 judges the target for it).
+ * How the endpoint refuses bad tokens: the same kind of call without a token, and with a token signed
+ * with another secret. Made once per worker and endpoint; what an acceptance is judged against.
  */
-export async function tellsTokensApart(t: RequirementContext, s: SpeechSettings, endpoint: SpeechEndpoint = 'recognize'): Promise<void> {
-  let pending = noTokenAnswers.get(endpoint);
+export function tokenRefusals(t: RequirementContext, s: SpeechSettings, endpoint: SpeechEndpoint = 'recognize'): Promise<TokenRefusals> {
+  let pending = references.get(endpoint);
   if (!pending) {
-    const body = endpoint === 'stream' ? streamBody(streamMessages()) : recognizeBody();
-    noTokenAnswers.set(endpoint, (pending = sendSpeech(t, s, { authorization: null, body, endpoint })));
-    pending.catch(() => noTokenAnswers.delete(endpoint));
+    const send = async (): Promise<TokenRefusals> => {
+      const body = endpoint === 'stream' ? streamBody(streamMessages()) : recognizeBody();
+      const none = await sendSpeech(t, s, { authorization: null, body, endpoint });
+      const other = { ...s, secretKey: s.keyEncoding === 'base64' ? randomBytes(32).toString('base64') : randomBytes(24).toString('hex') };
+      const wrongSecret = await sendSpeech(t, s, endpoint === 'stream' ? await validStream(other) : await validCall(other));
+      return { none, wrongSecret };
+    };
+    references.set(endpoint, (pending = send()));
+    pending.catch(() => references.delete(endpoint));
   }
-  const res = await pending;
-  if (isSuccess(res.status)) {
-    throw inconclusive('NO_CONTROL', `an acceptance proves nothing here: the same call without any token was accepted too (${res.status}), so the target does not tell valid tokens from none; control: ${res.curl}`);
-  }
+  return pending;
 }
 
-/** The call was accepted, as evidence: a 2xx (a body, if any, JSON) from a target that refuses calls without a token. */
-export async function expectAccepted(t: RequirementContext, s: SpeechSettings, res: CapturedResponse, note: string, endpoint: SpeechEndpoint = 'recognize'): Promise<void> {
-  t.expectNone(accepted(res, t.id), res, validTokenNote(s, note));
-  await tellsTokensApart(t, s, endpoint);
+/**
+ * The token of the call was accepted, as evidence (harness/checks/speech.ts, tokenAcceptance): a 2xx, or
+ * an answer that neither a call without a token nor one with a wrongly signed token got, from a target
+ * that refuses both. Returns how the acceptance was seen.
+ */
+export async function expectAccepted(t: RequirementContext, s: SpeechSettings, res: CapturedResponse, note: string, endpoint: SpeechEndpoint = 'recognize'): Promise<string> {
+  t.expectNone(noServerError(res, t.id), res, validTokenNote(s, note));
+  const verdict = tokenAcceptance(res, await tokenRefusals(t, s, endpoint), t.id);
+  t.expectNone(verdict.failures, res, validTokenNote(s, note));
+  if (verdict.noEvidence) throw inconclusive('NO_CONTROL', verdict.noEvidence);
+  return verdict.seen!;
 }
 
 /**
  * Sends an attack and expects a refusal with evidence (harness/refusal.ts: a 2xx or a 5xx fails at
- * once, anything else is judged next to its control). A tamper case's original is its control and is
+ * once, anything else is judged next to its control; any body or none). A tamper case's original is its control and is
  * sent first (else the case proves nothing: inconclusive); any other attack has the endpoint's valid control.
  */
 export async function expectRefused(t: RequirementContext, s: SpeechSettings, built: SpeechCall & { before?: SpeechCall }, row: string): Promise<CapturedResponse> {
@@ -151,7 +164,7 @@ export async function expectRefused(t: RequirementContext, s: SpeechSettings, bu
     }
   }
   const res = await sendSpeech(t, s, built);
-  await expectRefusal(t, res, refused(res, t.id), () => (built.before ? Promise.resolve() : validControl(t, s, built.endpoint)), row);
+  await expectRefusal(t, res, refused(res, t.id), () => (built.before ? Promise.resolve() : validControl(t, s, built.endpoint)), row, { jsonBody: false });
   return res;
 }
 
@@ -170,7 +183,7 @@ export async function reportFigure(t: RequirementContext, text: string): Promise
 
 /**
  * One test per attack on each of `requirements` (named here, so a reader and the fault run see what a
- * file proves): the call is refused (neither 2xx nor 5xx, a body JSON), next to its control.
+ * file proves): the call is refused (neither 2xx nor 5xx), next to its control.
  */
 export function attackTests(requirements: readonly string[], matrix: readonly Attack[] = ATTACKS): void {
   const attacks = matrix.filter((a) => requirements.includes(a.requirement));

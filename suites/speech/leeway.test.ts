@@ -3,7 +3,7 @@
  * measured with a bounded ladder of probes per claim and reported (annotation and console), not judged.
  */
 import { describe } from 'vitest';
-import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
+import { isSuccess } from '../../harness/checks/answer.ts';
 import { clockOffsetSeconds, leewayFigure, type LeewayProbe } from '../../harness/checks/speech.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { sampleClaims, unixNow, validCall } from '../../generators/speech.ts';
@@ -28,8 +28,8 @@ describe('speech: clock leeway', () => {
       const probes: LeewayProbe[] = [];
       for (const x of LADDER_SECONDS) {
         const res = await sendSpeech(t, s, await validCall(s, sampleClaims(s, changes(unixNow(), x))));
-        t.expectNone(jsonWhereBody(res, t.id), res, `a token ${x} s off on ${claim}`);
-        probes.push({ offsetSeconds: x, status: res.status });
+        // Accepted as the valid token was: its 2xx, or (a target that refuses the audio) the same status.
+        probes.push({ offsetSeconds: x, status: res.status, accepted: isSuccess(baseline.status) ? isSuccess(res.status) : res.status === baseline.status });
       }
       figures.push(leewayFigure(claim, probes, t.id));
     }
