@@ -5,7 +5,7 @@
  * requirement may fail (selftest/latitude-run.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { editBody, latitudesOf, withHeader, type ModifierLatitude } from '../../faults/modifiers.ts';
+import { editBody, latitudesOf, withHeader, withoutBody, type ModifierLatitude } from '../../faults/modifiers.ts';
 import type { Grant } from './access.ts';
 import type { UserinfoAnswer } from './answers.ts';
 import type { UserinfoShape } from './handler.ts';
@@ -99,13 +99,7 @@ export const identityLatitudes: ModifierLatitude<UserinfoShape>[] = [
     'idn-lat-refusal-no-body',
     [ERRORS_NOT_SHOWN],
     'every refusal has no body and no Content-Type',
-    {
-      answer: (a) => {
-        if (!refused(a)) return a;
-        const { 'content-type': _type, ...headers } = a.headers;
-        return { ...a, headers, body: undefined };
-      },
-    },
+    { answer: (a) => (refused(a) ? withoutBody(a) : a) },
     'Part 7 shows no userinfo error body.',
   ),
   latitude(

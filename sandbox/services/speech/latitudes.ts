@@ -4,7 +4,7 @@
  * handler (sandbox/faults/modifiers.ts). While one is on, no test of a `spec` or `configuration`
  * requirement may fail (selftest/latitude-run.ts).
  */
-import { latitudesOf, never, withHeader, type ModifierLatitude } from '../../faults/modifiers.ts';
+import { latitudesOf, never, withHeader, withoutBody, type ModifierLatitude } from '../../faults/modifiers.ts';
 import { errorAnswer, type SpeechAnswer } from './answers.ts';
 import type { SpeechCall } from './call.ts';
 import { AUDIENCE, audienceRule, bodyHashRule, type Presented } from './claim-rules.ts';
@@ -46,13 +46,7 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
     'spe-lat-refusal-no-body',
     [ERRORS_NOT_SHOWN],
     'every refusal has no body and no Content-Type (the status and WWW-Authenticate say it all)',
-    {
-      answer: (a) => {
-        if (!refusal(a)) return a;
-        const { 'content-type': _type, ...headers } = a.headers;
-        return { ...a, headers, body: undefined };
-      },
-    },
+    { answer: (a) => (refusal(a) ? withoutBody(a) : a) },
     'Part 7 shows no speech error body.',
   ),
   latitude(
