@@ -15,6 +15,9 @@ export function accepted(res: CapturedResponse, requirement: string): Failure[] 
   return jsonWhereBody(res, requirement);
 }
 
+/** Whether the call was accepted as `accepted` reads it. */
+export const isAccepted = (res: CapturedResponse): boolean => accepted(res, '').length === 0;
+
 /** How the target answers the same call when its token is missing, and when it is signed with another secret. */
 export interface TokenRefusals {
   none: CapturedResponse;
@@ -73,7 +76,8 @@ export function refusedWith401(res: CapturedResponse, requirement: string, row: 
  *   both answered alike: no evidence either way (whether the hash is checked at all is SPE-HSH-001's).
  */
 export function emptyBodyHashVerdict(right: CapturedResponse, wrong: CapturedResponse, requirement: string): { failures: Failure[]; noEvidence?: string } {
-  const failures = [...noServerError(right, requirement), ...noServerError(wrong, requirement)];
+  // An accepted call is the call's success answer, whose body part 4 makes JSON.
+  const failures = [...noServerError(right, requirement), ...noServerError(wrong, requirement), ...(isSuccess(right.status) ? jsonWhereBody(right, requirement) : [])];
   if (failures.length) return { failures };
   if (right.status === 401 || right.status === 403) {
     return { failures: [failure(requirement, 'not refused as unauthenticated: a call without a body carries the hash of the empty string', `refused with ${right.status}`)] };

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { TestRunner } from 'vitest';
 import { isSuccess, noServerError, refused } from '../../harness/checks/answer.ts';
-import { tokenAcceptance, type TokenRefusals } from '../../harness/checks/speech.ts';
+import { isAccepted, tokenAcceptance, type TokenRefusals } from '../../harness/checks/speech.ts';
 import { inconclusive, ToolError } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { hmacKey, secretVariants, type KeyEncoding } from '../../harness/speech-token.ts';
@@ -110,9 +110,9 @@ export function validTokenNote(s: SpeechSettings, what: string): string {
   return `${what}; HMAC key: the secret ${s.keyEncoding === 'base64' ? 'base64-decoded' : 'as given'} (services.speech.keyEncoding), aud ${s.audience} from ${s.audienceFrom}, method ${s.method}`;
 }
 
-/** The control of a refusal test: a valid call to the same endpoint, accepted in this run. */
+/** The control of a refusal test: a valid call to the same endpoint, accepted in this run (a 2xx, a body, if any, JSON: part 4). */
 export function validControl(t: RequirementContext, s: SpeechSettings, endpoint: SpeechEndpoint = 'recognize'): Promise<CapturedResponse> {
-  return t.control(`speech:${endpoint}:valid`, async () => sendSpeech(t, s, endpoint === 'stream' ? await validStream(s) : await validCall(s)));
+  return t.control(`speech:${endpoint}:valid`, async () => sendSpeech(t, s, endpoint === 'stream' ? await validStream(s) : await validCall(s)), isAccepted);
 }
 
 const references = new Map<string, Promise<TokenRefusals>>();
@@ -148,6 +148,27 @@ export async function expectAccepted(t: RequirementContext, s: SpeechSettings, r
   t.expectNone(verdict.failures, res, validTokenNote(s, note));
   if (verdict.noEvidence) throw inconclusive('NO_CONTROL', verdict.noEvidence);
   return verdict.seen!;
+}
+
+const plainCalls = new Map<string, Promise<CapturedResponse>>();
+
+/**
+ * For a test whose own token is a valid token changed in one respect (an aud naming a set, upper-case
+ * hex, a time probe): the plain valid call, sent once per worker, must have been seen accepted first.
+ * When it was not, SPE-TOK-001 and SPE-HDR-001 fail on that one cause, and this test is inconclusive.
+ */
+export async function plainTokenAccepted(t: RequirementContext, s: SpeechSettings): Promise<CapturedResponse> {
+  let pending = plainCalls.get('recognize');
+  if (!pending) {
+    plainCalls.set('recognize', (pending = (async () => sendSpeech(t, s, await validCall(s)))()));
+    pending.catch(() => plainCalls.delete('recognize'));
+  }
+  const plain = await pending;
+  const verdict = tokenAcceptance(plain, await tokenRefusals(t, s), t.id);
+  if (verdict.failures.length || verdict.noEvidence) {
+    throw inconclusive('PRECONDITION_MISSING', `the plain valid call (the claims of 2.1, the token id spelled ${s.tokenIdClaim}) was not seen accepted (${plain.status}): SPE-TOK-001 and SPE-HDR-001 judge that, and this variation of it proves nothing alone; plain call: ${plain.curl}`);
+  }
+  return plain;
 }
 
 /**

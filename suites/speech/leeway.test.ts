@@ -7,7 +7,7 @@ import { isSuccess } from '../../harness/checks/answer.ts';
 import { clockOffsetSeconds, leewayFigure, type LeewayProbe } from '../../harness/checks/speech.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { sampleClaims, unixNow, validCall } from '../../generators/speech.ts';
-import { expectAccepted, reportFigure, sendSpeech, speechSettings } from './_speech.ts';
+import { expectAccepted, plainTokenAccepted, reportFigure, sendSpeech, speechSettings } from './_speech.ts';
 
 const LADDER_SECONDS = [2, 10, 20, 45, 75, 150, 300];
 const PROBES: Record<'exp' | 'nbf' | 'iat', (now: number, x: number) => Record<string, number>> = {
@@ -21,6 +21,7 @@ describe('speech: clock leeway', () => {
     const s = speechSettings(t);
     const sentAt = Date.now();
     const baseline = await sendSpeech(t, s, await validCall(s));
+    await plainTokenAccepted(t, s);
     await expectAccepted(t, s, baseline, 'a valid token must be accepted before the leeway can be measured');
     const offset = clockOffsetSeconds(baseline, sentAt);
     const figures = [];

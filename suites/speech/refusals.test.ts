@@ -6,7 +6,7 @@
 import { describe } from 'vitest';
 import { isSuccess } from '../../harness/checks/answer.ts';
 import type { Failure } from '../../harness/checks/failure.ts';
-import { echoesNoSecret, refusedWith401 } from '../../harness/checks/speech.ts';
+import { echoesNoSecret, isAccepted, refusedWith401 } from '../../harness/checks/speech.ts';
 import { inconclusive } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { requirement } from '../../harness/requirements.ts';
@@ -53,7 +53,7 @@ describe('speech: refusals', () => {
     let acceptedSeen = false;
     for (const [what, call] of calls) {
       const res = await sendSpeech(t, s, call);
-      if (call === valid) acceptedSeen = isSuccess(res.status);
+      if (call === valid) acceptedSeen = isAccepted(res);
       const parts = tokenOf(call.authorization).split('.');
       const sent = [
         ...(parts.length === 3 ? [['token sent', parts.join('.')] as const] : []),
