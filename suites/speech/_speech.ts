@@ -1,7 +1,9 @@
 /**
  * How the speech suites read their settings, call the recognize method (spec 4.1) and the target's
  * streaming call, and give every verdict its evidence:
- * - a refusal counts only next to a control: a valid call accepted in the same run (`t.control`);
+ * - a refusal counts only next to a control: a valid call whose token was accepted in the same run
+ *   (`t.control`); where that call was answered for its audio (not a 2xx), an attack answered the same
+ *   way got past the token check, which fails;
  * - an acceptance counts only when the target tells tokens apart: the same call without a token, and
  *   with a token signed with another secret, is not accepted (otherwise a target that accepts everything
  *   would pass every acceptance test); and a valid token counts as accepted when it is not refused as
@@ -13,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { TestRunner } from 'vitest';
 import { isSuccess, noServerError, refused } from '../../harness/checks/answer.ts';
+import { failure } from '../../harness/checks/failure.ts';
 import { isAccepted, tokenAcceptance, type TokenRefusals } from '../../harness/checks/speech.ts';
 import { inconclusive, ToolError } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
@@ -110,9 +113,22 @@ export function validTokenNote(s: SpeechSettings, what: string): string {
   return `${what}; HMAC key: the secret ${s.keyEncoding === 'base64' ? 'base64-decoded' : 'as given'} (services.speech.keyEncoding), aud ${s.audience} from ${s.audienceFrom}, method ${s.method}`;
 }
 
-/** The control of a refusal test: a valid call to the same endpoint, accepted in this run (a 2xx, a body, if any, JSON: part 4). */
-export function validControl(t: RequirementContext, s: SpeechSettings, endpoint: SpeechEndpoint = 'recognize'): Promise<CapturedResponse> {
-  return t.control(`speech:${endpoint}:valid`, async () => sendSpeech(t, s, endpoint === 'stream' ? await validStream(s) : await validCall(s)), isAccepted);
+/**
+ * Whether a valid call proves that the target accepts good tokens: a 2xx with a JSON body, if any (part
+ * 4), or, where the call was answered for its audio, a token accepted as tokenAcceptance reads it. The
+ * valid call's answer, or an inconclusive NO_CONTROL naming `what`.
+ */
+async function acceptedControl(t: RequirementContext, s: SpeechSettings, res: CapturedResponse, what: string, endpoint: SpeechEndpoint): Promise<CapturedResponse> {
+  if (isAccepted(res)) return res;
+  const verdict = tokenAcceptance(res, await tokenRefusals(t, s, endpoint), t.id);
+  if (!verdict.failures.length && !verdict.noEvidence) return res;
+  throw inconclusive('NO_CONTROL', `${what} was answered ${res.status}, not as a call whose token is accepted (${verdict.noEvidence ?? verdict.failures[0].received}), so a refusal proves nothing; control: ${res.curl}`);
+}
+
+/** The control of a refusal test: a valid call to the same endpoint, its token accepted in this run (`acceptedControl`). */
+export async function validControl(t: RequirementContext, s: SpeechSettings, endpoint: SpeechEndpoint = 'recognize'): Promise<CapturedResponse> {
+  const res = await t.control(`speech:${endpoint}:valid`, async () => sendSpeech(t, s, endpoint === 'stream' ? await validStream(s) : await validCall(s)), () => true);
+  return acceptedControl(t, s, res, 'the control request (a valid call, with valid credentials)', endpoint);
 }
 
 const references = new Map<string, Promise<TokenRefusals>>();
@@ -177,15 +193,19 @@ export async function plainTokenAccepted(t: RequirementContext, s: SpeechSetting
  * sent first (else the case proves nothing: inconclusive); any other attack has the endpoint's valid control.
  */
 export async function expectRefused(t: RequirementContext, s: SpeechSettings, built: SpeechCall & { before?: SpeechCall }, row: string): Promise<CapturedResponse> {
+  const endpoint = built.endpoint ?? 'recognize';
+  let control: CapturedResponse | undefined;
   if (built.before) {
     const original = await sendSpeech(t, s, built.before);
     t.expectNone(noServerError(original, t.id), original, `the untampered original of: ${row}`);
-    if (!isSuccess(original.status)) {
-      throw inconclusive('NO_CONTROL', `the untampered original was answered ${original.status}, so refusing the tampered token proves nothing; original: ${original.curl}`);
-    }
+    control = await acceptedControl(t, s, original, 'the untampered original', endpoint);
   }
   const res = await sendSpeech(t, s, built);
-  await expectRefusal(t, res, refused(res, t.id), () => (built.before ? Promise.resolve() : validControl(t, s, built.endpoint)), row, { jsonBody: false });
+  await expectRefusal(t, res, refused(res, t.id), async () => void (control ??= await validControl(t, s, endpoint)), row, { jsonBody: false });
+  // A valid token answered for its audio (not a 2xx): the same answer to this call means its token passed as well.
+  if (!isSuccess(control!.status) && res.status === control!.status) {
+    t.expectNone([failure(t.id, 'refused for its token', `answered ${res.status}, as the valid token was (${control!.status}): its token passed, and the call was answered for something else`)], res, row);
+  }
   return res;
 }
 

@@ -25,7 +25,7 @@ const ONE_PER_REQUIREMENT = ATTACKS.filter((a, i) => ATTACKS.findIndex((b) => b.
 describe('speech: refusals', () => {
   requirementTest('SPE-STA-001', { timeoutMs: 120_000 }, async (t) => {
     const s = speechSettings(t);
-    await validControl(t, s);
+    const control = await validControl(t, s);
     const failures: Failure[] = [];
     let firstOff: CapturedResponse | undefined;
     let judged = 0;
@@ -33,8 +33,8 @@ describe('speech: refusals', () => {
       const built = await a.build(s);
       if (built.before) await sendSpeech(t, s, built.before);
       const res = await sendSpeech(t, s, built);
-      // An accepted attack is its own requirement's failure; this policy judges how refusals look.
-      if (isSuccess(res.status)) continue;
+      // An accepted attack, or one answered as the valid token was, is its own requirement's failure; this policy judges how refusals look.
+      if (isSuccess(res.status) || res.status === control.status) continue;
       judged++;
       const off = refusedWith401(res, t.id, `${a.row} (${a.requirement})`);
       failures.push(...off);
