@@ -4,11 +4,12 @@
  */
 import type { CapturedResponse } from '../http.ts';
 import { isSuccess, noServerError } from './answer.ts';
-import { contentTypeIn, jsonBody } from './body.ts';
+import { contentTypeIn, jsonBody, valueConformsTo } from './body.ts';
 import { failure, type Failure } from './failure.ts';
 import { isJsonObject } from '../json.ts';
+import { schemaId } from '../schemas.ts';
 
-/** Every field of 2.2: an answer that refuses the request carries none of them, at any depth. */
+/** Every field of 2.2. */
 export const USERINFO_FIELDS = ['sub', 'name', 'gender', 'birthdate', 'family_name', 'given_name', 'middle_name', 'phone_number', 'email', 'email_verified', 'phone_number_verified'] as const;
 
 /** OpenID Connect Core 1.0 section 5.4: the standard claims each scope asks for. `sub` belongs to every answer. */
@@ -21,37 +22,60 @@ export const OIDC_SCOPE_CLAIMS: Readonly<Record<string, readonly string[]>> = {
 
 const nonEmpty = (v: unknown) => typeof v === 'string' && v.trim() !== '';
 
-/** Answered as 4.2 says: 200, Content-Type application/json, a JSON object. What every check of the fields needs first. */
+/** A field of 2.2 in the answer, with a value (null counts as none). */
+const present = (b: Record<string, unknown>, field: string) => b[field] !== undefined && b[field] !== null;
+
+/**
+ * Answered as 4.2 says: 200, Content-Type application/json, a JSON object "with the fields of 2.2" (at
+ * least one of them: `{}` is no userinfo answer). What every check of the fields needs first.
+ */
 export function answeredWithUserinfo(res: CapturedResponse, requirement: string): Failure[] {
   if (res.status !== 200) return [failure(requirement, 'status 200 with the userinfo fields', `${res.status >= 500 ? 'server error' : 'status'} ${res.status}`)];
   const notJson = jsonBody(res, requirement);
   if (notJson.length) return notJson;
   if (!isJsonObject(res.json)) return [failure(requirement, 'a JSON object', JSON.stringify(res.json).slice(0, 120))];
-  return contentTypeIn(res, ['application/json'], requirement);
+  const wrongType = contentTypeIn(res, ['application/json'], requirement);
+  if (wrongType.length) return wrongType;
+  const body = res.json;
+  if (!USERINFO_FIELDS.some((f) => present(body, f))) return [failure(requirement, `a JSON object with the fields of 2.2 (${USERINFO_FIELDS.join(', ')})`, `an object with ${Object.keys(body).join(', ') || 'no field'}`)];
+  return [];
 }
+
+/** Whether the answer is the userinfo of 4.2 (the precondition of every check of its fields). */
+export const isUserinfoAnswer = (res: CapturedResponse): boolean => answeredWithUserinfo(res, '').length === 0;
+
+/** The kinds of data a person consents to in 4.2 (full name, e-mail, phone number), and the fields of 2.2 that carry each. */
+export const CONSENTED_KINDS: ReadonlyArray<{ kind: string; scope: string; served: (b: Record<string, unknown>) => boolean }> = [
+  { kind: 'a full name (name, or family_name and given_name)', scope: 'profile', served: (b) => nonEmpty(b.name) || (nonEmpty(b.family_name) && nonEmpty(b.given_name)) },
+  { kind: 'an e-mail address (email)', scope: 'email', served: (b) => nonEmpty(b.email) },
+  { kind: 'a phone number (phone_number)', scope: 'phone', served: (b) => nonEmpty(b.phone_number) },
+];
 
 /**
- * The fields a token with profile, phone and email of a user who consented to full name, e-mail and
- * phone number must bring (4.2): a name field (name, or family_name and given_name), email and phone_number.
+ * Each kind of consented data (4.2: full name, e-mail and phone number) is served to at least one of
+ * the people asked. A person may lack some of it ("not a fixed list"), so no single answer must hold
+ * all three; a pool in which nobody is served one kind has not shown it.
  */
-export function consentedFieldsPresent(body: unknown, requirement: string): Failure[] {
-  const b = isJsonObject(body) ? body : {};
-  const missing = [
-    ...(nonEmpty(b.name) || (nonEmpty(b.family_name) && nonEmpty(b.given_name)) ? [] : ['a name (name, or family_name and given_name)']),
-    ...(nonEmpty(b.email) ? [] : ['email']),
-    ...(nonEmpty(b.phone_number) ? [] : ['phone_number']),
-  ];
-  if (!missing.length) return [];
-  return [failure(requirement, `the consented data of a token with profile, phone and email: ${missing.join(', ')}`, `an answer with ${Object.keys(b).join(', ') || 'no field'}`)];
+export function consentedKindsServed(bodies: readonly unknown[], requirement: string, kinds = CONSENTED_KINDS): Failure[] {
+  const never = kinds.filter((k) => !bodies.some((b) => isJsonObject(b) && k.served(b))).map((k) => k.kind);
+  return never.length ? [failure(requirement, 'each kind of consented data served to at least one person of the pool', `never served to any of ${bodies.length} people: ${never.join('; ')}`)] : [];
 }
 
-/** Every 2.2 field name at any depth of a JSON value. */
-function userinfoFieldsIn(value: unknown, found = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) for (const v of value) userinfoFieldsIn(v, found);
+const USERINFO_SCHEMA = schemaId('identity/userinfo');
+
+/** The value has the form 2.2 gives `field` (specs/schemas/identity/userinfo.json). */
+const inFormOf22 = (field: string, value: unknown) => valueConformsTo({ [field]: value }, USERINFO_SCHEMA, '').length === 0;
+
+/** The fields of 2.2 whose values have a form of their own, so that a value in that form is the user's data wherever it appears. */
+const DATA_FIELDS = ['phone_number', 'email', 'birthdate'];
+
+/** Fields of 2.2 at any depth of a JSON value whose values have the form of the data (a phone number, an e-mail address, a date). */
+function userDataIn(value: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) userDataIn(v, found);
   else if (isJsonObject(value)) {
     for (const [k, v] of Object.entries(value)) {
-      if ((USERINFO_FIELDS as readonly string[]).includes(k)) found.add(k);
-      userinfoFieldsIn(v, found);
+      if (typeof v === 'string' && DATA_FIELDS.includes(k) && inFormOf22(k, v.trim())) found.add(k);
+      userDataIn(v, found);
     }
   }
   return found;
@@ -59,13 +83,15 @@ function userinfoFieldsIn(value: unknown, found = new Set<string>()): Set<string
 
 /**
  * Refused: neither 2xx nor 5xx (the spec fixes no status for userinfo errors), carrying none of the
- * fields of 2.2 at any depth (sub, name and gender included).
+ * user's data: no field of 2.2 whose value is a phone number, an e-mail address or a date, at any
+ * depth. A field's name alone is no data (`errorDetails: { email: "not consented" }` says why); the
+ * values a successful answer showed are carriesNoUserValues' to find.
  */
 export function refusedWithoutData(res: CapturedResponse, requirement: string): Failure[] {
   if (isSuccess(res.status)) return [failure(requirement, 'refused (neither 2xx nor 5xx)', `accepted with ${res.status}`)];
   const out = noServerError(res, requirement);
-  const fields = [...userinfoFieldsIn(res.json)];
-  if (fields.length) out.push(failure(requirement, 'a refusal that carries none of the fields of 2.2', `a ${res.status} that carries ${fields.join(', ')}`));
+  const fields = [...userDataIn(res.json)];
+  if (fields.length) out.push(failure(requirement, "a refusal that carries none of the user's data", `a ${res.status} that carries ${fields.join(', ')} with a value in the form of that data`));
   return out;
 }
 
@@ -151,4 +177,30 @@ export function sameUser(first: unknown, second: unknown, requirement: string): 
 export function hasRequestId(res: CapturedResponse, requirement: string): Failure[] {
   const value = res.headers['x-request-id'];
   return value && value.trim() !== '' ? [] : [failure(requirement, 'an X-Request-Id response header', value === undefined ? 'none' : JSON.stringify(value))];
+}
+
+/** '+' followed by country code and subscriber number (2.2), as specs/schemas/identity/userinfo.json reads it: what is not is IDN-FMT-001's. */
+export const isPhoneOf22 = (phone: unknown): phone is string => typeof phone === 'string' && inFormOf22('phone_number', phone);
+
+/** ITU-T E.164 as OpenID Connect recommends it: '+', a country code that does not start with 0, at most 15 digits, nothing else. */
+const E164 = /^\+[1-9][0-9]{1,14}$/;
+
+/** phone_number, when present, in E.164 form (a policy: 2.2 says only "'+' followed by country code and subscriber number"). */
+export function phoneIsE164(body: unknown, requirement: string): Failure[] {
+  const phone = isJsonObject(body) ? body.phone_number : undefined;
+  if (!isPhoneOf22(phone) || E164.test(phone)) return [];
+  return [failure(requirement, "phone_number in E.164 form: '+', 2 to 15 digits, the first not 0, no separators", JSON.stringify(phone), '/phone_number')];
+}
+
+/**
+ * Two answers give the same data: every field of 2.2 but `except` has the same value in both (fields
+ * beyond 2.2, such as a per-request trace id, may differ).
+ */
+export function sameFieldsOf22(expected: unknown, received: unknown, requirement: string, except: readonly string[] = []): Failure[] {
+  const a = isJsonObject(expected) ? expected : {};
+  const b = isJsonObject(received) ? received : {};
+  const differing = USERINFO_FIELDS.filter((f) => !except.includes(f) && JSON.stringify(a[f]) !== JSON.stringify(b[f]));
+  if (!differing.length) return [];
+  const show = (o: Record<string, unknown>) => differing.map((f) => `${f} ${o[f] === undefined ? 'absent' : JSON.stringify(o[f])}`).join(', ');
+  return [failure(requirement, `the same fields of 2.2 as the request of 4.2 for the same person: ${show(a)}`, show(b))];
 }

@@ -15,6 +15,52 @@ export function accepted(res: CapturedResponse, requirement: string): Failure[] 
   return jsonWhereBody(res, requirement);
 }
 
+/** Whether the call was accepted as `accepted` reads it. */
+export const isAccepted = (res: CapturedResponse): boolean => accepted(res, '').length === 0;
+
+/** How the target answers the same call when its token is missing, and when it is signed with another secret. */
+export interface TokenRefusals {
+  none: CapturedResponse;
+  wrongSecret: CapturedResponse;
+}
+
+export interface TokenVerdict {
+  failures: Failure[];
+  /** Set when the answers prove neither that the token was accepted nor that it was refused. */
+  noEvidence?: string;
+  /** How the token's acceptance was seen, for the report. */
+  seen?: string;
+}
+
+/**
+ * Whether a valid token was accepted. The spec shows the recognize call's headers but not its body, so
+ * a call whose token is good may still be refused for its audio; what must hold is that the target
+ * does not refuse it *for its token*. The evidence is the same call without a token and with a token
+ * signed with another secret, both refused (else nothing tells tokens apart: no evidence):
+ *   a 2xx (a body, if any, JSON: part 4) is an acceptance;
+ *   any other status that neither reference got means the token passed and something else was answered
+ *   (a 400 about the audio): accepted;
+ *   the status of a reference, when it is 401 or 403 (HTTP's statuses for credentials refused), means the
+ *   token was refused as the bad ones were: a failure;
+ *   the status of a reference otherwise (a target that judges the body first answers all three alike):
+ *   no evidence either way.
+ * A 5xx always fails.
+ */
+export function tokenAcceptance(res: CapturedResponse, refusals: TokenRefusals, requirement: string): TokenVerdict {
+  if (isServerError(res.status)) return { failures: [failure(requirement, 'accepted (the token not refused)', `server error ${res.status}`)] };
+  const { none, wrongSecret } = refusals;
+  for (const [what, ref] of [['without any token', none], ['with a token signed with another secret', wrongSecret]] as const) {
+    if (isSuccess(ref.status)) return { failures: [], noEvidence: `an acceptance proves nothing here: the same call ${what} was accepted too (${ref.status}), so the target does not tell valid tokens from bad ones; control: ${ref.curl}` };
+  }
+  if (isSuccess(res.status)) return { failures: jsonWhereBody(res, requirement), seen: `accepted with ${res.status}` };
+  const references = `the same call without a token was answered ${none.status}, with a token signed with another secret ${wrongSecret.status}`;
+  if (res.status !== none.status && res.status !== wrongSecret.status) return { failures: [], seen: `answered ${res.status}, which neither bad token got (${references}): the token passed, and the call was answered for something else` };
+  if (res.status === 401 || res.status === 403) {
+    return { failures: [failure(requirement, 'accepted (the token not refused)', `refused with ${res.status}, as the bad tokens were (${references})`)] };
+  }
+  return { failures: [], noEvidence: `answered ${res.status}, as the bad tokens were (${references}): the spec shows no recognize body, so the target may have refused the call's audio before its token; no evidence either way` };
+}
+
 /** RFC 6750 section 3.1: an invalid, expired or malformed token, or none, is answered 401 (a policy; the spec shows no status). */
 export function refusedWith401(res: CapturedResponse, requirement: string, row: string): Failure[] {
   if (res.status === 401) return jsonWhereBody(res, requirement);
@@ -30,7 +76,8 @@ export function refusedWith401(res: CapturedResponse, requirement: string, row: 
  *   both answered alike: no evidence either way (whether the hash is checked at all is SPE-HSH-001's).
  */
 export function emptyBodyHashVerdict(right: CapturedResponse, wrong: CapturedResponse, requirement: string): { failures: Failure[]; noEvidence?: string } {
-  const failures = [...noServerError(right, requirement), ...noServerError(wrong, requirement), ...jsonWhereBody(right, requirement)];
+  // An accepted call is the call's success answer, whose body part 4 makes JSON.
+  const failures = [...noServerError(right, requirement), ...noServerError(wrong, requirement), ...(isSuccess(right.status) ? jsonWhereBody(right, requirement) : [])];
   if (failures.length) return { failures };
   if (right.status === 401 || right.status === 403) {
     return { failures: [failure(requirement, 'not refused as unauthenticated: a call without a body carries the hash of the empty string', `refused with ${right.status}`)] };
@@ -57,6 +104,8 @@ export interface LeewayProbe {
   /** Seconds past exp, or ahead for nbf and iat. */
   offsetSeconds: number;
   status: number;
+  /** Whether the token was accepted; default: a 2xx (a target that refuses the audio accepts a token by answering as it answered the valid one). */
+  accepted?: boolean;
 }
 
 export interface LeewayFigure {
@@ -79,8 +128,9 @@ export function leewayFigure(claim: string, probes: readonly LeewayProbe[], requ
   for (const p of sorted) {
     if (isServerError(p.status)) failures.push(failure(requirement, `no server error for a token ${p.offsetSeconds} s ${direction} ${claim}`, `status ${p.status}`));
   }
-  const acceptedOffsets = sorted.filter((p) => isSuccess(p.status)).map((p) => p.offsetSeconds);
-  const refusedOffsets = sorted.filter((p) => isRefusal(p.status)).map((p) => p.offsetSeconds);
+  const tokenAccepted = (p: LeewayProbe) => p.accepted ?? isSuccess(p.status);
+  const acceptedOffsets = sorted.filter(tokenAccepted).map((p) => p.offsetSeconds);
+  const refusedOffsets = sorted.filter((p) => !tokenAccepted(p) && isRefusal(p.status)).map((p) => p.offsetSeconds);
   const acceptedUpTo = acceptedOffsets.length ? Math.max(...acceptedOffsets) : undefined;
   const refusedFrom = refusedOffsets.length ? Math.min(...refusedOffsets) : undefined;
   if (acceptedUpTo !== undefined && refusedFrom !== undefined && acceptedUpTo > refusedFrom) {

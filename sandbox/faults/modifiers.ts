@@ -139,6 +139,12 @@ export function editBody<A extends Answer, B = Record<string, unknown>>(when: (a
 
 export const withHeader = <A extends Answer>(answer: A, name: string, value: string): A => ({ ...answer, headers: { ...answer.headers, [name]: value } });
 
+/** The answer with no body and no Content-Type. */
+export function withoutBody<A extends Answer>(answer: A): A {
+  const { 'content-type': _type, ...headers } = answer.headers;
+  return { ...answer, headers, body: undefined };
+}
+
 /**
  * A request edit of a JSON object body: the text is parsed, edited and written again only when the edit
  * changed something, so a body it leaves alone keeps its exact bytes (a number like 1e400 included).

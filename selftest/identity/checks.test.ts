@@ -1,15 +1,18 @@
-/** The identity checks: acceptance, the consented data, refusal without data, the name rule, the scope mapping, sub. */
+/** The identity checks: acceptance, the consented data, refusal without data, the name rule, the scope mapping, sub, E.164. */
 import { describe, expect, it } from 'vitest';
 import {
   answeredWithUserinfo,
-  consentedFieldsPresent,
+  consentedKindsServed,
   fieldsOfScope,
   followsScopeMapping,
   hasRequestId,
   hasSub,
+  isPhoneOf22,
   nameHoldsFamilyAndGiven,
+  phoneIsE164,
   carriesNoUserValues,
   refusedWithoutData,
+  sameFieldsOf22,
   sameUser,
   scopeFieldsServed,
   userValues,
@@ -22,9 +25,14 @@ function response(status: number, body?: unknown, headers: Record<string, string
 }
 
 describe('answeredWithUserinfo', () => {
-  it('accepts 200 with a JSON object labelled application/json, charset or not', () => {
+  it('accepts 200 with a JSON object labelled application/json, charset or not, that carries a field of 2.2', () => {
     expect(answeredWithUserinfo(response(200, { sub: 'a' }), 'R')).toEqual([]);
-    expect(answeredWithUserinfo(response(200, {}, { 'content-type': 'application/json; charset=utf-8' }), 'R')).toEqual([]);
+    expect(answeredWithUserinfo(response(200, { email: 'a@b.ru', trace: 1 }, { 'content-type': 'application/json; charset=utf-8' }), 'R')).toEqual([]);
+  });
+
+  it('names an object without any field of 2.2 ({} or only unknown fields, or nulls)', () => {
+    expect(answeredWithUserinfo(response(200, {}), 'R')[0].received).toBe('an object with no field');
+    expect(answeredWithUserinfo(response(200, { trace: 'x', email: null }), 'R')[0].received).toBe('an object with trace, email');
   });
 
   it('names a refusal, a non-JSON body, an array and a wrong content type', () => {
@@ -35,19 +43,17 @@ describe('answeredWithUserinfo', () => {
   });
 });
 
-describe('consentedFieldsPresent', () => {
-  it('wants a name (name, or family_name and given_name), email and phone_number', () => {
-    expect(consentedFieldsPresent({ name: 'Иванов Иван', email: 'a@b.ru', phone_number: '+79990000000' }, 'R')).toEqual([]);
-    expect(consentedFieldsPresent({ family_name: 'Иванов', given_name: 'Иван', email: 'a@b.ru', phone_number: '+7999' }, 'R')).toEqual([]);
+describe('consentedKindsServed', () => {
+  it('wants each kind (a full name, an e-mail address, a phone number) served to someone, not everything to everyone', () => {
+    expect(consentedKindsServed([{ name: 'Иванов Иван', email: 'a@b.ru', phone_number: '+79990000000' }], 'R')).toEqual([]);
+    expect(consentedKindsServed([{ family_name: 'Иванов', given_name: 'Иван', email: 'a@b.ru' }, { name: 'Петров Пётр', phone_number: '+7999' }], 'R')).toEqual([]);
   });
 
-  it('fails {} and names what is missing', () => {
-    const f = consentedFieldsPresent({}, 'R');
+  it('names the kinds nobody is served', () => {
+    const f = consentedKindsServed([{ family_name: 'Иванов', email: 'a@b.ru' }, { name: ' ', email: 'c@d.ru' }], 'R');
     expect(f).toHaveLength(1);
-    expect(f[0].expected).toMatch(/a name \(name, or family_name and given_name\), email, phone_number/);
-    expect(consentedFieldsPresent({ family_name: 'Иванов', email: 'a@b.ru', phone_number: '+7' }, 'R')[0].expected).toMatch(/a name/);
-    expect(consentedFieldsPresent({ name: ' ', email: 'a@b.ru', phone_number: '+7' }, 'R')).toHaveLength(1);
-    expect(consentedFieldsPresent(null, 'R')).toHaveLength(1);
+    expect(f[0].received).toBe('never served to any of 2 people: a full name (name, or family_name and given_name); a phone number (phone_number)');
+    expect(consentedKindsServed([], 'R')).toHaveLength(1);
   });
 });
 
@@ -62,12 +68,18 @@ describe('refusedWithoutData', () => {
     expect(refusedWithoutData(response(500), 'R')[0].received).toBe('server error 500');
   });
 
-  it('fails a refusal that carries any field of 2.2 at any depth, sub, name and gender included', () => {
+  it('fails a refusal that carries a phone number, an e-mail address or a date under a field of 2.2, at any depth', () => {
     const leaked = refusedWithoutData(response(403, { errorCode: 'CONSENT_REQUIRED', email: 'a@b.ru', phone_number: '+79990000000' }), 'R');
     expect(leaked).toHaveLength(1);
-    expect(leaked[0].received).toBe('a 403 that carries email, phone_number');
-    expect(refusedWithoutData(response(403, { errorCode: 'X', errorDetails: { user: { sub: 's', gender: 'male' } } }), 'R')[0].received).toBe('a 403 that carries sub, gender');
-    expect(refusedWithoutData(response(400, { errorMessage: 'bad', name: 'BadRequest' }), 'R')).toHaveLength(1);
+    expect(leaked[0].received).toBe('a 403 that carries email, phone_number with a value in the form of that data');
+    expect(refusedWithoutData(response(403, { errorDetails: { user: { birthdate: '1990-01-31', email: 'иван@почта.рф' } } }), 'R')[0].received).toMatch(/^a 403 that carries birthdate, email /);
+  });
+
+  it('passes a refusal that only names fields of 2.2, whatever their number or depth', () => {
+    expect(refusedWithoutData(response(400, { errorMessage: 'bad', name: 'BadRequest' }), 'R')).toEqual([]);
+    const details = { errorDetails: { email: 'not consented', phone_number: 'scope phone required', birthdate: 'withheld', sub: 'withheld', gender: 'withheld' } };
+    expect(refusedWithoutData(response(403, details), 'R')).toEqual([]);
+    expect(refusedWithoutData(response(403, 'email and phone_number withheld', { 'content-type': 'text/plain' }), 'R')).toEqual([]);
   });
 
   it('carriesNoUserValues fails a refusal whose text holds the user\'s values, and does not take error words for data', () => {
@@ -122,6 +134,30 @@ describe('followsScopeMapping', () => {
     expect(followsScopeMapping({ address: { formatted: 'x' } }, granted, 'R')[0]).toMatchObject({ at: '/address' });
     expect(followsScopeMapping({ phone_number: '+7999' }, ['profile', 'email'], 'R')[0].expected).toMatch(/scope phone/);
     expect(followsScopeMapping({ address: {} }, [...granted, 'address'], 'R')).toEqual([]);
+  });
+});
+
+describe('phoneIsE164 and isPhoneOf22', () => {
+  it("reads 2.2's '+' and digits with separators, and E.164 as plain digits, at most 15, the first not 0", () => {
+    for (const phone of ['+79161234567', '+7 916 123-45-67', '+1 (425) 555-1212', '+0123', '+7916123456789012']) expect(isPhoneOf22(phone), phone).toBe(true);
+    for (const phone of ['79161234567', '+', '+7-', 'tel:+7916', '+7 916 x']) expect(isPhoneOf22(phone), phone).toBe(false);
+    expect(phoneIsE164({ phone_number: '+79161234567' }, 'R')).toEqual([]);
+    for (const phone_number of ['+7 916 123-45-67', '+0123', '+7916123456789012']) expect(phoneIsE164({ phone_number }, 'R'), phone_number).toHaveLength(1);
+  });
+
+  it("leaves what is not 2.2's form, and absence, to other checks", () => {
+    expect(phoneIsE164({ phone_number: '79161234567' }, 'R')).toEqual([]);
+    expect(phoneIsE164({}, 'R')).toEqual([]);
+  });
+});
+
+describe('sameFieldsOf22', () => {
+  it('compares the fields of 2.2 only, except those named', () => {
+    expect(sameFieldsOf22({ sub: 'a', email: 'x@y.ru', trace: 1 }, { email: 'x@y.ru', sub: 'a', trace: 2 }, 'R')).toEqual([]);
+    expect(sameFieldsOf22({ sub: 'a' }, { sub: 'b' }, 'R', ['sub'])).toEqual([]);
+    const f = sameFieldsOf22({ sub: 'a', email: 'x@y.ru' }, { sub: 'a' }, 'R');
+    expect(f[0]).toMatchObject({ received: 'email absent' });
+    expect(f[0].expected).toMatch(/email "x@y.ru"$/);
   });
 });
 

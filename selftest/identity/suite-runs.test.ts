@@ -30,10 +30,12 @@ describe('the identity suite with a minimal target file', () => {
       expect(reasons.filter((r) => r.startsWith('IDN-SCP-001')).every((r) => /services\.identity\.tokens\.without(Profile|Phone|Email)/.test(r))).toBe(true);
       expect(reasons.find((r) => r.startsWith('IDN-PRT-001'))).toMatch(/services\.identity\.tokens\.nonPartner|nonPartnerClient/);
       expect(reasons.find((r) => r.startsWith('IDN-CNS-001'))).toMatch(/services\.identity\.tokens\.withoutConsent/);
-      expect(reasons.filter((r) => /^IDN-(ERR|MED|OID)-/.test(r)).every((r) => r.includes('vendorConventions'))).toBe(true);
-      // SCP-001 rows, PRT-001, CNS-001; vendor skips: IDN-ERR-001 rows, IDN-OID-001, IDN-OID-003 rows
-      // (IDN-MED-001, IDN-OID-002 and IDN-GEN-003 are policy: they run).
-      expect(reasons.length).toBe(3 + 1 + 1 + 5 + 1 + 3);
+      expect(reasons.filter((r) => /^IDN-(ERR-001|MED|OID)-/.test(r)).every((r) => r.includes('vendorConventions'))).toBe(true);
+      expect(reasons.filter((r) => r.startsWith('IDN-ERR-002'))).toEqual([expect.stringMatching(/services\.identity\.tokens\.withoutPhone/)]);
+      // SCP-001 rows, PRT-001, CNS-001, the IDN-ERR-002 row of a token without phone; vendor skips:
+      // IDN-ERR-001 rows, IDN-OID-001, IDN-OID-003 rows (IDN-MED-001, IDN-OID-002, IDN-GEN-003,
+      // IDN-FMT-003 and the other IDN-ERR-002 rows are policy: they run).
+      expect(reasons.length).toBe(3 + 1 + 1 + 1 + 5 + 1 + 3);
     } finally {
       await sandbox.close();
     }

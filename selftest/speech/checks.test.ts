@@ -1,7 +1,7 @@
 /** The speech checks (and the answer checks they share with identity): acceptance and refusal, the leeway ladder, secret echoes, the clock offset. */
 import { describe, expect, it } from 'vitest';
 import { refused } from '../../harness/checks/answer.ts';
-import { accepted, clockOffsetSeconds, echoesNoSecret, emptyBodyHashVerdict, leewayFigure, refusedWith401 } from '../../harness/checks/speech.ts';
+import { accepted, clockOffsetSeconds, echoesNoSecret, emptyBodyHashVerdict, leewayFigure, refusedWith401, tokenAcceptance } from '../../harness/checks/speech.ts';
 import { embeddedBase64urlForms } from '../../harness/speech-token.ts';
 import { cannedResponse } from '../helpers.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
@@ -38,6 +38,41 @@ describe('accepted / refusedWith401', () => {
   });
 });
 
+describe('tokenAcceptance', () => {
+  const refusals = (none: number, wrongSecret = none) => ({ none: response(none), wrongSecret: response(wrongSecret) });
+
+  it('takes a 2xx (a body, if any, JSON) as accepted, from a target that refuses both bad tokens', () => {
+    expect(tokenAcceptance(response(200, '{"results":[]}', JSON_TYPE), refusals(401), 'R')).toMatchObject({ failures: [], seen: 'accepted with 200' });
+    expect(tokenAcceptance(response(200, '<p>', { 'content-type': 'text/html' }), refusals(401), 'R').failures.length).toBeGreaterThan(0);
+  });
+
+  it('takes a status neither bad token got as a token that passed (a 400 about the audio)', () => {
+    const v = tokenAcceptance(response(400, 'no audio', { 'content-type': 'text/plain' }), refusals(401, 403), 'R');
+    expect(v.failures).toEqual([]);
+    expect(v.noEvidence).toBeUndefined();
+    expect(v.seen).toMatch(/^answered 400, which neither bad token got/);
+  });
+
+  it("fails a 401 or 403 that a bad token got too: the token was refused as they were", () => {
+    for (const status of [401, 403]) {
+      const v = tokenAcceptance(response(status), refusals(401, 403), 'R');
+      expect(v.failures[0]).toMatchObject({ expected: 'accepted (the token not refused)' });
+      expect(v.failures[0].received).toMatch(new RegExp(`^refused with ${status}, as the bad tokens were`));
+    }
+  });
+
+  it('finds no evidence in another status the bad tokens got too (a target that judges the body first)', () => {
+    expect(tokenAcceptance(response(400), refusals(400), 'R').noEvidence).toMatch(/may have refused the call's audio before its token/);
+    expect(tokenAcceptance(response(404), refusals(404), 'R').failures).toEqual([]);
+  });
+
+  it('finds no evidence when a bad token is accepted too, and fails a 5xx at once', () => {
+    expect(tokenAcceptance(response(200), refusals(200, 401), 'R').noEvidence).toMatch(/without any token was accepted too/);
+    expect(tokenAcceptance(response(200), refusals(401, 200), 'R').noEvidence).toMatch(/signed with another secret was accepted too/);
+    expect(tokenAcceptance(response(503), refusals(200), 'R').failures[0].received).toBe('server error 503');
+  });
+});
+
 describe('emptyBodyHashVerdict', () => {
   it('passes when the target tells the empty-string hash from a wrong one, and fails a 401/403 or a 5xx', () => {
     expect(emptyBodyHashVerdict(response(200), response(401), 'R')).toEqual({ failures: [] });
@@ -61,6 +96,11 @@ describe('leewayFigure', () => {
   it('reports a leeway beyond the ladder, and none at all, without failing', () => {
     expect(leewayFigure('nbf', ladder([200, 200, 200, 200, 200, 200, 200]), 'R')).toMatchObject({ failures: [], text: 'nbf: accepted up to at least 300 s before (no probe refused)' });
     expect(leewayFigure('iat', ladder([403, 403, 403, 403, 403, 403, 403]), 'R')).toMatchObject({ failures: [], text: 'iat: refused from 2 s before (leeway under 2 s)' });
+  });
+
+  it('counts a probe as accepted when the suite says so, whatever its status (a target that refuses the audio)', () => {
+    const probes = ladder([400, 400, 401, 401, 401, 401, 401]).map((p) => ({ ...p, accepted: p.status === 400 }));
+    expect(leewayFigure('exp', probes, 'R')).toMatchObject({ acceptedUpTo: 10, refusedFrom: 20, failures: [] });
   });
 
   it('fails when a larger offset is accepted after a smaller one was refused', () => {

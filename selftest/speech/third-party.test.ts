@@ -1,8 +1,8 @@
 /**
  * No failure beyond the spec: a speech service built on a well-kept JWT library (third-party-verifier.ts)
  * must fail no `source: spec` test of the speech suite. What it does differently from our readings
- * (a future iat, no exp, another typ, loosely typed claims, upper-case hex) shows up as policy
- * warnings, which fail neither the run nor a certification.
+ * (a future iat, no exp, another typ, loosely typed claims, the hash inside an array, upper-case hex)
+ * shows up as policy warnings, which fail neither the run nor a certification.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -29,9 +29,9 @@ describe('the speech suite against a verifier built on jose', () => {
       const specFailures = tests.filter((t) => t.source === 'spec' && ['failed', 'error'].includes(t.verdict)).map((t) => `${t.title}\n${t.message}`);
       expect(specFailures, specFailures.join('\n\n')).toEqual([]);
       expect(run.code, run.stdout.slice(-2000)).toBe(0);
-      expect(tests.filter((t) => t.source === 'spec' && t.verdict === 'passed').length).toBeGreaterThanOrEqual(45);
+      expect(tests.filter((t) => t.source === 'spec' && t.verdict === 'passed').length).toBeGreaterThanOrEqual(40);
       const warned = new Set(tests.filter((t) => t.verdict === 'warning').map((t) => t.requirement));
-      expect([...warned].sort()).toEqual(['SPE-CTY-003', 'SPE-HSH-005', 'SPE-TIM-003', 'SPE-TIM-004', 'SPE-TYP-001']);
+      expect([...warned].sort()).toEqual(['SPE-CTY-002', 'SPE-CTY-003', 'SPE-HSH-005', 'SPE-TIM-003', 'SPE-TIM-004', 'SPE-TYP-001']);
       const streaming = tests.filter((t) => t.requirement?.startsWith('SPE-STR-'));
       expect(streaming.length).toBeGreaterThan(0);
       expect(streaming.every((t) => t.verdict === 'inconclusive' && t.code === 'NOT_SUPPORTED')).toBe(true);

@@ -1,13 +1,16 @@
 /**
  * How the identity suites call userinfo (spec 4.2, 5.2), read their part of the target file, and give
- * every verdict its evidence: a refusal counts only next to a control (the valid call answered 200 in
- * this run); an answer counts only with the consented data of 4.2 in it; a 5xx always counts; a
- * redirect or an endless 429 is a tool error, never a verdict.
+ * every verdict its evidence: a refusal counts only next to a control (the valid call answered with the
+ * userinfo of 4.2 in this run); a check of the fields judges only the people answered with userinfo
+ * (who was not is IDN-RSP-001's failure, never another requirement's) and is
+ * inconclusive when that leaves nobody; a 5xx always counts; a redirect or an endless 429 is a tool
+ * error, never a verdict.
  */
-import { answeredWithUserinfo, carriesNoUserValues, consentedFieldsPresent, refusedWithoutData, userValues } from '../../harness/checks/identity.ts';
+import { noServerError } from '../../harness/checks/answer.ts';
+import { carriesNoUserValues, isUserinfoAnswer, refusedWithoutData, userValues } from '../../harness/checks/identity.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
-import { ToolError } from '../../harness/errors.ts';
+import { inconclusive } from '../../harness/errors.ts';
 import { identityConfig, identityToken, type IdentityTokenName } from '../../harness/config/identity.ts';
 import { credentialOf } from '../../harness/target.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
@@ -56,29 +59,56 @@ export async function callUserinfo(t: RequirementContext, options: CallOptions =
   return t.client.send({ area: 'identity', operation: OPERATION, sideEffect: 'read', method: 'POST', url: userinfoUrl(t), headers, body });
 }
 
-/** The control of a refusal test: the valid call (accessToken, the partner client, the form) answered 200 in this run. */
+/** The control of a refusal test: the valid call (accessToken, the partner client, the form) answered with the userinfo of 4.2 in this run. */
 export function userinfoControl(t: RequirementContext): Promise<CapturedResponse> {
-  return t.control('identity:userinfo:valid', () => callUserinfo(t), (res) => res.status === 200);
+  return t.control('identity:userinfo:valid', () => callUserinfo(t), isUserinfoAnswer);
 }
 
 /**
  * Sends a request that must be refused and judges it (harness/refusal.ts): a 2xx or a 5xx fails at
- * once; then the control must have succeeded; then neither 2xx nor 5xx, a JSON body if any, and none
- * of the user's data (the fields of 2.2, and the values the control's answer showed).
+ * once; then the control must have succeeded; then neither 2xx nor 5xx and none of the user's data
+ * (values in the form of a phone number, an e-mail address or a date under the fields of 2.2, and the
+ * values the control's answer showed). Part 7 shows no userinfo error, so what the refusal's body is
+ * written in is IDN-ERR-002's policy, not judged here.
  */
 export async function expectRefused(t: RequirementContext, send: () => Promise<CapturedResponse>, note?: string): Promise<CapturedResponse> {
   const res = await send();
-  await expectRefusal(t, res, refusedWithoutData(res, t.id), () => userinfoControl(t), note);
+  await expectRefusal(t, res, refusedWithoutData(res, t.id), () => userinfoControl(t), note, { jsonBody: false });
   const control = await userinfoControl(t);
   t.expectNone(carriesNoUserValues(res, userValues(control.json), t.id), res, note);
   return res;
 }
 
-/** The answer of 4.2 for a token with profile, phone and email of a consenting user: 200 JSON with a name, email and phone_number. */
-export function expectUserinfo(t: RequirementContext, res: CapturedResponse, note?: string): Record<string, unknown> {
-  t.expectNone(answeredWithUserinfo(res, t.id), res, note);
-  t.expectNone(consentedFieldsPresent(res.json, t.id), res, note);
-  return res.json as Record<string, unknown>;
+export interface PersonAnswer {
+  label: string;
+  token: string;
+  res: CapturedResponse;
+}
+
+export interface ServedPerson extends PersonAnswer {
+  body: Record<string, unknown>;
+}
+
+/** Every person of the pool asked once, in the pool's order. */
+export async function askPeople(t: RequirementContext): Promise<PersonAnswer[]> {
+  const answers: PersonAnswer[] = [];
+  for (const person of peopleOf(t)) answers.push({ ...person, res: await callUserinfo(t, { token: person.token }) });
+  return answers;
+}
+
+/**
+ * The people answered with the userinfo of 4.2, the ones a check of the fields can judge. A 5xx fails
+ * the test that saw it; any other answer leaves the person out (IDN-RSP-001 fails on it); nobody left
+ * is inconclusive.
+ */
+export function servedPeople(t: RequirementContext, answers: readonly PersonAnswer[]): ServedPerson[] {
+  for (const a of answers) t.expectNone(noServerError(a.res, t.id), a.res, a.label);
+  const served = answers.filter((a) => isUserinfoAnswer(a.res)).map((a) => ({ ...a, body: a.res.json as Record<string, unknown> }));
+  if (!served.length) {
+    const seen = answers.map((a) => `${a.label} ${a.res.status}`).join(', ');
+    throw inconclusive('PRECONDITION_MISSING', `no person of the pool was answered with the userinfo of 4.2 (${seen}), so there was nothing to judge; IDN-RSP-001 judges those answers`);
+  }
+  return served;
 }
 
 /** A token under services.identity.tokens.<name>, or a CREDENTIAL_MISSING skip naming the key. */

@@ -1,14 +1,19 @@
-/** Vendor conventions (public facts): the identity error body, and the form as the only body accepted. */
+/**
+ * How refusals are written, and the form as the only body accepted. Part 7 shows no userinfo error, so
+ * a JSON refusal body is our reading (policy) and the vendor's error body a vendor convention.
+ */
 import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
 import { conformsTo } from '../../harness/checks/body.ts';
+import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { hasRequestId } from '../../harness/checks/identity.ts';
+import { inconclusive } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../harness/suite.ts';
 import { IDENTITY_ERROR } from '../../generators/identity.ts';
 import { callUserinfo, expectRefused, tokenOf } from './_userinfo.ts';
 
-describe('identity userinfo: vendor conventions', () => {
+describe('identity userinfo: how refusals are written', () => {
   const refusals: Array<[string, (t: RequirementContext) => Promise<CapturedResponse>]> = [
     ['no Authorization header', (t) => callUserinfo(t, { token: null })],
     ['an unknown token', (t) => callUserinfo(t, { token: `pc-unknown-${randomUUID()}` })],
@@ -20,6 +25,11 @@ describe('identity userinfo: vendor conventions', () => {
     requirementTest('IDN-ERR-001', { row: `${what}: refused with the error body and X-Request-Id` }, async (t) => {
       const res = await expectRefused(t, () => send(t), what);
       t.expectNone([...conformsTo(res, IDENTITY_ERROR, t.id), ...hasRequestId(res, t.id)], res);
+    });
+    requirementTest('IDN-ERR-002', { row: `${what}: a refusal body, if any, is JSON` }, async (t) => {
+      const res = await expectRefused(t, () => send(t), what);
+      t.expectNone(jsonWhereBody(res, t.id), res, what);
+      if (res.rawBody === '') throw inconclusive('NOT_SUPPORTED', `the refusal (${res.status}) has no body, so how its body is written cannot be judged`);
     });
   }
 

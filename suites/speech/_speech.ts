@@ -1,15 +1,22 @@
 /**
  * How the speech suites read their settings, call the recognize method (spec 4.1) and the target's
  * streaming call, and give every verdict its evidence:
- * - a refusal counts only next to a control: a valid call accepted in the same run (`t.control`);
- * - an acceptance counts only when the target tells tokens apart: the same call without a token is
- *   not accepted (otherwise a target that accepts everything would pass every acceptance test);
+ * - a refusal counts only next to a control: a valid call whose token was accepted in the same run
+ *   (`t.control`); where that call was answered for its audio (not a 2xx), an attack answered the same
+ *   way got past the token check, which fails;
+ * - an acceptance counts only when the target tells tokens apart: the same call without a token, and
+ *   with a token signed with another secret, is not accepted (otherwise a target that accepts everything
+ *   would pass every acceptance test); and a valid token counts as accepted when it is not refused as
+ *   those were, even if the call is answered otherwise for its audio (the spec shows no body);
+ * - part 7 shows no speech error, so a refusal is judged by its status alone (how its body is written
+ *   is SPE-STA-001's policy);
  * - a 5xx always counts; a redirect or an endless 429 is a tool error, never a verdict.
  */
+import { randomBytes } from 'node:crypto';
 import { TestRunner } from 'vitest';
-import { isSuccess } from '../../harness/checks/answer.ts';
-import { accepted } from '../../harness/checks/speech.ts';
-import { noServerError, refused } from '../../harness/checks/answer.ts';
+import { isSuccess, noServerError, refused } from '../../harness/checks/answer.ts';
+import { failure } from '../../harness/checks/failure.ts';
+import { isAccepted, tokenAcceptance, type TokenRefusals } from '../../harness/checks/speech.ts';
 import { inconclusive, ToolError } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { hmacKey, secretVariants, type KeyEncoding } from '../../harness/speech-token.ts';
@@ -106,52 +113,99 @@ export function validTokenNote(s: SpeechSettings, what: string): string {
   return `${what}; HMAC key: the secret ${s.keyEncoding === 'base64' ? 'base64-decoded' : 'as given'} (services.speech.keyEncoding), aud ${s.audience} from ${s.audienceFrom}, method ${s.method}`;
 }
 
-/** The control of a refusal test: a valid call to the same endpoint, accepted in this run. */
-export function validControl(t: RequirementContext, s: SpeechSettings, endpoint: SpeechEndpoint = 'recognize'): Promise<CapturedResponse> {
-  return t.control(`speech:${endpoint}:valid`, async () => sendSpeech(t, s, endpoint === 'stream' ? await validStream(s) : await validCall(s)));
+/**
+ * Whether a valid call proves that the target accepts good tokens: a 2xx with a JSON body, if any (part
+ * 4), or, where the call was answered for its audio, a token accepted as tokenAcceptance reads it. The
+ * valid call's answer, or an inconclusive NO_CONTROL naming `what`.
+ */
+async function acceptedControl(t: RequirementContext, s: SpeechSettings, res: CapturedResponse, what: string, endpoint: SpeechEndpoint): Promise<CapturedResponse> {
+  if (isAccepted(res)) return res;
+  const verdict = tokenAcceptance(res, await tokenRefusals(t, s, endpoint), t.id);
+  if (!verdict.failures.length && !verdict.noEvidence) return res;
+  throw inconclusive('NO_CONTROL', `${what} was answered ${res.status}, not as a call whose token is accepted (${verdict.noEvidence ?? verdict.failures[0].received}), so a refusal proves nothing; control: ${res.curl}`);
 }
 
-const noTokenAnswers = new Map<string, Promise<CapturedResponse>>();
+/** The control of a refusal test: a valid call to the same endpoint, its token accepted in this run (`acceptedControl`). */
+export async function validControl(t: RequirementContext, s: SpeechSettings, endpoint: SpeechEndpoint = 'recognize'): Promise<CapturedResponse> {
+  const res = await t.control(`speech:${endpoint}:valid`, async () => sendSpeech(t, s, endpoint === 'stream' ? await validStream(s) : await validCall(s)), () => true);
+  return acceptedControl(t, s, res, 'the control request (a valid call, with valid credentials)', endpoint);
+}
+
+const references = new Map<string, Promise<TokenRefusals>>();
 
 /**
- * The evidence an acceptance needs: the same endpoint refuses a call without a token. Made once per
- * worker and endpoint. When that call is accepted too, an accepted valid token proves nothing, and the
- * test ends inconclusive (SPE-BRR-002 judges the target for it).
+ * How the endpoint refuses bad tokens: the same kind of call without a token, and with a token signed
+ * with another secret. Made once per worker and endpoint; what an acceptance is judged against.
  */
-export async function tellsTokensApart(t: RequirementContext, s: SpeechSettings, endpoint: SpeechEndpoint = 'recognize'): Promise<void> {
-  let pending = noTokenAnswers.get(endpoint);
+export function tokenRefusals(t: RequirementContext, s: SpeechSettings, endpoint: SpeechEndpoint = 'recognize'): Promise<TokenRefusals> {
+  let pending = references.get(endpoint);
   if (!pending) {
-    const body = endpoint === 'stream' ? streamBody(streamMessages()) : recognizeBody();
-    noTokenAnswers.set(endpoint, (pending = sendSpeech(t, s, { authorization: null, body, endpoint })));
-    pending.catch(() => noTokenAnswers.delete(endpoint));
+    const send = async (): Promise<TokenRefusals> => {
+      const body = endpoint === 'stream' ? streamBody(streamMessages()) : recognizeBody();
+      const none = await sendSpeech(t, s, { authorization: null, body, endpoint });
+      const other = { ...s, secretKey: s.keyEncoding === 'base64' ? randomBytes(32).toString('base64') : randomBytes(24).toString('hex') };
+      const wrongSecret = await sendSpeech(t, s, endpoint === 'stream' ? await validStream(other) : await validCall(other));
+      return { none, wrongSecret };
+    };
+    references.set(endpoint, (pending = send()));
+    pending.catch(() => references.delete(endpoint));
   }
-  const res = await pending;
-  if (isSuccess(res.status)) {
-    throw inconclusive('NO_CONTROL', `an acceptance proves nothing here: the same call without any token was accepted too (${res.status}), so the target does not tell valid tokens from none; control: ${res.curl}`);
-  }
+  return pending;
 }
 
-/** The call was accepted, as evidence: a 2xx (a body, if any, JSON) from a target that refuses calls without a token. */
-export async function expectAccepted(t: RequirementContext, s: SpeechSettings, res: CapturedResponse, note: string, endpoint: SpeechEndpoint = 'recognize'): Promise<void> {
-  t.expectNone(accepted(res, t.id), res, validTokenNote(s, note));
-  await tellsTokensApart(t, s, endpoint);
+/**
+ * The token of the call was accepted, as evidence (harness/checks/speech.ts, tokenAcceptance): a 2xx, or
+ * an answer that neither a call without a token nor one with a wrongly signed token got, from a target
+ * that refuses both. Returns how the acceptance was seen.
+ */
+export async function expectAccepted(t: RequirementContext, s: SpeechSettings, res: CapturedResponse, note: string, endpoint: SpeechEndpoint = 'recognize'): Promise<string> {
+  t.expectNone(noServerError(res, t.id), res, validTokenNote(s, note));
+  const verdict = tokenAcceptance(res, await tokenRefusals(t, s, endpoint), t.id);
+  t.expectNone(verdict.failures, res, validTokenNote(s, note));
+  if (verdict.noEvidence) throw inconclusive('NO_CONTROL', verdict.noEvidence);
+  return verdict.seen!;
+}
+
+const plainCalls = new Map<string, Promise<CapturedResponse>>();
+
+/**
+ * For a test whose own token is a valid token changed in one respect (an aud naming a set, upper-case
+ * hex, a time probe): the plain valid call, sent once per worker, must have been seen accepted first.
+ * When it was not, SPE-TOK-001 and SPE-HDR-001 fail on that one cause, and this test is inconclusive.
+ */
+export async function plainTokenAccepted(t: RequirementContext, s: SpeechSettings): Promise<CapturedResponse> {
+  let pending = plainCalls.get('recognize');
+  if (!pending) {
+    plainCalls.set('recognize', (pending = (async () => sendSpeech(t, s, await validCall(s)))()));
+    pending.catch(() => plainCalls.delete('recognize'));
+  }
+  const plain = await pending;
+  const verdict = tokenAcceptance(plain, await tokenRefusals(t, s), t.id);
+  if (verdict.failures.length || verdict.noEvidence) {
+    throw inconclusive('PRECONDITION_MISSING', `the plain valid call (the claims of 2.1, the token id spelled ${s.tokenIdClaim}) was not seen accepted (${plain.status}): SPE-TOK-001 and SPE-HDR-001 judge that, and this variation of it proves nothing alone; plain call: ${plain.curl}`);
+  }
+  return plain;
 }
 
 /**
  * Sends an attack and expects a refusal with evidence (harness/refusal.ts: a 2xx or a 5xx fails at
- * once, anything else is judged next to its control). A tamper case's original is its control and is
+ * once, anything else is judged next to its control; any body or none). A tamper case's original is its control and is
  * sent first (else the case proves nothing: inconclusive); any other attack has the endpoint's valid control.
  */
 export async function expectRefused(t: RequirementContext, s: SpeechSettings, built: SpeechCall & { before?: SpeechCall }, row: string): Promise<CapturedResponse> {
+  const endpoint = built.endpoint ?? 'recognize';
+  let control: CapturedResponse | undefined;
   if (built.before) {
     const original = await sendSpeech(t, s, built.before);
     t.expectNone(noServerError(original, t.id), original, `the untampered original of: ${row}`);
-    if (!isSuccess(original.status)) {
-      throw inconclusive('NO_CONTROL', `the untampered original was answered ${original.status}, so refusing the tampered token proves nothing; original: ${original.curl}`);
-    }
+    control = await acceptedControl(t, s, original, 'the untampered original', endpoint);
   }
   const res = await sendSpeech(t, s, built);
-  await expectRefusal(t, res, refused(res, t.id), () => (built.before ? Promise.resolve() : validControl(t, s, built.endpoint)), row);
+  await expectRefusal(t, res, refused(res, t.id), async () => void (control ??= await validControl(t, s, endpoint)), row, { jsonBody: false });
+  // A valid token answered for its audio (not a 2xx): the same answer to this call means its token passed as well.
+  if (!isSuccess(control!.status) && res.status === control!.status) {
+    t.expectNone([failure(t.id, 'refused for its token', `answered ${res.status}, as the valid token was (${control!.status}): its token passed, and the call was answered for something else`)], res, row);
+  }
   return res;
 }
 
@@ -170,7 +224,7 @@ export async function reportFigure(t: RequirementContext, text: string): Promise
 
 /**
  * One test per attack on each of `requirements` (named here, so a reader and the fault run see what a
- * file proves): the call is refused (neither 2xx nor 5xx, a body JSON), next to its control.
+ * file proves): the call is refused (neither 2xx nor 5xx), next to its control.
  */
 export function attackTests(requirements: readonly string[], matrix: readonly Attack[] = ATTACKS): void {
   const attacks = matrix.filter((a) => requirements.includes(a.requirement));

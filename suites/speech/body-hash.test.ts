@@ -8,7 +8,7 @@ import { emptyBodyHashVerdict } from '../../harness/checks/speech.ts';
 import { inconclusive } from '../../harness/errors.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { bodyDigest, callWithHashText, NO_BODY, recognizeBody, sampleClaims, validCall } from '../../generators/speech.ts';
-import { attackTests, expectAccepted, sendSpeech, speechSettings, validTokenNote } from './_speech.ts';
+import { attackTests, expectAccepted, plainTokenAccepted, sendSpeech, speechSettings, validTokenNote } from './_speech.ts';
 
 describe('speech: the body hash', () => {
   attackTests(['SPE-HSH-001', 'SPE-HSH-002', 'SPE-HSH-004']);
@@ -24,6 +24,7 @@ describe('speech: the body hash', () => {
 
   requirementTest('SPE-HSH-005', async (t) => {
     const s = speechSettings(t);
+    await plainTokenAccepted(t, s);
     const body = recognizeBody();
     const res = await sendSpeech(t, s, callWithHashText(s, body, bodyDigest(body).toString('hex').toUpperCase()));
     await expectAccepted(t, s, res, 'a valid call whose x-content-sha256 is the hash of the body in upper-case hex');

@@ -3,11 +3,11 @@
  * measured with a bounded ladder of probes per claim and reported (annotation and console), not judged.
  */
 import { describe } from 'vitest';
-import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
+import { isSuccess } from '../../harness/checks/answer.ts';
 import { clockOffsetSeconds, leewayFigure, type LeewayProbe } from '../../harness/checks/speech.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { sampleClaims, unixNow, validCall } from '../../generators/speech.ts';
-import { expectAccepted, reportFigure, sendSpeech, speechSettings } from './_speech.ts';
+import { expectAccepted, plainTokenAccepted, reportFigure, sendSpeech, speechSettings } from './_speech.ts';
 
 const LADDER_SECONDS = [2, 10, 20, 45, 75, 150, 300];
 const PROBES: Record<'exp' | 'nbf' | 'iat', (now: number, x: number) => Record<string, number>> = {
@@ -21,6 +21,7 @@ describe('speech: clock leeway', () => {
     const s = speechSettings(t);
     const sentAt = Date.now();
     const baseline = await sendSpeech(t, s, await validCall(s));
+    await plainTokenAccepted(t, s);
     await expectAccepted(t, s, baseline, 'a valid token must be accepted before the leeway can be measured');
     const offset = clockOffsetSeconds(baseline, sentAt);
     const figures = [];
@@ -28,8 +29,8 @@ describe('speech: clock leeway', () => {
       const probes: LeewayProbe[] = [];
       for (const x of LADDER_SECONDS) {
         const res = await sendSpeech(t, s, await validCall(s, sampleClaims(s, changes(unixNow(), x))));
-        t.expectNone(jsonWhereBody(res, t.id), res, `a token ${x} s off on ${claim}`);
-        probes.push({ offsetSeconds: x, status: res.status });
+        // Accepted as the valid token was: its 2xx, or (a target that refuses the audio) the same status.
+        probes.push({ offsetSeconds: x, status: res.status, accepted: isSuccess(baseline.status) ? isSuccess(res.status) : res.status === baseline.status });
       }
       figures.push(leewayFigure(claim, probes, t.id));
     }

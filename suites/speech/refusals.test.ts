@@ -1,13 +1,12 @@
 /**
- * Spec 5.1: how refusals look. Exactly 401 for every refused token is a policy (RFC 6750 section 3.1;
- * the spec shows no speech error status); and no answer may hand back the token or the secret (key
- * handling: the secret is known to one service only).
+ * Spec 5.1: how refusals look. Exactly 401 with a JSON body, if any, for every refused token is a
+ * policy (RFC 6750 section 3.1; part 7 shows no speech error); and no answer may hand back the token or
+ * the secret (key handling: the secret is known to one service only).
  */
 import { describe } from 'vitest';
 import { isSuccess } from '../../harness/checks/answer.ts';
-import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import type { Failure } from '../../harness/checks/failure.ts';
-import { echoesNoSecret, refusedWith401 } from '../../harness/checks/speech.ts';
+import { echoesNoSecret, isAccepted, refusedWith401 } from '../../harness/checks/speech.ts';
 import { inconclusive } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { requirement } from '../../harness/requirements.ts';
@@ -26,7 +25,7 @@ const ONE_PER_REQUIREMENT = ATTACKS.filter((a, i) => ATTACKS.findIndex((b) => b.
 describe('speech: refusals', () => {
   requirementTest('SPE-STA-001', { timeoutMs: 120_000 }, async (t) => {
     const s = speechSettings(t);
-    await validControl(t, s);
+    const control = await validControl(t, s);
     const failures: Failure[] = [];
     let firstOff: CapturedResponse | undefined;
     let judged = 0;
@@ -34,8 +33,8 @@ describe('speech: refusals', () => {
       const built = await a.build(s);
       if (built.before) await sendSpeech(t, s, built.before);
       const res = await sendSpeech(t, s, built);
-      // An accepted attack is its own requirement's failure; this policy judges how refusals look.
-      if (isSuccess(res.status)) continue;
+      // An accepted attack, or one answered as the valid token was, is its own requirement's failure; this policy judges how refusals look.
+      if (isSuccess(res.status) || res.status === control.status) continue;
       judged++;
       const off = refusedWith401(res, t.id, `${a.row} (${a.requirement})`);
       failures.push(...off);
@@ -54,13 +53,13 @@ describe('speech: refusals', () => {
     let acceptedSeen = false;
     for (const [what, call] of calls) {
       const res = await sendSpeech(t, s, call);
-      if (call === valid) acceptedSeen = isSuccess(res.status);
+      if (call === valid) acceptedSeen = isAccepted(res);
       const parts = tokenOf(call.authorization).split('.');
       const sent = [
         ...(parts.length === 3 ? [['token sent', parts.join('.')] as const] : []),
         ...(parts.length === 3 && parts[2].length >= 16 ? [['token signature sent', parts[2]] as const] : []),
       ];
-      t.expectNone([...echoesNoSecret(res, [...sent, ...secrets], t.id), ...jsonWhereBody(res, t.id)], res, what);
+      t.expectNone(echoesNoSecret(res, [...sent, ...secrets], t.id), res, what);
     }
     // Refusals that show no secret are half the evidence: the accepted answer must have been searched too.
     if (!acceptedSeen) throw inconclusive('NO_CONTROL', 'the valid call was not accepted, so no accepted answer could be searched for the token or the secret');

@@ -57,11 +57,13 @@ function byPosition(request: Incoming): Incoming {
 }
 
 export const identityFaults = [
-  f('idn-birthdate-ddmmyyyy', ['IDN-FMT-001', 'IDN-GEN-001'], 'birthdate is served as dd.mm.yyyy', birthdate((y, m, d) => `${d}.${m}.${y}`)),
-  f('idn-birthdate-feb-30', ['IDN-FMT-001', 'IDN-GEN-001'], 'birthdate is served as 30 February of the birth year (a lenient date formatter)', birthdate((y) => `${y}-02-30`)),
-  f('idn-phone-no-plus', ['IDN-FMT-001', 'IDN-GEN-001'], "phone_number is served without the leading '+'", claims((body) => void (body.phone_number &&= (body.phone_number as string).slice(1)))),
-  f('idn-email-no-at', ['IDN-FMT-001', 'IDN-GEN-001'], "email is served with ' at ' instead of '@'", claims((body) => void (body.email &&= (body.email as string).replace('@', ' at ')))),
-  f('idn-email-verified-string', ['IDN-FMT-001', 'IDN-GEN-001'], 'email_verified and phone_number_verified are strings ("true"/"false"), not booleans',
+  f('idn-birthdate-ddmmyyyy', ['IDN-FMT-001'], 'birthdate is served as dd.mm.yyyy', birthdate((y, m, d) => `${d}.${m}.${y}`)),
+  f('idn-birthdate-feb-30', ['IDN-FMT-001'], 'birthdate is served as 30 February of the birth year (a lenient date formatter)', birthdate((y) => `${y}-02-30`)),
+  f('idn-phone-no-plus', ['IDN-FMT-001'], "phone_number is served without the leading '+'", claims((body) => void (body.phone_number &&= (body.phone_number as string).slice(1)))),
+  f('idn-phone-extension-appended', ['IDN-FMT-003'], "phone_number carries the office extension appended as digits (+7 and 15 more digits)",
+    claims((body) => void (body.phone_number &&= `${body.phone_number as string}01234`))),
+  f('idn-email-no-at', ['IDN-FMT-001'], "email is served with ' at ' instead of '@'", claims((body) => void (body.email &&= (body.email as string).replace('@', ' at ')))),
+  f('idn-email-verified-string', ['IDN-FMT-001'], 'email_verified and phone_number_verified are strings ("true"/"false"), not booleans',
     claims((body) => VERIFIED_FLAGS.filter((k) => k in body).forEach((k) => (body[k] = String(body[k]))))),
   f('idn-absent-as-null', ['IDN-FMT-001'], 'a missing middle name or e-mail is served as null instead of being left out',
     claims((body, { person, scopes }) => {
@@ -70,9 +72,9 @@ export const identityFaults = [
       // In its place, after given_name.
       return Object.fromEntries(Object.entries(body).flatMap(([k, v]) => (k === 'given_name' ? [[k, v], ['middle_name', null]] : [[k, v]])));
     })),
-  f('idn-name-given-only', ['IDN-FMT-002', 'IDN-GEN-001'], 'name holds the given name and the patronymic, not the family name',
+  f('idn-name-given-only', ['IDN-FMT-002'], 'name holds the given name and the patronymic, not the family name',
     claims((body, { person }) => void ('name' in body && (body.name = [person.givenName, person.middleName].filter(Boolean).join(' '))))),
-  f('idn-content-type-text', ['IDN-RSP-001', 'IDN-GEN-001'], 'the 200 answer is labelled text/plain', { answer: (a) => (served(a) ? withHeader(a, 'content-type', 'text/plain; charset=utf-8') : a) }),
+  f('idn-content-type-text', ['IDN-RSP-001'], 'the 200 answer is labelled text/plain', { answer: (a) => (served(a) ? withHeader(a, 'content-type', 'text/plain; charset=utf-8') : a) }),
   f('idn-sub-per-request', ['IDN-GEN-002'], 'sub is a fresh random value on every call', claims((body) => void (body.sub = randomUUID()))),
   f('idn-bearer-case-sensitive', ['IDN-GEN-003'], 'only the exact spelling "Bearer" of the auth scheme is accepted', { rules: { 'authorization.bearer': bearerScheme((scheme) => scheme === 'Bearer') } }),
   f('idn-form-order-dependent', ['IDN-GEN-001'], 'the form is read by position: client_id must come first', { request: byPosition }),
@@ -122,7 +124,7 @@ export const identityFaults = [
   f('idn-refusal-carries-sub', ['IDN-SCP-001'], 'a token lacking a scope is refused 403, but the answer names the user: sub and gender', {
     answer: onRefusal('scopes', editBody<UserinfoAnswer, Node>(refused, (body, a) => ({ ...body, sub: a.facts!.refusal!.person!.sub, gender: a.facts!.refusal!.person!.gender }))),
   }),
-  f('idn-refusal-html', ['IDN-AUT-001', 'IDN-CLI-002'], 'refusals are an HTML error page (text/html) instead of JSON', {
+  f('idn-refusal-html', ['IDN-ERR-002'], 'refusals are an HTML error page (text/html) instead of JSON', {
     answer: (a) => {
       if (!refused(a)) return a;
       const { status, message } = a.facts!.refusal!;

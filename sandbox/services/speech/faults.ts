@@ -45,6 +45,12 @@ export const speechFaults = [
   f('spe-aud-prefix', ['SPE-AUD-001'], 'aud is compared with startsWith: the audience with a suffix appended is accepted', {
     rules: { aud: audienceRule(oneOf((aud) => aud === AUDIENCE || (typeof aud === 'string' && aud.startsWith(AUDIENCE)))) },
   }),
+  f('spe-aud-only-string-checked', ['SPE-AUD-001'], 'aud is compared only when it is a string: an array of other services, or a number, passes', {
+    rules: { aud: audienceRule((aud) => typeof aud !== 'string' || aud === AUDIENCE) },
+  }),
+  f('spe-aud-set-refused', ['SPE-AUD-002'], 'aud must be exactly the service as one string: a set of services that names it is refused', {
+    rules: { aud: audienceRule((aud) => aud === AUDIENCE) },
+  }),
   f('spe-alg-none-accepted', ['SPE-SIG-005'], 'a header with alg "none" (any case) skips signature verification', {
     rules: {
       'header.alg': (header: Node) => (isNone(header.alg) ? undefined : HEADER_RULES['header.alg'](header)),
@@ -144,7 +150,7 @@ export const speechFaults = [
     },
   }),
   f('spe-typ-unchecked', ['SPE-TYP-001'], 'the header typ is never read: a correctly signed token with typ "JWS" or none is accepted', { rules: { 'header.typ': never } }),
-  f('spe-time-claims-coerced', ['SPE-CTY-001', 'SPE-FMT-001'], 'exp, nbf and iat go through Number(): a numeric string is taken for a Unix time', {
+  f('spe-time-claims-coerced', ['SPE-CTY-001'], 'exp, nbf and iat go through Number(): a numeric string is taken for a Unix time', {
     rules: timesTaking((v) => Number.isFinite(Number(v))),
   }),
   f('spe-claims-compared-as-text', ['SPE-CTY-002'], 'aud and x-content-sha256 are compared as String(value): a nested array holding the service, or an array holding the hash, matches', {
@@ -179,7 +185,7 @@ export const speechFaults = [
         call.kind === 'recognize' && String(call.headers['content-type'] ?? '').startsWith('application/json') ? { status: 415, reason: 'the recognize call takes text/plain' } : undefined,
     },
   }),
-  f('spe-refusal-html', ['SPE-SIG-001', 'SPE-BRR-002'], 'refusals are an HTML error page (text/html) instead of JSON', {
+  f('spe-refusal-html', ['SPE-STA-001'], 'refusals are an HTML error page (text/html) instead of JSON', {
     answer: (a) =>
       a.status >= 400 ? { ...a, headers: { ...a.headers, 'content-type': 'text/html; charset=utf-8' }, body: `<html><body><h1>${a.status} ${statusName(a.status)}</h1></body></html>` } : a,
   }),

@@ -4,10 +4,107 @@
  * handler (sandbox/faults/modifiers.ts). While one is on, no test of a `spec` or `configuration`
  * requirement may fail (selftest/latitude-run.ts).
  */
-import { latitudesOf, type ModifierLatitude } from '../../faults/modifiers.ts';
+import { latitudesOf, never, withHeader, withoutBody, type ModifierLatitude } from '../../faults/modifiers.ts';
+import { errorAnswer, type SpeechAnswer } from './answers.ts';
+import type { SpeechCall } from './call.ts';
+import { AUDIENCE, audienceRule, bodyHashRule, type Presented } from './claim-rules.ts';
 import type { SpeechShape } from './handler.ts';
+import { LOOKUP_RULES } from './token-rules.ts';
+import { isTokenRule } from './verify.ts';
 
 const latitude = latitudesOf<SpeechShape>('speech');
 
-export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [];
-void latitude;
+const ERRORS_NOT_SHOWN = 'Error bodies and code values of the business-banking operations, and errors of the speech and userinfo calls: not shown.';
+const AUD = 'aud | string | service or set of services the token is meant for';
+
+const refusal = (a: SpeechAnswer) => a.status >= 400;
+/** 100 ms of 16 kHz 16-bit mono audio. */
+const SHORTEST_AUDIO_BYTES = 3200;
+
+/** The base64 audio of a recognize request, if it has one. */
+function audioOf(call: SpeechCall): string | undefined {
+  try {
+    const content = (JSON.parse(call.body.toString('utf8')) as { audio?: { content?: unknown } } | null)?.audio?.content;
+    return typeof content === 'string' ? content : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every service name an aud holds: arrays at any depth, and a string of names separated by spaces or commas. */
+const namesIn = (aud: unknown): unknown[] => (Array.isArray(aud) ? aud.flatMap(namesIn) : typeof aud === 'string' ? aud.split(/[\s,]+/) : [aud]);
+
+export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
+  latitude(
+    'spe-lat-bad-token-403',
+    [ERRORS_NOT_SHOWN],
+    'a token that is sent but does not verify is refused 403 Forbidden; only a call without a token gets 401',
+    { answer: (a, call) => (isTokenRule(a.refusedBy) && a.status === 401 && a.refusedBy !== 'authorization.present' && call.headers.authorization ? errorAnswer(403, a.facts!.reason, a.refusedBy!) : a) },
+    'Part 7 shows no speech error, so no status is fixed for a refused token; 403 is how many gateways answer a credential that does not verify.',
+  ),
+  latitude(
+    'spe-lat-refusal-no-body',
+    [ERRORS_NOT_SHOWN],
+    'every refusal has no body and no Content-Type (the status and WWW-Authenticate say it all)',
+    { answer: (a) => (refusal(a) ? withoutBody(a) : a) },
+    'Part 7 shows no speech error body.',
+  ),
+  latitude(
+    'spe-lat-refusal-plain-text',
+    [ERRORS_NOT_SHOWN],
+    'every refusal is a line of plain text (text/plain), as a gateway in front of the service writes it',
+    { answer: (a) => (refusal(a) ? { ...withHeader(a, 'content-type', 'text/plain; charset=utf-8'), body: `${a.status} ${a.facts?.reason ?? 'refused'}\n` } : a) },
+    'Part 7 shows no speech error body; part 4 makes the bodies it describes JSON, and this is not one of them.',
+  ),
+  latitude(
+    'spe-lat-short-audio-refused',
+    ['Body of the recognize call: not shown.'],
+    'a recognize call whose token verified but whose audio is shorter than 100 ms is answered 400 (the recognizer needs at least 100 ms)',
+    {
+      answer: (a, call) => {
+        const audio = call.kind === 'recognize' && a.status === 200 ? audioOf(call) : undefined;
+        return audio !== undefined && Buffer.from(audio, 'base64').length < SHORTEST_AUDIO_BYTES ? errorAnswer(400, 'the audio is shorter than 100 ms', 'audio.length') : a;
+      },
+    },
+    'The spec shows the call\'s headers, not its body: what the recognizer accepts as audio is the service\'s own, so a call with a good token may be refused for its audio.',
+  ),
+  latitude(
+    'spe-lat-hash-in-array',
+    ['x-content-sha256 | string, base16 (hex) | SHA-256 hash of the request'],
+    'a lenient verifier: x-content-sha256 given as an array that holds the one right hash is taken as that hash',
+    { rules: { 'x-content-sha256': bodyHashRule({ textOf: (claimed) => (Array.isArray(claimed) && claimed.length === 1 ? claimed[0] : claimed) }) } },
+    '2.1 gives the type of the claim a client writes; a service that reads the one hash out of an array still binds the token to the body.',
+  ),
+  latitude(
+    'spe-lat-aud-any-set',
+    [AUD],
+    'a lenient verifier: aud names the service when any name in it is the service, in an array (nested or not) or a string of names separated by spaces or commas',
+    { rules: { aud: audienceRule((aud) => namesIn(aud).includes(AUDIENCE)) } },
+    '2.1 lets a token be meant for a set of services and does not say how the set is written.',
+  ),
+  latitude(
+    'spe-lat-no-leeway',
+    ['exp | integer, Unix time | after this time the token is invalid', 'nbf | integer, Unix time | time from which the token is valid'],
+    'no clock leeway: a token is refused from the second after exp, before nbf, and when issued (iat) after now',
+    {
+      rules: {
+        'exp.expiry': ({ claims, now }: Presented) => (claims.exp !== undefined && now > Number(claims.exp) ? 'the token has expired' : undefined),
+        'nbf.window': ({ claims, now }: Presented) => (claims.nbf !== undefined && now < Number(claims.nbf) ? 'the token is not valid yet (nbf)' : undefined),
+        'iat.future': ({ claims, now }: Presented) => (claims.iat !== undefined && Number(claims.iat) > now ? 'the token is issued in the future (iat)' : undefined),
+      },
+    },
+    'The spec states no leeway; none at all is its most literal reading.',
+  ),
+  latitude(
+    'spe-lat-kid-optional',
+    ['kid | string | the API key <API_KEY>'],
+    'a service with one API key verifies a token without kid with that key (a kid that is given must still be the API key)',
+    {
+      rules: {
+        'header.kid': never,
+        'key.lookup': (keys: ReadonlyMap<string, Buffer>, kid: unknown) => (kid === undefined && keys.size === 1 ? [...keys.values()][0] : LOOKUP_RULES['key.lookup'](keys, kid)),
+      },
+    },
+    '2.1 has the client write kid; it does not say that a service refuses a token without one, and the signature still binds the token to the one secret.',
+  ),
+];
