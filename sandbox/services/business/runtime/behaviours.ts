@@ -10,6 +10,7 @@ import { RESOURCE_SETTINGS, resourceBehaviour, seedRecord, type ResourceSettings
 import { Synthesizer } from './synthesize.ts';
 import { listAnswer, notFound, project, propertyPointers, unprocessable, type Answer, type Input, type World } from './world.ts';
 import { validAt } from './validate.ts';
+import { seedFixtures } from './fixtures.ts';
 import { bankPayment, PAYMENT_SETTINGS, type PaymentSettings } from './payments.ts';
 
 /** What the behaviours read besides the request: the limits, what is kept, the default page of cards. */
@@ -53,6 +54,7 @@ export function seedWorld(world: World): void {
       seedRecord(world, 'deponent', { dealId, stepId, beneficiaryId: randomUUID(), amount: 1000 * s });
     }
   }
+  seedFixtures(world, ACCOUNTS[0]);
 }
 
 const card = (world: World, ucid: unknown) => world.get('card', String(ucid));
