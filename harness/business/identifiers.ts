@@ -13,6 +13,10 @@
  * identifier found elsewhere (a list, a distant create) may only mean it names another kind of thing.
  * Destructive operations never get an identifier the run did not make or the target file did not mark
  * disposable: deleting existing data is not the suite's business.
+ *
+ * A create whose body names the new thing (an order number a read then takes by path) gets a fresh
+ * value in every request (fresh.ts): a generated one may be blank or repeat within the run, and a
+ * repeat is refused as a duplicate.
  */
 import { ToolError, isSkip } from '../errors.ts';
 import type { CapturedResponse } from '../http.ts';
@@ -24,6 +28,7 @@ import type { GeneratedRequest } from '../../generators/openapi.ts';
 import { isJsonObject } from '../json.ts';
 import { disposableSet, namedValue } from './fixtures.ts';
 import { meetingRules } from './fit.ts';
+import { freshIdentifiers } from './fresh.ts';
 import { served } from './judge.ts';
 import { requiredInBody, sourcesOf } from './links.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
@@ -86,7 +91,7 @@ const bodyNames = new WeakMap<OperationPlan, string[]>();
 export function requestsFor(p: RuntimePlan, op: OperationPlan, count = 3, salt = 7): GeneratedRequest[] {
   const generated = p.requests.valid(op.model, { seed: op.seed + salt, count });
   const fitted = generated.map((request, i) => meetingRules(op, request, i)).filter((request, i) => request !== generated[i] && p.requests.validOnWire(op.model, request));
-  return [...fitted, ...generated];
+  return [...fitted, ...generated].map((request) => freshIdentifiers(p, op, request));
 }
 
 let ndfl3Source: RequestSource | undefined;
