@@ -214,7 +214,7 @@ const SPECIFIC: Record<string, Behaviour> = {
   [`POST ${SE}/payment-registry/pay`]: registryPay,
   [`GET ${SE}/payment-registry/{paymentRegistryId}`]: (world, input) => readById(world, input, 'se-registry', 'paymentRegistryId'),
   'POST /api/v1/salary/payment-registry/create': accept('salary-registry-result', registry('salary-registry')),
-  'GET /api/v1/salary/payment-registry/{paymentRegistryId}': (world, input) => readById(world, input, 'salary-registry', 'paymentRegistryId'),
+  'GET /api/v1/salary/payment-registry/': (world, input) => listAnswer(input.op, world.all('salary-registry'), input),
   'POST /api/v1/safe-deal/beneficiaries': accept('safe-deal-result', (_w, input) => ({
     result: { beneficiaries: (input.body as { beneficiaries: Node[] }).beneficiaries.map((b) => ({ number: b.number, beneficiaryId: randomUUID(), status: 'CREATED' })) },
   })),
