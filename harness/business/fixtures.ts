@@ -9,15 +9,15 @@
  * Any other operation gets only sets that are not disposable, which no destructive call can remove
  * under it.
  */
-import { writeFileSync, mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { businessConfig, type IdentifierSet } from '../config/business.ts';
 import { isJsonObject } from '../json.ts';
-import { commonPrefix } from './links.ts';
 import { operationKey, parseOperationName } from '../openapi/paths.ts';
 import { removeOldRunFiles, runFile } from '../run-files.ts';
 import { served } from './judge.ts';
+import { commonPrefix, pathParams } from './links.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
 import { send } from './send.ts';
 
@@ -25,8 +25,6 @@ interface Fixture {
   sets: IdentifierSet[];
   disposable: boolean;
 }
-
-const pathParams = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'path').map((p) => p.name);
 
 function fixtureOf(p: RuntimePlan, op: OperationPlan): Fixture | undefined {
   const key = operationKey(op.catalog.method, op.catalog.path);

@@ -10,10 +10,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { GeneratedRequest } from '../../generators/openapi.ts';
 import { isJsonObject } from '../json.ts';
-import { readLinks } from './links.ts';
+import { pathParams, readLinks } from './links.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
-
-const pathParams = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'path').map((p) => p.name);
 
 const named = new WeakMap<RuntimePlan, Map<OperationPlan, string[]>>();
 

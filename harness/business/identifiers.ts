@@ -30,7 +30,7 @@ import { disposableSet, namedValue } from './fixtures.ts';
 import { meetingRules } from './fit.ts';
 import { freshIdentifiers } from './fresh.ts';
 import { served } from './judge.ts';
-import { requiredInBody, sourcesOf } from './links.ts';
+import { pathParams, requiredInBody, sourcesOf } from './links.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
 import { send } from './send.ts';
 
@@ -50,7 +50,6 @@ export interface Created {
 }
 
 export const ok = (res: CapturedResponse | undefined): res is CapturedResponse => res !== undefined && res.status >= 200 && res.status < 300;
-export const pathParams = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'path').map((p) => p.name);
 const ID_LIKE = /(^id$|Id$|Number$|^inn$|^ucid$)/;
 /** Required query parameters named like identifiers (a result read by its correlationId). */
 const queryIdentifiers = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'query' && p.required && ID_LIKE.test(p.name)).map((p) => p.name);

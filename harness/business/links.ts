@@ -56,7 +56,8 @@ export function listedProperties(raw: JsonObject, op: OperationPlan): Set<string
   return out;
 }
 
-const pathParams = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+/** The operation's path parameter names, in path order. */
+export const pathParams = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'path').map((p) => p.name);
 const literalsAfter = (path: string, prefix: string) => path.slice(prefix.length).split('/').filter((s) => s && !s.startsWith('{')).length;
 
 export function commonPrefix(a: string, b: string): number {
