@@ -96,8 +96,21 @@ export interface Disposable {
   why: string;
 }
 
+const shortOf = new Map<string, string>();
+
+/** Why a destructive operation went without a disposable set in this worker, if it did (for its inconclusive verdicts). */
+export function disposableShortage(op: OperationPlan): string | undefined {
+  return shortOf.get(op.row);
+}
+
 /** A disposable set of the target file for a destructive operation, taken for this run, that a read shows still exists. */
 export async function disposableSet(p: RuntimePlan, op: OperationPlan): Promise<Disposable> {
+  const out = await takeDisposable(p, op);
+  if (!out.set) shortOf.set(op.row, out.why);
+  return out;
+}
+
+async function takeDisposable(p: RuntimePlan, op: OperationPlan): Promise<Disposable> {
   const fixture = fixtureOf(p, op);
   const where = `services.business.fixtures["${op.row}"]`;
   if (!fixture) return { why: `the target file names nothing ${op.row} may destroy (${where})` };

@@ -35,6 +35,7 @@ import { requirementTest, type RequirementContext } from '../../../harness/suite
 import { credentialOf } from '../../../harness/target.ts';
 import { allAnswered, authExchangesOf, exchangesOf, prefetch } from '../../../harness/business/exchanges.ts';
 import { type Exchange, serverErrorsOf } from '../../../harness/business/send.ts';
+import { disposableShortage } from '../../../harness/business/fixtures.ts';
 import { identifiersExist } from '../../../harness/business/identifiers.ts';
 import { answered, conclusive, documentsContent, documentsJsonSchema, operationControl, served, unknownIdentifierIs400 } from '../../../harness/business/judge.ts';
 import { type OperationPlan, runtimePlan, type RuntimePlan } from '../../../harness/business/plan.ts';
@@ -120,7 +121,9 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
     judge(t, valid.map((e) => ({ e, res: answered(e) })), ({ e }) => verdictOf(e).failures);
     if (valid.some((e) => served(plan, op, e.response))) return;
     const origins = Object.entries(valid[0].origins ?? {}).map(([name, origin]) => `${name} ${origin}`).join(', ');
-    throw inconclusive('PRECONDITION_MISSING', `no valid request reached the documented success: ${valid.map((e) => verdictOf(e).unjudged).join('; ')}${origins ? ` (identifiers: ${origins})` : ''}`);
+    // A destructive operation with a generated identifier: the target file gave it nothing it may destroy.
+    const shortage = Object.values(valid[0].origins ?? {}).includes('generated') ? disposableShortage(op) : undefined;
+    throw inconclusive('PRECONDITION_MISSING', `no valid request reached the documented success: ${valid.map((e) => verdictOf(e).unjudged).join('; ')}${origins ? ` (identifiers: ${origins})` : ''}${shortage ? `; ${shortage}` : ''}`);
   });
 
   if (op.breakable) {
