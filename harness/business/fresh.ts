@@ -13,7 +13,7 @@ import { isJsonObject } from '../json.ts';
 import { pathParams, readLinks } from './links.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
 
-const named = new WeakMap<RuntimePlan, Map<OperationPlan, string[]>>();
+const named = new WeakMap<RuntimePlan, Map<string, string[]>>();
 
 /** Per create, the body properties that name what it makes: the last path identifier of a read it links to. */
 function namingProperties(p: RuntimePlan, op: OperationPlan): string[] {
@@ -22,11 +22,11 @@ function namingProperties(p: RuntimePlan, op: OperationPlan): string[] {
     byCreate = new Map();
     for (const link of readLinks(p.raw, p.operations)) {
       const last = pathParams(link.read).at(-1);
-      if (last && !pathParams(link.create).includes(last)) byCreate.set(link.create, [...(byCreate.get(link.create) ?? []), last]);
+      if (last && !pathParams(link.create).includes(last)) byCreate.set(link.create.row, [...(byCreate.get(link.create.row) ?? []), last]);
     }
     named.set(p, byCreate);
   }
-  return byCreate.get(op) ?? [];
+  return byCreate.get(op.row) ?? [];
 }
 
 /** Plain random values, most specific first: the first the document accepts is taken. */
