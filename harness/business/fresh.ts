@@ -5,7 +5,7 @@
  * within the run (neighbouring seeds draw the same strings) and across runs against one long-lived
  * target; a repeat is refused as a duplicate, and the create never reaches its success. Each request
  * gets a random value of a plain form the served document allows instead; a parent identifier (the
- * shop an order belongs to) stays as it was.
+ * shop an order belongs to) stays as it was. The same values name nothing in a read of an unknown thing.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { GeneratedRequest } from '../../generators/openapi.ts';
@@ -35,16 +35,17 @@ function candidates(): unknown[] {
   return [randomUUID(), `pc-${hex}`, `pc${hex.slice(0, 6)}`, String(parseInt(hex.slice(0, 12), 16)).padStart(12, '1'), parseInt(hex.slice(0, 8), 16) + 1];
 }
 
+/** The request with `name` (a body property or a path parameter) set to a plain random value the document accepts there, if one is. */
+export function withFreshValue(p: RuntimePlan, op: OperationPlan, request: GeneratedRequest, place: 'body' | 'path', name: string): GeneratedRequest | undefined {
+  return candidates()
+    .map((value) => (place === 'path' ? { ...request, path: { ...request.path, [name]: value } } : { ...request, body: { ...(request.body as Record<string, unknown>), [name]: value } }))
+    .find((candidate) => p.requests.validOnWire(op.model, candidate));
+}
+
 export function freshIdentifiers(p: RuntimePlan, op: OperationPlan, request: GeneratedRequest): GeneratedRequest {
-  if (!isJsonObject(request.body)) return request;
   let out = request;
   for (const name of namingProperties(p, op)) {
-    if (!isJsonObject(out.body) || !(name in out.body)) continue;
-    const current = out;
-    const fresh = candidates()
-      .map((value) => ({ ...current, body: { ...(current.body as Record<string, unknown>), [name]: value } }))
-      .find((candidate) => p.requests.validOnWire(op.model, candidate));
-    if (fresh) out = fresh;
+    if (isJsonObject(out.body) && name in out.body) out = withFreshValue(p, op, out, 'body', name) ?? out;
   }
   return out;
 }

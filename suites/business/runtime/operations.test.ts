@@ -85,7 +85,7 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
   async function refusal(t: RequirementContext, pick: (x: Awaited<ReturnType<typeof exchangesOf>>) => Exchange[], check: (a: Answer) => Failure[], what: string) {
     await refusalOf(t, plan, op, answersOf(pick(await exchangesOf(plan, op))), check, what);
   }
-  const everyAnswer = (x: Awaited<ReturnType<typeof exchangesOf>>) => [...x.valid, ...x.invalid, ...(x.noToken ? [x.noToken] : [])];
+  const everyAnswer = (x: Awaited<ReturnType<typeof exchangesOf>>) => [...x.valid, ...(x.unknown ? [x.unknown] : []), ...x.invalid, ...(x.noToken ? [x.noToken] : [])];
 
   requirementTest('BUS-RUN-001', options('a valid request gets no 5xx'), async (t) => {
     const exchanges = await exchangesOf(plan, op);
