@@ -7,26 +7,10 @@
  * needs it. Outside a run (selftests) the record stays in memory. Records of runs that ended more than
  * a day ago are removed when a run writes its first one.
  */
-import { createHash } from 'node:crypto';
-import { appendFileSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { inject } from 'vitest';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { removeOldRunFiles, runFile } from './run-files.ts';
 
 const local = new Map<string, string>();
-let file: string | undefined | null;
-
-function runFile(): string | undefined {
-  if (file !== undefined) return file ?? undefined;
-  let pacer: string | undefined;
-  try {
-    pacer = inject('pacerUrl');
-  } catch {
-    pacer = undefined;
-  }
-  file = pacer ? join(tmpdir(), `pc-server-errors-${process.ppid}-${createHash('sha256').update(pacer).digest('hex').slice(0, 12)}.jsonl`) : null;
-  return file ?? undefined;
-}
 
 /** A line of the record; undefined for an empty line, or one another worker is still writing. */
 function parsed(line: string): { operation: string; what: string } | undefined {
@@ -37,31 +21,17 @@ function parsed(line: string): { operation: string; what: string } | undefined {
   }
 }
 
-const DAY_MS = 86_400_000;
-
-/** Best effort: the records of old runs go; a record another worker is using is never a day old. */
-function removeOldRecords(): void {
-  try {
-    for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith('pc-server-errors-'))) {
-      const path = join(tmpdir(), name);
-      if (Date.now() - statSync(path).mtimeMs > DAY_MS) rmSync(path, { force: true });
-    }
-  } catch {
-    // Nothing to clean, or not ours to clean.
-  }
-}
-
 /** Records that `operation` ("METHOD /path") answered a request with a 5xx; `what` says which and how. */
 export function recordServerError(operation: string, what: string): void {
-  if (!local.size) removeOldRecords();
+  if (!local.size) removeOldRunFiles('server-errors');
   if (!local.has(operation)) local.set(operation, what);
-  const path = runFile();
+  const path = runFile('server-errors', '.jsonl');
   if (path) appendFileSync(path, `${JSON.stringify({ operation, what })}\n`);
 }
 
 /** What the first 5xx of `operation` to a valid request in this run was, or undefined when there was none. */
 export function serverErrorOf(operation: string): string | undefined {
-  const path = runFile();
+  const path = runFile('server-errors', '.jsonl');
   if (path) {
     try {
       for (const line of readFileSync(path, 'utf8').split('\n')) {

@@ -1,7 +1,9 @@
 /**
- * The exchanges the runtime suites judge, per operation: its valid requests, its invalid ones, one
- * without a token, and for an operation that needs a client certificate one to the secured host
- * without the certificate and one to the plain host (each sent by send.ts). An operation's exchanges
+ * The exchanges the runtime suites judge, per operation: its valid requests, for a read one of a thing
+ * that does not exist (its answer is judged like any other: the run's own identifiers leave no 404 to
+ * see otherwise), its invalid ones, one without a token, and for an operation that needs a client
+ * certificate one to the secured host without the certificate and one to the plain host (each sent by
+ * send.ts). An operation's exchanges
  * are made once and shared by every test that judges them; `prefetch` starts all of them, so that
  * groups overlap.
  *
@@ -13,7 +15,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type InvalidRequest, type GeneratedRequest } from '../../generators/openapi.ts';
+import { withFreshValue } from './fresh.ts';
 import { locate, releaseTaxRequests, requestsFor, withIdentifiers, type Located } from './identifiers.ts';
+import { pathParams } from './links.ts';
 import { generatedFor, type OperationPlan, type RuntimePlan } from './plan.ts';
 import { send, type Exchange, type Variant } from './send.ts';
 
@@ -26,6 +30,8 @@ export interface AuthExchanges {
 
 export interface OperationExchanges {
   valid: Exchange[];
+  /** A read whose last path identifier names nothing: what the target answers for a thing it does not have. */
+  unknown?: Exchange;
   invalid: Exchange[];
   noToken?: Exchange;
   noCertificate?: Exchange;
@@ -65,6 +71,9 @@ async function make(plan: RuntimePlan, op: OperationPlan): Promise<OperationExch
     jobs.push(send(plan, op, request, 'valid', located.length > 1 ? `valid request ${i + 1}` : 'a valid request', { retryServerError: true }).then((e) => (out.valid[i] = { ...e, origins }))),
   );
   invalid.forEach((c, i) => jobs.push(send(plan, op, onLocated(c, located[0], op), 'invalid', `${c.description} [${c.rule}]`, { retryServerError: true }).then((e) => (out.invalid[i] = e))));
+  const last = pathParams(op).at(-1);
+  const unknown = op.model.method === 'GET' && last ? withFreshValue(plan, op, first, 'path', last) : undefined;
+  if (unknown) jobs.push(send(plan, op, unknown, 'unknown-id', `the valid request for a ${last} that names nothing`, { retryServerError: true }).then((e) => (out.unknown = e)));
   if (op.model.secured) jobs.push(send(plan, op, first, 'no-token', 'the valid request without a token', { token: null }).then((e) => (out.noToken = e)));
   if (op.mtls) jobs.push(send(plan, op, first, 'no-certificate', 'the valid request to mtlsUrl without a client certificate', { host: 'secured-without-certificate' }).then((e) => (out.noCertificate = e)));
   if (op.plainUrlProbe) jobs.push(send(plan, op, first, 'plain-url', 'the valid request to the plain url', { host: 'plain' }).then((e) => (out.plainUrl = e)));
@@ -105,12 +114,22 @@ export function authExchangesOf(plan: RuntimePlan, op: OperationPlan): Promise<A
   return pending;
 }
 
-/** Starts every operation's exchanges at once; each test still awaits (and reports) its own. */
+/**
+ * Starts every operation's exchanges, one operation per turn of the event loop; each test still awaits
+ * (and reports) its own. Generating every operation's requests in one go would hold the worker, and the
+ * hook that calls this, for as long as all of them take on a busy machine (past the hook's timeout,
+ * which skipped every row without a reason).
+ */
 export function prefetch(plan: RuntimePlan): void {
-  for (const op of plan.operations) {
+  const pending = [...plan.operations];
+  const next = () => {
+    const op = pending.shift();
+    if (!op) return;
     exchangesOf(plan, op).catch(() => undefined);
     if (op.authProbe) authExchangesOf(plan, op).catch(() => undefined);
-  }
+    setImmediate(next);
+  };
+  next();
 }
 
 /** Every exchange made so far that got an answer, with its operation. */
@@ -119,7 +138,7 @@ export async function allAnswered(plan: RuntimePlan): Promise<Array<{ op: Operat
   for (const op of plan.operations) {
     const exchanges = await exchangesOf(plan, op).catch(() => undefined);
     if (!exchanges) continue;
-    for (const exchange of [...exchanges.valid, ...exchanges.invalid, exchanges.noToken]) if (exchange?.response) out.push({ op, exchange });
+    for (const exchange of [...exchanges.valid, exchanges.unknown, ...exchanges.invalid, exchanges.noToken]) if (exchange?.response) out.push({ op, exchange });
   }
   return out;
 }

@@ -2,7 +2,8 @@
  * Identifiers that exist, for the requests of the runtime suites: a request with a generated identifier
  * mostly meets a 404, which proves nothing about the operation. Where an operation's path (or a required
  * query parameter named like an identifier) needs one, it comes, in this order, from
- *   1. the target file: services.business.identifiers.<name> (the target's own fixtures);
+ *   1. the target file: services.business.fixtures of the operation, else identifiers.<name> (the
+ *      target's own test data; a destructive operation takes only a disposable set: fixtures.ts);
  *   2. a 3-NDFL tax request of the target file's pool, or one the sandbox provisions (taxRequestId), walked
  *      to a state the call is allowed from (a destructive call only on one this run provisioned);
  *   3. this run: a create that answers it or a list that shows it (links.ts), nearest first; a
@@ -10,8 +11,12 @@
  * Each value keeps where it came from: an operation that answers 404 to identifiers named by the target
  * file, or made by a create whose path the operation continues, breaks the contract; a 404 to an
  * identifier found elsewhere (a list, a distant create) may only mean it names another kind of thing.
- * Destructive operations never get an identifier the run did not make: deleting existing data is not
- * the suite's business.
+ * Destructive operations never get an identifier the run did not make or the target file did not mark
+ * disposable: deleting existing data is not the suite's business.
+ *
+ * A create whose body names the new thing (an order number a read then takes by path) gets a fresh
+ * value in every request (fresh.ts): a generated one may be blank or repeat within the run, and a
+ * repeat is refused as a duplicate.
  */
 import { ToolError, isSkip } from '../errors.ts';
 import type { CapturedResponse } from '../http.ts';
@@ -21,9 +26,11 @@ import { workflow } from '../ndfl3/workflow.ts';
 import { operationKey } from '../openapi/paths.ts';
 import type { GeneratedRequest } from '../../generators/openapi.ts';
 import { isJsonObject } from '../json.ts';
+import { disposableSet, namedValue } from './fixtures.ts';
 import { meetingRules } from './fit.ts';
+import { freshIdentifiers } from './fresh.ts';
 import { served } from './judge.ts';
-import { requiredInBody, sourcesOf } from './links.ts';
+import { pathParams, requiredInBody, sourcesOf } from './links.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
 import { send } from './send.ts';
 
@@ -43,7 +50,6 @@ export interface Created {
 }
 
 export const ok = (res: CapturedResponse | undefined): res is CapturedResponse => res !== undefined && res.status >= 200 && res.status < 300;
-export const pathParams = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'path').map((p) => p.name);
 const ID_LIKE = /(^id$|Id$|Number$|^inn$|^ucid$)/;
 /** Required query parameters named like identifiers (a result read by its correlationId). */
 const queryIdentifiers = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'query' && p.required && ID_LIKE.test(p.name)).map((p) => p.name);
@@ -84,13 +90,7 @@ const bodyNames = new WeakMap<OperationPlan, string[]>();
 export function requestsFor(p: RuntimePlan, op: OperationPlan, count = 3, salt = 7): GeneratedRequest[] {
   const generated = p.requests.valid(op.model, { seed: op.seed + salt, count });
   const fitted = generated.map((request, i) => meetingRules(op, request, i)).filter((request, i) => request !== generated[i] && p.requests.validOnWire(op.model, request));
-  return [...fitted, ...generated];
-}
-
-/** The target file's own identifiers (services.business.identifiers), by parameter name. */
-function named(p: RuntimePlan, name: string): unknown {
-  const identifiers = p.run.target.services.business?.identifiers;
-  return isJsonObject(identifiers) ? identifiers[name] : undefined;
+  return [...fitted, ...generated].map((request) => freshIdentifiers(p, op, request));
 }
 
 let ndfl3Source: RequestSource | undefined;
@@ -255,12 +255,16 @@ export async function locate(p: RuntimePlan, op: OperationPlan, request: Generat
   if (inBody.length) bodyNames.set(op, inBody);
   const needed = [...pathParams(op), ...queryIdentifiers(op), ...inBody];
   const fitsAs = (name: string, value: unknown) => value !== undefined && p.requests.validOnWire(op.model, withIdentifiers(request, { ...values, [name]: value }, op));
+  const destructive = op.catalog.sideEffect === 'destructive';
+  // The target's own data reaches an operation that destroys what it names only as a disposable set, one per request.
+  if (destructive && needed.some((name) => values[name] === undefined)) {
+    const { set } = await disposableSet(p, op);
+    for (const [name, value] of Object.entries(set ?? {})) if (needed.includes(name) && values[name] === undefined && fitsAs(name, value)) [values[name], origins[name]] = [value, 'named'];
+  }
   for (const name of needed) {
     if (values[name] !== undefined) continue;
     const fits = (value: unknown) => fitsAs(name, value);
-    // Never the target's own data for an operation that destroys what it names.
-    const destructive = op.catalog.sideEffect === 'destructive';
-    const fromFile = destructive ? undefined : named(p, name);
+    const fromFile = namedValue(p, op, name);
     if (fits(fromFile)) {
       [values[name], origins[name]] = [fromFile, 'named'];
       continue;

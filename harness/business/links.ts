@@ -56,7 +56,8 @@ export function listedProperties(raw: JsonObject, op: OperationPlan): Set<string
   return out;
 }
 
-const pathParams = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+/** The operation's path parameter names, in path order. */
+export const pathParams = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'path').map((p) => p.name);
 const literalsAfter = (path: string, prefix: string) => path.slice(prefix.length).split('/').filter((s) => s && !s.startsWith('{')).length;
 
 export function commonPrefix(a: string, b: string): number {
@@ -127,6 +128,9 @@ export interface Source {
  * registry), or a list
  * that shows it; the nearest first (longest shared path), a create before a list at equal distance;
  * then reads that answer it at their top level (an asynchronous create's result, read by its correlationId).
+ * All of those of the operation's own catalog area come first: a name means one thing within an area of
+ * 4.5, not always across areas (the paymentRegistryId of a salary registry is no self-employed one's, the
+ * accountNumber of a beneficiary's bank details no account of the company's).
  */
 export function sourcesOf(raw: JsonObject, operations: OperationPlan[], name: string, forOp: OperationPlan): Source[] {
   // An identifier the document reads by path names a thing; one that no path takes (a correlationId) may be the caller's own.
@@ -141,5 +145,7 @@ export function sourcesOf(raw: JsonObject, operations: OperationPlan[], name: st
     .filter((op) => op.model.method === 'GET' && op !== forOp && !lists.some((l) => l.op === op) && !pathParams(op).includes(name) && propertiesOf(raw, successSchema(op)).has(name))
     .map((op) => ({ kind: 'read' as const, op }))
     .sort((a, b) => distance(a) - distance(b));
-  return [...[...creates, ...lists].sort((a, b) => distance(a) - distance(b)), ...reads];
+  const ordered = [...[...creates, ...lists].sort((a, b) => distance(a) - distance(b)), ...reads];
+  const own = (s: Source) => s.op.catalog.area === forOp.catalog.area;
+  return [...ordered.filter(own), ...ordered.filter((s) => !own(s))];
 }

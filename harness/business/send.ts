@@ -15,7 +15,7 @@ import { toWire, type GeneratedRequest } from '../../generators/openapi.ts';
 import type { Origin } from './identifiers.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
 
-export type Variant = 'valid' | 'invalid' | 'no-token' | 'bad-token' | 'no-scope' | 'no-certificate' | 'plain-url';
+export type Variant = 'valid' | 'unknown-id' | 'invalid' | 'no-token' | 'bad-token' | 'no-scope' | 'no-certificate' | 'plain-url';
 export type Host = 'own' | 'plain' | 'secured-without-certificate';
 
 export interface Exchange {
@@ -104,7 +104,8 @@ export async function send(plan: RuntimePlan, op: OperationPlan, request: Genera
     const attempts = [await once()];
     if (options.retryServerError && attempts[0].status >= 500) attempts.push(await once());
     for (const res of attempts.filter((r) => r.status >= 500)) {
-      if (variant === 'valid') serverErrors.set(op.row, [...serverErrorsOf(op), { note, res }]);
+      // A read of an unknown thing is a valid request too: its 5xx is one.
+      if (variant === 'valid' || variant === 'unknown-id') serverErrors.set(op.row, [...serverErrorsOf(op), { note, res }]);
       recordServerError(op.row, `${note} answered HTTP ${res.status}: ${res.curl}`);
     }
     return { variant, note, response: attempts[0], attempts };

@@ -35,6 +35,15 @@ export interface RulesSection extends PayerAccounts {
   checkout?: { shopId?: string; itemsAmountCondition?: 'without-amount' };
 }
 
+/** The identifiers of one existing thing, by parameter name. */
+export type IdentifierSet = Record<string, string | number>;
+
+/** Existing test data of one operation: one set or a pool; only a disposable one reaches a destructive operation. */
+export interface FixtureSection {
+  identifiers: IdentifierSet | IdentifierSet[];
+  disposable?: boolean;
+}
+
 export interface BusinessSection {
   url: string;
   rateLimit?: RateLimit;
@@ -46,7 +55,9 @@ export interface BusinessSection {
   mtls?: MtlsSection;
   mtlsOperations?: string[];
   /** Existing test data by path or query parameter name, for the runtime suites. */
-  identifiers?: Record<string, string | number>;
+  identifiers?: IdentifierSet;
+  /** Existing test data per operation ("METHOD /path"), winning over `identifiers` for that operation. */
+  fixtures?: Record<string, FixtureSection>;
   ndfl3?: Ndfl3Section;
   rules?: RulesSection;
 }
@@ -61,6 +72,7 @@ export const BUSINESS_SHAPE = shapeOf<BusinessSection>({
   mtls: { cert: true, key: true, ca: true },
   mtlsOperations: true,
   identifiers: 'map',
+  fixtures: 'map',
   // sourceStates: its keys are the workflow's operations, compared with specs/workflows/ by a selftest.
   ndfl3: { requestPool: true, provisioning: true, stateField: true, versionFrom: true, versionField: true, sourceStates: 'map' },
   rules: {

@@ -10,7 +10,7 @@
  *   - "(POST; PUT and GET .../issue/{issueRequestId}/certificate-request, /status, /certificate)" is
  *     POST issue, PUT certificate-request, GET status, GET certificate (a PUT of a status or of an
  *     issued certificate would make no sense);
- *   - "GET /api/v1/salary/payment-registry/" (nothing after the slash) is the read of one registry;
+ *   - "GET /api/v1/salary/payment-registry/" is taken as written, trailing slash and all;
  *   - "GET receipts/{receiptId}" sits under the taxpayer's receipts of the POST before it.
  * Count by bullet: checkout 4, 3-NDFL 20, nominal accounts 27, direct debits 7, accounts 6,
  * payments 7, self-employed 18, salary 2, invoices 2, cards 7, individual 15, company 11, loyalty 4,
@@ -107,7 +107,7 @@ POST /api/v1/self-employed/payment-registry/pay
 POST /api/v1/self-employed/payment-registry/fiscalize R
 GET /api/v1/self-employed/payment-registry/fiscalize/result R
 POST /api/v1/salary/payment-registry/create
-GET /api/v1/salary/payment-registry/{}
+GET /api/v1/salary/payment-registry/
 POST /api/v1/invoice/send
 GET /api/v1/openapi/invoice/{}/info
 GET /api/v1/card

@@ -70,6 +70,15 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
     edit: (doc) => movePath(doc, '/api/v1/company', '/api/v1/company/'),
   },
   {
+    id: 'bus-doc-salary-registry-by-id',
+    catches: ['BUS-CAT-001'],
+    description: "the salary registries are described only by id, GET /api/v1/salary/payment-registry/{paymentRegistryId} as the vendor's older document has it, not at the GET /api/v1/salary/payment-registry/ that 4.5 lists",
+    edit: (doc) => {
+      movePath(doc, '/api/v1/salary/payment-registry/', '/api/v1/salary/payment-registry/{paymentRegistryId}');
+      operation(doc, '/api/v1/salary/payment-registry/{paymentRegistryId}', 'get').parameters = [{ $ref: '#/components/parameters/PaymentRegistryId' }];
+    },
+  },
+  {
     id: 'bus-doc-russian-post',
     catches: ['BUS-CHG-019'],
     description: 'DeliveryKind holds the old value russian_post again',

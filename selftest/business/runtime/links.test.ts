@@ -52,6 +52,13 @@ describe('sources of an identifier a create needs', () => {
     expect(sourcesOf(raw, operations, 'stepId', recipients)[0]).toMatchObject({ kind: 'list', op: { row: `GET ${NOMINAL}/deals/{dealId}/steps` } });
   });
 
+  it("looks in the operation's own area first: a self-employed registry is no salary registry of the same name", () => {
+    const submit = operations.find((o) => o.row === 'POST /api/v1/self-employed/payment-registry/submit')!;
+    const sources = sourcesOf(raw, operations, 'paymentRegistryId', submit);
+    expect(sources[0].op.catalog.area).toBe('self-employed');
+    expect(sources.findIndex((s) => s.op.row === 'GET /api/v1/salary/payment-registry/')).toBeGreaterThan(sources.findIndex((s) => s.op.catalog.area === 'self-employed'));
+  });
+
   it('takes a beneficiary from the create of one', () => {
     const bankDetails = operations.find((o) => o.row === `POST ${NOMINAL}/beneficiaries/{beneficiaryId}/bank-details`)!;
     expect(sourcesOf(raw, operations, 'beneficiaryId', bankDetails)[0]).toMatchObject({ kind: 'create', op: { row: `POST ${NOMINAL}/beneficiaries` } });

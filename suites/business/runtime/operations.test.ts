@@ -35,6 +35,7 @@ import { requirementTest, type RequirementContext } from '../../../harness/suite
 import { credentialOf } from '../../../harness/target.ts';
 import { allAnswered, authExchangesOf, exchangesOf, prefetch } from '../../../harness/business/exchanges.ts';
 import { type Exchange, serverErrorsOf } from '../../../harness/business/send.ts';
+import { disposableShortage } from '../../../harness/business/fixtures.ts';
 import { identifiersExist } from '../../../harness/business/identifiers.ts';
 import { answered, conclusive, documentsContent, documentsJsonSchema, operationControl, served, unknownIdentifierIs400 } from '../../../harness/business/judge.ts';
 import { type OperationPlan, runtimePlan, type RuntimePlan } from '../../../harness/business/plan.ts';
@@ -84,7 +85,7 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
   async function refusal(t: RequirementContext, pick: (x: Awaited<ReturnType<typeof exchangesOf>>) => Exchange[], check: (a: Answer) => Failure[], what: string) {
     await refusalOf(t, plan, op, answersOf(pick(await exchangesOf(plan, op))), check, what);
   }
-  const everyAnswer = (x: Awaited<ReturnType<typeof exchangesOf>>) => [...x.valid, ...x.invalid, ...(x.noToken ? [x.noToken] : [])];
+  const everyAnswer = (x: Awaited<ReturnType<typeof exchangesOf>>) => [...x.valid, ...(x.unknown ? [x.unknown] : []), ...x.invalid, ...(x.noToken ? [x.noToken] : [])];
 
   requirementTest('BUS-RUN-001', options('a valid request gets no 5xx'), async (t) => {
     const exchanges = await exchangesOf(plan, op);
@@ -120,7 +121,9 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
     judge(t, valid.map((e) => ({ e, res: answered(e) })), ({ e }) => verdictOf(e).failures);
     if (valid.some((e) => served(plan, op, e.response))) return;
     const origins = Object.entries(valid[0].origins ?? {}).map(([name, origin]) => `${name} ${origin}`).join(', ');
-    throw inconclusive('PRECONDITION_MISSING', `no valid request reached the documented success: ${valid.map((e) => verdictOf(e).unjudged).join('; ')}${origins ? ` (identifiers: ${origins})` : ''}`);
+    // A destructive operation with a generated identifier: the target file gave it nothing it may destroy.
+    const shortage = Object.values(valid[0].origins ?? {}).includes('generated') ? disposableShortage(op) : undefined;
+    throw inconclusive('PRECONDITION_MISSING', `no valid request reached the documented success: ${valid.map((e) => verdictOf(e).unjudged).join('; ')}${origins ? ` (identifiers: ${origins})` : ''}${shortage ? `; ${shortage}` : ''}`);
   });
 
   if (op.breakable) {

@@ -1,7 +1,8 @@
 /**
  * Spec 4.5, stateful: what a create answers can be read, and what a DELETE removed is gone. Create and
  * read operations are paired from the served document (harness/business/links.ts); identifiers a create needs for
- * itself come from another create or from a list (harness/business/identifiers.ts). Every resource is fresh for this run.
+ * itself come from another create or from a list (harness/business/identifiers.ts). Every resource is fresh for this run,
+ * or one the target file marks disposable where nothing creates it (harness/business/fixtures.ts).
  *
  * Evidence: the create must be the documented success (a 2xx with the documented body), and the read
  * after it too; an answer that is neither a success nor "not found" says nothing either way.
@@ -14,6 +15,7 @@ import { requirementTest } from '../../../harness/suite.ts';
 import { send } from '../../../harness/business/send.ts';
 import { create, requestsFor, withIdentifiers } from '../../../harness/business/identifiers.ts';
 import { served } from '../../../harness/business/judge.ts';
+import { disposableSet } from '../../../harness/business/fixtures.ts';
 import { deletePairs, type ReadLink, readLinks } from '../../../harness/business/links.ts';
 import { type OperationPlan, runtimePlan } from '../../../harness/business/plan.ts';
 import { skippedRow, unusableRows } from '../_blocks.ts';
@@ -51,21 +53,26 @@ describe.concurrent('business runtime: resources (4.5)', () => {
   for (const link of links) createThenRead(link);
 
   for (const pair of pairs) {
-    const row = `${pair.remove.row}, then ${pair.read.row}`;
-    if (!pair.link) {
-      skippedRow('BUS-STA-002', row, inconclusive('PRECONDITION_MISSING', `no operation of the served document creates what ${pair.read.row} reads, and deleting existing data is not this test's business`));
-      continue;
-    }
     const { link } = pair;
-    requirementTest('BUS-STA-002', { row, timeoutMs: 120_000 }, async (t) => {
-      const created = await create(plan, link.create, {});
-      const before = await read(pair.read, created.values, 'the read before the DELETE');
-      if (!served(plan, pair.read, before)) throw inconclusive('PRECONDITION_MISSING', `the new resource was not read as documented before the DELETE (status ${before.status})`);
-      const removed = (await send(plan, pair.remove, withIdentifiers(requestsFor(plan, pair.remove, 1)[0], created.values, pair.remove), 'valid', 'the DELETE')).response!;
+    requirementTest('BUS-STA-002', { row: `${pair.remove.row}, then ${pair.read.row}`, timeoutMs: 120_000 }, async (t) => {
+      // What the run creates, or else a set the target file marks disposable: deleting other data is not this test's business.
+      let values: Record<string, unknown>;
+      let origin: string;
+      if (link) {
+        values = (await create(plan, link.create, {})).values;
+        origin = 'created';
+      } else {
+        const { set, why } = await disposableSet(plan, pair.remove);
+        if (!set) throw inconclusive('PRECONDITION_MISSING', `no operation of the served document creates what ${pair.read.row} reads, and ${why}`);
+        [values, origin] = [set, 'named by the target file as disposable'];
+      }
+      const before = await read(pair.read, values, 'the read before the DELETE');
+      if (!served(plan, pair.read, before)) throw inconclusive('PRECONDITION_MISSING', `the resource was not read as documented before the DELETE (status ${before.status})`);
+      const removed = (await send(plan, pair.remove, withIdentifiers(requestsFor(plan, pair.remove, 1)[0], values, pair.remove), 'valid', 'the DELETE')).response!;
       if (!served(plan, pair.remove, removed)) throw inconclusive('PRECONDITION_MISSING', `only after a DELETE answered as documented (2xx): it answered ${removed.status}`);
-      const after = await read(pair.read, created.values, 'the read after the DELETE');
+      const after = await read(pair.read, values, 'the read after the DELETE');
       const failures = gone(after) ? [] : [failure(t.id, `${pair.read.row} after a ${removed.status} DELETE: 404 or 410`, `status ${after.status}`)];
-      t.expectNone(failures, after, 'the resource was created, read (2xx), deleted (2xx), then read again');
+      t.expectNone(failures, after, `the resource was ${origin}, read (2xx), deleted (2xx), then read again`);
     });
   }
 });

@@ -10,6 +10,7 @@ import { RESOURCE_SETTINGS, resourceBehaviour, seedRecord, type ResourceSettings
 import { Synthesizer } from './synthesize.ts';
 import { listAnswer, notFound, project, propertyPointers, unprocessable, type Answer, type Input, type World } from './world.ts';
 import { validAt } from './validate.ts';
+import { seedFixtures } from './fixtures.ts';
 import { bankPayment, PAYMENT_SETTINGS, type PaymentSettings } from './payments.ts';
 
 /** What the behaviours read besides the request: the limits, what is kept, the default page of cards. */
@@ -53,6 +54,7 @@ export function seedWorld(world: World): void {
       seedRecord(world, 'deponent', { dealId, stepId, beneficiaryId: randomUUID(), amount: 1000 * s });
     }
   }
+  seedFixtures(world, ACCOUNTS[0]);
 }
 
 const card = (world: World, ucid: unknown) => world.get('card', String(ucid));
@@ -212,7 +214,7 @@ const SPECIFIC: Record<string, Behaviour> = {
   [`POST ${SE}/payment-registry/pay`]: registryPay,
   [`GET ${SE}/payment-registry/{paymentRegistryId}`]: (world, input) => readById(world, input, 'se-registry', 'paymentRegistryId'),
   'POST /api/v1/salary/payment-registry/create': accept('salary-registry-result', registry('salary-registry')),
-  'GET /api/v1/salary/payment-registry/{paymentRegistryId}': (world, input) => readById(world, input, 'salary-registry', 'paymentRegistryId'),
+  'GET /api/v1/salary/payment-registry/': (world, input) => listAnswer(input.op, world.all('salary-registry'), input),
   'POST /api/v1/safe-deal/beneficiaries': accept('safe-deal-result', (_w, input) => ({
     result: { beneficiaries: (input.body as { beneficiaries: Node[] }).beneficiaries.map((b) => ({ number: b.number, beneficiaryId: randomUUID(), status: 'CREATED' })) },
   })),

@@ -11,6 +11,7 @@ import type { Fault } from '../../../faults/types.ts';
 import type { ListenerUrls, ServiceContext } from '../../../types.ts';
 import { ALL_SCOPES, RateLimits } from './access.ts';
 import { INACTIVE_TAXPAYER_INN, VIRTUAL_CARD_UCID, seedWorld } from './behaviours.ts';
+import { fixturesSection } from './fixtures.ts';
 import { FRESH_PAYER_PREFIX, MONTH_USED_AMOUNT, MONTH_USED_PREFIX, SBP_FREE_LIMIT } from './payments.ts';
 import { requestIdOf } from '../errors.ts';
 import { RUNTIME_MODIFIER_FAULTS, runtimeModifiers } from './fault-modifiers.ts';
@@ -64,6 +65,8 @@ export function targetSection(_urls: ListenerUrls, ctx: ServiceContext): Record<
     scopeRefusalAreas: SCOPED_AREAS,
     // Fixtures a staging would name: a virtual card, which a list of cards need not show first (its requisites exist only for a virtual one).
     identifiers: { ucid: VIRTUAL_CARD_UCID },
+    // Per operation, where a name means another thing (a deponent's beneficiaryId), and the disposable pools (fixtures.ts).
+    fixtures: fixturesSection(),
     // The sandbox's fixtures for the business-rule suites (payments.ts, behaviours.ts).
     rules: {
       payerAccountPrefix: FRESH_PAYER_PREFIX,
