@@ -9,7 +9,8 @@
  *   inconclusive  the test ran and the target gave no evidence (NO_CONTROL, PRECONDITION_MISSING, …)
  *   warning       a `source: policy` requirement failed and the target file does not ask for strict policy
  *
- * The verdict, the code and the requirement's source travel to the reporters as the test's meta.
+ * The verdict, the code, the requirement's source and the test's evidence (the exchanges it made or
+ * judged, harness/report/evidence-log.ts) travel to the reporters as the test's meta.
  * Every message is redacted where it is made. A test has a time budget: when it runs out, every request
  * of the test is aborted and the test ends as a TARGET_TIMEOUT tool error, never as vitest's own timeout.
  */
@@ -24,6 +25,7 @@ import { HttpClient } from './http.ts';
 import { documentedLimits } from './limits.ts';
 import { RemotePacer } from './pacer.ts';
 import type { ProbeFailure } from './probe.ts';
+import { cite, shipEvidence, TestEvidence, type ShippedEvidence } from './report/evidence-log.ts';
 import { requirement, titleOf, type RequirementSource } from './requirements.ts';
 import { loadTarget, type Area, type Target } from './target.ts';
 import { DEPTHS } from './runner/depth.ts';
@@ -51,8 +53,10 @@ declare module 'vitest' {
     code?: ErrorCode;
     /** A policy failure reported as a warning: the whole message. */
     warning?: string;
-    /** Failures that share this key come from one answer of the target (one root cause). */
-    rootCause?: string;
+    /** Failures that share the key come from one answer of the target (one root cause), which `about` names. */
+    rootCause?: { key: string; about: string };
+    /** The exchanges the test made or judged, and the records of the worker not handed over before. */
+    evidence?: ShippedEvidence;
   }
 }
 
@@ -107,12 +111,19 @@ export const DEFAULT_TEST_BUDGET_MS = 60_000;
 const controls = new Map<string, Promise<CapturedResponse>>();
 const is2xx = (res: CapturedResponse) => res.status >= 200 && res.status < 300;
 
-/** Failures that come from one answer share a root cause: the same request and the same response. */
-function rootCauseOf(response: CapturedResponse | undefined): string | undefined {
+const ROOT_CAUSE_BODY = 80;
+
+/**
+ * Failures that come from one answer share a root cause: the same request and the same response (the
+ * key), named in words by the request and the answer's status and start.
+ */
+function rootCauseOf(response: CapturedResponse | undefined, redact: (text: string) => string): { key: string; about: string } | undefined {
   if (!response) return undefined;
   const { method, url } = response.request;
-  const hash = createHash('sha256').update(`${method} ${url}\n${response.status}\n${response.rawBody}`).digest('hex').slice(0, 16);
-  return `${method} ${url.split('?')[0]} → ${response.status} #${hash}`;
+  const key = createHash('sha256').update(`${method} ${url}\n${response.status}\n${response.rawBody}`).digest('hex').slice(0, 16);
+  const text = response.rawBody.replace(/\s+/g, ' ').trim();
+  const body = text === '' ? 'an empty body' : text.length > ROOT_CAUSE_BODY ? `${text.slice(0, ROOT_CAUSE_BODY)}…` : text;
+  return { key, about: redact(`${method} ${url.split('?')[0]} answered ${response.status} with ${body}`) };
 }
 
 /** Errors of the suite's own code, as opposed to a contract failure. */
@@ -157,6 +168,7 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
       throw error;
     }
 
+    const evidence = new TestEvidence();
     const budgetController = new AbortController();
     const signal = AbortSignal.any([budgetController.signal, ctx.signal]);
     // Concurrent requests of one test (a burst, a prefetch) each listen to it for as long as they run.
@@ -195,6 +207,7 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
         if (!pending) controls.set(key, (pending = send()));
         pending.catch(() => controls.delete(key));
         return pending.then((res) => {
+          cite(res, 'control');
           if (succeeded(res)) return res;
           throw inconclusive('NO_CONTROL', `the control request (${key}, valid, with valid credentials) was answered ${res.status}, so a refusal proves nothing; control: ${res.curl}`);
         });
@@ -209,7 +222,7 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
       }, budget);
     });
     try {
-      await Promise.race([withTestScope({ signal, requirement: id }, () => body(t)), outOfTime]);
+      await Promise.race([withTestScope({ signal, requirement: id, evidence }, () => body(t)), outOfTime]);
       end('passed');
     } catch (error) {
       if (isInconclusive(error)) {
@@ -230,7 +243,7 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
       }
       // A contract failure.
       const message = redact(error instanceof Error ? error.message : String(error));
-      meta.rootCause = error instanceof ConformanceError ? rootCauseOf(error.response) : undefined;
+      meta.rootCause = error instanceof ConformanceError ? rootCauseOf(error.response, redact) : undefined;
       if (req.source === 'policy' && !target.strictPolicy) {
         end('warning');
         meta.warning = message;
@@ -243,6 +256,7 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
       throw redacted;
     } finally {
       clearTimeout(timer);
+      meta.evidence = shipEvidence(evidence);
     }
   });
 }

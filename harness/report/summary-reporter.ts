@@ -1,8 +1,9 @@
 /**
  * The vitest reporter of the conformance run: turns every test (and every module that failed to load)
- * into a record with its verdict, applies the run's waivers, lists the documents the run fetched, prints
- * the summary, and writes conformance.json, conformance.md and junit.xml. Everything passes through the
- * target's redactor once more, on top of the redaction done where messages are made.
+ * into a record with its verdict and its evidence, applies the run's waivers, lists the documents the
+ * run fetched, prints the summary, and writes conformance.json, conformance.md, junit.xml and the
+ * evidence (evidence/<area>.har). Every message passes through the target's redactor once more, on top
+ * of the redaction done where messages are made (the exchange records were redacted where they were made).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -12,6 +13,7 @@ import { REQUIREMENT_ID, requirements } from '../requirements.ts';
 import { loadTarget } from '../target.ts';
 import { getRunInfo } from '../runner/run-info.ts';
 import { reportDirOf } from '../runner/settings.ts';
+import { RunEvidence, writeEvidence, type EvidenceOutput } from './evidence.ts';
 import { fetchedDocuments } from './fetched-documents.ts';
 import { renderJunit } from './junit.ts';
 import { summaryOf, verdictOf, type RunSummary, type TestRecord } from './records.ts';
@@ -29,18 +31,22 @@ function redactorFor(file: string | undefined): Redactor {
   }
 }
 
-export function summarise(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, root: string, reportDir?: string): RunSummary {
+export function summarise(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, root: string, reportDir?: string): { summary: RunSummary; evidence: EvidenceOutput } {
   const info = getRunInfo();
   const redactor = redactorFor(info?.targetFile);
   const registry = requirements();
   const tests: TestRecord[] = [];
+  // Every record first, so that a test can point at an exchange another test handed over.
+  const run = new RunEvidence();
+  for (const module of modules) for (const test of module.children.allTests()) run.collect(test.meta().evidence);
+  const evidence = run.render();
   let filteredOut = 0;
   for (const module of modules) {
     const file = relative(root, module.moduleId);
     for (const error of module.errors()) {
       // A file that failed to load (or a hook that failed) ran none of its tests: a tool error, never silence.
       const message = redactor.redact(error.message ?? String(error));
-      tests.push({ title: `${file} could not run`, file, suitePath: [], state: 'failed', ...verdictOf('failed', {}, message), durationMs: 0, message });
+      tests.push({ title: `${file} could not run`, file, suitePath: [], ...verdictOf('failed', {}, message), durationMs: 0, message });
     }
     for (const test of module.children.allTests()) {
       const result = test.result();
@@ -66,13 +72,14 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
         area: req?.area,
         section: req?.section,
         source: meta.source ?? req?.source,
-        state,
         ...verdictOf(state, meta, message ?? skipReason),
         durationMs: Math.round(test.diagnostic()?.duration ?? 0),
         message,
         skipReason,
         warning: meta.warning ? redactor.redact(meta.warning) : undefined,
-        rootCause: meta.rootCause,
+        rootCause: meta.rootCause?.about,
+        rootCauseKey: meta.rootCause?.key,
+        ...run.referencesOf(meta.evidence),
       });
     }
   }
@@ -95,17 +102,19 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
     startedAt: info?.startedAt,
     waivers: waiverFile && waived ? { file: waiverFileName(waiverFile), uses: waived.uses } : undefined,
     documents: reportDir ? fetchedDocuments(reportDir) : undefined,
+    evidence: evidence.index.files.length ? evidence.index : undefined,
     unhandledErrors,
   });
-  return filteredOut ? { ...summary, filteredOut } : summary;
+  return { summary: filteredOut ? { ...summary, filteredOut } : summary, evidence };
 }
 
-/** Writes conformance.json, conformance.md and junit.xml for a summary. */
-export function writeReports(dir: string, summary: RunSummary): void {
+/** Writes conformance.json, conformance.md, junit.xml and the evidence files (none: no evidence is left from an earlier run). */
+export function writeReports(dir: string, summary: RunSummary, evidence?: EvidenceOutput): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'conformance.json'), JSON.stringify(summary, null, 2));
   writeFileSync(join(dir, 'conformance.md'), renderMarkdown(summary));
   writeFileSync(join(dir, 'junit.xml'), renderJunit(summary));
+  writeEvidence(dir, evidence);
 }
 
 export default class SummaryReporter implements Reporter {
@@ -117,8 +126,8 @@ export default class SummaryReporter implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
     const reportDir = getRunInfo()?.reportDir ?? reportDirOf();
-    const summary = summarise(modules, unhandled, this.root, reportDir);
-    writeReports(reportDir, summary);
+    const { summary, evidence } = summarise(modules, unhandled, this.root, reportDir);
+    writeReports(reportDir, summary, evidence);
     console.log(renderText(summary));
   }
 }

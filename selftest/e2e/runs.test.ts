@@ -49,7 +49,7 @@ describe('the suite against a standalone sandbox', () => {
     const target = await startCliSandbox(['ins-contract-id-unbounded']);
     const run = await runSuite({ env: { CONFORMANCE_TARGET: target }, files: ['suites/insurance/limits.test.ts'] });
     expect(run.code).not.toBe(0);
-    const failed = run.summary!.tests.filter((t) => t.state === 'failed');
+    const failed = run.summary!.tests.filter((t) => t.verdict === 'failed');
     expect([...ids(failed)]).toEqual(['INS-LIM-002']);
     expect(failed[0].message).toMatch(/Expected: rejected with one of 400, 422\n\s+Received: accepted with 201/);
   }, 120_000);
@@ -64,7 +64,7 @@ describe('the safety gate on a production target', () => {
     expect(run.code).toBe(2);
     const tests = run.summary!.tests;
     expect(tests.length).toBeGreaterThan(40);
-    expect(tests.filter((t) => t.state !== 'skipped')).toEqual([]);
+    expect(tests.filter((t) => t.verdict !== 'skipped')).toEqual([]);
     for (const t of tests) expect(t.skipReason).toMatch(/safety gate: .* kind production \(read only\)|allowBursts/);
     expect(run.stdout).toContain('skipped (');
     expect(run.stdout).toContain('nothing was checked: the safety gate refused everything for this target kind');
