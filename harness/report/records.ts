@@ -47,8 +47,12 @@ export interface FetchedDocument {
   sha256: string;
   bytes: number;
   contentType?: string;
-  /** Where its bytes were kept, relative to the report folder. */
+  /** Where its bytes were kept, relative to the report folder; empty when they were withheld. */
   file: string;
+  /** Why the bytes were not kept (they hold a credential of the target file). */
+  withheld?: string;
+  /** What a reader should know about the kept bytes (values in it that look like credentials and are not). */
+  note?: string;
 }
 
 export interface TestRecord {

@@ -9,7 +9,8 @@
  *   waived: N (FILE)                    when there are any
  */
 import { ERROR_CODES } from '../errors.ts';
-import { coverageBySection, totalCoverage, type SectionCoverage } from '../traceability.ts';
+import { AREAS } from '../target.ts';
+import { runCoverage } from './coverage.ts';
 import { nothingCheckedReason, type RunSummary, type TestRecord, type WaiverUse } from './records.ts';
 import { describeWaiver } from './waivers.ts';
 
@@ -133,7 +134,7 @@ export function renderMarkdown(summary: RunSummary): string {
     `**${c.passed} passed, ${c.failed} failed (${c.contractFailures} contract failures, ${c.toolErrors} tool errors), ${c.skipped} skipped (${c.inconclusive} inconclusive)**, ${c.warnings} policy warnings, ${c.waived} waived, of ${c.total}.`,
     '',
   );
-  for (const d of summary.documents ?? []) out.push(`Fetched and judged: ${d.url}, sha256 \`${d.sha256}\` (${d.bytes} bytes).`, '');
+  for (const d of summary.documents ?? []) out.push(`Fetched and judged: ${d.url}, sha256 \`${d.sha256}\` (${d.bytes} bytes)${d.withheld ? `; withheld: ${d.withheld}` : d.note ? `; ${d.note}` : ''}.`, '');
   const nothing = nothingCheckedReason(summary);
   if (nothing) out.push(`**${nothing}**`, '');
   out.push(...coverageMarkdown(summary));
@@ -172,15 +173,16 @@ export function renderMarkdown(summary: RunSummary): string {
  * (every test of every requirement of the statement passed in this run).
  */
 export function coverageMarkdown(summary: RunSummary): string[] {
-  let rows: SectionCoverage[];
+  let coverage: ReturnType<typeof runCoverage>;
   try {
-    rows = coverageBySection(summary.tests.filter((t) => t.requirement).map((t) => ({ requirement: t.requirement!, verdict: t.verdict })));
+    coverage = runCoverage(summary.tests, summary.areas);
   } catch (error) {
     return [`Coverage by section is not available: ${(error as Error).message}`, ''];
   }
-  const out = ['## Coverage of the spec by section', '', 'Statements of the spec (specs/traceability.yaml), those checked by requirements, not testable from outside, still pending a check, and checked statements whose every test passed in this run.', ''];
+  const scope = AREAS.every((a) => coverage.areas.includes(a)) ? '' : ` Only the sections and statements of the areas this run checked (${coverage.areas.join(', ')}).`;
+  const out = ['## Coverage of the spec by section', '', `Statements of the spec (specs/traceability.yaml), those checked by requirements, not testable from outside, still pending a check, and checked statements whose every test passed in this run.${scope}`, ''];
   out.push('| section | statements | checked | not testable | pending | passed |', '|---|---|---|---|---|---|');
-  for (const r of [...rows, totalCoverage(rows)]) out.push(`| ${r.section === 'all' ? '**all**' : r.section} | ${r.statements} | ${r.checked} | ${r.untestable} | ${r.pending} | ${r.passed} |`);
+  for (const r of [...coverage.rows, coverage.total]) out.push(`| ${r.section === 'all' ? '**all**' : r.section} | ${r.statements} | ${r.checked} | ${r.untestable} | ${r.pending} | ${r.passed} |`);
   out.push('');
   return out;
 }

@@ -13,7 +13,8 @@
 import type { RecordVerdict, RunSummary, TestRecord, WaiverRecord } from '../../report/records.ts';
 import { describeWaiver } from '../../report/waivers.ts';
 import { AREAS } from '../../target.ts';
-import { coverageBySection, totalCoverage, type SectionCoverage } from '../../traceability.ts';
+import { runCoverage } from '../../report/coverage.ts';
+import type { SectionCoverage } from '../../traceability.ts';
 import type { ManifestInput } from '../manifest.ts';
 import type { RequirementOutcome } from '../verdict.ts';
 import { SCRIPT, STYLE } from './assets.ts';
@@ -84,7 +85,7 @@ function facts({ summary, manifest }: ReportHtmlInput): string {
     ['mission (areas)', esc(manifest.target.areas.join(', '))],
     ['suite', `${esc(manifest.suite.name)} ${esc(manifest.suite.version)}${manifest.suite.commit ? `, commit <code>${esc(manifest.suite.commit)}</code>${manifest.suite.modified ? ' <b>with local changes</b>' : ''}` : ', commit unknown'}; requirements.yaml <code>${esc(manifest.suite.requirementsSha256)}</code>`],
     ['spec', 'sha256' in spec ? `${esc(spec.file)} <code>${esc(spec.sha256)}</code>` : `<b>not found</b>: ${esc(spec.missing)}`],
-    ['documents fetched', (summary.documents ?? []).length ? (summary.documents ?? []).map((d) => `${esc(d.url)} <code>${esc(d.sha256)}</code> (${d.bytes} bytes)`).join('<br>') : 'none'],
+    ['documents fetched', (summary.documents ?? []).length ? (summary.documents ?? []).map((d) => `${esc(d.url)} <code>${esc(d.sha256)}</code> (${d.bytes} bytes)${d.withheld ? `<br><span class="muted">withheld: ${esc(d.withheld)}</span>` : d.note ? `<br><span class="muted">${esc(d.note)}</span>` : ''}`).join('<br>') : 'none'],
     ['waivers', manifest.waivers ? `${esc(manifest.waivers.file)} <code>${esc(manifest.waivers.sha256)}</code>` : 'none'],
     ['started / ended', `${esc(manifest.run.startedAt)} / ${esc(manifest.run.endedAt)}`],
     ['seed / depth', `${esc(manifest.run.seed ?? '?')} / ${esc(manifest.run.depth)}, ${esc(manifest.run.runs ?? '?')} runs per property (reproduce with CONFORMANCE_SEED and CONFORMANCE_RUNS)`],
@@ -176,15 +177,15 @@ ${tests.map((t) => testRow(t, anchors.get(t) ?? '')).join('')}</details>`);
 
 /** Coverage by spec section from the traceability matrix (specs/traceability.yaml), or why it is missing. */
 function coverage({ summary, manifest }: ReportHtmlInput): string {
-  let rows: SectionCoverage[];
+  let coverage: ReturnType<typeof runCoverage>;
   try {
-    rows = coverageBySection(summary.tests.filter((t) => t.requirement).map((t) => ({ requirement: t.requirement!, verdict: t.verdict })));
+    coverage = runCoverage(summary.tests, manifest.target.areas);
   } catch (error) {
     return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">Coverage by section is not available: ${esc((error as Error).message)}</p>`;
   }
   const row = (r: SectionCoverage) => `<tr><td>${r.section === 'all' ? '<b>all</b>' : `§${esc(r.section)}`}</td><td>${r.statements}</td><td>${r.checked}</td><td>${r.passed}</td><td>${r.untestable}</td><td>${r.pending}</td></tr>`;
-  return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">The spec's testable statements (specs/traceability.yaml) of each section: checked by a requirement; passed in this run (every test of every requirement that checks it passed: a waived one did not); not testable from outside; pending a check.${manifest.target.areas.length < AREAS.length ? ' The tests of areas outside the mission did not run: their statements count as not passed here.' : ''}</p>
-<table><tr><th>section</th><th>statements</th><th>checked</th><th>passed</th><th>not testable</th><th>pending</th></tr>${[...rows, totalCoverage(rows)].map(row).join('')}</table>`;
+  return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">The spec's testable statements (specs/traceability.yaml) of each section: checked by a requirement; passed in this run (every test of every requirement that checks it passed: a waived one did not); not testable from outside; pending a check.${coverage.areas.length < AREAS.length ? ` Only the sections and statements of the mission's areas (${esc(coverage.areas.join(', '))}).` : ''}</p>
+<table><tr><th>section</th><th>statements</th><th>checked</th><th>passed</th><th>not testable</th><th>pending</th></tr>${[...coverage.rows, coverage.total].map(row).join('')}</table>`;
 }
 
 const footer = `<h2>Checking this pack</h2><p>This report is one file of a certification pack. <code>npx partner-conformance certify verify &lt;pack folder&gt; --public-key certifier.pub.pem</code> (or <code>--thumbprint</code> with the thumbprint the certifier published) checks the signature of manifest.json and the SHA-256 of every file, and names any file that was altered.</p>`;
