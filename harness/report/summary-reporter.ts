@@ -7,7 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { Reporter, SerializedError, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import { Redactor } from '../redact.ts';
 import { REQUIREMENT_ID, requirements } from '../requirements.ts';
 import { loadTarget } from '../target.ts';
@@ -17,6 +17,7 @@ import { RunEvidence, writeEvidence, type EvidenceOutput } from './evidence.ts';
 import { fetchedDocuments } from './fetched-documents.ts';
 import { renderJunit } from './junit.ts';
 import { summaryOf, verdictOf, type RunSummary, type TestRecord } from './records.ts';
+import { hookErrorOf, hookMessage, vitestStateOf } from './test-outcome.ts';
 import { renderMarkdown, renderText } from './text.ts';
 import { loadRunWaivers, waiverFileName } from './waiver-file.ts';
 import { applyWaivers } from './waivers.ts';
@@ -31,6 +32,12 @@ function redactorFor(file: string | undefined): Redactor {
   }
 }
 
+function suitePathOf(test: TestCase): string[] {
+  const path: string[] = [];
+  for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) path.unshift(parent.name);
+  return path;
+}
+
 export function summarise(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, root: string, reportDir?: string): { summary: RunSummary; evidence: EvidenceOutput } {
   const info = getRunInfo();
   const redactor = redactorFor(info?.targetFile);
@@ -43,13 +50,23 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
   let filteredOut = 0;
   for (const module of modules) {
     const file = relative(root, module.moduleId);
-    for (const error of module.errors()) {
-      // A file that failed to load (or a hook that failed) ran none of its tests: a tool error, never silence.
-      const message = redactor.redact(error.message ?? String(error));
-      tests.push({ title: `${file} could not run`, file, suitePath: [], ...verdictOf('failed', {}, message), durationMs: 0, message });
+    const moduleTests = [...module.children.allTests()];
+    // A file that failed to load ran none of its tests, and a failing hook of the file's own is a failure too: a tool error, never silence.
+    const kept = moduleTests.some((test) => hookErrorOf(test)?.where === module.relativeModuleId);
+    if (!kept) {
+      for (const error of module.errors()) {
+        const message = redactor.redact(error.message ?? String(error));
+        tests.push({ title: `${file} could not run`, file, suitePath: [], ...verdictOf('failed', {}, message), durationMs: 0, message });
+      }
     }
-    for (const test of module.children.allTests()) {
+    for (const test of moduleTests) {
       const result = test.result();
+      const hook = hookErrorOf(test);
+      if (hook) {
+        const message = redactor.redact(hookMessage(hook));
+        tests.push({ title: redactor.redact(test.name), file, suitePath: suitePathOf(test), ...verdictOf('failed', {}, message), durationMs: 0, message });
+        continue;
+      }
       // Tests left out by a name filter (--grep, --only-failed) never ran: they are not results.
       if (result.state === 'skipped' && test.options.mode === 'skip' && !result.note) {
         filteredOut++;
@@ -59,16 +76,14 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
       const id = meta.requirement ?? test.name.split(' ')[0];
       const requirement = REQUIREMENT_ID.test(id) ? id : undefined;
       const req = requirement ? registry.get(requirement) : undefined;
-      const state = result.state === 'failed' ? 'failed' : result.state === 'passed' ? 'passed' : 'skipped';
+      const state = vitestStateOf(test);
       const message = result.state === 'failed' ? redactor.redact((result.errors ?? []).map((e) => e.message).join('\n')) : undefined;
       const skipReason = result.state === 'skipped' ? redactor.redact(result.note ?? (test.options.mode === 'todo' ? 'todo' : 'skipped without a reason')) : undefined;
-      const suitePath: string[] = [];
-      for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) suitePath.unshift(parent.name);
       tests.push({
         requirement,
         title: redactor.redact(test.name),
         file,
-        suitePath,
+        suitePath: suitePathOf(test),
         area: req?.area,
         section: req?.section,
         source: meta.source ?? req?.source,
