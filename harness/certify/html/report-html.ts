@@ -7,8 +7,9 @@
  * requirements they break, each whole (expected, received, response excerpt, curl with secrets masked);
  * waived failures with their waiver; policy warnings. Then every requirement by spec section with its
  * verdict, source and tests (skips and inconclusive results with their reasons). Then coverage by section.
- * Filters by area and verdict work from the file alone. Every text is escaped; every message was redacted
- * when it was made.
+ * Every test (failure or row) opens onto the exchanges that decided it, from the pack's evidence
+ * (exchanges.ts). Filters by area and verdict work from the file alone. Every text is escaped; every
+ * message and exchange was redacted when it was made.
  */
 import type { RecordVerdict, RunSummary, TestRecord, WaiverRecord } from '../../report/records.ts';
 import { describeWaiver } from '../../report/waivers.ts';
@@ -18,11 +19,14 @@ import type { SectionCoverage } from '../../traceability.ts';
 import type { ManifestInput } from '../manifest.ts';
 import type { RequirementOutcome } from '../verdict.ts';
 import { SCRIPT, STYLE } from './assets.ts';
+import { EXCHANGES_SCRIPT, EXCHANGES_STYLE, exchangesBlock, exchangesData } from './exchanges.ts';
 import { byKey, esc, sectionOrder, slug } from './html.ts';
 
 export interface ReportHtmlInput {
   summary: RunSummary;
   manifest: ManifestInput;
+  /** The run's HAR entries by reference (`<file>#<_id>`), for the tests' exchanges. */
+  exchanges?: ReadonlyMap<string, unknown>;
 }
 
 const VERDICT_ORDER: readonly RecordVerdict[] = ['failed', 'error', 'waived', 'warning', 'inconclusive', 'skipped', 'passed'];
@@ -116,19 +120,19 @@ function failureBlock(t: TestRecord, anchor: string): string {
   const text = t.verdict === 'warning' ? t.warning : t.message;
   return `<article class="failure" id="${anchor}" data-test data-area="${esc(areaOf(t))}" data-verdict="${t.verdict}">
 <div>${badge(t.verdict)} ${t.code ? badge(t.code, 'v-error') : ''} ${badge(t.source ?? 'no source', 'src')} <b>${esc(t.title)}</b> <span class="muted">${esc(t.file)}</span></div>
-${t.waiver ? waiverBox(t.waiver, t.waiverExpired) : ''}<pre>${esc(bodyOf(t, text))}</pre></article>`;
+${t.waiver ? waiverBox(t.waiver, t.waiverExpired) : ''}<pre>${esc(bodyOf(t, text))}</pre>${exchangesBlock(t)}</article>`;
 }
 
 function failures({ summary }: ReportHtmlInput, anchors: Map<TestRecord, string>): string {
   const parts: string[] = [];
   const section = (id: string, title: string, list: TestRecord[], note: string) => {
     if (!list.length) return;
-    const grouped = byKey(list.filter((t) => t.rootCause), (t) => t.rootCause!);
+    const grouped = byKey(list.filter((t) => t.rootCauseKey ?? t.rootCause), (t) => (t.rootCauseKey ?? t.rootCause)!);
     const blocks: string[] = [];
     for (const [key, same] of grouped) {
       if (same.length < 2) continue;
       const ids = [...new Set(same.map((t) => t.requirement ?? t.title))];
-      blocks.push(`<section class="group" data-container><h3>One answer of the target, ${same.length} failures of ${ids.length} requirement(s): ${esc(ids.join(', '))}</h3><p class="muted">root cause <code>${esc(key)}</code>: the same operation gave the same answer (status and body) in each of them; fixing that answer may fix every failure below.</p>${same.map((t) => failureBlock(t, anchors.get(t)!)).join('')}</section>`);
+      blocks.push(`<section class="group" data-container><h3>One answer of the target, ${same.length} failures of ${ids.length} requirement(s): ${esc(ids.join(', '))}</h3><p class="muted">root cause: ${esc(same[0].rootCause ?? key)}. The same request got the same answer (status and body) in each of them; fixing that answer may fix every failure below.</p>${same.map((t) => failureBlock(t, anchors.get(t)!)).join('')}</section>`);
     }
     const grouped2 = new Set([...grouped.values()].filter((g) => g.length > 1).flat());
     for (const t of list) if (!grouped2.has(t)) blocks.push(failureBlock(t, anchors.get(t)!));
@@ -147,7 +151,7 @@ function testRow(t: TestRecord, anchor: string): string {
   let detail = '';
   if (t.verdict === 'failed' || t.verdict === 'error' || t.verdict === 'waived' || t.verdict === 'warning') detail = ` <a href="#${anchor}">the failure, whole</a>`;
   if (t.verdict === 'skipped' || t.verdict === 'inconclusive') detail = `<div class="why">${esc(t.skipReason ?? 'no reason given')}</div>`;
-  return `<div class="test" data-test data-count data-area="${esc(areaOf(t))}" data-verdict="${t.verdict}">${badge(t.verdict)} ${esc(rowText)}${detail}</div>`;
+  return `<div class="test" data-test data-count data-area="${esc(areaOf(t))}" data-verdict="${t.verdict}">${badge(t.verdict)} ${esc(rowText)}${detail}${exchangesBlock(t)}</div>`;
 }
 
 function requirementsBySection({ summary, manifest }: ReportHtmlInput, outcomes: readonly RequirementOutcome[], anchors: Map<TestRecord, string>): string {
@@ -198,7 +202,7 @@ export function renderReportHtml(input: ReportHtmlInput): string {
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}: certification report</title><style>${STYLE}</style></head>
+<title>${esc(title)}: certification report</title><style>${STYLE}${EXCHANGES_STYLE}</style></head>
 <body>
 ${header(input)}
 ${counts(input)}
@@ -209,7 +213,8 @@ ${failures(input, anchors)}
 ${requirementsBySection(input, outcomes, anchors)}
 ${coverage(input)}
 ${footer}
-<script>${SCRIPT}</script>
+${exchangesData(input.summary.tests.filter(missionFilter(input.manifest.target.areas)), input.exchanges ?? new Map())}
+<script>${SCRIPT}${EXCHANGES_SCRIPT}</script>
 </body></html>
 `;
 }
