@@ -14,7 +14,6 @@
  * Every message is redacted where it is made. A test has a time budget: when it runs out, every request
  * of the test is aborted and the test ends as a TARGET_TIMEOUT tool error, never as vitest's own timeout.
  */
-import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import fc from 'fast-check';
 import { inject, it, type TestContext } from 'vitest';
@@ -26,6 +25,7 @@ import { documentedLimits } from './limits.ts';
 import { RemotePacer } from './pacer.ts';
 import type { ProbeFailure } from './probe.ts';
 import { cite, shipEvidence, TestEvidence, type ShippedEvidence } from './report/evidence-log.ts';
+import { rootCauseOf } from './report/root-cause.ts';
 import { requirement, titleOf, type RequirementSource } from './requirements.ts';
 import { loadTarget, type Area, type Target } from './target.ts';
 import { DEPTHS } from './runner/depth.ts';
@@ -110,21 +110,6 @@ export const DEFAULT_TEST_BUDGET_MS = 60_000;
 
 const controls = new Map<string, Promise<CapturedResponse>>();
 const is2xx = (res: CapturedResponse) => res.status >= 200 && res.status < 300;
-
-const ROOT_CAUSE_BODY = 80;
-
-/**
- * Failures that come from one answer share a root cause: the same request and the same response (the
- * key), named in words by the request and the answer's status and start.
- */
-function rootCauseOf(response: CapturedResponse | undefined, redact: (text: string) => string): { key: string; about: string } | undefined {
-  if (!response) return undefined;
-  const { method, url } = response.request;
-  const key = createHash('sha256').update(`${method} ${url}\n${response.status}\n${response.rawBody}`).digest('hex').slice(0, 16);
-  const text = response.rawBody.replace(/\s+/g, ' ').trim();
-  const body = text === '' ? 'an empty body' : text.length > ROOT_CAUSE_BODY ? `${text.slice(0, ROOT_CAUSE_BODY)}…` : text;
-  return { key, about: redact(`${method} ${url.split('?')[0]} answered ${response.status} with ${body}`) };
-}
 
 /** Errors of the suite's own code, as opposed to a contract failure. */
 const SUITE_BUGS = ['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError'];

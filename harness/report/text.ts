@@ -146,14 +146,15 @@ export function renderMarkdown(summary: RunSummary): string {
     out.push('');
   };
   const of = (v: TestRecord['verdict']) => summary.tests.filter((t) => t.verdict === v);
-  section('Contract failures', of('failed'), (t) => `### ${t.title}\n\nSource: ${t.source ?? '?'} · file ${t.file}${t.rootCause ? ` · root cause \`${t.rootCause}\`` : ''}\n\n${fence(t.message)}\n`);
+  const evidence = (t: TestRecord) => (t.evidence?.length ? `\n\nEvidence: ${t.evidence.map((ref) => (t.controls?.includes(ref) ? `${ref} (control)` : ref)).join(', ')}` : '');
+  section('Contract failures', of('failed'), (t) => `### ${t.title}\n\nSource: ${t.source ?? '?'} · file ${t.file}${t.rootCause ? ` · root cause: ${t.rootCause}` : ''}${evidence(t)}\n\n${fence(t.message)}\n`);
   if (summary.rootCauses.length) {
     out.push(`## Failures that share one root cause (${summary.rootCauses.length})`, '', 'Each group comes from one answer of the target (the same request and response); fixing that answer may fix every test of the group.', '');
-    for (const g of summary.rootCauses) out.push(`- \`${g.key}\`: ${g.tests.length} tests`, ...g.tests.map((title) => `  - ${title}`));
+    for (const g of summary.rootCauses) out.push(`- ${g.about}: ${g.tests.length} tests`, ...g.tests.map((title) => `  - ${title}`));
     out.push('');
   }
-  section('Tool errors', of('error'), (t) => `### ${t.code}: ${t.title}\n\n${fence(t.message)}\n`);
-  section('Policy warnings', of('warning'), (t) => `### ${t.title}\n\n${fence(t.warning)}\n`);
+  section('Tool errors', of('error'), (t) => `### ${t.code}: ${t.title}${evidence(t)}\n\n${fence(t.message)}\n`);
+  section('Policy warnings', of('warning'), (t) => `### ${t.title}${evidence(t)}\n\n${fence(t.warning)}\n`);
   section('Waived failures', of('waived'), (t) => `### ${t.title}\n\nSource: ${t.source ?? '?'} · ${describeWaiver(t.waiver!)}\n\n${fence(t.message)}\n`);
   if (summary.waivers) {
     out.push(`## Waivers (${summary.waivers.file})`, '', '| # | status | requirement | rows | owner | until | reason | failures matched |', '|---|---|---|---|---|---|---|---|');
