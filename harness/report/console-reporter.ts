@@ -13,6 +13,8 @@ import { codeOf } from './records.ts';
 import { outcomeOf } from './test-outcome.ts';
 
 const SYMBOL: Partial<Record<string, string>> = { failed: '✗', error: '✗', warning: '!' };
+/** Titles listed under a file; a file whose hook failed would otherwise list every one of its tests. */
+const TITLES_PER_FILE = 12;
 
 /** "12 tests: 9 passed, 1 failed, 2 skipped, 1 warning": the closing line's counts, for one file. */
 export function fileCounts(verdicts: ReadonlyArray<{ verdict: string }>): string {
@@ -43,10 +45,11 @@ export default class ConsoleReporter extends DefaultReporter {
     const seconds = ((module.diagnostic().duration ?? 0) / 1000).toFixed(1);
     const broken = tests.some((t) => t.verdict === 'failed' || t.verdict === 'error');
     this.log(` ${broken ? '✗' : '✓'} ${file} (${fileCounts(tests)}) ${seconds} s`);
-    for (const { test, verdict, code } of tests) {
-      const symbol = SYMBOL[verdict];
-      if (symbol) this.log(`     ${symbol} ${verdict === 'error' ? `${code ?? 'SUITE_ERROR'} ` : verdict === 'warning' ? 'policy warning: ' : ''}${test.name}`);
+    const listed = tests.filter((t) => SYMBOL[t.verdict]);
+    for (const { test, verdict, code } of listed.slice(0, TITLES_PER_FILE)) {
+      this.log(`     ${SYMBOL[verdict]} ${verdict === 'error' ? `${code ?? 'SUITE_ERROR'} ` : verdict === 'warning' ? 'policy warning: ' : ''}${test.name}`);
     }
+    if (listed.length > TITLES_PER_FILE) this.log(`     … and ${listed.length - TITLES_PER_FILE} more (the summary below lists them by cause)`);
   }
 
   /** The summary reporter prints every failure once and the one set of counts. */

@@ -149,6 +149,8 @@ export interface EvidenceFiles {
 }
 
 const CODE_PREFIX = /^([A-Z][A-Z0-9_]+):/;
+/** vitest's message when a test outlives its timeout. */
+export const VITEST_TIMEOUT = /^Test timed out in \d+ms/;
 
 /** The code a message starts with, when it is one of ours. */
 export function codeOf(text: string | undefined): ErrorCode | undefined {
@@ -164,6 +166,8 @@ export type VitestState = 'passed' | 'failed' | 'skipped';
  * module-level errors) carry no meta: their verdict comes from the state and the code their message starts with.
  */
 export function verdictOf(state: VitestState, meta: { verdict?: Verdict; code?: ErrorCode }, text: string | undefined): { verdict: Verdict; code?: ErrorCode } {
+  // vitest's own timeout came before the test's budget (a machine too busy to run the budget's timer): the budget ran out all the same.
+  if (state === 'failed' && VITEST_TIMEOUT.test(text ?? '')) return { verdict: 'error', code: 'TARGET_TIMEOUT' };
   const code = meta.code ?? codeOf(text);
   if (state === 'failed') return meta.verdict === 'error' || (code && !SKIP_CODES.has(code) && !INCONCLUSIVE_CODES.has(code)) ? { verdict: 'error', code: code ?? 'SUITE_ERROR' } : { verdict: 'failed' };
   if (state === 'skipped') return meta.verdict === 'inconclusive' || (code && INCONCLUSIVE_CODES.has(code)) ? { verdict: 'inconclusive', code } : { verdict: 'skipped', code };

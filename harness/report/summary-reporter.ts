@@ -16,7 +16,7 @@ import { reportDirOf } from '../runner/settings.ts';
 import { RunEvidence, writeEvidence, type EvidenceOutput } from './evidence.ts';
 import { fetchedDocuments } from './fetched-documents.ts';
 import { renderJunit } from './junit.ts';
-import { summaryOf, verdictOf, type RunSummary, type TestRecord } from './records.ts';
+import { summaryOf, verdictOf, VITEST_TIMEOUT, type RunSummary, type TestRecord } from './records.ts';
 import { hookErrorOf, hookMessage, vitestStateOf } from './test-outcome.ts';
 import { renderMarkdown, renderText } from './text.ts';
 import { loadRunWaivers, waiverFileName } from './waiver-file.ts';
@@ -77,7 +77,8 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
       const requirement = REQUIREMENT_ID.test(id) ? id : undefined;
       const req = requirement ? registry.get(requirement) : undefined;
       const state = vitestStateOf(test);
-      const message = result.state === 'failed' ? redactor.redact((result.errors ?? []).map((e) => e.message).join('\n')) : undefined;
+      const errors = (result.errors ?? []).map((e) => e.message).join('\n');
+      const message = result.state === 'failed' ? redactor.redact(VITEST_TIMEOUT.test(errors) ? `TARGET_TIMEOUT: the test outlived its time budget and vitest's timeout (${errors.split('\n')[0]})` : errors) : undefined;
       const skipReason = result.state === 'skipped' ? redactor.redact(result.note ?? (test.options.mode === 'todo' ? 'todo' : 'skipped without a reason')) : undefined;
       tests.push({
         requirement,
