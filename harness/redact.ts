@@ -167,7 +167,8 @@ export class Redactor {
 
   redact(text: string): string {
     let out = text;
-    if (this.secrets.length) for (const pattern of this.patterns) out = out.replace(pattern, MASK);
+    // One pass finds whether any secret is there at all (the common case is none); only then each is masked.
+    if (this.secrets.length && this.any!.test(out)) for (const pattern of this.patterns) out = out.replace(pattern, MASK);
     // A whole token goes first, as one mask (its header may hold the key, which would split it).
     out = out.replace(JWT_SHAPE, 'eyJ' + MASK);
     if (this.secrets.length) {

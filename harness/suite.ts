@@ -241,6 +241,8 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
       throw redacted;
     } finally {
       clearTimeout(timer);
+      // One turn of the event loop, so that requests the test's end aborted have recorded why.
+      await new Promise((resolve) => setImmediate(resolve));
       meta.evidence = shipEvidence(evidence);
     }
   });

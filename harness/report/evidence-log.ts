@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redactor } from '../redact.ts';
 import { currentTestScope } from '../test-scope.ts';
-import { recordedBody, recordedHeaders, type ExchangeRecord } from './exchange-record.ts';
+import { cappedBody, headerLines, headersOf, recordedBody, redactedTogether, type ExchangeRecord } from './exchange-record.ts';
 
 /** What an exchange was to a test beyond being made or judged by it: the control a refusal stood next to. */
 export type EvidenceRole = 'control';
@@ -64,8 +64,8 @@ export interface AnswerReceived {
 
 /**
  * One exchange on its way: begun when the request goes out (it is the running test's own from then
- * on), ended with the answer or with why there was none. Redaction and the body cap are applied once,
- * at the end, and nothing of the raw exchange is kept.
+ * on), ended with the answer or with why there was none. The body cap and redaction are applied once,
+ * at the end.
  */
 export class RecordedExchange {
   readonly id = `${WORKER}.${++counter}`;
@@ -81,41 +81,46 @@ export class RecordedExchange {
   }
 
   answered(answer: AnswerReceived, error?: string): void {
-    const body = answer.rawBody === undefined ? undefined : recordedBody(answer.rawBody, this.redactor, answer.bytes);
-    this.finish({ status: answer.status, headers: recordedHeaders(answer.headers, this.redactor), body }, error, answer);
+    this.finish(answer, error);
   }
 
   failed(error: string): void {
     this.finish(undefined, error);
   }
 
-  private finish(response: ExchangeRecord['response'], error: string | undefined, timing?: { waitMs: number; receiveMs: number }): void {
+  /** The record, every text of the exchange redacted in one pass. */
+  private finish(answer: AnswerReceived | undefined, error: string | undefined): void {
     if (this.record) return;
-    const { sent, redactor } = this;
-    const body = sent.body === undefined ? undefined : recordedBody(sent.bodyText ?? '', redactor, Buffer.isBuffer(sent.body) ? sent.body : undefined);
+    const { sent } = this;
+    const requestBody = sent.body === undefined ? undefined : cappedBody(sent.bodyText ?? '', Buffer.isBuffer(sent.body) ? sent.body : undefined);
+    const responseBody = answer?.rawBody === undefined ? undefined : cappedBody(answer.rawBody, answer.bytes);
+    const [url, requestHeaders, requestText, responseHeaders, responseText, why] = redactedTogether(
+      [sent.url, headerLines(sent.headers), requestBody?.text ?? '', answer ? headerLines(answer.headers) : '', responseBody?.text ?? '', error ?? ''],
+      this.redactor,
+    );
     this.record = {
       id: this.id,
       area: sent.area,
       operation: sent.operation,
       startedAt: this.startedAt,
-      pacedMs: Math.round(sent.pacedMs),
       durationMs: Date.now() - this.startedAt,
-      waitMs: timing && Math.round(timing.waitMs),
-      receiveMs: timing && Math.round(timing.receiveMs),
-      request: { method: sent.method, url: redactor.redact(sent.url), headers: recordedHeaders(sent.headers, redactor), body },
-      response,
-      error: error === undefined ? undefined : redactor.redact(error),
+      pacedMs: Math.round(sent.pacedMs),
+      waitMs: answer && Math.round(answer.waitMs),
+      receiveMs: answer && Math.round(answer.receiveMs),
+      request: { method: sent.method, url, headers: headersOf(requestHeaders, sent.headers), body: requestBody && recordedBody(requestBody, requestText) },
+      response: answer && { status: answer.status, headers: headersOf(responseHeaders, answer.headers), body: responseBody && recordedBody(responseBody, responseText) },
+      error: error === undefined ? undefined : why,
     };
   }
 }
 
 /**
  * What a test hands over when it ends: the exchanges it cites, and every record of the worker not
- * handed over yet (a record made by a hook, or completed after the test that made it ended, travels
- * with the next test that ends). An exchange this test cites that has not ended is closed as such.
+ * handed over yet. A record made by a hook, or one still on its way when the test ended (shared work
+ * another test goes on waiting for), travels with the next test that ends; the reporter keeps a
+ * citation only where the record arrived.
  */
 export function shipEvidence(evidence: TestEvidence | undefined): ShippedEvidence | undefined {
-  if (evidence) for (const id of evidence.cited.keys()) unshipped.get(id)?.failed('no answer when the test ended (its time budget ran out, or it stopped waiting)');
   const records: ExchangeRecord[] = [];
   for (const [id, exchange] of unshipped) {
     if (!exchange.record) continue;
