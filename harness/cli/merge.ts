@@ -18,7 +18,8 @@ export const mergeCommand: Command = {
     try {
       const args = parseArgs(argv, { values: ['--reports'], switches: [] });
       if (!args.rest.length) throw new Error('give the report folders (or conformance.json files) of the shards');
-      const { parts, evidence } = mergeEvidence(args.rest.map((path) => ({ path, summary: readSummary(path) })));
+      const { parts, evidence, missing } = mergeEvidence(args.rest.map((path) => ({ path, summary: readSummary(path) })));
+      for (const file of missing) console.log(`evidence not found, left out of the merge (its tests keep their verdicts): ${file}`);
       const merged = { ...mergeSummaries(parts), ...(evidence ? { evidence: evidence.index } : {}) };
       const dir = resolve(args.values['--reports'] ?? reportDirOf());
       writeReports(dir, merged, evidence);

@@ -86,24 +86,35 @@ const folderOf = (path: string) => (existsSync(path) && statSync(path).isDirecto
 
 /**
  * The shards' evidence as one set of files: each area's entries of every shard, numbered anew in shard
- * order, and the shards' summaries with their tests' references rewritten to them.
+ * order, and the shards' summaries with their tests' references rewritten to them. A shard whose HAR
+ * files were not kept (only its conformance.json) merges without them: `missing` names them.
  */
-export function mergeEvidence<P extends { path: string; summary: RunSummary }>(parts: readonly P[]): { parts: P[]; evidence?: EvidenceOutput } {
+export function mergeEvidence<P extends { path: string; summary: RunSummary }>(parts: readonly P[]): { parts: P[]; evidence?: EvidenceOutput; missing: string[] } {
   const byArea = new Map<string, string[]>();
+  const missing: string[] = [];
   const rewritten = parts.map((part) => {
     const refs = new Map<string, string>();
     for (const { area, file } of part.summary.evidence?.files ?? []) {
       const list = byArea.get(area) ?? [];
       byArea.set(area, list);
-      for (const entry of harEntries(readFileSync(join(folderOf(part.path), file), 'utf8'))) {
+      const path = join(folderOf(part.path), file);
+      if (!existsSync(path)) {
+        missing.push(path);
+        continue;
+      }
+      for (const entry of harEntries(readFileSync(path, 'utf8'))) {
         const id = `e${list.length + 1}`;
         refs.set(`${file}#${String(entry._id)}`, `${fileOf(area)}#${id}`);
         list.push(JSON.stringify({ ...entry, _id: id }));
       }
     }
-    const map = (list: string[] | undefined) => list?.map((ref) => refs.get(ref)).filter((ref): ref is string => !!ref);
+    const map = (list: string[] | undefined) => {
+      const out = list?.map((ref) => refs.get(ref)).filter((ref): ref is string => !!ref);
+      return out?.length ? out : undefined;
+    };
     const tests = part.summary.tests.map((t) => (t.evidence ? { ...t, evidence: map(t.evidence), controls: map(t.controls) } : t));
     return { ...part, summary: { ...part.summary, tests } };
   });
-  return { parts: rewritten, evidence: byArea.size ? output(byArea) : undefined };
+  const kept = new Map([...byArea].filter(([, entries]) => entries.length));
+  return { parts: rewritten, evidence: kept.size ? output(kept) : undefined, missing };
 }
