@@ -107,8 +107,8 @@ export class RecordedExchange {
       pacedMs: Math.round(sent.pacedMs),
       waitMs: answer && Math.round(answer.waitMs),
       receiveMs: answer && Math.round(answer.receiveMs),
-      request: { method: sent.method, url, headers: headersOf(requestHeaders, sent.headers), body: requestBody && recordedBody(requestBody, requestText) },
-      response: answer && { status: answer.status, headers: headersOf(responseHeaders, answer.headers), body: responseBody && recordedBody(responseBody, responseText) },
+      request: { method: sent.method, url, headers: headersOf(requestHeaders, sent.headers, this.redactor), body: requestBody && recordedBody(requestBody, requestText) },
+      response: answer && { status: answer.status, headers: headersOf(responseHeaders, answer.headers, this.redactor), body: responseBody && recordedBody(responseBody, responseText) },
       error: error === undefined ? undefined : why,
     };
   }

@@ -60,11 +60,18 @@ export function redactedTogether(texts: readonly string[], redactor: Redactor): 
 /** Headers as the lines the redactor reads ("name: value"), and back, credential-named values masked. */
 export const headerLines = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\n');
 
-export function headersOf(lines: string, headers: Record<string, string>): Array<[string, string]> {
-  const names = Object.keys(headers);
-  if (!names.length) return [];
+/**
+ * The headers back from their redacted lines. A mask that ran past the end of a line (an empty
+ * `authorization: Bearer ` takes the next line for its token) leaves that line without its name: such
+ * a header is redacted alone.
+ */
+export function headersOf(lines: string, headers: Record<string, string>, redactor: Redactor): Array<[string, string]> {
+  const entries = Object.entries(headers);
   const split = lines.split('\n');
-  return names.map((name, i) => [name, maskedByName(name, split.length === names.length ? split[i].slice(name.length + 2) : '***')]);
+  return entries.map(([name, value], i) => {
+    const line = split.length === entries.length ? split[i] : undefined;
+    return [name, maskedByName(name, line?.startsWith(`${name}: `) ? line.slice(name.length + 2) : redactor.redact(value))];
+  });
 }
 
 /**

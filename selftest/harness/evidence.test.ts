@@ -78,6 +78,12 @@ describe('recording an exchange', () => {
     expect(JSON.stringify(shipped)).not.toMatch(/Evid3nce|unregistered-key-1|abc123/);
   });
 
+  it('keeps every header when a mask of one runs past its line (a scheme without a token)', async () => {
+    const shipped = await asTest(() => client().send(post('/create', { headers: { authorization: 'Bearer ', 'content-type': 'application/json', 'x-request-id': 'r-1' } })));
+    const rec = shipped.records.find((r) => r.id === shipped.cited[0][0])!;
+    expect(rec.request.headers).toEqual([['authorization', 'Bearer '], ['content-type', 'application/json'], ['x-request-id', 'r-1']]);
+  });
+
   it('cuts a body at the cap, says where, and masks a secret the cut went through', async () => {
     const shipped = await asTest(() => client().send({ ...post('/big'), json: undefined }));
     const body = shipped.records.find((r) => r.id === shipped.cited[0][0])!.response!.body!;
