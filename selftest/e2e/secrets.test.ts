@@ -109,7 +109,7 @@ describe('secrets made of every ASCII punctuation character', () => {
       await packOf(run.summary!, run.reportDir, targetFile);
       const texts: Array<[string, string]> = [['console', run.stdout + run.stderr]];
       const files = [...filesUnder(run.reportDir)].map((file) => relative(run.reportDir, file));
-      expect(files).toEqual(expect.arrayContaining(['evidence/speech.har', 'evidence/identity.har', 'evidence/business.har', 'certification/report.html', 'certification/evidence/speech.har', 'certification/manifest.json']));
+      expect(files).toEqual(expect.arrayContaining(['evidence/identity.har', 'evidence/invest.har', 'evidence/insurance.har', 'evidence/business.har', 'certification/report.html', 'certification/evidence/identity.har', 'certification/manifest.json']));
       for (const file of files) texts.push([file, readFileSync(join(run.reportDir, file), 'latin1')]);
       const leaks: string[] = [];
       for (const [where, text] of texts) {
