@@ -76,7 +76,7 @@ describe('the safety gate on a production target', () => {
     expect(run.code).toBe(2);
     const tests = run.summary!.tests;
     expect(tests.length).toBeGreaterThan(40);
-    expect(tests.filter((t) => t.verdict !== 'skipped')).toEqual([]);
+    expect(tests.filter((t) => t.verdict !== 'skipped' && t.verdict !== 'inconclusive')).toEqual([]);
     for (const t of tests) expect(t.skipReason).toMatch(/safety gate: .* kind production \(read only\)|allowBursts/);
     expect(run.stdout).toContain('skipped (');
     expect(run.stdout).toContain('nothing was checked: the safety gate refused everything for this target kind');
