@@ -13,8 +13,10 @@ const { workers } = runSettings();
 export default defineConfig({
   test: {
     globalSetup: ['harness/runner/global-setup.ts'],
-    // The summary reporter writes junit.xml, conformance.json and conformance.md (into CONFORMANCE_REPORT_DIR).
-    reporters: ['default', './harness/report/summary-reporter.ts', './harness/report/progress-reporter.ts'],
+    // The console reporter prints a line per file (vitest's own failure block and counts are left out: the
+    // summary prints each failure once); the summary reporter writes junit.xml, conformance.json,
+    // conformance.md and the evidence (into CONFORMANCE_REPORT_DIR).
+    reporters: ['./harness/report/console-reporter.ts', './harness/report/summary-reporter.ts', './harness/report/progress-reporter.ts'],
     maxWorkers: workers,
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -11,6 +11,7 @@ import { request, type Dispatcher } from 'undici';
 import { curlOf } from './curl.ts';
 import { ToolError, type ToolErrorCode } from './errors.ts';
 import { intervalMs, LocalPacer, sleep, type PaceKey, type Pacer } from './pacer.ts';
+import { cite, RecordedExchange } from './report/evidence-log.ts';
 import { assertAllowed, type SideEffect } from './safety.ts';
 import type { Area, RateLimit, Target } from './target.ts';
 import { currentTestScope } from './test-scope.ts';
@@ -61,7 +62,10 @@ export interface CapturedResponse {
   /** 429 answers the client waited out before this response. */
   retried429: number;
   request: { method: string; url: string; headers: Record<string, string>; bodyText?: string };
+  /** The request as a curl command, secrets masked (made when first read). */
   curl: string;
+  /** The exchange's record in the run's evidence (harness/report/evidence-log.ts); absent for an answer made by hand. */
+  exchangeId?: string;
 }
 
 export interface HttpClientOptions {
@@ -111,8 +115,9 @@ export class HttpClient {
     const { retry429, maxRetryAfterMs } = this.target.settings;
     for (let attempt = 0; ; attempt++) {
       this.health.assertAlive(origin, spec.operation);
+      const pacingFrom = performance.now();
       if (paced) await this.waiting(() => this.pacer.wait(this.paceKeys(spec), testSignal), spec, 'for a pacing slot');
-      const response = await this.once(spec, outgoing, attempt, testSignal);
+      const response = await this.once(spec, outgoing, attempt, testSignal, performance.now() - pacingFrom);
       if (response.status !== 429 || !paced) return response;
       const asked = retryAfterOf(response.headers);
       const header = asked.header ?? 'no Retry-After, so 1 s';
@@ -136,12 +141,14 @@ export class HttpClient {
     }
   }
 
-  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined): Promise<CapturedResponse> {
-    const { settings } = this.target;
+  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number): Promise<CapturedResponse> {
+    const { settings, redactor } = this.target;
     const origin = originOf(spec.url);
     const deadline = new RequestDeadline(spec.timeoutMs ?? settings.timeoutMs, testSignal);
     const state: ExchangeState = { operation: spec.operation, origin, deadline, bodyBytes: 0 };
+    const exchange = new RecordedExchange({ area: spec.area, operation: spec.operation, method: spec.method, url: spec.url, headers: outgoing.headers, body: outgoing.body, bodyText: outgoing.bodyText, pacedMs }, redactor);
     const started = performance.now();
+    let headersAt = started;
     let status: number;
     let headers: Record<string, string>;
     let rawBody: string;
@@ -155,39 +162,58 @@ export class HttpClient {
         bodyTimeout: deadline.deadlineMs,
         dispatcher: spec.dispatcher,
       });
+      headersAt = performance.now();
       status = state.status = res.statusCode;
       headers = flattenHeaders(res.headers);
+      const unread = (error: ToolError) => (exchange.answered({ status, headers, waitMs: headersAt - started, receiveMs: performance.now() - headersAt }, error.message), error);
       if (status >= 300 && status < 400 && headers.location !== undefined && spec.redirects !== 'capture') {
         discard(res.body);
         this.health.answered(origin);
-        throw this.toolError('TARGET_REDIRECT', `${spec.operation} at ${origin} answered ${status}, Location: ${headers.location} (the suite never follows redirects)`);
+        throw unread(this.toolError('TARGET_REDIRECT', `${spec.operation} at ${origin} answered ${status}, Location: ${headers.location} (the suite never follows redirects)`));
       }
       const read = await readBounded(res.body, settings.maxResponseBytes, headers['content-length'], (n) => (state.bodyBytes = n));
       // Only a whole answer clears the origin's failures: one that sends headers and then drips its body is as dead as a silent one.
       this.health.answered(origin);
       if (!read.ok) {
         const how = read.announced !== undefined && read.readBytes === 0 ? `it announced Content-Length ${read.announced}` : `cut off after ${read.readBytes} bytes`;
-        throw this.toolError('TARGET_RESPONSE_TOO_LARGE', `${spec.operation} at ${origin}: the answer (status ${status}) is larger than the cap of ${settings.maxResponseBytes} bytes (settings.maxResponseBytes); ${how}`);
+        throw unread(this.toolError('TARGET_RESPONSE_TOO_LARGE', `${spec.operation} at ${origin}: the answer (status ${status}) is larger than the cap of ${settings.maxResponseBytes} bytes (settings.maxResponseBytes); ${how}`));
       }
       rawBody = read.bytes.toString('utf8');
+      exchange.answered({ status, headers, rawBody, bytes: read.bytes, waitMs: headersAt - started, receiveMs: performance.now() - headersAt });
     } catch (error) {
       if (error instanceof ToolError) throw error;
       const classified = classifyTransportError(error, state);
       if (classified.countsAgainstOrigin) this.health.failed(origin, classified.error);
-      throw this.redacted(classified.error);
+      const redacted = this.redacted(classified.error);
+      exchange.failed(redacted.message);
+      throw redacted;
     } finally {
       deadline.dispose();
     }
+    return this.captured(spec, outgoing, { status, headers, rawBody, durationMs: performance.now() - started, retried429: retried, exchangeId: exchange.id });
+  }
+
+  /**
+   * The answer as checks see it. Reading its status cites the exchange as evidence of the test that
+   * reads it (a control or a shared answer made by another test counts for each test that judges it);
+   * the curl line is made only when a message needs it.
+   */
+  private captured(spec: RequestSpec, outgoing: Outgoing, answer: Pick<CapturedResponse, 'status' | 'headers' | 'rawBody' | 'durationMs' | 'retried429' | 'exchangeId'>): CapturedResponse {
+    const { redactor } = this.target;
     const captured = { method: spec.method, url: spec.url, headers: outgoing.headers, bodyText: outgoing.bodyText };
-    const out: CapturedResponse = {
-      status,
-      headers,
-      rawBody,
-      durationMs: performance.now() - started,
-      retried429: retried,
+    const { status, rawBody } = answer;
+    let curl: string | undefined;
+    const out = {
+      ...answer,
       request: captured,
-      curl: this.target.redactor.redact(curlOf(captured)),
-    };
+      get status() {
+        cite(out);
+        return status;
+      },
+      get curl() {
+        return (curl ??= redactor.redact(curlOf(captured)));
+      },
+    } as CapturedResponse;
     if (rawBody.length > 0) {
       try {
         out.json = JSON.parse(rawBody);

@@ -38,8 +38,11 @@ const NAMED_PARAMETER = /(^|[?&;\s'"])([A-Za-z0-9_.~%-]+)=([^&#\s'"]*)/g;
 const JSON_FIELD = /("([A-Za-z0-9_-]{1,64})"\s*:\s*")((?:[^"\\]|\\.)*)"/g;
 /** JSON field names whose values are credentials (a body the target sent back, a request body). */
 const CREDENTIAL_FIELD = /(?:^|[_-])(?:access_?token|refresh_?token|id_?token|client_?secret|password|passwd|api_?key|secret_?key)$|^(?:accessToken|refreshToken|idToken|clientSecret|apiKey|secretKey|password|token|secret)$/i;
-/** A header of a curl line whose name says API key, token, secret or password (not an Idempotency-Key). */
-const CURL_CREDENTIAL_HEADER = /(-H '[A-Za-z0-9-]*(?:api-?key|access-?key|token|secret|passw|credential)[A-Za-z0-9-]*:\s*)((?:[^']|'\\'')+)'/gi;
+/** A header name that says API key, token, secret or password (not an Idempotency-Key). */
+const CREDENTIAL_HEADER_WORD = '(?:api-?key|access-?key|token|secret|passw|credential)';
+const CURL_CREDENTIAL_HEADER = new RegExp(`(-H '[A-Za-z0-9-]*${CREDENTIAL_HEADER_WORD}[A-Za-z0-9-]*:\\s*)((?:[^']|'\\\\'')+)'`, 'gi');
+/** Headers whose whole value is a credential by their name, cookies included (the evidence of an exchange masks them). */
+export const CREDENTIAL_HEADER_NAME = new RegExp(`${CREDENTIAL_HEADER_WORD}|^(?:set-)?cookie$`, 'i');
 const BASE64_RUN = /[A-Za-z0-9+/_-]{6,}={0,2}/g;
 const ELLIPSIS = /…|\.\.\./g;
 
@@ -164,7 +167,8 @@ export class Redactor {
 
   redact(text: string): string {
     let out = text;
-    if (this.secrets.length) for (const pattern of this.patterns) out = out.replace(pattern, MASK);
+    // One pass finds whether any secret is there at all (the common case is none); only then each is masked.
+    if (this.secrets.length && this.any!.test(out)) for (const pattern of this.patterns) out = out.replace(pattern, MASK);
     // A whole token goes first, as one mask (its header may hold the key, which would split it).
     out = out.replace(JWT_SHAPE, 'eyJ' + MASK);
     if (this.secrets.length) {
@@ -178,6 +182,17 @@ export class Redactor {
     out = out.replace(JWT_SEGMENT, 'eyJ' + MASK);
     out = out.replace(AUTH_HEADER, (_m, head: string, cred: string) => (cred === MASK || cred === `eyJ${MASK}` ? head + cred : head + MASK));
     return out;
+  }
+
+  /**
+   * Whether the text holds a registered secret, in any of its forms or inside a base64 run. What the
+   * masks by shape would change (a sample `token=` or JWT in a served document) does not count.
+   */
+  holdsSecret(text: string): boolean {
+    if (!this.secrets.length) return false;
+    if (this.any!.test(text)) return true;
+    for (const match of text.matchAll(BASE64_RUN)) if (this.hidesSecret(match[0], isCut(text, match.index!, match[0].length))) return true;
+    return false;
   }
 
   /**

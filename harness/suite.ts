@@ -9,11 +9,11 @@
  *   inconclusive  the test ran and the target gave no evidence (NO_CONTROL, PRECONDITION_MISSING, …)
  *   warning       a `source: policy` requirement failed and the target file does not ask for strict policy
  *
- * The verdict, the code and the requirement's source travel to the reporters as the test's meta.
+ * The verdict, the code, the requirement's source and the test's evidence (the exchanges it made or
+ * judged, harness/report/evidence-log.ts) travel to the reporters as the test's meta.
  * Every message is redacted where it is made. A test has a time budget: when it runs out, every request
  * of the test is aborted and the test ends as a TARGET_TIMEOUT tool error, never as vitest's own timeout.
  */
-import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import fc from 'fast-check';
 import { inject, it, type TestContext } from 'vitest';
@@ -24,6 +24,8 @@ import { HttpClient } from './http.ts';
 import { documentedLimits } from './limits.ts';
 import { RemotePacer } from './pacer.ts';
 import type { ProbeFailure } from './probe.ts';
+import { cite, shipEvidence, TestEvidence, type ShippedEvidence } from './report/evidence-log.ts';
+import { rootCauseOf } from './report/root-cause.ts';
 import { requirement, titleOf, type RequirementSource } from './requirements.ts';
 import { loadTarget, type Area, type Target } from './target.ts';
 import { DEPTHS } from './runner/depth.ts';
@@ -51,8 +53,10 @@ declare module 'vitest' {
     code?: ErrorCode;
     /** A policy failure reported as a warning: the whole message. */
     warning?: string;
-    /** Failures that share this key come from one answer of the target (one root cause). */
-    rootCause?: string;
+    /** Failures that share the key come from one answer of the target (one root cause), which `about` names. */
+    rootCause?: { key: string; about: string };
+    /** The exchanges the test made or judged, and the records of the worker not handed over before. */
+    evidence?: ShippedEvidence;
   }
 }
 
@@ -107,14 +111,6 @@ export const DEFAULT_TEST_BUDGET_MS = 60_000;
 const controls = new Map<string, Promise<CapturedResponse>>();
 const is2xx = (res: CapturedResponse) => res.status >= 200 && res.status < 300;
 
-/** Failures that come from one answer share a root cause: the same request and the same response. */
-function rootCauseOf(response: CapturedResponse | undefined): string | undefined {
-  if (!response) return undefined;
-  const { method, url } = response.request;
-  const hash = createHash('sha256').update(`${method} ${url}\n${response.status}\n${response.rawBody}`).digest('hex').slice(0, 16);
-  return `${method} ${url.split('?')[0]} → ${response.status} #${hash}`;
-}
-
 /** Errors of the suite's own code, as opposed to a contract failure. */
 const SUITE_BUGS = ['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError'];
 function isSuiteBug(error: unknown): boolean {
@@ -157,6 +153,7 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
       throw error;
     }
 
+    const evidence = new TestEvidence();
     const budgetController = new AbortController();
     const signal = AbortSignal.any([budgetController.signal, ctx.signal]);
     // Concurrent requests of one test (a burst, a prefetch) each listen to it for as long as they run.
@@ -195,6 +192,7 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
         if (!pending) controls.set(key, (pending = send()));
         pending.catch(() => controls.delete(key));
         return pending.then((res) => {
+          cite(res, 'control');
           if (succeeded(res)) return res;
           throw inconclusive('NO_CONTROL', `the control request (${key}, valid, with valid credentials) was answered ${res.status}, so a refusal proves nothing; control: ${res.curl}`);
         });
@@ -209,7 +207,7 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
       }, budget);
     });
     try {
-      await Promise.race([withTestScope({ signal, requirement: id }, () => body(t)), outOfTime]);
+      await Promise.race([withTestScope({ signal, requirement: id, evidence }, () => body(t)), outOfTime]);
       end('passed');
     } catch (error) {
       if (isInconclusive(error)) {
@@ -230,7 +228,7 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
       }
       // A contract failure.
       const message = redact(error instanceof Error ? error.message : String(error));
-      meta.rootCause = error instanceof ConformanceError ? rootCauseOf(error.response) : undefined;
+      meta.rootCause = error instanceof ConformanceError ? rootCauseOf(error.response, redact) : undefined;
       if (req.source === 'policy' && !target.strictPolicy) {
         end('warning');
         meta.warning = message;
@@ -243,6 +241,9 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
       throw redacted;
     } finally {
       clearTimeout(timer);
+      // One turn of the event loop, so that requests the test's end aborted have recorded why.
+      await new Promise((resolve) => setImmediate(resolve));
+      meta.evidence = shipEvidence(evidence);
     }
   });
 }

@@ -1,15 +1,19 @@
 /**
  * The running test's scope, carried by AsyncLocalStorage so that the HTTP client can honour it without
- * every suite passing it along: the abort signal that fires when the test's time budget runs out.
- * Outside a test (a bench, a script, the global setup) there is no scope and nothing is aborted.
+ * every suite passing it along: the abort signal that fires when the test's time budget runs out, and
+ * the list of exchanges the test made or judged (its evidence). Outside a test (a bench, a script, the
+ * global setup, a hook) there is no scope: nothing is aborted, and an exchange belongs to no test until
+ * one cites it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { TestEvidence } from './report/evidence-log.ts';
 
 export interface TestScope {
   /** Aborted when the test's time budget runs out; every request of the test is aborted with it. */
   signal: AbortSignal;
   /** The requirement the test checks, for messages. */
   requirement: string;
+  evidence?: TestEvidence;
 }
 
 const storage = new AsyncLocalStorage<TestScope>();

@@ -145,13 +145,13 @@ async function main(): Promise<number> {
     const run = await runSuite({ env: { CONFORMANCE_TARGET: sandbox.writeTarget(join(dir, 'target.yaml')), CONFORMANCE_SEED: String(CI_SEED) }, reportDir: join(dir, 'reports') });
     await sandbox.close();
     const s = run.summary;
-    const passedIds = new Set((s?.tests ?? []).filter((t) => t.state === 'passed').map((t) => t.requirement));
+    const passedIds = new Set((s?.tests ?? []).filter((t) => t.verdict === 'passed').map((t) => t.requirement));
     const unproven = [...requirements().keys()].filter((id) => !passedIds.has(id));
     const leaked = leaks(run, markers);
     console.log(`clean sandbox: ${s ? `${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.skipped} skipped` : 'no summary'} in ${(run.wallMs / 1000).toFixed(1)} s`);
     if (!s || s.counts.failed > 0 || run.code !== 0) {
       ok = false;
-      console.log(`  ✗ the clean sandbox must pass 100%:\n${(s?.tests ?? []).filter((t) => t.state === 'failed').map((t) => `    ${t.title}\n${t.message}`).join('\n') || run.stdout.slice(-3000)}`);
+      console.log(`  ✗ the clean sandbox must pass 100%:\n${(s?.tests ?? []).filter((t) => t.verdict === 'failed' || t.verdict === 'error').map((t) => `    ${t.title}\n${t.message}`).join('\n') || run.stdout.slice(-3000)}`);
     }
     if (unproven.length) {
       ok = false;

@@ -6,6 +6,7 @@ import { documentedSuccess } from '../checks/business-runtime.ts';
 import { inconclusive, ToolError } from '../errors.ts';
 import type { CapturedResponse } from '../http.ts';
 import type { OperationModel } from '../openapi/operation-model.ts';
+import { cite } from '../report/evidence-log.ts';
 import { serverErrorOf } from '../server-errors.ts';
 import type { OperationExchanges } from './exchanges.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
@@ -68,8 +69,10 @@ export function notAfterServerError(op: OperationPlan, res: CapturedResponse): v
 export function operationControl(plan: RuntimePlan, op: OperationPlan, exchanges: OperationExchanges, what: string): void {
   const flaky = serverErrorOf(op.row);
   if (flaky) throw inconclusive('NO_CONTROL', `${op.row} answered a request with a 5xx in this run (${flaky}), so no answer of it is evidence and ${what} proves nothing`);
-  if (exchanges.valid.some((e) => served(plan, op, e.response))) return;
+  const control = exchanges.valid.find((e) => served(plan, op, e.response));
+  if (control) return cite(control.response, 'control');
   const first = exchanges.valid.find((e) => e.response)?.response;
+  cite(first, 'control');
   const why = first ? documentedSuccess(op.model, first, plan.schemas, '')[0]?.received ?? `status ${first.status}` : 'no answer';
   throw inconclusive('NO_CONTROL', `no valid request of ${op.row} reached its documented success in this run (${why}), so ${what} proves nothing${first ? `; control: ${first.curl}` : ''}`);
 }

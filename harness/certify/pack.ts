@@ -1,10 +1,12 @@
 /**
  * Writes a certification pack into a folder: results.json (the run's summary, every test, nothing cut),
- * junit.xml, the fetched documents (fetched/), report.html, then manifest.json over all of them, then
- * manifest.jws when the certifier gave a key. The folder is the pack: nothing else may be in it.
+ * junit.xml, the fetched documents (fetched/), the evidence (evidence/*.har, the exchanges each test
+ * record points at), report.html, then manifest.json over all of them, then manifest.jws when the
+ * certifier gave a key. The folder is the pack: nothing else may be in it.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { harEntries } from '../report/har.ts';
 import { renderJunit } from '../report/junit.ts';
 import type { RunSummary } from '../report/records.ts';
 import { renderReportHtml } from './html/report-html.ts';
@@ -56,7 +58,14 @@ export async function writePack(input: PackInput): Promise<Manifest> {
     const bytes = readFileSync(target);
     files[doc.file] = { sha256: sha256Of(bytes), bytes: bytes.length };
   }
-  write(PACK_FILES.report, renderReportHtml({ summary, manifest: input.manifest }));
+  // The HAR files as the run wrote them (their bytes are hashed as they are), and their entries for report.html.
+  const exchanges = new Map<string, unknown>();
+  for (const { file } of summary.evidence?.files ?? []) {
+    const bytes = readFileSync(join(input.runReportDir, file));
+    write(file, bytes);
+    for (const entry of harEntries(bytes.toString('utf8'))) exchanges.set(`${file}#${String(entry._id)}`, entry);
+  }
+  write(PACK_FILES.report, renderReportHtml({ summary, manifest: input.manifest, exchanges }));
   const manifest = buildManifest(input.manifest, files);
   const bytes = manifestBytes(manifest);
   writeFileSync(join(dir, MANIFEST_FILE), bytes);

@@ -34,8 +34,14 @@ function git(args: string[]): string | undefined {
   }
 }
 
-export function suiteIdentity(): SuiteIdentity {
+/** The suite's package name and version. */
+export function suitePackage(): { name: string; version: string } {
   const pkg = JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  return { name: pkg.name, version: pkg.version };
+}
+
+export function suiteIdentity(): SuiteIdentity {
+  const pkg = suitePackage();
   const commit = git(['rev-parse', 'HEAD']);
   const status = commit ? git(['status', '--porcelain', '--untracked-files=no']) : undefined;
   return {

@@ -170,7 +170,7 @@ async function certifyMain(argv: string[]): Promise<number> {
     console.log('');
     console.log(`certification: ${verdict.certifiable ? 'CERTIFIABLE' : 'NOT CERTIFIABLE'}`);
     for (const line of verdict.certifiable ? verdict.basis : verdict.reasons) console.log(`  - ${line}`);
-    console.log(`pack: ${outDir} (report.html, results.json, junit.xml, manifest.json${key ? ', manifest.jws' : ''}${manifest.documents.length ? ', fetched/' : ''})`);
+    console.log(`pack: ${outDir} (report.html, results.json, junit.xml, manifest.json${key ? ', manifest.jws' : ''}${manifest.documents.length ? ', fetched/' : ''}${summary.evidence ? ', evidence/' : ''})`);
     console.log(key ? `signed ${key.alg} with ${key.from}; key thumbprint ${key.thumbprint} (publish it for verification)` : 'UNSIGNED: no signing key was given; verify will not accept this pack without --allow-unsigned');
     return verdict.certifiable ? 0 : exitCodeOf(summary) || 1;
   } catch (error) {
@@ -188,7 +188,7 @@ async function certifyMain(argv: string[]): Promise<number> {
 
 export const certifyCommand: Command = {
   name: 'certify',
-  summary: `Runs the whole suite at certification depth (${DEPTHS[CERTIFICATION_DEPTH]} runs per property) and writes a signed certification pack: report.html, results.json, junit.xml, manifest.json, manifest.jws. "certify verify DIR" checks a pack.`,
+  summary: `Runs the whole suite at certification depth (${DEPTHS[CERTIFICATION_DEPTH]} runs per property) and writes a signed certification pack: report.html, results.json, junit.xml, evidence/ (every exchange, HAR), manifest.json, manifest.jws. "certify verify DIR" checks a pack.`,
   usage: 'partner-conformance certify [--target FILE] [--waivers FILE] [--areas A,B] [--depth D | --runs N] [--seed N] [--out DIR] [--key FILE] [--certifier NAME]\n       partner-conformance certify verify DIR [--public-key FILE | --thumbprint TP] [--allow-unsigned]',
   options: [...CERTIFY_OPTIONS, ...VERIFY_OPTIONS.map((o) => ({ ...o, meaning: `(verify) ${o.meaning}` }))],
   async main(argv) {

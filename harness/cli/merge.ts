@@ -1,5 +1,6 @@
-/** `partner-conformance merge DIR…`: one junit.xml, conformance.json and conformance.md from shard reports. */
+/** `partner-conformance merge DIR…`: one junit.xml, conformance.json, conformance.md and evidence from shard reports. */
 import { resolve } from 'node:path';
+import { mergeEvidence } from '../report/evidence.ts';
 import { mergeSummaries, readSummary } from '../report/merge.ts';
 import { exitCodeOf } from '../report/records.ts';
 import { writeReports } from '../report/summary-reporter.ts';
@@ -10,16 +11,18 @@ import type { Command } from './command.ts';
 
 export const mergeCommand: Command = {
   name: 'merge',
-  summary: 'Merges the reports of the shards of one run (--shard i/n) into one junit.xml, conformance.json and conformance.md.',
+  summary: 'Merges the reports of the shards of one run (--shard i/n) into one junit.xml, conformance.json, conformance.md and evidence (evidence/*.har).',
   usage: 'partner-conformance merge DIR… [--reports DIR]',
   options: [{ flag: '--reports', value: 'DIR', meaning: 'where the merged reports go (default: CONFORMANCE_REPORT_DIR, else reports/)' }],
   async main(argv) {
     try {
       const args = parseArgs(argv, { values: ['--reports'], switches: [] });
       if (!args.rest.length) throw new Error('give the report folders (or conformance.json files) of the shards');
-      const merged = mergeSummaries(args.rest.map((path) => ({ path, summary: readSummary(path) })));
+      const { parts, evidence, missing } = mergeEvidence(args.rest.map((path) => ({ path, summary: readSummary(path) })));
+      for (const file of missing) console.log(`evidence not found, left out of the merge (its tests keep their verdicts): ${file}`);
+      const merged = { ...mergeSummaries(parts), ...(evidence ? { evidence: evidence.index } : {}) };
       const dir = resolve(args.values['--reports'] ?? reportDirOf());
-      writeReports(dir, merged);
+      writeReports(dir, merged, evidence);
       console.log(renderText(merged));
       console.log(`merged reports written to ${dir}`);
       return exitCodeOf(merged);

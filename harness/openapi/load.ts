@@ -8,6 +8,7 @@
 import type { CapturedResponse, HttpClient } from '../http.ts';
 import { isJsonObject } from '../json.ts';
 import { recordServerError, serverErrorOf } from '../server-errors.ts';
+import { cite } from '../report/evidence-log.ts';
 import { recordFetchedDocument } from '../report/fetched-documents.ts';
 import type { Target } from '../target.ts';
 import { businessDocumentUrl, DEFAULT_DOCUMENT_PATH } from './business-target.ts';
@@ -105,11 +106,15 @@ export function documentServerError(): string | undefined {
   return serverErrorOf(OPERATION);
 }
 
+/** The served document; the exchange that fetched it is evidence of every test that asks for it. */
 export function loadServedDocument(client: HttpClient, target: Target): Promise<ServedDocument> {
   const url = businessDocumentUrl(target);
   let pending = cache.get(url);
   if (!pending) cache.set(url, (pending = load(client, target, url)));
-  return pending;
+  return pending.then((served) => {
+    cite(served.response);
+    return served;
+  });
 }
 
 /** The document this process already fetched, if any (for after-all reports that must not fetch). */

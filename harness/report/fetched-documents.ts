@@ -7,7 +7,9 @@
  *
  * Recorded only in a run started by the CLI (`partner-conformance run` / `certify`, which always set
  * CONFORMANCE_REPORT_DIR), so unit tests that load a document write nothing. The folder is emptied when a
- * run starts. Bytes that contain a credential of the target file are not kept (the hash still is).
+ * run starts. Bytes that contain a credential of the target file (a registered secret, in any encoding)
+ * are not kept (the hash still is); what only looks like a credential (a sample `token=` value or JWT of
+ * the document's examples) is the document's own text, kept as served, and the sidecar says so.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,10 +41,11 @@ export function recordFetchedDocument(url: string, body: string, contentType: st
     const dir = join(reportDir, FETCHED_DIR);
     mkdirSync(dir, { recursive: true });
     const file = `${sha256.slice(0, 12)}-${nameOf(url)}`;
-    const keep = redactor.redact(body) === body;
+    const keep = !redactor.holdsSecret(body);
     if (keep) writeAtomically(join(dir, file), bytes);
-    const entry: FetchedDocument & { withheld?: string } = { url: redactor.redact(url), sha256, bytes: bytes.length, contentType, file: keep ? `${FETCHED_DIR}/${file}` : '' };
-    if (!keep) entry.withheld = 'the bytes contain a credential of the target file; only their hash is kept';
+    const entry: FetchedDocument = { url: redactor.redact(url), sha256, bytes: bytes.length, contentType, file: keep ? `${FETCHED_DIR}/${file}` : '' };
+    if (!keep) entry.withheld = 'the bytes contain a credential of the target file (a value the target file gives as a secret); only their hash is kept';
+    else if (redactor.redact(body) !== body) entry.note = 'kept as served: values shaped like credentials in it (a token= parameter, a JWT, a field named like a secret) are samples of the document, none of them a credential of the target file';
     writeAtomically(join(dir, file + SIDECAR), JSON.stringify(entry, null, 2));
   } catch {
     // A report extra must never fail a test; the reporter simply lists no document.

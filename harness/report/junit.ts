@@ -4,7 +4,7 @@
  * error an <error type="CODE">, a skip or an inconclusive test <skipped message="CODE: reason">, a policy
  * warning a passed case with the warning in <system-out>, a waived failure <skipped message="waived: …">
  * with the failure in <system-out> (not passed, and not red while the waiver holds). Properties carry
- * requirement, source and verdict.
+ * requirement, source, verdict and the test's evidence (HAR entries, evidence/<area>.har#e<n>).
  */
 import type { RunSummary, TestRecord } from './records.ts';
 import { describeWaiver } from './waivers.ts';
@@ -28,6 +28,8 @@ function testcase(t: TestRecord): string {
     ['verdict', t.verdict],
     ['code', t.code],
     ['rootCause', t.rootCause],
+    ['evidence', t.evidence?.join(' ')],
+    ['controls', t.controls?.join(' ')],
   ].filter(([, v]) => v !== undefined);
   const lines = [`    <testcase classname="${escapeXml([t.file, ...t.suitePath].join(' > '))}" name="${escapeXml(t.title)}" time="${seconds(t.durationMs)}">`];
   lines.push(`      <properties>${props.map(([k, v]) => `<property name="${k}" value="${escapeXml(String(v))}"/>`).join('')}</properties>`);

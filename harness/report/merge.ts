@@ -5,14 +5,30 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { summaryOf, type FetchedDocument, type RunSummary, type WaiverUse } from './records.ts';
+import { SUMMARY_FORMAT, summaryOf, type FetchedDocument, type RunSummary, type WaiverUse } from './records.ts';
 
-/** Reads a conformance.json, given it or the report folder that holds it. */
+const PREVIOUS_FORMAT = 'partner-conformance/summary@2';
+
+/**
+ * A summary@2 as a summary@3: its `state` (vitest's view, which counted a policy warning as passed)
+ * goes, since the verdict says the same and more; its root-cause key names the cause as well.
+ * It has no evidence.
+ */
+function fromPreviousFormat(summary: RunSummary): RunSummary {
+  const tests = summary.tests.map((t) => {
+    const { state: _state, ...rest } = t as typeof t & { state?: string };
+    return rest.rootCause && !rest.rootCauseKey ? { ...rest, rootCauseKey: rest.rootCause } : rest;
+  });
+  return { ...summary, format: SUMMARY_FORMAT, tests, rootCauses: summary.rootCauses.map((g) => ({ ...g, about: g.about ?? g.key })) };
+}
+
+/** Reads a conformance.json (summary@3, or @2 of an earlier version), given it or the report folder that holds it. */
 export function readSummary(path: string): RunSummary {
   const file = existsSync(path) && statSync(path).isDirectory() ? join(path, 'conformance.json') : path;
   if (!existsSync(file)) throw new Error(`${file}: no such report (expected a conformance.json or a folder holding one)`);
   const summary = JSON.parse(readFileSync(file, 'utf8')) as RunSummary;
-  if (summary.format !== 'partner-conformance/summary@2') throw new Error(`${file}: not a partner-conformance summary@2 (format ${JSON.stringify(summary.format)})`);
+  if ((summary.format as string) === PREVIOUS_FORMAT) return fromPreviousFormat(summary);
+  if (summary.format !== SUMMARY_FORMAT) throw new Error(`${file}: not a partner-conformance summary (format ${JSON.stringify(summary.format)}; this version reads ${SUMMARY_FORMAT} and ${PREVIOUS_FORMAT})`);
   return summary;
 }
 

@@ -9,7 +9,12 @@ import { ERROR_CODES, INCONCLUSIVE_CODES, SKIP_CODES, type ErrorCode } from '../
 import type { RequirementSource } from '../requirements.ts';
 import type { Verdict } from '../suite.ts';
 
-export const SUMMARY_FORMAT = 'partner-conformance/summary@2';
+/**
+ * @3: a test's outcome is its verdict alone (the `state` of @2, vitest's view, counted a policy warning as
+ * passed and is gone); a root cause is named in words (`rootCause`) and grouped by `rootCauseKey`; every
+ * test names its evidence. `readSummary` (merge.ts) still reads @2.
+ */
+export const SUMMARY_FORMAT = 'partner-conformance/summary@3';
 
 /**
  * A test's verdict in the reports: the test's own verdict, or `waived` when a waiver in force accepted its
@@ -42,8 +47,12 @@ export interface FetchedDocument {
   sha256: string;
   bytes: number;
   contentType?: string;
-  /** Where its bytes were kept, relative to the report folder. */
+  /** Where its bytes were kept, relative to the report folder; empty when they were withheld. */
   file: string;
+  /** Why the bytes were not kept (they hold a credential of the target file). */
+  withheld?: string;
+  /** What a reader should know about the kept bytes (values in it that look like credentials and are not). */
+  note?: string;
 }
 
 export interface TestRecord {
@@ -55,9 +64,8 @@ export interface TestRecord {
   area?: string;
   section?: string;
   source?: RequirementSource;
+  /** The test's one outcome: passed, failed, error, skipped, inconclusive, warning or waived. */
   verdict: RecordVerdict;
-  /** vitest's own state: warnings are passed, tool errors and waived failures failed, inconclusive skipped. */
-  state: 'passed' | 'failed' | 'skipped';
   /** The tool-error, skip or inconclusive code. */
   code?: ErrorCode;
   durationMs: number;
@@ -66,8 +74,17 @@ export interface TestRecord {
   skipReason?: string;
   /** A policy failure reported as a warning: the whole message. */
   warning?: string;
-  /** Tests whose failures share this key come from one answer of the target. */
+  /** The answer of the target a failure comes from, in words: the request, the status and the body's start. */
   rootCause?: string;
+  /** Tests whose failures share this key come from one answer of the target (the same request and response). */
+  rootCauseKey?: string;
+  /**
+   * The exchanges that decided the test: those it made and those it judged (a control, an answer made
+   * once and shared), in the order it met them, as `<HAR file>#<entry _id>` into summary.evidence's files.
+   */
+  evidence?: string[];
+  /** Among `evidence`, the controls a refusal stood next to: a valid request of the same operation, served in this run. */
+  controls?: string[];
   /**
    * The waiver that accepted this failure (verdict `waived`), or the expired waiver that no longer does
    * (verdict still `failed`, `waiverExpired` true).
@@ -112,17 +129,28 @@ export interface RunSummary {
   /** Tests a name filter (--grep, --only-failed) left out: not results, not counted. */
   filteredOut?: number;
   toolErrorsByCode: Partial<Record<ErrorCode, number>>;
-  /** Groups of two or more non-passing tests that come from one answer of the target. */
-  rootCauses: Array<{ key: string; tests: string[] }>;
+  /** Groups of two or more non-passing tests that come from one answer of the target, which `about` names. */
+  rootCauses: Array<{ key: string; about: string; tests: string[] }>;
   unhandledErrors: string[];
   /** The waiver file of the run (its name) and what each waiver did; absent when the run had none. */
   waivers?: { file: string; uses: WaiverUse[] };
   /** Documents fetched from the target and judged, with their SHA-256. */
   documents?: FetchedDocument[];
+  /** The run's exchanges as HAR 1.2 files (one per area), which the tests' `evidence` points into. */
+  evidence?: EvidenceFiles;
   tests: TestRecord[];
 }
 
+export interface EvidenceFiles {
+  format: 'HAR 1.2';
+  /** Each body is kept to this many bytes; a longer one is cut there and says so. */
+  bodyCapBytes: number;
+  files: Array<{ area: string; file: string; entries: number; bytes: number }>;
+}
+
 const CODE_PREFIX = /^([A-Z][A-Z0-9_]+):/;
+/** vitest's message when a test outlives its timeout. */
+export const VITEST_TIMEOUT = /^Test timed out in \d+ms/;
 
 /** The code a message starts with, when it is one of ours. */
 export function codeOf(text: string | undefined): ErrorCode | undefined {
@@ -130,11 +158,16 @@ export function codeOf(text: string | undefined): ErrorCode | undefined {
   return match && match[1] in ERROR_CODES ? (match[1] as ErrorCode) : undefined;
 }
 
+/** vitest's own state of a test: a warning is passed to it, a tool error failed, an inconclusive test skipped. */
+export type VitestState = 'passed' | 'failed' | 'skipped';
+
 /**
  * The verdict from vitest's state and the test's meta. Tests registered without `requirementTest` (and
  * module-level errors) carry no meta: their verdict comes from the state and the code their message starts with.
  */
-export function verdictOf(state: TestRecord['state'], meta: { verdict?: Verdict; code?: ErrorCode }, text: string | undefined): { verdict: Verdict; code?: ErrorCode } {
+export function verdictOf(state: VitestState, meta: { verdict?: Verdict; code?: ErrorCode }, text: string | undefined): { verdict: Verdict; code?: ErrorCode } {
+  // vitest's own timeout came before the test's budget (a machine too busy to run the budget's timer): the budget ran out all the same.
+  if (state === 'failed' && VITEST_TIMEOUT.test(text ?? '')) return { verdict: 'error', code: 'TARGET_TIMEOUT' };
   const code = meta.code ?? codeOf(text);
   if (state === 'failed') return meta.verdict === 'error' || (code && !SKIP_CODES.has(code) && !INCONCLUSIVE_CODES.has(code)) ? { verdict: 'error', code: code ?? 'SUITE_ERROR' } : { verdict: 'failed' };
   if (state === 'skipped') return meta.verdict === 'inconclusive' || (code && INCONCLUSIVE_CODES.has(code)) ? { verdict: 'inconclusive', code } : { verdict: 'skipped', code };
@@ -167,15 +200,18 @@ export function toolErrorsByCode(tests: readonly TestRecord[]): Partial<Record<E
 
 export function rootCausesOf(tests: readonly TestRecord[]): RunSummary['rootCauses'] {
   const groups = new Map<string, string[]>();
+  const about = new Map<string, string>();
   for (const t of tests) {
-    if (!t.rootCause || t.verdict === 'passed') continue;
-    groups.set(t.rootCause, [...(groups.get(t.rootCause) ?? []), t.title]);
+    const key = t.rootCauseKey ?? t.rootCause;
+    if (!key || t.verdict === 'passed') continue;
+    groups.set(key, [...(groups.get(key) ?? []), t.title]);
+    about.set(key, t.rootCause ?? key);
   }
-  return [...groups].filter(([, list]) => list.length > 1).map(([key, list]) => ({ key, tests: list }));
+  return [...groups].filter(([, list]) => list.length > 1).map(([key, list]) => ({ key, about: about.get(key)!, tests: list }));
 }
 
 /** The summary of a run, from its records. */
-export function summaryOf(tests: TestRecord[], extra: Pick<RunSummary, 'target' | 'seed' | 'runs' | 'startedAt' | 'areas' | 'paceShare' | 'mergedFrom' | 'waivers' | 'documents'> & { unhandledErrors?: string[] }): RunSummary {
+export function summaryOf(tests: TestRecord[], extra: Pick<RunSummary, 'target' | 'seed' | 'runs' | 'startedAt' | 'areas' | 'paceShare' | 'mergedFrom' | 'waivers' | 'documents' | 'evidence'> & { unhandledErrors?: string[] }): RunSummary {
   return {
     format: SUMMARY_FORMAT,
     status: 'ran',

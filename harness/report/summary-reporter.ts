@@ -1,20 +1,23 @@
 /**
  * The vitest reporter of the conformance run: turns every test (and every module that failed to load)
- * into a record with its verdict, applies the run's waivers, lists the documents the run fetched, prints
- * the summary, and writes conformance.json, conformance.md and junit.xml. Everything passes through the
- * target's redactor once more, on top of the redaction done where messages are made.
+ * into a record with its verdict and its evidence, applies the run's waivers, lists the documents the
+ * run fetched, prints the summary, and writes conformance.json, conformance.md, junit.xml and the
+ * evidence (evidence/<area>.har). Every message passes through the target's redactor once more, on top
+ * of the redaction done where messages are made (the exchange records were redacted where they were made).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { Reporter, SerializedError, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import { Redactor } from '../redact.ts';
 import { REQUIREMENT_ID, requirements } from '../requirements.ts';
 import { loadTarget } from '../target.ts';
 import { getRunInfo } from '../runner/run-info.ts';
 import { reportDirOf } from '../runner/settings.ts';
+import { RunEvidence, writeEvidence, type EvidenceOutput } from './evidence.ts';
 import { fetchedDocuments } from './fetched-documents.ts';
 import { renderJunit } from './junit.ts';
-import { summaryOf, verdictOf, type RunSummary, type TestRecord } from './records.ts';
+import { summaryOf, verdictOf, VITEST_TIMEOUT, type RunSummary, type TestRecord } from './records.ts';
+import { hookErrorOf, hookMessage, vitestStateOf } from './test-outcome.ts';
 import { renderMarkdown, renderText } from './text.ts';
 import { loadRunWaivers, waiverFileName } from './waiver-file.ts';
 import { applyWaivers } from './waivers.ts';
@@ -29,21 +32,41 @@ function redactorFor(file: string | undefined): Redactor {
   }
 }
 
-export function summarise(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, root: string, reportDir?: string): RunSummary {
+function suitePathOf(test: TestCase): string[] {
+  const path: string[] = [];
+  for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) path.unshift(parent.name);
+  return path;
+}
+
+export function summarise(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, root: string, reportDir?: string): { summary: RunSummary; evidence: EvidenceOutput } {
   const info = getRunInfo();
   const redactor = redactorFor(info?.targetFile);
   const registry = requirements();
   const tests: TestRecord[] = [];
+  // Every record first, so that a test can point at an exchange another test handed over.
+  const run = new RunEvidence();
+  for (const module of modules) for (const test of module.children.allTests()) run.collect(test.meta().evidence);
+  const evidence = run.render();
   let filteredOut = 0;
   for (const module of modules) {
     const file = relative(root, module.moduleId);
-    for (const error of module.errors()) {
-      // A file that failed to load (or a hook that failed) ran none of its tests: a tool error, never silence.
-      const message = redactor.redact(error.message ?? String(error));
-      tests.push({ title: `${file} could not run`, file, suitePath: [], state: 'failed', ...verdictOf('failed', {}, message), durationMs: 0, message });
+    const moduleTests = [...module.children.allTests()];
+    // A file that failed to load ran none of its tests, and a failing hook of the file's own is a failure too: a tool error, never silence.
+    const kept = moduleTests.some((test) => hookErrorOf(test)?.where === module.relativeModuleId);
+    if (!kept) {
+      for (const error of module.errors()) {
+        const message = redactor.redact(error.message ?? String(error));
+        tests.push({ title: `${file} could not run`, file, suitePath: [], ...verdictOf('failed', {}, message), durationMs: 0, message });
+      }
     }
-    for (const test of module.children.allTests()) {
+    for (const test of moduleTests) {
       const result = test.result();
+      const hook = hookErrorOf(test);
+      if (hook) {
+        const message = redactor.redact(hookMessage(hook));
+        tests.push({ title: redactor.redact(test.name), file, suitePath: suitePathOf(test), ...verdictOf('failed', {}, message), durationMs: 0, message });
+        continue;
+      }
       // Tests left out by a name filter (--grep, --only-failed) never ran: they are not results.
       if (result.state === 'skipped' && test.options.mode === 'skip' && !result.note) {
         filteredOut++;
@@ -53,26 +76,26 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
       const id = meta.requirement ?? test.name.split(' ')[0];
       const requirement = REQUIREMENT_ID.test(id) ? id : undefined;
       const req = requirement ? registry.get(requirement) : undefined;
-      const state = result.state === 'failed' ? 'failed' : result.state === 'passed' ? 'passed' : 'skipped';
-      const message = result.state === 'failed' ? redactor.redact((result.errors ?? []).map((e) => e.message).join('\n')) : undefined;
+      const state = vitestStateOf(test);
+      const errors = (result.errors ?? []).map((e) => e.message).join('\n');
+      const message = result.state === 'failed' ? redactor.redact(VITEST_TIMEOUT.test(errors) ? `TARGET_TIMEOUT: the test outlived its time budget and vitest's timeout (${errors.split('\n')[0]})` : errors) : undefined;
       const skipReason = result.state === 'skipped' ? redactor.redact(result.note ?? (test.options.mode === 'todo' ? 'todo' : 'skipped without a reason')) : undefined;
-      const suitePath: string[] = [];
-      for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) suitePath.unshift(parent.name);
       tests.push({
         requirement,
         title: redactor.redact(test.name),
         file,
-        suitePath,
+        suitePath: suitePathOf(test),
         area: req?.area,
         section: req?.section,
         source: meta.source ?? req?.source,
-        state,
         ...verdictOf(state, meta, message ?? skipReason),
         durationMs: Math.round(test.diagnostic()?.duration ?? 0),
         message,
         skipReason,
         warning: meta.warning ? redactor.redact(meta.warning) : undefined,
-        rootCause: meta.rootCause,
+        rootCause: meta.rootCause?.about,
+        rootCauseKey: meta.rootCause?.key,
+        ...run.referencesOf(meta.evidence),
       });
     }
   }
@@ -95,17 +118,19 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
     startedAt: info?.startedAt,
     waivers: waiverFile && waived ? { file: waiverFileName(waiverFile), uses: waived.uses } : undefined,
     documents: reportDir ? fetchedDocuments(reportDir) : undefined,
+    evidence: evidence.index.files.length ? evidence.index : undefined,
     unhandledErrors,
   });
-  return filteredOut ? { ...summary, filteredOut } : summary;
+  return { summary: filteredOut ? { ...summary, filteredOut } : summary, evidence };
 }
 
-/** Writes conformance.json, conformance.md and junit.xml for a summary. */
-export function writeReports(dir: string, summary: RunSummary): void {
+/** Writes conformance.json, conformance.md, junit.xml and the evidence files (none: no evidence is left from an earlier run). */
+export function writeReports(dir: string, summary: RunSummary, evidence?: EvidenceOutput): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'conformance.json'), JSON.stringify(summary, null, 2));
   writeFileSync(join(dir, 'conformance.md'), renderMarkdown(summary));
   writeFileSync(join(dir, 'junit.xml'), renderJunit(summary));
+  writeEvidence(dir, evidence);
 }
 
 export default class SummaryReporter implements Reporter {
@@ -117,8 +142,8 @@ export default class SummaryReporter implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
     const reportDir = getRunInfo()?.reportDir ?? reportDirOf();
-    const summary = summarise(modules, unhandled, this.root, reportDir);
-    writeReports(reportDir, summary);
+    const { summary, evidence } = summarise(modules, unhandled, this.root, reportDir);
+    writeReports(reportDir, summary, evidence);
     console.log(renderText(summary));
   }
 }

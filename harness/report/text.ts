@@ -9,7 +9,8 @@
  *   waived: N (FILE)                    when there are any
  */
 import { ERROR_CODES } from '../errors.ts';
-import { coverageBySection, totalCoverage, type SectionCoverage } from '../traceability.ts';
+import { AREAS } from '../target.ts';
+import { runCoverage } from './coverage.ts';
 import { nothingCheckedReason, type RunSummary, type TestRecord, type WaiverUse } from './records.ts';
 import { describeWaiver } from './waivers.ts';
 
@@ -133,7 +134,7 @@ export function renderMarkdown(summary: RunSummary): string {
     `**${c.passed} passed, ${c.failed} failed (${c.contractFailures} contract failures, ${c.toolErrors} tool errors), ${c.skipped} skipped (${c.inconclusive} inconclusive)**, ${c.warnings} policy warnings, ${c.waived} waived, of ${c.total}.`,
     '',
   );
-  for (const d of summary.documents ?? []) out.push(`Fetched and judged: ${d.url}, sha256 \`${d.sha256}\` (${d.bytes} bytes).`, '');
+  for (const d of summary.documents ?? []) out.push(`Fetched and judged: ${d.url}, sha256 \`${d.sha256}\` (${d.bytes} bytes)${d.withheld ? `; withheld: ${d.withheld}` : d.note ? `; ${d.note}` : ''}.`, '');
   const nothing = nothingCheckedReason(summary);
   if (nothing) out.push(`**${nothing}**`, '');
   out.push(...coverageMarkdown(summary));
@@ -145,14 +146,15 @@ export function renderMarkdown(summary: RunSummary): string {
     out.push('');
   };
   const of = (v: TestRecord['verdict']) => summary.tests.filter((t) => t.verdict === v);
-  section('Contract failures', of('failed'), (t) => `### ${t.title}\n\nSource: ${t.source ?? '?'} · file ${t.file}${t.rootCause ? ` · root cause \`${t.rootCause}\`` : ''}\n\n${fence(t.message)}\n`);
+  const evidence = (t: TestRecord) => (t.evidence?.length ? `\n\nEvidence: ${t.evidence.map((ref) => (t.controls?.includes(ref) ? `${ref} (control)` : ref)).join(', ')}` : '');
+  section('Contract failures', of('failed'), (t) => `### ${t.title}\n\nSource: ${t.source ?? '?'} · file ${t.file}${t.rootCause ? ` · root cause: ${t.rootCause}` : ''}${evidence(t)}\n\n${fence(t.message)}\n`);
   if (summary.rootCauses.length) {
     out.push(`## Failures that share one root cause (${summary.rootCauses.length})`, '', 'Each group comes from one answer of the target (the same request and response); fixing that answer may fix every test of the group.', '');
-    for (const g of summary.rootCauses) out.push(`- \`${g.key}\`: ${g.tests.length} tests`, ...g.tests.map((title) => `  - ${title}`));
+    for (const g of summary.rootCauses) out.push(`- ${g.about}: ${g.tests.length} tests`, ...g.tests.map((title) => `  - ${title}`));
     out.push('');
   }
-  section('Tool errors', of('error'), (t) => `### ${t.code}: ${t.title}\n\n${fence(t.message)}\n`);
-  section('Policy warnings', of('warning'), (t) => `### ${t.title}\n\n${fence(t.warning)}\n`);
+  section('Tool errors', of('error'), (t) => `### ${t.code}: ${t.title}${evidence(t)}\n\n${fence(t.message)}\n`);
+  section('Policy warnings', of('warning'), (t) => `### ${t.title}${evidence(t)}\n\n${fence(t.warning)}\n`);
   section('Waived failures', of('waived'), (t) => `### ${t.title}\n\nSource: ${t.source ?? '?'} · ${describeWaiver(t.waiver!)}\n\n${fence(t.message)}\n`);
   if (summary.waivers) {
     out.push(`## Waivers (${summary.waivers.file})`, '', '| # | status | requirement | rows | owner | until | reason | failures matched |', '|---|---|---|---|---|---|---|---|');
@@ -172,15 +174,16 @@ export function renderMarkdown(summary: RunSummary): string {
  * (every test of every requirement of the statement passed in this run).
  */
 export function coverageMarkdown(summary: RunSummary): string[] {
-  let rows: SectionCoverage[];
+  let coverage: ReturnType<typeof runCoverage>;
   try {
-    rows = coverageBySection(summary.tests.filter((t) => t.requirement).map((t) => ({ requirement: t.requirement!, verdict: t.verdict })));
+    coverage = runCoverage(summary.tests, summary.areas);
   } catch (error) {
     return [`Coverage by section is not available: ${(error as Error).message}`, ''];
   }
-  const out = ['## Coverage of the spec by section', '', 'Statements of the spec (specs/traceability.yaml), those checked by requirements, not testable from outside, still pending a check, and checked statements whose every test passed in this run.', ''];
+  const scope = AREAS.every((a) => coverage.areas.includes(a)) ? '' : ` Only the sections and statements of the areas this run checked (${coverage.areas.join(', ')}).`;
+  const out = ['## Coverage of the spec by section', '', `Statements of the spec (specs/traceability.yaml), those checked by requirements, not testable from outside, still pending a check, and checked statements whose every test passed in this run.${scope}`, ''];
   out.push('| section | statements | checked | not testable | pending | passed |', '|---|---|---|---|---|---|');
-  for (const r of [...rows, totalCoverage(rows)]) out.push(`| ${r.section === 'all' ? '**all**' : r.section} | ${r.statements} | ${r.checked} | ${r.untestable} | ${r.pending} | ${r.passed} |`);
+  for (const r of [...coverage.rows, coverage.total]) out.push(`| ${r.section === 'all' ? '**all**' : r.section} | ${r.statements} | ${r.checked} | ${r.untestable} | ${r.pending} | ${r.passed} |`);
   out.push('');
   return out;
 }

@@ -7,15 +7,13 @@ import { requirement, titleOf } from '../../harness/requirements.ts';
 export function record(id: string, patch: Partial<TestRecord> & { row?: string } = {}): TestRecord {
   const req = requirement(id);
   const { row, ...rest } = patch;
-  const state = rest.verdict === 'failed' || rest.verdict === 'error' ? 'failed' : rest.verdict === 'skipped' || rest.verdict === 'inconclusive' ? 'skipped' : 'passed';
-  return { requirement: id, title: titleOf(id, row), file: `suites/${req.area}/x.test.ts`, suitePath: [], area: req.area, section: req.section, source: req.source, verdict: 'passed', state, durationMs: 1, ...rest };
+  return { requirement: id, title: titleOf(id, row), file: `suites/${req.area}/x.test.ts`, suitePath: [], area: req.area, section: req.section, source: req.source, verdict: 'passed', durationMs: 1, ...rest };
 }
 
 export function failedRecord(id: string, row?: string, patch: Partial<TestRecord> = {}): TestRecord {
   return record(id, {
     row,
     verdict: 'failed',
-    state: 'failed',
     message: `${titleOf(id, row)}\n  ✗ ${id}\n    Expected: rejected with one of 400, 422\n    Received: accepted with 201\n  Response: HTTP 201, content-type application/json, body: {"id":1}\n  Reproduce: curl -sS -i -X POST 'http://127.0.0.1:1/insurance/x' -H 'authorization: Bearer ***' --data-raw '{"contractId":"x"}'`,
     ...patch,
   });

@@ -1,8 +1,9 @@
 /**
  * report.html in a real browser (Debian's chromium, driven by playwright-core): from a certification run
- * against a sandbox with a fault, the verdict, the counts and a failure's curl line are visible, the
- * filters by area and verdict work from the file alone, nothing is fetched from the network, and a
- * screenshot is written to reports/screenshots/ for people to look at.
+ * against a sandbox with a fault, the verdict, the counts and a failure's curl line are visible, a test
+ * opens onto its exchanges (a refusal's control marked), the filters by area and verdict work from the
+ * file alone, nothing is fetched from the network, and a screenshot is written to reports/screenshots/
+ * for people to look at.
  *
  * Without a browser the test is skipped with the reason (.ci/run installs chromium when it can);
  * with one it must pass. CHROMIUM_PATH names a browser elsewhere.
@@ -87,6 +88,26 @@ describe('report.html in a browser', () => {
     mkdirSync(join(ROOT, 'reports', 'screenshots'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
     expect(existsSync(SCREENSHOT)).toBe(true);
+  }, 60_000);
+
+  it('opens a test onto the exchanges that decided it: the failure\'s own request and answer, and a refusal\'s control', async (ctx) => {
+    if (!executablePath) return ctx.skip(NO_BROWSER);
+    const failure = page.locator('#failures article.failure').filter({ hasText: 'INS-LIM-003' }).first();
+    const exchanges = failure.locator('details.exchanges');
+    expect(await exchanges.locator('.exchange').count()).toBe(0);
+    await exchanges.locator('summary').click();
+    const first = exchanges.locator('.exchange pre').first();
+    await expect.poll(() => first.isVisible()).toBe(true);
+    expect(await first.textContent()).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/insurance\/[^\n]+\n(.+\n)*authorization: Bearer \*\*\*\n/);
+    expect(await exchanges.locator('.exchange pre').nth(1).textContent()).toMatch(/^HTTP 400\n/);
+    // INS-AUT-002's refusals stood next to the control: a valid request served in the run.
+    const refusal = page.locator('#failures article.failure').filter({ hasText: 'INS-AUT-002' }).first();
+    await refusal.locator('details.exchanges summary').click();
+    const control = refusal.locator('.exchange.control');
+    await expect.poll(() => control.count()).toBeGreaterThan(0);
+    expect(await control.first().locator('.head').textContent()).toMatch(/^control · evidence\/insurance\.har#e\d+ · /);
+    expect(await control.first().locator('pre').nth(1).textContent()).toMatch(/^HTTP 201\n/);
+    expect(offSite).toEqual([]);
   }, 60_000);
 
   it('filters by verdict and by area, without a server', async (ctx) => {

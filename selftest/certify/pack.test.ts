@@ -14,6 +14,8 @@ import { sha256Of } from '../../harness/certify/suite-identity.ts';
 import { certificationVerdict } from '../../harness/certify/verdict.ts';
 import { verifyPack } from '../../harness/certify/verify.ts';
 import { Redactor } from '../../harness/redact.ts';
+import type { ExchangeRecord } from '../../harness/report/exchange-record.ts';
+import { harEntry, harText } from '../../harness/report/har.ts';
 import { requirements } from '../../harness/requirements.ts';
 import { AREAS } from '../../harness/target.ts';
 import { tempDir } from '../helpers.ts';
@@ -37,16 +39,26 @@ function filesOf(dir: string): string[] {
   return out.sort();
 }
 
-/** A pack of a run with one failure, one fetched document and a target file with a secret. */
+/** The run's one exchange: the request the failure is about, as the HTTP client records it. */
+const EXCHANGE: ExchangeRecord = {
+  id: 'w.1', area: 'insurance', operation: 'POST /create', startedAt: Date.parse('2026-01-01T00:00:01.000Z'), durationMs: 12, pacedMs: 3, waitMs: 10, receiveMs: 2,
+  request: { method: 'POST', url: 'https://x.test/insurance/create', headers: [['authorization', 'Bearer ***']], body: { text: '{"surrender":[]}', bytes: 16 } },
+  response: { status: 201, headers: [['content-type', 'application/json']], body: { text: '{"id":1,"note":"</script><b>x</b>"}', bytes: 36 } },
+};
+
+/** A pack of a run with one failure, its exchange, one fetched document and a target file with a secret. */
 async function makePack(key?: SigningKey): Promise<string> {
   const runDir = tempDir('pc-run-');
   mkdirSync(join(runDir, 'fetched'));
   writeFileSync(join(runDir, 'fetched', 'abc-openapi.yaml'), 'openapi: 3.0.3\n');
+  mkdirSync(join(runDir, 'evidence'));
+  writeFileSync(join(runDir, 'evidence', 'insurance.har'), harText({ name: 'partner-conformance', version: '0.0.0' }, 'unit', [JSON.stringify(harEntry(EXCHANGE, 'e1'))]));
   const targetFile = join(runDir, 'target.yaml');
   writeFileSync(targetFile, `name: unit\nkind: staging\nservices:\n  insurance: { url: "https://x.test", token: "${SECRET}", tokenWithoutScope: "\${NO_SCOPE}" }\n`);
   const redactor = new Redactor();
   redactor.register(SECRET);
-  const s = summary([record('INS-LIM-001'), failedRecord('INS-LIM-003', 'surrender array of 1000 item(s) is accepted')]);
+  const s = summary([record('INS-LIM-001', { evidence: ['evidence/insurance.har#e1'] }), failedRecord('INS-LIM-003', 'surrender array of 1000 item(s) is accepted', { evidence: ['evidence/insurance.har#e1'], controls: ['evidence/insurance.har#e1'] })]);
+  s.evidence = { format: 'HAR 1.2', bodyCapBytes: 65536, files: [{ area: 'insurance', file: 'evidence/insurance.har', entries: 1, bytes: 1 }] };
   s.documents = [{ url: 'https://x.test/openapi.yaml', sha256: sha256Of('openapi: 3.0.3\n'), bytes: 15, file: 'fetched/abc-openapi.yaml' }];
   const verdict = certificationVerdict({ summary: s, registry: requirements(), areas: ['insurance'], allAreas: AREAS });
   const manifest: ManifestInput = {
@@ -75,10 +87,11 @@ describe('a signed pack', () => {
     pack = await makePack(key);
   });
 
-  it('holds the report files, the fetched document, the manifest and its signature, and no secret', () => {
-    expect(filesOf(pack)).toEqual(['fetched/abc-openapi.yaml', 'junit.xml', 'manifest.json', 'manifest.jws', 'report.html', 'results.json']);
+  it('holds the report files, the fetched document, the evidence, the manifest and its signature, and no secret', () => {
+    expect(filesOf(pack)).toEqual(['evidence/insurance.har', 'fetched/abc-openapi.yaml', 'junit.xml', 'manifest.json', 'manifest.jws', 'report.html', 'results.json']);
     const manifest = JSON.parse(readFileSync(join(pack, 'manifest.json'), 'utf8'));
-    expect(Object.keys(manifest.files).sort()).toEqual(['fetched/abc-openapi.yaml', 'junit.xml', 'report.html', 'results.json']);
+    expect(Object.keys(manifest.files).sort()).toEqual(['evidence/insurance.har', 'fetched/abc-openapi.yaml', 'junit.xml', 'report.html', 'results.json']);
+    expect(manifest.files['evidence/insurance.har'].sha256).toBe(sha256Of(readFileSync(join(pack, 'evidence/insurance.har'))));
     expect(manifest.target.file.services.insurance).toEqual({ url: 'https://x.test', token: '***', tokenWithoutScope: '${NO_SCOPE}' });
     expect(manifest.verdict.certifiable).toBe(false);
     expect(manifest.signing).toEqual({ signed: true, alg: 'EdDSA', thumbprint: key.thumbprint });
@@ -96,7 +109,7 @@ describe('a signed pack', () => {
     expect(result.problems).toEqual([expect.stringContaining(`not authenticated: no trusted key was given. The signature only shows that whoever holds the key of thumbprint ${key.thumbprint} signed this pack`)]);
   });
 
-  it.each(['report.html', 'results.json', 'junit.xml', 'fetched/abc-openapi.yaml', 'manifest.json', 'manifest.jws'])('changing one byte of %s makes verify fail and name it', async (file) => {
+  it.each(['report.html', 'results.json', 'junit.xml', 'fetched/abc-openapi.yaml', 'evidence/insurance.har', 'manifest.json', 'manifest.jws'])('changing one byte of %s makes verify fail and name it', async (file) => {
     const copy = join(tempDir('pc-tamper-'), 'pack');
     cpSync(pack, copy, { recursive: true });
     const path = join(copy, file);
@@ -168,7 +181,20 @@ describe('report.html', () => {
     expect(html).not.toMatch(/<(link|img|iframe|object|embed)\b|\bsrc=|@import|url\(/i);
     expect(html).toContain('NOT CERTIFIABLE');
     expect(html).toContain('Reproduce: curl -sS -i -X POST');
-    expect(html).toMatch(/<h2 id="coverage">Coverage by spec section<\/h2>[\s\S]*<td>§2\.1<\/td>[\s\S]*<td><b>all<\/b><\/td>/);
+    // The mission is insurance: its sections only.
+    expect(html).toMatch(/<h2 id="coverage">Coverage by spec section<\/h2>[\s\S]*<td>§2\.5<\/td>[\s\S]*<td><b>all<\/b><\/td>/);
+    expect(html).not.toContain('<td>§2.1</td>');
+  });
+
+  it('carries each test\'s exchanges as data the page shows on opening, which no answer can break out of', async () => {
+    const html = readFileSync(join(await makePack(), 'report.html'), 'utf8');
+    expect(html).toContain('<details class="exchanges" data-evidence="evidence/insurance.har#e1" data-controls="evidence/insurance.har#e1"><summary>exchanges (1, 1 control)');
+    const data = /<script type="application\/json" id="evidence-data">([^<]*)<\/script>/.exec(html)?.[1];
+    expect(data).toBeDefined();
+    const shown = JSON.parse(data!)['evidence/insurance.har#e1'];
+    expect(shown.request).toBe('POST https://x.test/insurance/create\nauthorization: Bearer ***\n\n{"surrender":[]}');
+    expect(shown.response).toBe('HTTP 201\ncontent-type: application/json\n\n{"id":1,"note":"</script><b>x</b>"}');
+    expect(html).not.toContain('<b>x</b>');
   });
 });
 

@@ -3,6 +3,7 @@
  * merge equals the unsharded run, `diff` between a clean run and a run with a fault, `--only-failed`.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../harness/cli/commands.ts';
@@ -67,6 +68,17 @@ describe('shards', () => {
     expect([...new Set(merged.tests.map((t) => t.requirement))].sort()).toEqual(requirementIds(whole));
     expect(shards[0].summary!.counts.total).toBeGreaterThan(0);
     expect(shards[1].summary!.counts.total).toBeGreaterThan(0);
+    // The shards' evidence, as one set: every entry of each shard once, every test pointing at its own.
+    const entriesOf = (dir: string, summary: { evidence?: { files: Array<{ file: string }> } }) => (summary.evidence?.files ?? []).flatMap(({ file }) => (JSON.parse(readFileSync(join(dir, file), 'utf8')).log.entries as Array<{ _id: string; request: { url: string } }>).map((e) => ({ ref: `${file}#${e._id}`, url: e.request.url })));
+    const mergedEntries = new Map(entriesOf(mergedDir, merged).map((e) => [e.ref, e.url]));
+    expect(mergedEntries.size).toBe(shards.reduce((n, s) => n + entriesOf(s.reportDir, s.summary!).length, 0));
+    // Each test's exchanges in its shard's files, by URL: the merged test points at the same ones.
+    const urlsInShard = shards.flatMap((s) => {
+      const urls = new Map(entriesOf(s.reportDir, s.summary!).map((e) => [e.ref, e.url]));
+      return s.summary!.tests.map((t) => t.evidence?.map((ref) => urls.get(ref)));
+    });
+    expect(merged.tests.filter((t) => t.evidence?.length).length).toBeGreaterThan(100);
+    merged.tests.forEach((t, i) => expect(t.evidence?.map((ref) => mergedEntries.get(ref)), t.title).toEqual(urlsInShard[i]));
   }, 600_000);
 });
 

@@ -49,9 +49,21 @@ describe('the suite against a standalone sandbox', () => {
     const target = await startCliSandbox(['ins-contract-id-unbounded']);
     const run = await runSuite({ env: { CONFORMANCE_TARGET: target }, files: ['suites/insurance/limits.test.ts'] });
     expect(run.code).not.toBe(0);
-    const failed = run.summary!.tests.filter((t) => t.state === 'failed');
+    const failed = run.summary!.tests.filter((t) => t.verdict === 'failed');
     expect([...ids(failed)]).toEqual(['INS-LIM-002']);
     expect(failed[0].message).toMatch(/Expected: rejected with one of 400, 422\n\s+Received: accepted with 201/);
+    // Printed once, in the project's words, with one set of counts: not vitest's failure block, stack or counts.
+    expect(run.stdout.split('Received: accepted with 201').length - 1).toBe(1);
+    expect(run.stdout).not.toMatch(/Failed Tests|Tests {2,}\d|\bat .*harness\/suite\.ts/);
+    expect(run.stdout).toMatch(/ ✗ suites\/insurance\/limits\.test\.ts \(\d+ tests: \d+ passed, 1 failed, 0 skipped\)/);
+    expect(run.stdout).toMatch(/\nconformance: \d+ passed, 1 failed, 0 skipped\n/);
+    // Its evidence: the exchange the failure is about, in the run's HAR, where a HAR reader finds it.
+    expect(run.summary!.evidence?.files.map((f) => f.file)).toEqual(['evidence/insurance.har']);
+    const entries = JSON.parse(readFileSync(join(run.reportDir, 'evidence/insurance.har'), 'utf8')).log.entries as Array<{ _id: string; request: { method: string; headers: unknown[] }; response: { status: number } }>;
+    const cited = failed[0].evidence!.map((ref) => entries.find((e) => `evidence/insurance.har#${e._id}` === ref)!);
+    expect(cited.filter((e) => e.request.method === 'POST' && e.response.status === 201)).not.toEqual([]);
+    expect(cited[0].request.headers).toEqual(expect.arrayContaining([{ name: 'authorization', value: 'Bearer ***' }]));
+    for (const t of run.summary!.tests) expect(t.evidence?.length, t.title).toBeGreaterThan(0);
   }, 120_000);
 });
 
@@ -64,7 +76,7 @@ describe('the safety gate on a production target', () => {
     expect(run.code).toBe(2);
     const tests = run.summary!.tests;
     expect(tests.length).toBeGreaterThan(40);
-    expect(tests.filter((t) => t.state !== 'skipped')).toEqual([]);
+    expect(tests.filter((t) => t.verdict !== 'skipped' && t.verdict !== 'inconclusive')).toEqual([]);
     for (const t of tests) expect(t.skipReason).toMatch(/safety gate: .* kind production \(read only\)|allowBursts/);
     expect(run.stdout).toContain('skipped (');
     expect(run.stdout).toContain('nothing was checked: the safety gate refused everything for this target kind');

@@ -4,13 +4,21 @@
  * fail (so failure messages, responses and curl lines are printed), and every byte of the console and the
  * reports is scanned for each secret in every form it can take: raw, encodeURIComponent, form-encoded
  * (URLSearchParams), JSON-escaped, shell-quoted, base64, base64url and hex — also inside a longer base64 or
- * base64url run at any alignment (a JWT header that carries the API key as its `kid`).
+ * base64url run at any alignment (a JWT header that carries the API key as its `kid`). The reports
+ * include the evidence of every exchange (evidence/*.har) and the certification pack of the same run.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { maskedTargetFile } from '../../harness/certify/masked-target.ts';
+import { preparePackFolder, writePack } from '../../harness/certify/pack.ts';
+import { specDigest, suiteIdentity } from '../../harness/certify/suite-identity.ts';
+import { certificationVerdict } from '../../harness/certify/verdict.ts';
 import { SECRET_KEY_PATTERN } from '../../harness/redact.ts';
+import type { RunSummary } from '../../harness/report/records.ts';
+import { requirements } from '../../harness/requirements.ts';
+import { AREAS, loadTarget } from '../../harness/target.ts';
 import { loadServices } from '../../sandbox/services/index.ts';
 import { startSandbox } from '../../sandbox/server.ts';
 import { runSuite, tempDir } from '../helpers.ts';
@@ -56,6 +64,18 @@ function* filesUnder(dir: string): Generator<string> {
   }
 }
 
+/** The certification pack of a run's reports, written as `certify` writes it, into <reportDir>/certification. */
+async function packOf(summary: RunSummary, reportDir: string, targetFile: string): Promise<void> {
+  const target = loadTarget(targetFile);
+  const verdict = certificationVerdict({ summary, registry: requirements(), areas: AREAS, allAreas: AREAS });
+  const run = { depth: 'standard', runs: summary.runs, seed: summary.seed, startedAt: summary.startedAt ?? summary.generatedAt, endedAt: summary.generatedAt };
+  const file = maskedTargetFile(targetFile, target.redactor);
+  const manifest = { suite: suiteIdentity(), spec: specDigest(), target: { name: target.name, kind: target.kind, areas: [...AREAS], vendorConventions: target.vendorConventions, strictPolicy: target.strictPolicy, source: 'target.yaml', file }, run, waivers: null, documents: summary.documents ?? [], counts: summary.counts, verdict, signing: { signed: false as const, why: 'selftest' } };
+  const dir = join(reportDir, 'certification');
+  preparePackFolder(dir);
+  await writePack({ dir, summary, runReportDir: reportDir, manifest });
+}
+
 describe('secrets made of every ASCII punctuation character', () => {
   it('the scan itself finds a secret in each of its forms (it can fail)', () => {
     const secret = `PCMARKtest${PUNCTUATION}`;
@@ -81,11 +101,16 @@ describe('secrets made of every ASCII punctuation character', () => {
     const sandbox = await startSandbox({ credentials: overrides, faults: FAULTS });
     const dir = tempDir('pc-secrets-');
     try {
-      const run = await runSuite({ env: { CONFORMANCE_TARGET: sandbox.writeTarget(join(dir, 'target.yaml')), CONFORMANCE_WORKERS: '4', CONFORMANCE_SHRINK: '0' }, reportDir: join(dir, 'reports'), timeoutMs: 900_000 });
+      const targetFile = sandbox.writeTarget(join(dir, 'target.yaml'));
+      const run = await runSuite({ env: { CONFORMANCE_TARGET: targetFile, CONFORMANCE_WORKERS: '4', CONFORMANCE_SHRINK: '0' }, reportDir: join(dir, 'reports'), timeoutMs: 900_000 });
       expect(run.summary, run.stdout.slice(-2000)).toBeDefined();
       expect(run.summary!.counts.contractFailures).toBeGreaterThan(10);
+      // The certification pack of the same run (its evidence, report.html and manifest with the masked target file) is scanned too.
+      await packOf(run.summary!, run.reportDir, targetFile);
       const texts: Array<[string, string]> = [['console', run.stdout + run.stderr]];
-      for (const file of filesUnder(run.reportDir)) texts.push([relative(run.reportDir, file), readFileSync(file, 'latin1')]);
+      const files = [...filesUnder(run.reportDir)].map((file) => relative(run.reportDir, file));
+      expect(files).toEqual(expect.arrayContaining(['evidence/identity.har', 'evidence/invest.har', 'evidence/insurance.har', 'evidence/business.har', 'certification/report.html', 'certification/evidence/identity.har', 'certification/manifest.json']));
+      for (const file of files) texts.push([file, readFileSync(join(run.reportDir, file), 'latin1')]);
       const leaks: string[] = [];
       for (const [where, text] of texts) {
         for (const secret of secrets) {

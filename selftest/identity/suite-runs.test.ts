@@ -22,11 +22,11 @@ describe('the identity suite with a minimal target file', () => {
       const s = run.summary!;
       expect(run.code, run.stdout.slice(-3000)).toBe(0);
       expect(s.counts.failed).toBe(0);
-      const passed = new Set(s.tests.filter((x) => x.state === 'passed').map((x) => x.requirement));
+      const passed = new Set(s.tests.filter((x) => x.verdict === 'passed').map((x) => x.requirement));
       for (const id of ['IDN-RSP-001', 'IDN-SCP-002', 'IDN-FMT-001', 'IDN-FMT-002', 'IDN-GEN-001', 'IDN-GEN-002', 'IDN-GEN-003', 'IDN-AUT-001', 'IDN-AUT-002', 'IDN-CLI-001', 'IDN-CLI-002', 'IDN-CLI-003']) {
         expect(passed.has(id), id).toBe(true);
       }
-      const reasons = s.tests.filter((x) => x.state === 'skipped').map((x) => `${x.requirement}: ${x.skipReason}`);
+      const reasons = s.tests.filter((x) => x.verdict === 'skipped' || x.verdict === 'inconclusive').map((x) => `${x.requirement}: ${x.skipReason}`);
       expect(reasons.filter((r) => r.startsWith('IDN-SCP-001')).every((r) => /services\.identity\.tokens\.without(Profile|Phone|Email)/.test(r))).toBe(true);
       expect(reasons.find((r) => r.startsWith('IDN-PRT-001'))).toMatch(/services\.identity\.tokens\.nonPartner|nonPartnerClient/);
       expect(reasons.find((r) => r.startsWith('IDN-CNS-001'))).toMatch(/services\.identity\.tokens\.withoutConsent/);

@@ -45,7 +45,7 @@ describe('the speech suite', () => {
     const file = await targetFile(sandbox);
     const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: SPEECH });
     expect(run.code, 'the faults must make the run fail, or nothing with a token was printed').not.toBe(0);
-    const failed = run.summary!.tests.filter((t) => t.state === 'failed').map((t) => t.requirement);
+    const failed = run.summary!.tests.filter((t) => t.verdict === 'failed').map((t) => t.requirement);
     // The sandbox's target file asks for strictPolicy, so the 401 policy (SPE-STA-001) fails too.
     expect(failed).toEqual(expect.arrayContaining(['SPE-KEY-001', 'SPE-SIG-001', 'SPE-STA-001']));
     const texts: Array<[string, string]> = [['console', run.stdout + run.stderr]];

@@ -7,21 +7,26 @@
  * requirements they break, each whole (expected, received, response excerpt, curl with secrets masked);
  * waived failures with their waiver; policy warnings. Then every requirement by spec section with its
  * verdict, source and tests (skips and inconclusive results with their reasons). Then coverage by section.
- * Filters by area and verdict work from the file alone. Every text is escaped; every message was redacted
- * when it was made.
+ * Every test (failure or row) opens onto the exchanges that decided it, from the pack's evidence
+ * (exchanges.ts). Filters by area and verdict work from the file alone. Every text is escaped; every
+ * message and exchange was redacted when it was made.
  */
 import type { RecordVerdict, RunSummary, TestRecord, WaiverRecord } from '../../report/records.ts';
 import { describeWaiver } from '../../report/waivers.ts';
 import { AREAS } from '../../target.ts';
-import { coverageBySection, totalCoverage, type SectionCoverage } from '../../traceability.ts';
+import { runCoverage } from '../../report/coverage.ts';
+import type { SectionCoverage } from '../../traceability.ts';
 import type { ManifestInput } from '../manifest.ts';
 import type { RequirementOutcome } from '../verdict.ts';
 import { SCRIPT, STYLE } from './assets.ts';
+import { EXCHANGES_SCRIPT, EXCHANGES_STYLE, exchangesBlock, exchangesData } from './exchanges.ts';
 import { byKey, esc, sectionOrder, slug } from './html.ts';
 
 export interface ReportHtmlInput {
   summary: RunSummary;
   manifest: ManifestInput;
+  /** The run's HAR entries by reference (`<file>#<_id>`), for the tests' exchanges. */
+  exchanges?: ReadonlyMap<string, unknown>;
 }
 
 const VERDICT_ORDER: readonly RecordVerdict[] = ['failed', 'error', 'waived', 'warning', 'inconclusive', 'skipped', 'passed'];
@@ -84,7 +89,7 @@ function facts({ summary, manifest }: ReportHtmlInput): string {
     ['mission (areas)', esc(manifest.target.areas.join(', '))],
     ['suite', `${esc(manifest.suite.name)} ${esc(manifest.suite.version)}${manifest.suite.commit ? `, commit <code>${esc(manifest.suite.commit)}</code>${manifest.suite.modified ? ' <b>with local changes</b>' : ''}` : ', commit unknown'}; requirements.yaml <code>${esc(manifest.suite.requirementsSha256)}</code>`],
     ['spec', 'sha256' in spec ? `${esc(spec.file)} <code>${esc(spec.sha256)}</code>` : `<b>not found</b>: ${esc(spec.missing)}`],
-    ['documents fetched', (summary.documents ?? []).length ? (summary.documents ?? []).map((d) => `${esc(d.url)} <code>${esc(d.sha256)}</code> (${d.bytes} bytes)`).join('<br>') : 'none'],
+    ['documents fetched', (summary.documents ?? []).length ? (summary.documents ?? []).map((d) => `${esc(d.url)} <code>${esc(d.sha256)}</code> (${d.bytes} bytes)${d.withheld ? `<br><span class="muted">withheld: ${esc(d.withheld)}</span>` : d.note ? `<br><span class="muted">${esc(d.note)}</span>` : ''}`).join('<br>') : 'none'],
     ['waivers', manifest.waivers ? `${esc(manifest.waivers.file)} <code>${esc(manifest.waivers.sha256)}</code>` : 'none'],
     ['started / ended', `${esc(manifest.run.startedAt)} / ${esc(manifest.run.endedAt)}`],
     ['seed / depth', `${esc(manifest.run.seed ?? '?')} / ${esc(manifest.run.depth)}, ${esc(manifest.run.runs ?? '?')} runs per property (reproduce with CONFORMANCE_SEED and CONFORMANCE_RUNS)`],
@@ -115,19 +120,19 @@ function failureBlock(t: TestRecord, anchor: string): string {
   const text = t.verdict === 'warning' ? t.warning : t.message;
   return `<article class="failure" id="${anchor}" data-test data-area="${esc(areaOf(t))}" data-verdict="${t.verdict}">
 <div>${badge(t.verdict)} ${t.code ? badge(t.code, 'v-error') : ''} ${badge(t.source ?? 'no source', 'src')} <b>${esc(t.title)}</b> <span class="muted">${esc(t.file)}</span></div>
-${t.waiver ? waiverBox(t.waiver, t.waiverExpired) : ''}<pre>${esc(bodyOf(t, text))}</pre></article>`;
+${t.waiver ? waiverBox(t.waiver, t.waiverExpired) : ''}<pre>${esc(bodyOf(t, text))}</pre>${exchangesBlock(t)}</article>`;
 }
 
 function failures({ summary }: ReportHtmlInput, anchors: Map<TestRecord, string>): string {
   const parts: string[] = [];
   const section = (id: string, title: string, list: TestRecord[], note: string) => {
     if (!list.length) return;
-    const grouped = byKey(list.filter((t) => t.rootCause), (t) => t.rootCause!);
+    const grouped = byKey(list.filter((t) => t.rootCauseKey ?? t.rootCause), (t) => (t.rootCauseKey ?? t.rootCause)!);
     const blocks: string[] = [];
     for (const [key, same] of grouped) {
       if (same.length < 2) continue;
       const ids = [...new Set(same.map((t) => t.requirement ?? t.title))];
-      blocks.push(`<section class="group" data-container><h3>One answer of the target, ${same.length} failures of ${ids.length} requirement(s): ${esc(ids.join(', '))}</h3><p class="muted">root cause <code>${esc(key)}</code>: the same operation gave the same answer (status and body) in each of them; fixing that answer may fix every failure below.</p>${same.map((t) => failureBlock(t, anchors.get(t)!)).join('')}</section>`);
+      blocks.push(`<section class="group" data-container><h3>One answer of the target, ${same.length} failures of ${ids.length} requirement(s): ${esc(ids.join(', '))}</h3><p class="muted">root cause: ${esc(same[0].rootCause ?? key)}. The same request got the same answer (status and body) in each of them; fixing that answer may fix every failure below.</p>${same.map((t) => failureBlock(t, anchors.get(t)!)).join('')}</section>`);
     }
     const grouped2 = new Set([...grouped.values()].filter((g) => g.length > 1).flat());
     for (const t of list) if (!grouped2.has(t)) blocks.push(failureBlock(t, anchors.get(t)!));
@@ -146,7 +151,7 @@ function testRow(t: TestRecord, anchor: string): string {
   let detail = '';
   if (t.verdict === 'failed' || t.verdict === 'error' || t.verdict === 'waived' || t.verdict === 'warning') detail = ` <a href="#${anchor}">the failure, whole</a>`;
   if (t.verdict === 'skipped' || t.verdict === 'inconclusive') detail = `<div class="why">${esc(t.skipReason ?? 'no reason given')}</div>`;
-  return `<div class="test" data-test data-count data-area="${esc(areaOf(t))}" data-verdict="${t.verdict}">${badge(t.verdict)} ${esc(rowText)}${detail}</div>`;
+  return `<div class="test" data-test data-count data-area="${esc(areaOf(t))}" data-verdict="${t.verdict}">${badge(t.verdict)} ${esc(rowText)}${detail}${exchangesBlock(t)}</div>`;
 }
 
 function requirementsBySection({ summary, manifest }: ReportHtmlInput, outcomes: readonly RequirementOutcome[], anchors: Map<TestRecord, string>): string {
@@ -176,15 +181,15 @@ ${tests.map((t) => testRow(t, anchors.get(t) ?? '')).join('')}</details>`);
 
 /** Coverage by spec section from the traceability matrix (specs/traceability.yaml), or why it is missing. */
 function coverage({ summary, manifest }: ReportHtmlInput): string {
-  let rows: SectionCoverage[];
+  let coverage: ReturnType<typeof runCoverage>;
   try {
-    rows = coverageBySection(summary.tests.filter((t) => t.requirement).map((t) => ({ requirement: t.requirement!, verdict: t.verdict })));
+    coverage = runCoverage(summary.tests, manifest.target.areas);
   } catch (error) {
     return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">Coverage by section is not available: ${esc((error as Error).message)}</p>`;
   }
   const row = (r: SectionCoverage) => `<tr><td>${r.section === 'all' ? '<b>all</b>' : `§${esc(r.section)}`}</td><td>${r.statements}</td><td>${r.checked}</td><td>${r.passed}</td><td>${r.untestable}</td><td>${r.pending}</td></tr>`;
-  return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">The spec's testable statements (specs/traceability.yaml) of each section: checked by a requirement; passed in this run (every test of every requirement that checks it passed: a waived one did not); not testable from outside; pending a check.${manifest.target.areas.length < AREAS.length ? ' The tests of areas outside the mission did not run: their statements count as not passed here.' : ''}</p>
-<table><tr><th>section</th><th>statements</th><th>checked</th><th>passed</th><th>not testable</th><th>pending</th></tr>${[...rows, totalCoverage(rows)].map(row).join('')}</table>`;
+  return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">The spec's testable statements (specs/traceability.yaml) of each section: checked by a requirement; passed in this run (every test of every requirement that checks it passed: a waived one did not); not testable from outside; pending a check.${coverage.areas.length < AREAS.length ? ` Only the sections and statements of the mission's areas (${esc(coverage.areas.join(', '))}).` : ''}</p>
+<table><tr><th>section</th><th>statements</th><th>checked</th><th>passed</th><th>not testable</th><th>pending</th></tr>${[...coverage.rows, coverage.total].map(row).join('')}</table>`;
 }
 
 const footer = `<h2>Checking this pack</h2><p>This report is one file of a certification pack. <code>npx partner-conformance certify verify &lt;pack folder&gt; --public-key certifier.pub.pem</code> (or <code>--thumbprint</code> with the thumbprint the certifier published) checks the signature of manifest.json and the SHA-256 of every file, and names any file that was altered.</p>`;
@@ -197,7 +202,7 @@ export function renderReportHtml(input: ReportHtmlInput): string {
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}: certification report</title><style>${STYLE}</style></head>
+<title>${esc(title)}: certification report</title><style>${STYLE}${EXCHANGES_STYLE}</style></head>
 <body>
 ${header(input)}
 ${counts(input)}
@@ -208,7 +213,8 @@ ${failures(input, anchors)}
 ${requirementsBySection(input, outcomes, anchors)}
 ${coverage(input)}
 ${footer}
-<script>${SCRIPT}</script>
+${exchangesData(input.summary.tests.filter(missionFilter(input.manifest.target.areas)), input.exchanges ?? new Map())}
+<script>${SCRIPT}${EXCHANGES_SCRIPT}</script>
 </body></html>
 `;
 }
