@@ -76,7 +76,7 @@ const EDITS: Record<string, Edit> = {
   'ndf-declaration-first-answer-only': { rules: { 'declaration.kept': (answers) => answers.slice(0, 1) } },
   'ndf-chat-message-lost': { rules: { 'chat.store': never } },
   'ndf-attachment-not-found': failsWith('attachment', 404, 'NOT_FOUND', (request) => `attachment ${String(request.params.attachmentId ?? '').toLowerCase()} not found in this request`),
-  'ndf-document-data-rejected': failsWith('document-data', 422, 'UNPROCESSABLE', () => 'the document data could not be processed'),
+  'ndf-document-data-rejected': failsWith('document-data', 415, 'UNSUPPORTED_MEDIA_TYPE', () => 'Content-Type application/json is not supported here'),
   'ndf-upload-500': failsWith('upload', 500, 'INTERNAL_ERROR', () => 'unexpected error'),
   'ndf-unknown-request-500': refusedAs('taxRequest.known', 500, 'INTERNAL_ERROR', () => 'unexpected error'),
   'ndf-unknown-request-404': refusedAs('taxRequest.known', 404, 'NOT_FOUND', (request) => `tax request ${request.params.taxRequestId ?? ''} not found`),

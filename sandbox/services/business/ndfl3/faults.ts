@@ -24,7 +24,7 @@ export const ndfl3Faults: Fault[] = [
   f('ndf-declaration-first-answer-only', ['NDF-DEC-001'], 'PUT declaration stores only the first of the answers sent'),
   f('ndf-chat-message-lost', ['NDF-CHT-001'], 'chat/send answers 200, but the message never appears in the chat'),
   f('ndf-attachment-not-found', ['NDF-FRM-001'], 'the attachments the form lists answer 404'),
-  f('ndf-document-data-rejected', ['NDF-UPL-001'], 'valid document data is refused with 422'),
+  f('ndf-document-data-rejected', ['NDF-UPL-001'], 'valid document data is refused with 415, as if JSON, its documented media type, were not accepted'),
   f('ndf-upload-500', ['NDF-UPL-002'], 'the tax-form upload fails with 500'),
   f('ndf-unknown-request-500', ['NDF-ERR-001', 'NDF-ERR-002'], 'an unknown taxRequestId crashes the handler (500)'),
   f('ndf-unknown-request-404', ['NDF-ERR-002'], 'an unknown taxRequestId is answered 404 instead of the vendor\'s 400'),

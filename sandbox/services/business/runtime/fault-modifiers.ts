@@ -99,7 +99,7 @@ const EDITS: Record<string, Edit> = {
   'bus-run-empty-success': onSuccess('GET /api/v1/individual/passport', (a) => ({ ...withoutHeader(a, 'content-type'), body: undefined })),
   'bus-run-valid-token-refused': onSuccess('GET /api/v1/individual/blacklist/status', (a) => errorInstead(a, 401, 'UNAUTHORIZED', 'the token is not valid')),
   'bus-run-identified-without-token': { rules: { 'token.present': (op) => (op.template.includes('{') ? undefined : TOKEN_REQUIRED) } },
-  'bus-run-valid-rejected': onSuccess('POST /api/v1/delivery/tasks', (a) => errorInstead(a, 400, 'VALIDATION_ERROR', 'request validation failed: body.priority is required', { 'body.priority': 'is required' })),
+  'bus-run-valid-rejected': onSuccess('POST /api/v1/delivery/tasks', (a) => withHeader(errorInstead(a, 405, 'METHOD_NOT_ALLOWED', 'POST is not allowed on /api/v1/delivery/tasks'), 'allow', 'GET')),
   'bus-run-wrong-content-type': onSuccess(CARDS_LISTS, (a) => withHeader(a, 'content-type', 'text/plain; charset=utf-8')),
   'bus-run-error-body-shape': {
     answer: (a) => (a.facts?.outcome === 'error' && a.status === 404 ? { ...a, body: { message: errorMessageOf(a), code: 404 } } : a),

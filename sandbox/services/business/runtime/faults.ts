@@ -15,7 +15,7 @@ export const RUNTIME_FAULTS: Fault[] = [
   fault('bus-run-empty-success', ['BUS-RUN-003', 'BUS-RUN-004'], 'GET /api/v1/individual/passport answers 200 with no body and no Content-Type'),
   fault('bus-run-valid-token-refused', ['BUS-RUN-005'], 'GET /api/v1/individual/blacklist/status refuses the valid token with 401'),
   fault('bus-run-identified-without-token', ['BUS-AUT-001'], 'a request without a token to an operation with a path identifier is served (404 for an identifier that does not exist, the resource otherwise)'),
-  fault('bus-run-valid-rejected', ['BUS-RUN-005'], 'POST /api/v1/delivery/tasks refuses valid requests with 400, asking for an undocumented field'),
+  fault('bus-run-valid-rejected', ['BUS-RUN-005'], 'POST /api/v1/delivery/tasks, a documented method, refuses valid requests with 405 (Allow: GET)'),
   fault('bus-run-wrong-content-type', ['BUS-RUN-003'], 'the cards lists answer JSON text labelled text/plain'),
   fault('bus-run-error-body-shape', ['BUS-RUN-004', 'BUS-ERR-001'], '404 answers carry { message, code } instead of the business error body'),
   fault('bus-run-query-not-validated', ['BUS-NEG-001'], 'query parameters are not validated: a broken one is ignored and the request served'),
