@@ -20,6 +20,12 @@ export interface CatalogOperation {
   replacedBy?: string;
   sideEffect: SideEffect;
   mtlsDefault: boolean;
+  /**
+   * The document need not describe it: the specification file itself (served at its path, which
+   * BUS-DOC-001 judges; a document that lists its own URL is not asked for), or a row that only one
+   * reading of 4.5 gives. Present, it is exercised like any other row; absent, nothing is missing.
+   */
+  optional?: boolean;
   reading?: string;
 }
 
@@ -82,6 +88,7 @@ export function catalogOperations(): CatalogOperation[] {
     if (!STATUSES.has(row.status)) throw new Error(`${where}: status "${row.status}"`);
     if (!SIDE_EFFECTS.has(row.sideEffect)) throw new Error(`${where}: sideEffect "${row.sideEffect}"`);
     if (typeof row.mtlsDefault !== 'boolean') throw new Error(`${where}: mtlsDefault must be true or false`);
+    if (row.optional !== undefined && (row.optional !== true || row.status !== 'current' || !row.reading)) throw new Error(`${where}: optional is only "true", on a current row with a reading that says why`);
     const key = operationKey(row.method, row.path);
     if (keys.has(key)) throw new Error(`${where}: listed twice under the path-matching rule`);
     keys.add(key);

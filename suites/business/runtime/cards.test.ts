@@ -16,6 +16,7 @@ import { inconclusive } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
+import { itemsOf } from '../../../harness/business/paging.ts';
 import { type Host, send } from '../../../harness/business/send.ts';
 import { conclusive, notAfterServerError } from '../../../harness/business/judge.ts';
 import { notLocatedRow, unusableRows } from '../_blocks.ts';
@@ -34,11 +35,7 @@ async function list(op: OperationPlan, query: Record<string, unknown>, note: str
 }
 
 /** The cards of a list answer: a root array, or the answer's first array property. */
-function cardsOf(res: CapturedResponse): unknown[] | undefined {
-  if (Array.isArray(res.json)) return res.json;
-  if (res.json && typeof res.json === 'object') return Object.values(res.json).find(Array.isArray) as unknown[] | undefined;
-  return undefined;
-}
+const cardsOf = (res: CapturedResponse): unknown[] | undefined => itemsOf(res.json);
 
 /** A list accepted: the documented success, carrying a list of cards. */
 function listed(op: OperationPlan, res: CapturedResponse, id: string, what: string): Failure[] {

@@ -130,6 +130,9 @@ const EDITS: Record<string, Edit> = {
     CARDS_LISTS.has(op.key) && checked.values.query.limit === 1000 ? { ...checked, problems: [...checked.problems, { field: 'query.limit', message: 'must be < 1000' }] } : checked,
   ),
   'bus-run-cards-default-limit-100': { settings: { 'cards.defaultLimit': 100 } },
+  'bus-run-applications-unpaged': {
+    request: (r) => (r.method === 'GET' && r.path === '/api/v3/card/virtual/issue/application' ? { ...r, query: Object.fromEntries(Object.entries(r.query).filter(([name]) => name !== 'limit')) } : r),
+  },
 
   // faults.ts: RULE_FAULTS
   'bus-rule-uin-loose': schemaLoosened((problems, op, b) => (PAYMENTS.has(op.key) && typeof b.uin === 'string' && /^[\p{L}\d]{1,25}$/u.test(b.uin) ? without(problems, 'body.uin') : problems)),

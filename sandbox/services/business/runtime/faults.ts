@@ -33,6 +33,7 @@ export const RUNTIME_FAULTS: Fault[] = [
   fault('bus-run-cards-limit-5000', ['BUS-CRD-001'], 'the cards list accepts limit up to 5000'),
   fault('bus-run-cards-limit-1000-refused', ['BUS-CRD-002'], 'the cards list refuses limit 1000 (an exclusive maximum)'),
   fault('bus-run-cards-default-limit-100', ['BUS-CRD-003'], 'the cards list shows 100 cards when no limit is sent'),
+  fault('bus-run-applications-unpaged', ['BUS-PAG-001'], 'the virtual card applications list ignores its page size and answers every application'),
 ];
 
 /** Faults of the business rules of 2.6 and the limits of 8 (issue 9): rules.ts, payments.ts, behaviours.ts. */
