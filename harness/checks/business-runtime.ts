@@ -156,16 +156,6 @@ export function rejectedAsInvalid(res: CapturedResponse, requirement: string): F
   return [];
 }
 
-/**
- * Without credentials, or with bad ones: refused with one of `allow`. The request's identifiers are the
- * control's, which the target served with the right token: a 404 is not a refusal of the credentials.
- */
-export function refusedWithoutCredentials(res: CapturedResponse, requirement: string, options: { allow: readonly number[] }): Failure[] {
-  if (options.allow.includes(res.status)) return [];
-  const what = res.status < 300 ? 'served with' : res.status >= 500 ? 'server error' : 'status';
-  return [failure(requirement, `refused with ${options.allow.join(' or ')}`, `${what} ${res.status}`)];
-}
-
 /** The vendor's business error body: errorId, errorMessage, errorCode (strings), errorDetails (an object) when present. */
 export function vendorErrorBody(res: CapturedResponse, requirement: string, where: string): Failure[] {
   if (res.status < 400 || res.status === 429 || !isJsonMedia(mediaOf(res))) return [];

@@ -13,7 +13,6 @@ import {
   noServerError,
   notServedOnPlainHost,
   refusedWithoutCertificate,
-  refusedWithoutCredentials,
   rejectedAsInvalid,
   servedWithCertificate,
   statusDocumented,
@@ -120,13 +119,6 @@ describe('valid and invalid requests', () => {
 });
 
 describe('credentials and certificates', () => {
-  it('without a token: 401 or 403; a 404 to the identifiers the control was served with is no refusal', () => {
-    expect(refusedWithoutCredentials(res(401), ID, { allow: [401, 403] })).toEqual([]);
-    expect(refusedWithoutCredentials(res(404), ID, { allow: [401, 403] })).toHaveLength(1);
-    expect(refusedWithoutCredentials(res(200), ID, { allow: [401, 403] })[0].received).toBe('served with 200');
-    expect(refusedWithoutCredentials(res(502), ID, { allow: [401, 403] })[0].received).toBe('server error 502');
-  });
-
   it('without a client certificate: a TLS refusal or a refusal status', () => {
     const tls = (e: string) => /SSL/.test(e);
     expect(refusedWithoutCertificate({ error: 'SSL alert 116' }, ID, tls)).toEqual([]);
