@@ -77,8 +77,10 @@ describe('specs/catalog/change-notes.yaml', () => {
 
   it('locates every assertion on a current or deprecated catalog operation', () => {
     for (const note of notes) {
-      const [method, path] = note.operation.split(' ');
-      expect(catalog.get(operationKey(method, path))?.status, note.id).toMatch(/^(current|deprecated)$/);
+      for (const operation of note.operations) {
+        const [method, path] = operation.split(' ');
+        expect(catalog.get(operationKey(method, path))?.status, `${note.id} ${operation}`).toMatch(/^(current|deprecated)$/);
+      }
     }
   });
 
