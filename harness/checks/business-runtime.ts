@@ -12,6 +12,8 @@ import { failure, type Failure } from './failure.ts';
 
 const mediaOf = (res: CapturedResponse) => res.headers['content-type']?.split(';')[0].trim().toLowerCase();
 const isJsonMedia = (media: string | undefined) => media !== undefined && (media === 'application/json' || media.endsWith('+json'));
+/** An answer labelled JSON (application/json or a +json type). */
+export const isJsonAnswer = (res: CapturedResponse) => isJsonMedia(mediaOf(res));
 const documented = (op: OperationModel) => op.responses.map((r) => r.key.toLowerCase()).join(', ') || 'none';
 
 /** Spec part 7 / CHECKS no-5xx: a 5xx is never the answer to a request the document allows. */
@@ -31,8 +33,8 @@ export function statusDocumented(op: OperationModel, res: CapturedResponse, requ
   return [failure(requirement, `a status ${op.name} documents (${documented(op)})`, `undocumented status ${res.status}`)];
 }
 
-/** Whether the document promises a body for the answer's status (HEAD and 204 never carry one). */
-function bodyDocumented(op: OperationModel, res: CapturedResponse): boolean {
+/** Whether the document promises a body for the answer's status (HEAD and 204 never carry one): what BUS-RUN-003 judges. */
+export function bodyDocumented(op: OperationModel, res: CapturedResponse): boolean {
   const response = responseFor(op, res.status);
   return response !== undefined && response.content.length > 0 && res.status !== 204 && op.method !== 'HEAD';
 }
@@ -52,19 +54,28 @@ export function contentTypeDocumented(op: OperationModel, res: CapturedResponse,
 }
 
 /**
+ * The JSON schema an answer's body is judged against (BUS-RUN-004), or undefined when it is not judged:
+ * no JSON schema documented for its status, a body labelled otherwise where the status lists other
+ * media too, or no body at all (a documented body missing is BUS-RUN-003's failure, not this one's).
+ */
+export function judgedSchema(op: OperationModel, res: CapturedResponse): Record<string, unknown> | undefined {
+  const response = responseFor(op, res.status);
+  const json = response?.content.find((c) => isJsonMedia(c.mediaType) && c.schema);
+  if (!json?.schema || !bodyDocumented(op, res) || res.rawBody === '') return undefined;
+  const onlyJson = response!.content.every((c) => isJsonMedia(c.mediaType));
+  return isJsonMedia(mediaOf(res)) || onlyJson ? json.schema : undefined;
+}
+
+/**
  * The body of an answer whose documented media is JSON conforms to the schema documented for its status
  * (one failure per ajv error). A body labelled otherwise is still read as JSON when JSON is all the
  * document lists for the status (the label is BUS-RUN-003's business, the content this check's).
  */
 export function bodyConforms(op: OperationModel, res: CapturedResponse, schemas: DocumentSchemas, requirement: string): Failure[] {
-  const response = responseFor(op, res.status);
-  const json = response?.content.find((c) => isJsonMedia(c.mediaType) && c.schema);
-  if (!json?.schema || !bodyDocumented(op, res)) return [];
-  const onlyJson = response!.content.every((c) => isJsonMedia(c.mediaType));
-  if (!isJsonMedia(mediaOf(res)) && !onlyJson) return [];
-  if (res.rawBody === '') return [failure(requirement, `a JSON body for status ${res.status}`, 'an empty body')];
+  const schema = judgedSchema(op, res);
+  if (!schema) return [];
   if (res.jsonError) return [failure(requirement, `a JSON body for status ${res.status}`, `a body that is not JSON (${res.jsonError.split('\n')[0]})`)];
-  const validate = schemas.validator(json.schema, 'response');
+  const validate = schemas.validator(schema, 'response');
   if (validate(res.json)) return [];
   return (validate.errors ?? []).slice(0, 10).map((e) => failure(requirement, `${e.message ?? e.keyword} [${e.schemaPath}] (status ${res.status} of ${op.name})`, shown(res.json, e.instancePath), e.instancePath || '/'));
 }

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   acceptanceOf,
   bodyConforms,
+  judgedSchema,
   contentTypeDocumented,
   documentedSuccess,
   noServerError,
@@ -76,7 +77,10 @@ describe('status, content type and body against the document', () => {
   it('reads a body labelled otherwise as JSON where JSON is all the status documents', () => {
     expect(bodyConforms(op, res(200, { ucid: 'five' }, 'text/html'), schemas, ID)).toHaveLength(1);
     expect(bodyConforms(op, res(200, {}, 'text/html'), schemas, ID)[0].expected).toMatch(/required/);
-    expect(bodyConforms(op, cannedResponse(200, undefined, {}), schemas, ID)[0].received).toBe('an empty body');
+    // An empty body where one is documented is BUS-RUN-003's failure; this check has nothing to judge.
+    expect(bodyConforms(op, cannedResponse(200, undefined, {}), schemas, ID)).toEqual([]);
+    expect(judgedSchema(op, cannedResponse(200, undefined, {}))).toBeUndefined();
+    expect(judgedSchema(op, res(200, { ucid: 5 }))).toBeDefined();
   });
 
   it('the documented success: a listed 2xx with its documented body', () => {

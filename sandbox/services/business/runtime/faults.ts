@@ -12,7 +12,7 @@ export const RUNTIME_FAULTS: Fault[] = [
   fault('bus-run-html-400', ['BUS-NEG-001', 'BUS-RUN-003', 'BUS-ERR-002'], 'validation errors are answered 400 with an HTML page instead of the JSON error body'),
   fault('bus-run-500-on-valid', ['BUS-RUN-001'], 'POST /api/v1/invoice/send answers 500 to a valid request'),
   fault('bus-run-intermittent-500', ['BUS-RUN-001'], 'GET /api/v1/company answers every other valid request 500: a retry is served'),
-  fault('bus-run-empty-success', ['BUS-RUN-003', 'BUS-RUN-004'], 'GET /api/v1/individual/passport answers 200 with no body and no Content-Type'),
+  fault('bus-run-empty-success', ['BUS-RUN-003'], 'GET /api/v1/individual/passport answers 200 with no body and no Content-Type'),
   fault('bus-run-valid-token-refused', ['BUS-RUN-005'], 'GET /api/v1/individual/blacklist/status refuses the valid token with 401'),
   fault('bus-run-identified-without-token', ['BUS-AUT-001'], 'a request without a token to an operation with a path identifier is served (404 for an identifier that does not exist, the resource otherwise)'),
   fault('bus-run-valid-rejected', ['BUS-RUN-005'], 'POST /api/v1/delivery/tasks, a documented method, refuses valid requests with 405 (Allow: GET)'),
