@@ -31,7 +31,7 @@ const FILE = join(ROOT, 'sandbox', 'services', 'business', 'openapi.yaml');
 describe('the sandbox business document', () => {
   it('is served byte for byte without faults, and is valid OpenAPI 3.0', async () => {
     const clean = served();
-    expect(clean).toEqual({ text: readFileSync(FILE, 'utf8') });
+    expect(clean).toEqual({ text: readFileSync(FILE, 'utf8'), contentType: 'application/yaml; charset=utf-8' });
     expect(await validateOpenApi(parse(readFileSync(FILE, 'utf8')))).toEqual({ version: '3.0', findings: [] });
   });
 

@@ -6,7 +6,7 @@
  * faults.ts without an entry here stops the sandbox at start.
  */
 import type { FaultSet } from '../../../faults/types.ts';
-import { editBody, modifiersOf, never, onRefusal, withHeader, type Behaviour, type ModifierFault } from '../../../faults/modifiers.ts';
+import { editBody, modifiersOf, never, onRefusal, withHeader, type Behaviour, type ModifierFault, type ModifierVariation } from '../../../faults/modifiers.ts';
 import { businessErrorBody } from '../errors.ts';
 import { ALL_SCOPES, groupOf } from './access.ts';
 import { BEHAVIOUR_SETTINGS, type BehaviourSettings } from './behaviours.ts';
@@ -24,7 +24,7 @@ export interface RuntimeShape {
   settings: BehaviourSettings;
 }
 
-type Edit = Behaviour<RuntimeShape>;
+export type Edit = Behaviour<RuntimeShape>;
 type Rule = keyof BusinessRules;
 
 const CARDS_WITHOUT_CERTIFICATE = new Set(['GET /api/v1/card', 'GET /api/v3/card', 'GET /api/v1/card/{ucid}']);
@@ -40,11 +40,11 @@ const ofOperation = (keys: string | Set<string>) => (a: RuntimeAnswer) => a.fact
 /** The operation's own successful answer (its behaviour's). */
 const success = (keys: string | Set<string>) => (a: RuntimeAnswer) => a.facts?.outcome === 'success' && ofOperation(keys)(a);
 /** An edit of the operation's successful answers. */
-const onSuccess = (keys: string | Set<string>, edit: (a: RuntimeAnswer) => RuntimeAnswer): Edit => ({ answer: (a) => (success(keys)(a) ? edit(a) : a) });
+export const onSuccess = (keys: string | Set<string>, edit: (a: RuntimeAnswer) => RuntimeAnswer): Edit => ({ answer: (a) => (success(keys)(a) ? edit(a) : a) });
 /** An edit of the body of the operation's successful answers. */
 const successBody = (keys: string | Set<string>, edit: (body: Node) => Node | void): Edit => ({ answer: editBody<RuntimeAnswer, Node>(success(keys), edit) });
 /** The answer turned into a business error, its other headers kept. */
-const errorInstead = (a: RuntimeAnswer, status: number, code: string, message: string, details?: Record<string, unknown>): RuntimeAnswer => ({
+export const errorInstead = (a: RuntimeAnswer, status: number, code: string, message: string, details?: Record<string, unknown>): RuntimeAnswer => ({
   ...a,
   status,
   headers: { ...a.headers, 'content-type': 'application/json' },
@@ -58,18 +58,18 @@ const errorMessageOf = (a: RuntimeAnswer) => String((a.body as { errorMessage?: 
 // ── The rules a fault replaces ───────────────────────────────────────────────────────────────────────
 
 /** The document's parameter check, its outcome edited for the operation's parameters. */
-const parametersEdited = (edit: (checked: ReturnType<typeof checkParameters>, op: Operation, raw: RawRequest) => ReturnType<typeof checkParameters>): Edit => ({
+export const parametersEdited = (edit: (checked: ReturnType<typeof checkParameters>, op: Operation, raw: RawRequest) => ReturnType<typeof checkParameters>): Edit => ({
   rules: { parameters: (op, raw) => edit(checkParameters(op, raw), op, raw) },
 });
 /** The document's body check, with the problems of `drop` left out. */
-const schemaLoosened = (drop: (problems: Problem[], op: Operation, body: Node) => Problem[]): Edit => ({
+export const schemaLoosened = (drop: (problems: Problem[], op: Operation, body: Node) => Problem[]): Edit => ({
   rules: { 'body.schema': (op, body) => drop(checkBody(op, body), op, isNode(body) ? body : {}) },
 });
 const without = (problems: Problem[], field: string) => problems.filter((p) => p.field !== field);
 /** Business rules switched off. */
 const rulesOff = (...names: Rule[]): Edit => ({ rules: Object.fromEntries(names.map((n) => [n, never])) as Partial<RuntimeRules> });
 /** A refusal 2.6 does not make, run after the rules of the operation's group (after its last rule). */
-function alsoRefuses(group: 'payment.' | 'beneficiary.' | 'checkout.', extra: (b: Node, op: Operation) => Answer | undefined): Edit {
+export function alsoRefuses(group: 'payment.' | 'beneficiary.' | 'checkout.', extra: (b: Node, op: Operation) => Answer | undefined): Edit {
   const last = (Object.keys(BUSINESS_RULES) as Rule[]).filter((n) => n.startsWith(group)).at(-1)!;
   return { rules: { [last]: (b: Node, op: Operation) => BUSINESS_RULES[last](b, op) ?? extra(b, op) } as Partial<RuntimeRules> };
 }
@@ -210,5 +210,6 @@ export const RUNTIME_MODIFIER_FAULTS: ModifierFault<RuntimeShape>[] = [...RUNTIM
 
 for (const id of Object.keys(EDITS)) if (!RUNTIME_MODIFIER_FAULTS.some((f) => f.id === id)) throw new Error(`fault-modifiers.ts edits ${id}, which faults.ts does not list`);
 
-/** The handler's rules and settings with the faults that are on, and their edits of the answer. */
-export const runtimeModifiers = (faults: FaultSet) => modifiersOf<RuntimeShape>(RUNTIME_MODIFIER_FAULTS, faults, { rules: RUNTIME_RULES, settings: BEHAVIOUR_SETTINGS });
+/** The handler's rules and settings with the faults and latitudes that are on, and their edits of the answer. */
+export const runtimeModifiers = (faults: FaultSet, latitudes: ModifierVariation<RuntimeShape>[] = []) =>
+  modifiersOf<RuntimeShape>([...RUNTIME_MODIFIER_FAULTS, ...latitudes], faults, { rules: RUNTIME_RULES, settings: BEHAVIOUR_SETTINGS });
