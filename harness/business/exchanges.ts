@@ -105,11 +105,16 @@ export function authExchangesOf(plan: RuntimePlan, op: OperationPlan): Promise<A
   return pending;
 }
 
-/** Starts every operation's exchanges at once; each test still awaits (and reports) its own. */
-export function prefetch(plan: RuntimePlan): void {
+/**
+ * Starts every operation's exchanges, one operation per turn of the event loop: generating an
+ * operation's requests is synchronous work, and all of it at once would hold the worker (and a hook
+ * that waited for it) past its time budget on a busy machine. Each test still awaits (and reports) its own.
+ */
+export async function prefetch(plan: RuntimePlan): Promise<void> {
   for (const op of plan.operations) {
     exchangesOf(plan, op).catch(() => undefined);
     if (op.authProbe) authExchangesOf(plan, op).catch(() => undefined);
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
