@@ -30,7 +30,7 @@ export const faults = [...businessFaults, ...PARTS.flatMap((p) => p.faults)];
 export const latitudes: Latitude[] = [...DOCUMENT_LATITUDES, ...SERVICE_LATITUDES, ...PARTS.flatMap((p): Latitude[] => p.latitudes)];
 
 /** What the served document shows of the faults and latitudes: their edits of it, by id. */
-const DOCUMENT_VARIATIONS: DocumentVariation[] = [
+export const DOCUMENT_VARIATIONS: DocumentVariation[] = [
   ...DOCUMENT_FAULTS,
   ...DOCUMENT_LATITUDES,
   ...PARTS.flatMap((p) => (p.latitudes as Array<Latitude & { document?: DocumentChange }>).filter((l) => l.document).map((l) => ({ id: l.id, ...l.document }))),
