@@ -44,8 +44,8 @@ export const DOCUMENT_LATITUDES: DocumentLatitude[] = [
   latitude(
     'bus-lat-doc-json',
     [SERVED_AS_YAML],
-    'the document is served as JSON text (labelled application/json), which is YAML in flow style',
-    { text: (yaml) => JSON.stringify(parse(yaml), null, 1), contentType: 'application/json' },
+    'the document is served as JSON text, which is YAML in flow style (still labelled YAML, as its own entry says)',
+    { text: (yaml) => JSON.stringify(parse(yaml), null, 1) },
     'YAML 1.2 is a superset of JSON: a JSON text is a YAML file in flow style.',
   ),
   latitude(

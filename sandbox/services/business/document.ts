@@ -37,11 +37,10 @@ export function mtlsOperations(): string[] {
   return out;
 }
 
-/** A change of the served document: its parsed form, its text, its media type, or a status instead of it. */
+/** A change of the served document: its parsed form, its text, or a status instead of it. */
 export interface DocumentChange {
   edit?: (doc: Record<string, unknown>) => void;
   text?: (yaml: string) => string;
-  contentType?: string;
   /** The route answers this status with the business error body instead of the document. */
   status?: number;
 }
@@ -49,10 +48,8 @@ export interface DocumentChange {
 /** A fault or latitude that changes the served document, by id. */
 export type DocumentVariation = DocumentChange & { id: string };
 
-const YAML_MEDIA = 'application/yaml; charset=utf-8';
-
-/** The document as this sandbox serves it with its faults and latitudes: the text and its media type, or a status to answer instead. */
-export function servedDocument(faults: FaultSet, variations: readonly DocumentVariation[] = DOCUMENT_FAULTS): { status: number } | { text: string; contentType: string } {
+/** The document as this sandbox serves it with its faults and latitudes: the text, or a status to answer instead. */
+export function servedDocument(faults: FaultSet, variations: readonly DocumentVariation[] = DOCUMENT_FAULTS): { status: number } | { text: string } {
   const on = variations.filter((f) => faults.has(f.id));
   const refusal = on.find((f) => f.status !== undefined);
   if (refusal) return { status: refusal.status! };
@@ -64,13 +61,13 @@ export function servedDocument(faults: FaultSet, variations: readonly DocumentVa
     served = stringify(copy, { lineWidth: 0 });
   }
   for (const fault of on) if (fault.text) served = fault.text(served);
-  return { text: served, contentType: on.find((f) => f.contentType)?.contentType ?? YAML_MEDIA };
+  return { text: served };
 }
 
 export function registerDocument(app: FastifyInstance, faults: FaultSet, variations: readonly DocumentVariation[] = DOCUMENT_FAULTS): void {
   const served = servedDocument(faults, variations);
   app.get(DOCUMENT_PATH, async (request, reply) => {
     if ('status' in served) return sendBusinessError(request, reply, served.status, 'NOT_FOUND', 'the specification file is not available');
-    return reply.code(200).header('x-request-id', requestIdOf(request)).type(served.contentType).send(served.text);
+    return reply.code(200).header('x-request-id', requestIdOf(request)).type('application/yaml; charset=utf-8').send(served.text);
   });
 }
