@@ -64,3 +64,10 @@ export function removeAt(root: JsonObject, path: JsonPath): void {
 export function pointerSteps(pointer: string): string[] {
   return pointer === '' ? [] : pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
+
+/** The JSON text of a value with every object's keys sorted: two values that differ only in key order have the same text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isJsonObject(value)) return `{${Object.keys(value).sort().filter((k) => value[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}

@@ -32,8 +32,12 @@ export function documentsContent(op: OperationModel): boolean {
   return op.responses.some((r) => r.content.length > 0);
 }
 
-export function documentsJsonSchema(op: OperationModel): boolean {
-  return op.responses.some((r) => r.content.some((c) => (c.mediaType === 'application/json' || c.mediaType.endsWith('+json')) && c.schema));
+/**
+ * Whether some answer the run can see has a JSON schema to conform to: a success's, or, where `errors`
+ * (the run sends requests the operation refuses: broken ones, or without a token), an error's too.
+ */
+export function documentsJsonSchema(op: OperationModel, options: { errors?: boolean } = { errors: true }): boolean {
+  return op.responses.some((r) => (options.errors || r.key.startsWith('2')) && r.content.some((c) => (c.mediaType === 'application/json' || c.mediaType.endsWith('+json')) && c.schema));
 }
 
 /**

@@ -12,6 +12,8 @@ import { failure, type Failure } from './failure.ts';
 
 const mediaOf = (res: CapturedResponse) => res.headers['content-type']?.split(';')[0].trim().toLowerCase();
 const isJsonMedia = (media: string | undefined) => media !== undefined && (media === 'application/json' || media.endsWith('+json'));
+/** An answer labelled JSON (application/json or a +json type). */
+export const isJsonAnswer = (res: CapturedResponse) => isJsonMedia(mediaOf(res));
 const documented = (op: OperationModel) => op.responses.map((r) => r.key.toLowerCase()).join(', ') || 'none';
 
 /** Spec part 7 / CHECKS no-5xx: a 5xx is never the answer to a request the document allows. */
@@ -31,8 +33,8 @@ export function statusDocumented(op: OperationModel, res: CapturedResponse, requ
   return [failure(requirement, `a status ${op.name} documents (${documented(op)})`, `undocumented status ${res.status}`)];
 }
 
-/** Whether the document promises a body for the answer's status (HEAD and 204 never carry one). */
-function bodyDocumented(op: OperationModel, res: CapturedResponse): boolean {
+/** Whether the document promises a body for the answer's status (HEAD and 204 never carry one): what BUS-RUN-003 judges. */
+export function bodyDocumented(op: OperationModel, res: CapturedResponse): boolean {
   const response = responseFor(op, res.status);
   return response !== undefined && response.content.length > 0 && res.status !== 204 && op.method !== 'HEAD';
 }
@@ -52,19 +54,28 @@ export function contentTypeDocumented(op: OperationModel, res: CapturedResponse,
 }
 
 /**
+ * The JSON schema an answer's body is judged against (BUS-RUN-004), or undefined when it is not judged:
+ * no JSON schema documented for its status, a body labelled otherwise where the status lists other
+ * media too, or no body at all (a documented body missing is BUS-RUN-003's failure, not this one's).
+ */
+export function judgedSchema(op: OperationModel, res: CapturedResponse): Record<string, unknown> | undefined {
+  const response = responseFor(op, res.status);
+  const json = response?.content.find((c) => isJsonMedia(c.mediaType) && c.schema);
+  if (!json?.schema || !bodyDocumented(op, res) || res.rawBody === '') return undefined;
+  const onlyJson = response!.content.every((c) => isJsonMedia(c.mediaType));
+  return isJsonMedia(mediaOf(res)) || onlyJson ? json.schema : undefined;
+}
+
+/**
  * The body of an answer whose documented media is JSON conforms to the schema documented for its status
  * (one failure per ajv error). A body labelled otherwise is still read as JSON when JSON is all the
  * document lists for the status (the label is BUS-RUN-003's business, the content this check's).
  */
 export function bodyConforms(op: OperationModel, res: CapturedResponse, schemas: DocumentSchemas, requirement: string): Failure[] {
-  const response = responseFor(op, res.status);
-  const json = response?.content.find((c) => isJsonMedia(c.mediaType) && c.schema);
-  if (!json?.schema || !bodyDocumented(op, res)) return [];
-  const onlyJson = response!.content.every((c) => isJsonMedia(c.mediaType));
-  if (!isJsonMedia(mediaOf(res)) && !onlyJson) return [];
-  if (res.rawBody === '') return [failure(requirement, `a JSON body for status ${res.status}`, 'an empty body')];
+  const schema = judgedSchema(op, res);
+  if (!schema) return [];
   if (res.jsonError) return [failure(requirement, `a JSON body for status ${res.status}`, `a body that is not JSON (${res.jsonError.split('\n')[0]})`)];
-  const validate = schemas.validator(json.schema, 'response');
+  const validate = schemas.validator(schema, 'response');
   if (validate(res.json)) return [];
   return (validate.errors ?? []).slice(0, 10).map((e) => failure(requirement, `${e.message ?? e.keyword} [${e.schemaPath}] (status ${res.status} of ${op.name})`, shown(res.json, e.instancePath), e.instancePath || '/'));
 }
@@ -92,16 +103,34 @@ export interface AcceptanceVerdict {
   unjudged?: string;
 }
 
-/** Statuses that refuse a request as malformed. */
-const MALFORMED = [400, 405, 406, 411, 413, 414, 415, 431];
+/**
+ * Statuses that refuse a request for its form, which a request the document describes cannot have: a
+ * documented method (405), the documented media types (406, 415), a length header (411).
+ */
+const FORM_REFUSALS = [405, 406, 411, 415];
+
+/**
+ * Why a refusal of a request the served document describes (sent with the target file's credentials,
+ * to something that exists) proves nothing about acceptance, or undefined when it disproves it: a
+ * refusal for the credentials (401, 403), for the form (405, 406, 411, 415), or a 404. A 400 or 422
+ * may come from a rule beyond the document's schema (a checksum, a value that must exist: 2.6 gives
+ * only some of them, and part 7 says only how a 400 looks, not what it refuses); 409 and the other
+ * 4xx are business outcomes. The served document is read as the vendor's specification: what it
+ * states binds, what it cannot state (every business rule) does not.
+ */
+export function businessRefusal(status: number): string | undefined {
+  if (status < 400 || status >= 500 || status === 401 || status === 403 || status === 404 || FORM_REFUSALS.includes(status)) return undefined;
+  if (status === 400 || status === 422) return `answered ${status}: a rule beyond the served schema (a checksum, a value that must exist) may refuse a request the document allows`;
+  return `answered ${status}, a business outcome that neither proves nor disproves acceptance`;
+}
 
 /**
  * A request valid against the document, with credentials the target file gives, reaches the documented
- * success. Refused as malformed (400, 405, 406, 415, ...) or for its credentials (401, 403): a failure.
+ * success. Refused for its form (405, 406, 411, 415) or for its credentials (401, 403): a failure.
  * A 404 is a failure where every identifier of the request exists (named by the target file or created
- * in this run), else it only says that a generated identifier is unknown. A business outcome (409, 422,
- * another 4xx), a 5xx (BUS-RUN-001's) or a 2xx that is not the documented answer (BUS-RUN-002..004's)
- * proves nothing either way.
+ * in this run), else it only says that a generated identifier is unknown. A business refusal
+ * (businessRefusal: 400, 409, 422, ...), a 5xx (BUS-RUN-001's) or a 2xx that is not the documented
+ * answer (BUS-RUN-002..004's) proves nothing either way.
  */
 export function acceptanceOf(op: OperationModel, res: CapturedResponse, schemas: DocumentSchemas, requirement: string, context: { identifiersExist: boolean; unknownIdentifierIs400?: boolean }): AcceptanceVerdict {
   const { status } = res;
@@ -110,16 +139,15 @@ export function acceptanceOf(op: OperationModel, res: CapturedResponse, schemas:
     return off.length ? { failures: [], unjudged: `answered ${status}, but not as the document describes its success (${off[0].received}; BUS-RUN-002, 003 and 004 judge that)` } : { failures: [] };
   }
   if (status >= 500) return { failures: [], unjudged: `answered ${status} (BUS-RUN-001 judges server errors)` };
+  if (status === 400 && context.unknownIdentifierIs400 && !context.identifiersExist) return { failures: [], unjudged: 'answered 400 for a generated (unknown) identifier, which this operation answers 400 (a vendor fact)' };
+  const business = businessRefusal(status);
+  if (business) return { failures: [], unjudged: business };
   if (status === 401 || status === 403) return { failures: [failure(requirement, `${op.name}: a valid request with the target file's credentials reaches its documented success`, `refused with ${status}: the credentials were not accepted`)] };
-  if (MALFORMED.includes(status)) {
-    if (status === 400 && context.unknownIdentifierIs400 && !context.identifiersExist) return { failures: [], unjudged: 'answered 400 for a generated (unknown) identifier, which this operation answers 400 (a vendor fact)' };
-    return { failures: [failure(requirement, `${op.name}: a request valid against the document reaches its documented success`, `status ${status}, as if it were malformed`)] };
-  }
   if (status === 404) {
     if (context.identifiersExist) return { failures: [failure(requirement, `${op.name}: found (its identifiers exist: named in the target file or created in this run)`, 'status 404')] };
     return { failures: [], unjudged: 'answered 404 for an identifier that was generated, or found but not known to be of this kind' };
   }
-  return { failures: [], unjudged: `answered ${status}, a business outcome that neither proves nor disproves acceptance` };
+  return { failures: [failure(requirement, `${op.name}: a request in the documented method and media type reaches its documented success`, `status ${status}, as if its method or media type were not the documented ones`)] };
 }
 
 /** CHECKS negative-data-rejection; the statuses that mean "this request is refused". */
@@ -137,16 +165,6 @@ export function rejectedAsInvalid(res: CapturedResponse, requirement: string): F
     return [failure(requirement, 'a 400 with a JSON body (spec part 7)', `400 with ${why}`)];
   }
   return [];
-}
-
-/**
- * Without credentials, or with bad ones: refused with one of `allow`. The request's identifiers are the
- * control's, which the target served with the right token: a 404 is not a refusal of the credentials.
- */
-export function refusedWithoutCredentials(res: CapturedResponse, requirement: string, options: { allow: readonly number[] }): Failure[] {
-  if (options.allow.includes(res.status)) return [];
-  const what = res.status < 300 ? 'served with' : res.status >= 500 ? 'server error' : 'status';
-  return [failure(requirement, `refused with ${options.allow.join(' or ')}`, `${what} ${res.status}`)];
 }
 
 /** The vendor's business error body: errorId, errorMessage, errorCode (strings), errorDetails (an object) when present. */

@@ -4,7 +4,9 @@
  * checked against it, so that a partner whose document describes other payloads gets a skip with the
  * reason instead of a false alarm.
  */
+import { businessRefusal } from '../checks/business-runtime.ts';
 import { failure, type Failure } from '../checks/failure.ts';
+import { inconclusive } from '../errors.ts';
 import type { CapturedResponse, HttpClient } from '../http.ts';
 import { DocumentSchemas } from '../openapi/json-schema.ts';
 import { loadServedDocument, type ReadableDocument } from '../openapi/load.ts';
@@ -51,11 +53,15 @@ export async function conformsToServedDocument(run: Run, operation: string, res:
 
 /**
  * Accepted as documented: a 2xx whose body conforms to what the served document gives for it (an empty
- * 200, or `{}`, is no evidence that a call was accepted where the document promises an answer).
+ * 200, or `{}`, is no evidence that a call was accepted where the document promises an answer). A
+ * refusal for the credentials or the form, a 404 of a request that exists, or a server error fails; a
+ * business refusal (a 400 or 422 of a rule beyond the served schema, a 409) ends the test inconclusive.
  */
 export async function acceptedAsDocumented(run: Run, operation: string, res: CapturedResponse, requirement: string, what: string): Promise<Failure[]> {
-  if (res.status < 200 || res.status > 299) return [failure(requirement, `${what} accepted (2xx)`, `HTTP ${res.status}`)];
-  return conformsToServedDocument(run, operation, res, requirement, { required: false });
+  if (res.status >= 200 && res.status <= 299) return conformsToServedDocument(run, operation, res, requirement, { required: false });
+  const business = businessRefusal(res.status);
+  if (business) throw inconclusive('PRECONDITION_MISSING', `${what} ${business}: ${res.rawBody.length > 200 ? `${res.rawBody.slice(0, 200)}…` : res.rawBody}`);
+  return [failure(requirement, `${what} accepted (2xx)`, `HTTP ${res.status}`)];
 }
 
 function pick(value: unknown, pointer: string): unknown {

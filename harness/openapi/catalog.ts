@@ -20,6 +20,12 @@ export interface CatalogOperation {
   replacedBy?: string;
   sideEffect: SideEffect;
   mtlsDefault: boolean;
+  /**
+   * The document need not describe it: the specification file itself (served at its path, which
+   * BUS-DOC-001 judges; a document that lists its own URL is not asked for), or a row that only one
+   * reading of 4.5 gives. Present, it is exercised like any other row; absent, nothing is missing.
+   */
+  optional?: boolean;
   reading?: string;
 }
 
@@ -48,7 +54,13 @@ export interface ChangeNote {
   id: string;
   section: string;
   text: string;
+  /** Where the fact is checked: "METHOD /path", or several joined by " or " (see `operations`). */
   operation: string;
+  /**
+   * The operations the fact may sit on, for a fact 2.6 states without naming an operation (the fields of
+   * "Payments:"): it holds where some of them declares the element and none breaks it.
+   */
+  operations: string[];
   in: Location;
   /** For `in: response`: the status whose body is meant (default: the lowest 2xx with a JSON body). */
   status?: string;
@@ -82,6 +94,7 @@ export function catalogOperations(): CatalogOperation[] {
     if (!STATUSES.has(row.status)) throw new Error(`${where}: status "${row.status}"`);
     if (!SIDE_EFFECTS.has(row.sideEffect)) throw new Error(`${where}: sideEffect "${row.sideEffect}"`);
     if (typeof row.mtlsDefault !== 'boolean') throw new Error(`${where}: mtlsDefault must be true or false`);
+    if (row.optional !== undefined && (row.optional !== true || row.status !== 'current' || !row.reading)) throw new Error(`${where}: optional is only "true", on a current row with a reading that says why`);
     const key = operationKey(row.method, row.path);
     if (keys.has(key)) throw new Error(`${where}: listed twice under the path-matching rule`);
     keys.add(key);
@@ -98,7 +111,11 @@ export function changeNotes(): ChangeNote[] {
     const where = `change-notes.yaml: ${note.id}`;
     if (ids.has(note.id)) throw new Error(`${where}: id listed twice`);
     ids.add(note.id);
-    parseOperationName(note.operation);
+    const listed = note.operation as unknown;
+    note.operations = Array.isArray(listed) ? listed.map(String) : [String(listed)];
+    if (!note.operations.length) throw new Error(`${where}: names no operation`);
+    for (const name of note.operations) parseOperationName(name);
+    note.operation = note.operations.join(' or ');
     if (!LOCATION.test(note.in)) throw new Error(`${where}: unknown location "in: ${note.in}"`);
     if (!Array.isArray(note.path) || note.path.some((step) => typeof step !== 'string')) throw new Error(`${where}: path must be a list of strings`);
     const keys = Object.keys(note.expect ?? {});

@@ -35,6 +35,9 @@ export type Outcome =
   | { kind: 'not-located'; reason: string }
   | { kind: 'not-declared'; reason: string };
 
+/** One operation's outcome, with whether a broken one is only the element missing from a located parent. */
+type AtOperation = Outcome & { missing?: boolean };
+
 /** One value: schemas that all apply (allOf parts). A step's result is a list of alternatives. */
 type Conj = Schema[];
 
@@ -187,6 +190,28 @@ function checkSamples(expect: Expectations, located: Located): Problem[] {
   return problems;
 }
 
+/**
+ * "default 0" stated in words, as documents often do ("По умолчанию offset = 0", "Default: 1000",
+ * "defaults to 0"): the number after the word, past an optional "name =".
+ */
+const DEFAULT_IN_WORDS = /(?:\bdefaults?\b(?:\s+(?:value|is|to|of))*|по\s+умолчанию)[\s:=—–-]*(?:[a-z_][\w.]*\s*[:=]\s*)?(-?\d+(?:[.,]\d+)?)/iu;
+
+/**
+ * The default the document states: its `default` keyword, or where it has none, a default its
+ * description names in words. A default the document does not state at all proves nothing about the
+ * behaviour the spec gives (the runtime checks judge that): not located, unless another expectation
+ * of the note is broken.
+ */
+function checkDefault(expected: unknown, located: Located, root: Root): Problem[] | NotLocated {
+  const { value, conflict } = root.kind === 'parameter' && !root.schema ? { value: undefined, conflict: undefined } : keyword(located, 'default');
+  if (conflict) return [{ expected: `default ${show(expected)}`, received: conflict }];
+  if (value !== undefined) return sameValue(value, expected) ? [] : [{ expected: `default ${show(expected)}`, received: `default ${show(value)}` }];
+  const texts = [root.kind === 'parameter' ? root.parameter.description : undefined, ...located.alternatives.flatMap((conj) => conj.map((schema) => schema.description))].filter((t): t is string => typeof t === 'string');
+  const stated = texts.map((t) => DEFAULT_IN_WORDS.exec(t)?.[1]).find((v) => v !== undefined);
+  if (stated === undefined) return new NotLocated(`${root.describe} states no default: no \`default\`, and no description names one`);
+  return sameValue(stated.replace(',', '.'), expected) ? [] : [{ expected: `default ${show(expected)}`, received: `a description that states the default ${stated}` }];
+}
+
 function checkExpectations(expect: Expectations, located: Located, root: Root, required: boolean | undefined, deprecatedHere: boolean | undefined): Problem[] {
   const problems: Problem[] = [];
   if (expect.required !== undefined && required !== expect.required) {
@@ -196,36 +221,58 @@ function checkExpectations(expect: Expectations, located: Located, root: Root, r
     const marked = deprecatedHere ?? located.alternatives.every((conj) => conj.some((s) => s.deprecated === true));
     if (marked !== expect.deprecated) problems.push({ expected: expect.deprecated ? 'deprecated: true' : 'not deprecated', received: marked ? 'deprecated: true' : 'no deprecated: true' });
   }
-  for (const key of ['type', 'default'] as const) {
-    if (expect[key] === undefined) continue;
-    if (root.kind === 'parameter' && !root.schema) {
-      problems.push({ expected: `${key} ${show(expect[key])}`, received: 'the parameter has no schema' });
-      continue;
-    }
-    const { value, conflict } = keyword(located, key);
-    if (conflict) problems.push({ expected: `${key} ${show(expect[key])}`, received: conflict });
-    else if (key === 'type' ? !typeMatches(value, expect.type!) : !sameValue(value, expect.default)) {
-      problems.push({ expected: `${key} ${show(expect[key])}`, received: value === undefined ? `no ${key}` : `${key} ${show(value)}` });
-    }
+  if (expect.type !== undefined) {
+    const { value, conflict } = root.kind === 'parameter' && !root.schema ? { value: undefined, conflict: 'the parameter has no schema' } : keyword(located, 'type');
+    if (conflict) problems.push({ expected: `type ${show(expect.type)}`, received: conflict });
+    else if (!typeMatches(value, expect.type)) problems.push({ expected: `type ${show(expect.type)}`, received: value === undefined ? 'no type' : `type ${show(value)}` });
   }
+  const stated = expect.default === undefined ? [] : checkDefault(expect.default, located, root);
+  if (Array.isArray(stated)) problems.push(...stated);
   if (expect.noneRequired) {
     const requiring = located.alternatives.flatMap((conj) => conj.flatMap((s) => (Array.isArray(s.required) ? s.required : [])));
     if (requiring.length) problems.push({ expected: 'every field optional (no required list)', received: `required ${show([...new Set(requiring)])}` });
   }
-  return [...problems, ...checkEnums(expect, located), ...checkSamples(expect, located)];
+  const all = [...problems, ...checkEnums(expect, located), ...checkSamples(expect, located)];
+  if (!all.length && stated instanceof NotLocated) throw stated;
+  return all;
 }
 
-function absent(note: ChangeNote, located: string, what: string): Outcome {
+function absent(note: ChangeNote, located: string, what: string): AtOperation {
   if (note.expect.present === false) return { kind: 'holds', located };
   if (note.expect.ifDeclared) return { kind: 'not-declared', reason: `${what}, and the note applies only where it is declared` };
-  return { kind: 'broken', located, problems: [{ expected: `${stepLabel(note.path) || located} present`, received: what }] };
+  return { kind: 'broken', located, problems: [{ expected: `${stepLabel(note.path) || located} present`, received: what }], missing: true };
 }
 
+/**
+ * The note on the document. A note on several operations (a fact 2.6 states without naming one) holds
+ * where some operation declares the element and none breaks it; an element missing from every
+ * operation that could be located is broken (or not declared, for an `ifDeclared` note).
+ */
 export function evaluateChangeNote(index: OperationIndex, note: ChangeNote): Outcome {
+  const outcomes = note.operations.map((operation) => ({ operation, outcome: evaluateAt(index, note, operation) }));
+  if (outcomes.length === 1) {
+    const { missing: _missing, ...outcome } = outcomes[0].outcome;
+    return outcome as Outcome;
+  }
+  const of = (kind: Outcome['kind'], missing = false) => outcomes.filter(({ outcome }) => outcome.kind === kind && Boolean(outcome.missing) === missing);
+  const broken = of('broken');
+  if (broken.length) return { kind: 'broken', located: broken.map(({ outcome }) => (outcome as { located: string }).located).join('; '), problems: broken.flatMap(({ operation, outcome }) => (outcome as { problems: Problem[] }).problems.map((p) => ({ ...p, expected: `${p.expected} (${operation})` }))) };
+  const holds = of('holds');
+  if (holds.length) return { kind: 'holds', located: holds.map(({ outcome }) => (outcome as { located: string }).located).join('; ') };
+  const declared = of('not-declared');
+  if (declared.length) return { kind: 'not-declared', reason: declared.map(({ outcome }) => (outcome as { reason: string }).reason).join('; ') };
+  const missing = of('broken', true);
+  if (missing.length) {
+    return { kind: 'broken', located: missing.map(({ outcome }) => (outcome as { located: string }).located).join('; '), problems: [{ expected: `${stepLabel(note.path)} present in one of ${note.operation}`, received: missing.map(({ outcome }) => (outcome as { problems: Problem[] }).problems[0].received).join('; ') }] };
+  }
+  return { kind: 'not-located', reason: outcomes.map(({ operation, outcome }) => `${operation}: ${(outcome as { reason: string }).reason}`).join('; ') };
+}
+
+function evaluateAt(index: OperationIndex, note: ChangeNote, operation: string): AtOperation {
   try {
-    const root = locateRoot(index, note.operation, note.in, note.status);
+    const root = locateRoot(index, operation, note.in, note.status);
     if (root.kind === 'operation') {
-      const located = note.operation;
+      const located = operation;
       const problems = checkExpectations(note.expect, { alternatives: [[]] }, root, undefined, root.operation.operation.deprecated === true);
       return problems.length ? { kind: 'broken', located, problems } : { kind: 'holds', located };
     }

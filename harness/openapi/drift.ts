@@ -18,7 +18,7 @@ export interface Drift {
   catalogOperations: number;
   /** In the document, unknown to the catalog (parameter names as the document writes them). */
   notInCatalog: string[];
-  /** Current or deprecated in the catalog, absent from the document. */
+  /** Current or deprecated in the catalog, absent from the document (rows the document need not describe aside). */
   missingFromDocument: Array<{ operation: string; status: string }>;
   /** Removed in the catalog, still in the document. */
   removedButServed: string[];
@@ -40,7 +40,7 @@ export function computeDrift(index: OperationIndex, catalog: CatalogOperation[],
     documentOperations: index.all.length,
     catalogOperations: catalog.length,
     notInCatalog: index.all.filter((op) => !known.has(op.key)).map((op) => `${op.method} ${op.path}`),
-    missingFromDocument: catalog.filter((row) => row.status !== 'removed' && !index.find(row.method, row.path)).map((row) => ({ operation: `${row.method} ${row.path}`, status: row.status })),
+    missingFromDocument: catalog.filter((row) => row.status !== 'removed' && !row.optional && !index.find(row.method, row.path)).map((row) => ({ operation: `${row.method} ${row.path}`, status: row.status })),
     removedButServed: catalog.filter((row) => row.status === 'removed' && index.find(row.method, row.path)).map((row) => `${row.method} ${row.path}`),
     deprecatedButCurrent: deprecatedButCurrent(index, catalog),
   };

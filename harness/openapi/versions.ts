@@ -5,7 +5,10 @@
  * against newer. A field addition is a request-body property (at any depth where both versions
  * describe the parent) or a query or header parameter that the newer version has and the older one
  * does not; it must not be required. Response fields are not judged: a field the server always sends
- * breaks no caller, and 2.6 itself requires `itemsAmount` in the newer checkout response.
+ * breaks no caller, and 2.6 itself requires `itemsAmount` in the newer checkout response. This is a
+ * policy reading (BUS-DOC-006): part 9's "field additions are optional fields" speaks of the release
+ * notes of one operation, and a new version is where a required field may go, so the fields 2.6 itself
+ * makes required or conditionally required in the v2 checkout request are never counted.
  */
 import { isJsonObject } from '../json.ts';
 import { unfollowedRef } from './dereference.ts';
@@ -23,6 +26,8 @@ export interface Addition {
 
 const isObject = (v: unknown): v is Schema => isJsonObject<Schema>(v);
 const VERSION = /\/v(\d+)(?=\/|$)/;
+/** 2.6: itemsAmount (conditionally required), price (required by business rules), weight and declaredValue (required when delivery services are used). */
+const REQUIRED_BY_2_6 = new Set(['itemsAmount', 'price', 'weight', 'declaredValue']);
 const MAX_DEPTH = 8;
 
 /** Groups of two or more versions of one operation, oldest first. */
@@ -63,7 +68,7 @@ function bodyAdditions(older: unknown, newer: unknown, at: string, out: string[]
   for (const name of after.properties.keys()) {
     const field = `${at} › ${name}`;
     if (!before.properties.has(name)) {
-      if (after.required.has(name)) out.push(field);
+      if (after.required.has(name) && !REQUIRED_BY_2_6.has(name)) out.push(field);
       continue;
     }
     bodyAdditions(before.properties.get(name), after.properties.get(name), field, out, seen, depth + 1);

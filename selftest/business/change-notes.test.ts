@@ -32,7 +32,16 @@ const DOC = {
   paths: {
     '/orders': {
       post: { requestBody: json(ORDER), responses: { '204': { description: 'none' }, '201': json({ $ref: '#/components/schemas/Order' }), '200': { description: 'text' } } },
-      get: { deprecated: true, parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', maximum: 1000, default: 1000 } }], responses: { '400': json({ type: 'object' }) } },
+      get: {
+        deprecated: true,
+        parameters: [
+          { name: 'limit', in: 'query', schema: { type: 'integer', maximum: 1000, default: 1000 } },
+          { name: 'offset', in: 'query', description: 'Количество карт, которые необходимо пропустить. По умолчанию offset = 0', schema: { type: 'integer' } },
+          { name: 'skip', in: 'query', schema: { type: 'integer' } },
+          { name: 'page', in: 'query', schema: { type: 'integer', description: 'Page number. Default: 2' } },
+        ],
+        responses: { '400': json({ type: 'object' }) },
+      },
     },
     '/orders/{id}': {
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'q', in: 'query', schema: { type: 'string' } }],
@@ -62,7 +71,8 @@ function evaluatorOn(doc: Record<string, unknown>, operation: string, where: str
   let index: OperationIndex | undefined;
   const run = async (note: Partial<ChangeNote>): Promise<Outcome> => {
     index ??= new OperationIndex(await dereferenceDocument(structuredClone(doc)));
-    return evaluateChangeNote(index, { id: 'T', section: '2.6', text: 't', operation, in: where, path: [], expect: {}, ...note } as ChangeNote);
+    const operations = note.operations ?? [note.operation ?? operation];
+    return evaluateChangeNote(index, { id: 'T', section: '2.6', text: 't', in: where, path: [], expect: {}, ...note, operation: operations.join(' or '), operations } as ChangeNote);
   };
   return { run, kind: async (note: Partial<ChangeNote>) => (await run(note)).kind };
 }
@@ -98,12 +108,31 @@ describe('the change-note evaluator', () => {
   it('holds an absence only where the parent was located and declares properties', async () => {
     expect(await kind({ path: ['notificationUrl'], expect: { present: false } })).toBe('holds');
     expect(await kind({ path: ['amount'], expect: { present: false } })).toBe('broken');
-    expect(await kind({ operation: 'GET /orders', in: 'query:offset', expect: { present: false } })).toBe('holds');
+    expect(await kind({ operation: 'GET /orders', in: 'query:cursor', expect: { present: false } })).toBe('holds');
     expect(await run({ operation: 'POST /invoices', path: ['notificationUrl'], expect: { present: false } })).toEqual({ kind: 'not-located', reason: 'could not find the operation POST /invoices in the document' });
     expect(await run({ operation: 'GET /orders', path: ['notificationUrl'], expect: { present: false } })).toEqual({ kind: 'not-located', reason: 'could not find the request body of GET /orders' });
     expect(await kind({ path: ['extra', 'notificationUrl'], expect: { present: false } })).toBe('not-located');
     expect(await kind({ path: ['missingParent', 'notificationUrl'], expect: { present: false } })).toBe('not-located');
     expect(await kind({ operation: 'GET /orders/{id}', in: 'response', path: ['[]', 'x'], expect: { present: false } })).toBe('not-located');
+  });
+
+  it('reads a default from the keyword, else from a description that names it; stated nowhere, not located', async () => {
+    expect(await kind({ operation: 'GET /orders', in: 'query:offset', expect: { default: 0 } })).toBe('holds');
+    expect(await run({ operation: 'GET /orders', in: 'query:offset', expect: { default: 10 } })).toMatchObject({ kind: 'broken', problems: [{ received: 'a description that states the default 0' }] });
+    expect(await kind({ operation: 'GET /orders', in: 'query:page', expect: { default: 2 } })).toBe('holds');
+    expect(await run({ operation: 'GET /orders', in: 'query:skip', expect: { default: 0 } })).toMatchObject({ kind: 'not-located', reason: expect.stringContaining('states no default') });
+    // An unstated default never hides another broken expectation of the same note.
+    expect(await kind({ operation: 'GET /orders', in: 'query:skip', expect: { default: 0, rejects: ['5'] } })).toBe('broken');
+  });
+
+  it('holds a fact 2.6 gives without an operation where some operation declares it and none breaks it', async () => {
+    const both = ['POST /orders', 'PUT /orders/{x}', 'POST /invoices'];
+    expect(await run({ operations: both, path: ['isForceRedirect'], expect: { present: true, required: false } })).toMatchObject({ kind: 'holds', located: 'isForceRedirect in the request body of POST /orders' });
+    expect(await run({ operations: ['GET /orders/{x}', 'POST /orders'], in: 'response', path: ['status'], expect: { required: true } })).toMatchObject({ kind: 'holds' });
+    expect(await run({ operations: ['GET /orders/{x}', 'POST /orders'], in: 'response', path: ['id'], expect: { required: true } })).toMatchObject({ kind: 'broken', problems: [{ expected: 'required (GET /orders/{x})' }, { expected: 'required (POST /orders)' }] });
+    expect(await run({ operations: ['GET /orders/{x}', 'POST /orders'], in: 'response', path: ['nowhere'], expect: { present: true } })).toMatchObject({ kind: 'broken', problems: [{ expected: 'nowhere present in one of GET /orders/{x} or POST /orders' }] });
+    expect(await kind({ operations: both, path: ['nowhere'], expect: { present: false } })).toBe('holds');
+    expect(await kind({ operations: ['POST /invoices', 'GET /nothing'], path: ['x'], expect: { present: true } })).toBe('not-located');
   });
 
   it('says why a body could not be located', async () => {
@@ -178,7 +207,7 @@ const DOC2 = {
   paths: {
     '/statement': {
       get: {
-        parameters: [{ name: 'withBalances', in: 'query', schema: { type: 'boolean' } }, { name: 'acc', in: 'query', schema: { type: 'string', pattern: '^\\d{20}(\\d{2})?$' } }],
+        parameters: [{ name: 'withBalances', in: 'query', schema: { type: 'boolean', default: false } }, { name: 'acc', in: 'query', schema: { type: 'string', pattern: '^\\d{20}(\\d{2})?$' } }],
         responses: { '200': json(STATEMENT) },
       },
       post: { requestBody: json({ type: 'object', properties: { x: { $ref: '#/components/schemas/Missing' }, y: { type: 'string' } } }), responses: { '200': json({ type: 'object' }) } },

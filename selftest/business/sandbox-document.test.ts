@@ -19,7 +19,11 @@ import { OperationIndex } from '../../harness/openapi/paths.ts';
 import { validateOpenApi } from '../../harness/openapi/validate.ts';
 import { requirements } from '../../harness/requirements.ts';
 import { FaultSet } from '../../sandbox/faults/types.ts';
+import { parseOpenApiText } from '../../harness/openapi/parse.ts';
+import { loadLatitudes, loadVariations } from '../../sandbox/faults/index.ts';
 import { DOCUMENT_FAULTS } from '../../sandbox/services/business/document-faults.ts';
+import { DOCUMENT_LATITUDES } from '../../sandbox/services/business/document-latitudes.ts';
+import { DOCUMENT_VARIATIONS } from '../../sandbox/services/business/index.ts';
 import { businessFaults as documentFaults } from '../../sandbox/services/business/faults.ts';
 import { mtlsOperations, servedDocument } from '../../sandbox/services/business/document.ts';
 import { ROOT } from '../helpers.ts';
@@ -61,6 +65,26 @@ describe('the sandbox business document', () => {
   });
 });
 
+const allVariations = await loadVariations();
+const latitudes = new Set((await loadLatitudes()).map((l) => l.id));
+
+describe('the document latitudes', () => {
+  const ids = DOCUMENT_VARIATIONS.map((v) => v.id).filter((id) => latitudes.has(id));
+  const servedWith = async (id: string) => servedDocument(new FaultSet(new Map(allVariations.map((v) => [v.id, v])), [id]), DOCUMENT_VARIATIONS) as { text: string };
+
+  it('are the document latitudes and those of the parts that change a status the document lists', () => {
+    expect(ids).toEqual(expect.arrayContaining([...DOCUMENT_LATITUDES.map((l) => l.id), 'bus-lat-transfer-200', 'bus-lat-ndfl3-conflict']));
+  });
+
+  it.each(ids)('%s changes what is served, and the document stays readable, valid OpenAPI', async (id) => {
+    const { text } = await servedWith(id);
+    expect(text).not.toBe(readFileSync(FILE, 'utf8'));
+    const parsed = parseOpenApiText(text);
+    expect(parsed.ok, id).toBe(true);
+    if (parsed.ok) expect((await validateOpenApi(parsed.value)).findings, id).toEqual([]);
+  });
+});
+
 describe('drift against the catalog', () => {
   const driftOf = (id: string) => {
     const text = (served(id) as { text: string }).text;
@@ -70,7 +94,7 @@ describe('drift against the catalog', () => {
   it('is empty for the clean document', () => {
     const drift = computeDrift(new OperationIndex(parse(readFileSync(FILE, 'utf8'))), catalogOperations(), 'u');
     expect([drift.notInCatalog, drift.missingFromDocument, drift.removedButServed]).toEqual([[], [], []]);
-    expect(drift.documentOperations).toBe(156);
+    expect(drift.documentOperations).toBe(157);
   });
 
   it('names a missing operation, a removed one served, and an operation the catalog does not know', () => {

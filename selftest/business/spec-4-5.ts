@@ -1,7 +1,8 @@
 /**
  * Spec part 4.5 expanded by hand, independently of specs/catalog/business-operations.yaml, so the
  * catalog's row count and rows can be checked against a second reading. One operation per line,
- * `D` = deprecated (part 9), `R` = removed (2.6 / 4.5). How the shorthand was read:
+ * `D` = deprecated (part 9), `R` = removed (2.6 / 4.5), `O` = optional (a document need not describe
+ * it: the specification file itself, or a row only one reading gives). How the shorthand was read:
  *   - "..." continues the longest earlier full path of the same bullet that makes the fragment whole;
  *   - "POST and GET X", "POST/GET X", "GET/DELETE X" are one line per method;
  *   - "{a|b|c}" after counterparty/ and workflow/ are alternatives (one line each), not parameters;
@@ -9,12 +10,13 @@
  *     line per path; "the same four under .../demo/" repeats create, info, cancel and commit;
  *   - "(POST; PUT and GET .../issue/{issueRequestId}/certificate-request, /status, /certificate)" is
  *     POST issue, PUT certificate-request, GET status, GET certificate (a PUT of a status or of an
- *     issued certificate would make no sense);
+ *     issued certificate would make no sense), and, by the other reading of "PUT and GET", GET
+ *     certificate-request too (optional);
  *   - "GET /api/v1/salary/payment-registry/" is taken as written, trailing slash and all;
  *   - "GET receipts/{receiptId}" sits under the taxpayer's receipts of the POST before it.
  * Count by bullet: checkout 4, 3-NDFL 20, nominal accounts 27, direct debits 7, accounts 6,
  * payments 7, self-employed 18, salary 2, invoices 2, cards 7, individual 15, company 11, loyalty 4,
- * other 29: 159 operations, 4 deprecated, 3 removed.
+ * other 30: 160 operations, 4 deprecated, 3 removed, 2 optional.
  */
 export const SPEC_4_5 = `
 POST /api/v2/checkout/order
@@ -165,6 +167,7 @@ POST /api/v1/delivery/intervals
 POST /api/v1/cloudcc/applications/{}/contact R
 POST /tls/api/v1/qualified-digital-signature/issue
 PUT /tls/api/v1/qualified-digital-signature/issue/{}/certificate-request
+GET /tls/api/v1/qualified-digital-signature/issue/{}/certificate-request O
 GET /tls/api/v1/qualified-digital-signature/issue/{}/status
 GET /tls/api/v1/qualified-digital-signature/issue/{}/certificate
 POST /api/offline/partners/v1/create
@@ -175,12 +178,13 @@ POST /api/offline/partners/v1/demo/create
 GET /api/offline/partners/v1/demo/orders/{}/info
 POST /api/offline/partners/v1/demo/orders/{}/cancel
 POST /api/offline/partners/v1/demo/orders/{}/commit
-GET /openapi/docs/openapi.yaml
+GET /openapi/docs/openapi.yaml O
 `;
 
 export interface SpecOperation {
   key: string;
   status: 'current' | 'deprecated' | 'removed';
+  optional: boolean;
 }
 
 export function specOperations(): SpecOperation[] {
@@ -188,6 +192,6 @@ export function specOperations(): SpecOperation[] {
     .split('\n')
     .map((line) => {
       const [method, path, mark] = line.trim().split(/\s+/);
-      return { key: `${method} ${path}`, status: mark === 'D' ? 'deprecated' : mark === 'R' ? 'removed' : 'current' };
+      return { key: `${method} ${path}`, status: mark === 'D' ? 'deprecated' : mark === 'R' ? 'removed' : 'current', optional: mark === 'O' };
     });
 }

@@ -30,6 +30,8 @@ import { requirementTest, runContext } from '../../harness/suite.ts';
 import { expectChangeNote, expectFacts, readableDocument, servedDocument } from './_document.ts';
 
 const rows = (status: string) => catalogOperations().filter((row) => row.status === status);
+/** The rows a document must describe: not the specification file itself, nor a row only one reading of 4.5 gives. */
+const required = (status: string) => rows(status).filter((row) => !row.optional);
 
 describe('business document: served, YAML, OpenAPI', () => {
   requirementTest('BUS-DOC-001', async (t) => {
@@ -50,7 +52,7 @@ describe('business document: served, YAML, OpenAPI', () => {
 });
 
 describe('business document: the operation catalog (4.5, 9)', () => {
-  for (const row of rows('current')) {
+  for (const row of required('current')) {
     requirementTest('BUS-CAT-001', { row: `${row.method} ${row.path} is present` }, async (t) => {
       t.expectNone(operationPresent((await readableDocument(t)).index, row, t.id));
     });
@@ -68,7 +70,7 @@ describe('business document: the operation catalog (4.5, 9)', () => {
 
   requirementTest('BUS-DRF-001', async (t) => {
     await expectFacts(t, ({ index }) => {
-      const current = rows('current');
+      const current = required('current');
       if (!current.some((row) => index.find(row.method, row.path))) throw new NotLocated('the document describes none of the current operations of the catalog');
       return currentNotDeprecated(index, current, t.id);
     });

@@ -194,6 +194,16 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
     },
   },
   {
+    id: 'bus-doc-applications-unpaged',
+    catches: ['BUS-PAG-001'],
+    description: 'the virtual card applications list is described without any query parameter (no page size, no offset)',
+    edit: (doc) => {
+      const list = operation(doc, '/api/v3/card/virtual/issue/application', 'get');
+      if (!Array.isArray(list.parameters) || !list.parameters.length) throw new Error('document fault: the applications list has no parameters to drop');
+      delete list.parameters;
+    },
+  },
+  {
     id: 'bus-doc-certificate-not-pem',
     catches: ['BUS-DOC-007'],
     description: 'the issued qualified-signature certificate is described as DER in base64',

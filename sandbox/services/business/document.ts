@@ -37,9 +37,20 @@ export function mtlsOperations(): string[] {
   return out;
 }
 
-/** The document as this sandbox serves it with its faults: the text, or a status to answer instead. */
-export function servedDocument(faults: FaultSet): { status: number } | { text: string } {
-  const on = DOCUMENT_FAULTS.filter((f) => faults.has(f.id));
+/** A change of the served document: its parsed form, its text, or a status instead of it. */
+export interface DocumentChange {
+  edit?: (doc: Record<string, unknown>) => void;
+  text?: (yaml: string) => string;
+  /** The route answers this status with the business error body instead of the document. */
+  status?: number;
+}
+
+/** A fault or latitude that changes the served document, by id. */
+export type DocumentVariation = DocumentChange & { id: string };
+
+/** The document as this sandbox serves it with its faults and latitudes: the text, or a status to answer instead. */
+export function servedDocument(faults: FaultSet, variations: readonly DocumentVariation[] = DOCUMENT_FAULTS): { status: number } | { text: string } {
+  const on = variations.filter((f) => faults.has(f.id));
   const refusal = on.find((f) => f.status !== undefined);
   if (refusal) return { status: refusal.status! };
   const edits = on.filter((f) => f.edit);
@@ -53,8 +64,8 @@ export function servedDocument(faults: FaultSet): { status: number } | { text: s
   return { text: served };
 }
 
-export function registerDocument(app: FastifyInstance, faults: FaultSet): void {
-  const served = servedDocument(faults);
+export function registerDocument(app: FastifyInstance, faults: FaultSet, variations: readonly DocumentVariation[] = DOCUMENT_FAULTS): void {
+  const served = servedDocument(faults, variations);
   app.get(DOCUMENT_PATH, async (request, reply) => {
     if ('status' in served) return sendBusinessError(request, reply, served.status, 'NOT_FOUND', 'the specification file is not available');
     return reply.code(200).header('x-request-id', requestIdOf(request)).type('application/yaml; charset=utf-8').send(served.text);

@@ -5,14 +5,18 @@
  *   document.ts   GET /openapi/docs/openapi.yaml, the sandbox's own OpenAPI document (openapi.yaml)
  *   ndfl3/        the 3-NDFL declaration workflow and its neighbours (specific behaviour)
  *   runtime/      every other operation of the document, by a generic handler that reads it
- * Each part exports register, targetSection, faults and credentials; specific parts register before
- * the generic one, so their routes win.
+ * Each part exports register, targetSection, faults, latitudes and credentials; specific parts
+ * register before the generic one, so their routes win. The latitudes of the whole service
+ * (latitudes.ts) apply in both parts; a latitude that also changes the document carries that edit.
  */
 import type { Latitude } from '../../faults/types.ts';
 import type { SandboxService, ServiceContext } from '../../types.ts';
-import { registerDocument, mtlsOperations } from './document.ts';
+import { DOCUMENT_FAULTS } from './document-faults.ts';
+import { DOCUMENT_LATITUDES } from './document-latitudes.ts';
+import { registerDocument, mtlsOperations, type DocumentChange, type DocumentVariation } from './document.ts';
 import { registerErrorAnswers } from './errors.ts';
 import { businessFaults } from './faults.ts';
+import { SERVICE_LATITUDES } from './latitudes.ts';
 import * as ndfl3 from './ndfl3/index.ts';
 import * as runtime from './runtime/index.ts';
 
@@ -22,8 +26,15 @@ export const BUSINESS_PREFIX = '/business';
 
 export const faults = [...businessFaults, ...PARTS.flatMap((p) => p.faults)];
 
-/** Changes within what the spec allows (the mirror of the faults). */
-export const latitudes: Latitude[] = [];
+/** Changes within what the spec allows (the mirror of the faults): the document's, the whole service's, each part's. */
+export const latitudes: Latitude[] = [...DOCUMENT_LATITUDES, ...SERVICE_LATITUDES, ...PARTS.flatMap((p): Latitude[] => p.latitudes)];
+
+/** What the served document shows of the faults and latitudes: their edits of it, by id. */
+export const DOCUMENT_VARIATIONS: DocumentVariation[] = [
+  ...DOCUMENT_FAULTS,
+  ...DOCUMENT_LATITUDES,
+  ...PARTS.flatMap((p) => (p.latitudes as Array<Latitude & { document?: DocumentChange }>).filter((l) => l.document).map((l) => ({ id: l.id, ...l.document }))),
+];
 
 /** Fixed development credentials (documented in README.md next to this file). */
 export const credentials: Record<string, string> = Object.assign({ token: 'dev-business-token' }, ...PARTS.map((p) => p.credentials));
@@ -34,7 +45,7 @@ export const service: SandboxService = {
 
   register(app, ctx: ServiceContext) {
     registerErrorAnswers(app);
-    registerDocument(app, ctx.faults);
+    registerDocument(app, ctx.faults, DOCUMENT_VARIATIONS);
     for (const part of PARTS) part.register(app, ctx);
   },
 

@@ -46,7 +46,7 @@ function memorySource(landing: (op: WorkflowOperation) => string = (op) => op.ta
   } as unknown as RequestSource;
 }
 
-const options = { machine, sequences: 5, maxCommands: 8, vendor: true, timeLimitMs: 20_000 };
+const options = { machine, sequences: 5, maxCommands: 8, timeLimitMs: 20_000 };
 
 describe('runModel against an in-memory machine', () => {
   it('passes when the machine follows the table, with figures', async () => {

@@ -6,8 +6,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadVariations } from '../../../sandbox/faults/index.ts';
 import { FaultSet } from '../../../sandbox/faults/types.ts';
-import { faults as runtimeFaults, register } from '../../../sandbox/services/business/runtime/index.ts';
+import { register } from '../../../sandbox/services/business/runtime/index.ts';
 import type { ServiceContext } from '../../../sandbox/types.ts';
 
 const TOKEN = 'selftest-business-token';
@@ -17,7 +18,7 @@ let base: string;
 
 beforeAll(async () => {
   const ctx: ServiceContext = {
-    faults: new FaultSet(new Map(runtimeFaults.map((f) => [f.id, f])), []),
+    faults: new FaultSet(new Map((await loadVariations()).map((f) => [f.id, f])), []),
     credentials: { business: { token: TOKEN, tokenWithoutScope: 'selftest-token-without-scope' } },
     workDir: '/nonexistent',
   };

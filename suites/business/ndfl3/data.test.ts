@@ -60,7 +60,8 @@ describe('3-NDFL request data and the served document', () => {
     ['v1 form attachment', NDFL3.attachment],
   ];
   for (const [what, operation] of reads) {
-    requirementTest('NDF-RSP-001', { row: `${what} (${operation}) conforms to the served document` }, async (t) => {
+    // The first read of a worker also fetches and compiles the served document: a generous budget on a busy machine.
+    requirementTest('NDF-RSP-001', { row: `${what} (${operation}) conforms to the served document`, timeoutMs: 180_000 }, async (t) => {
       const { api, source } = ndfl3(t, 'data');
       await source.with(anyState, async (h) => {
         let params: Record<string, string> | undefined;

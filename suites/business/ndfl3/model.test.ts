@@ -24,7 +24,7 @@ describe('3-NDFL workflow: model-based sequences', () => {
     const machine = requireMachine(t.target, source.api.config);
     if (!source.usable().length) throw new ToolError('SAFETY_REFUSED', `the safety gate refuses every 3-NDFL workflow call on target kind ${t.target.kind}`);
     const sequences = Math.max(1, Math.ceil(t.runs / 5));
-    const outcome = await runModel({ source, machine, seed: t.seed, sequences, maxCommands: MAX_COMMANDS, shrink: t.shrink, vendor: t.target.vendorConventions, timeLimitMs: TIME_LIMIT_MS });
+    const outcome = await runModel({ source, machine, seed: t.seed, sequences, maxCommands: MAX_COMMANDS, shrink: t.shrink, timeLimitMs: TIME_LIMIT_MS });
     const { figures } = outcome;
     const shrinks = figures.numShrinks ? `, ${figures.numShrinks} shrink steps` : '';
     console.log(t.target.redactor.redact(`${t.id} model-based: ${figures.sequences} command sequences, ${figures.calls} workflow calls in ${(figures.ms / 1000).toFixed(1)} s${shrinks} (seed ${t.seed})`));

@@ -11,7 +11,7 @@ import { describe } from 'vitest';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { requireMachine } from '../../../harness/ndfl3/config.ts';
-import { businessErrorBody, REFUSED, refusedUnchanged } from '../../../harness/ndfl3/checks.ts';
+import { businessErrorBody, isWorkflowRefusal, REFUSAL, refusedUnchanged } from '../../../harness/ndfl3/checks.ts';
 import { inState, type Goal, type Handle, type RequestSource } from '../../../harness/ndfl3/requests.ts';
 import { workflow, type State, type WorkflowOperation } from '../../../harness/ndfl3/workflow.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
@@ -22,7 +22,6 @@ const wf = workflow();
 // An order in which each state is usually one call away from the previous one (the sandbox's happy path first).
 const TOUR = ['Preprocess', 'PartnerGeneratingReportData', 'PartnerInProgress', 'Ready', 'Acknowledge', 'PendingPayment', 'PaymentDone', 'Clarification', 'Declined', 'Cancelled'];
 const states = [...TOUR.filter((s) => wf.states.includes(s)), ...wf.states.filter((s) => !TOUR.includes(s))];
-const refusedStatus = REFUSED as readonly number[];
 
 /** Sends each call from the handle's state with the version read before; one GET at the end. */
 async function quickPass(t: RequirementContext, h: Handle, calls: WorkflowOperation[]): Promise<{ failures: Failure[]; last?: CapturedResponse }> {
@@ -32,8 +31,8 @@ async function quickPass(t: RequirementContext, h: Handle, calls: WorkflowOperat
   let last: CapturedResponse | undefined;
   for (const op of calls) {
     last = await api.transition(h.id, op, before.version ?? null);
-    if (!refusedStatus.includes(last.status)) {
-      failures.push(failure(t.id, `${op.name} from ${before.state} refused with ${REFUSED.join(', ')}`, `HTTP ${last.status}`));
+    if (!isWorkflowRefusal(last.status)) {
+      failures.push(failure(t.id, `${op.name} from ${before.state} ${REFUSAL}`, `HTTP ${last.status}`));
       break;
     }
   }
@@ -101,7 +100,7 @@ describe('3-NDFL workflow: refusals, versions (vendor conventions)', () => {
     await source.with(someRefusal(t), async (h) => {
       const op = machine.refusedFrom(h.state, source.usable())[0];
       const res = await api.transition(h.id, op, h.version ?? null);
-      const status = refusedStatus.includes(res.status) ? [] : [failure(t.id, `${op.name} from ${h.state} refused with ${REFUSED.join(', ')}`, `HTTP ${res.status}`)];
+      const status = isWorkflowRefusal(res.status) ? [] : [failure(t.id, `${op.name} from ${h.state} ${REFUSAL}`, `HTTP ${res.status}`)];
       t.expectNone([...status, ...businessErrorBody(t.id, res)], res, `${op.name} from ${h.state}`);
     });
     await workflowControl(t, 'refusals');

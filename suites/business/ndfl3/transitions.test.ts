@@ -6,7 +6,7 @@
  */
 import { describe } from 'vitest';
 import { ToolError } from '../../../harness/errors.ts';
-import { landedIn, REFUSED, repeatChangesNothing } from '../../../harness/ndfl3/checks.ts';
+import { isWorkflowRefusal, landedIn, repeatChangesNothing } from '../../../harness/ndfl3/checks.ts';
 import { anyState, inState, type Goal } from '../../../harness/ndfl3/requests.ts';
 import { workflow, type WorkflowOperation } from '../../../harness/ndfl3/workflow.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
@@ -32,7 +32,7 @@ describe('3-NDFL workflow: target states (3.1)', () => {
       await source.with(allowedSource(t, op), async (h) => {
         const from = h.state;
         const { res, after } = await api.step(h, op);
-        if (!api.config.machine && (REFUSED as readonly number[]).includes(res.status)) {
+        if (!api.config.machine && isWorkflowRefusal(res.status)) {
           throw new ToolError('CREDENTIAL_MISSING', `without services.business.ndfl3.sourceStates the suite can only try ${op.name} from the state a request is in, and ${from} refused it (HTTP ${res.status})`);
         }
         t.expectNone(landedIn(t.id, op, from, res, after), res, `request ${h.id}, ${op.name} from ${from}`);

@@ -68,8 +68,10 @@ rulesBlock(plan, 'business rules: self-employed receipts (2.6, 3.2)', ['BUS-SEL-
 
   requirementTest('BUS-SEL-001', { row: 'a created receipt answers IN_PROGRESS' }, async (t) => {
     const { created } = await createAndRead(config.inn, 1, 'a receipt');
-    t.expectNone(accepted(create, created, t.id), created, 'a receipt create');
     const status = receiptOf(created).status;
+    // A receipt generated from the document may meet a rule of the vendor's that 2.6 does not give: no receipt, no status to judge.
+    // A receipt answered (2xx) with a status is judged by it, whether or not the rest of its body is as documented (BUS-RUN-004's).
+    if (created.status < 200 || created.status > 299 || status === undefined) controlRefused('a receipt create', created);
     t.expectNone(status === 'IN_PROGRESS' ? [] : [failure(t.id, 'status IN_PROGRESS (3.2: returned by receipt creation)', `status ${JSON.stringify(status)}`, '/status')], created);
   });
 

@@ -16,6 +16,8 @@ import { inconclusive } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import type { GeneratedRequest } from '../../../generators/openapi.ts';
+import { itemsOf } from '../../../harness/business/paging.ts';
+import { canonicalJson, isJsonObject } from '../../../harness/json.ts';
 import { type Host, send } from '../../../harness/business/send.ts';
 import { conclusive, notAfterServerError } from '../../../harness/business/judge.ts';
 import { notLocatedRow, unusableRows } from '../_blocks.ts';
@@ -34,10 +36,16 @@ async function list(op: OperationPlan, query: Record<string, unknown>, note: str
 }
 
 /** The cards of a list answer: a root array, or the answer's first array property. */
-function cardsOf(res: CapturedResponse): unknown[] | undefined {
-  if (Array.isArray(res.json)) return res.json;
-  if (res.json && typeof res.json === 'object') return Object.values(res.json).find(Array.isArray) as unknown[] | undefined;
-  return undefined;
+const cardsOf = (res: CapturedResponse): unknown[] | undefined => itemsOf(res.json);
+
+/**
+ * Which card an entry is: its ucid (or id), else the whole entry with its keys sorted. Two answers list
+ * the same cards when they list the same identities in the same order; a balance or a timestamp that
+ * changed between them, or keys in another order, is not another card.
+ */
+function cardIdentity(card: unknown): string {
+  if (isJsonObject(card)) for (const key of ['ucid', 'cardId', 'id']) if (card[key] !== undefined && card[key] !== null) return `${key} ${JSON.stringify(card[key])}`;
+  return canonicalJson(card);
 }
 
 /** A list accepted: the documented success, carrying a list of cards. */
@@ -85,8 +93,8 @@ function listRows(cards: OperationPlan): void {
     const explicit = await list(cards, { limit: 1000, offset: 0 }, 'limit=1000&offset=0');
     t.expectNone(listed(cards, defaults, t.id, 'no limit and no offset'), defaults, 'no limit and no offset');
     t.expectNone(listed(cards, explicit, t.id, 'limit=1000&offset=0'), explicit, 'limit=1000&offset=0');
-    const [a, b] = [cardsOf(defaults)!, cardsOf(explicit)!];
-    const same = JSON.stringify(a) === JSON.stringify(b);
+    const [a, b] = [cardsOf(defaults)!.map(cardIdentity), cardsOf(explicit)!.map(cardIdentity)];
+    const same = a.length === b.length && a.every((card, i) => card === b[i]);
     t.expectNone(same ? [] : [failure(t.id, `the same cards as with limit=1000&offset=0 (${b.length} cards)`, `${a.length} cards${a.length < b.length ? ': a smaller default page' : ', or others'}`)], defaults);
     // Two empty pages are equal whatever the defaults are: no evidence.
     if (!b.length) throw inconclusive('PRECONDITION_MISSING', 'the cards list is empty, so its defaults cannot be told from any others');

@@ -5,7 +5,7 @@
  * here stops the sandbox at start.
  */
 import type { FaultSet } from '../../../faults/types.ts';
-import { editBody, modifiersOf, never, onRefusal, withHeader, type Behaviour, type ModifierFault } from '../../../faults/modifiers.ts';
+import { editBody, modifiersOf, never, onRefusal, withHeader, type Behaviour, type ModifierFault, type ModifierVariation } from '../../../faults/modifiers.ts';
 import { businessErrorBody } from '../errors.ts';
 import { ndfl3Faults } from './faults.ts';
 import { NDFL3_RULES, type Ndfl3Answer, type Ndfl3Request, type Ndfl3Route, type Ndfl3Rules } from './rules.ts';
@@ -26,7 +26,7 @@ const failsWith = (route: Ndfl3Route, status: number, code: string, message: (re
   answer: (a, request) => (served(route)(a) ? { ...a, status, headers: { 'content-type': 'application/json' }, body: businessErrorBody(code, message(request)) } : a),
 });
 /** A rule's refusals answered with another status and code, the message kept. */
-const refusedAs = (rule: keyof Ndfl3Rules, status: number, code: string, message?: (request: Ndfl3Request) => string): Edit => ({
+export const refusedAs = (rule: keyof Ndfl3Rules, status: number, code: string, message?: (request: Ndfl3Request) => string): Edit => ({
   answer: onRefusal(rule, (a: Ndfl3Answer, request: Ndfl3Request): Ndfl3Answer => ({ ...a, status, body: businessErrorBody(code, message?.(request) ?? String((a.body as { errorMessage?: unknown }).errorMessage)) })),
 });
 /** Source states added to one call. */
@@ -76,7 +76,7 @@ const EDITS: Record<string, Edit> = {
   'ndf-declaration-first-answer-only': { rules: { 'declaration.kept': (answers) => answers.slice(0, 1) } },
   'ndf-chat-message-lost': { rules: { 'chat.store': never } },
   'ndf-attachment-not-found': failsWith('attachment', 404, 'NOT_FOUND', (request) => `attachment ${String(request.params.attachmentId ?? '').toLowerCase()} not found in this request`),
-  'ndf-document-data-rejected': failsWith('document-data', 422, 'UNPROCESSABLE', () => 'the document data could not be processed'),
+  'ndf-document-data-rejected': failsWith('document-data', 415, 'UNSUPPORTED_MEDIA_TYPE', () => 'Content-Type application/json is not supported here'),
   'ndf-upload-500': failsWith('upload', 500, 'INTERNAL_ERROR', () => 'unexpected error'),
   'ndf-unknown-request-500': refusedAs('taxRequest.known', 500, 'INTERNAL_ERROR', () => 'unexpected error'),
   'ndf-unknown-request-404': refusedAs('taxRequest.known', 404, 'NOT_FOUND', (request) => `tax request ${request.params.taxRequestId ?? ''} not found`),
@@ -93,5 +93,5 @@ export const NDFL3_MODIFIER_FAULTS: ModifierFault<Ndfl3Shape>[] = ndfl3Faults.ma
 
 for (const id of Object.keys(EDITS)) if (!ndfl3Faults.some((f) => f.id === id)) throw new Error(`fault-modifiers.ts edits ${id}, which faults.ts does not list`);
 
-/** The part's rules with the faults that are on, and their edits of the answers. */
-export const ndfl3Modifiers = (faults: FaultSet) => modifiersOf<Ndfl3Shape>(NDFL3_MODIFIER_FAULTS, faults, { rules: NDFL3_RULES, settings: {} });
+/** The part's rules with the faults and latitudes that are on, and their edits of the answers. */
+export const ndfl3Modifiers = (faults: FaultSet, latitudes: ModifierVariation<Ndfl3Shape>[] = []) => modifiersOf<Ndfl3Shape>([...NDFL3_MODIFIER_FAULTS, ...latitudes], faults, { rules: NDFL3_RULES, settings: {} });

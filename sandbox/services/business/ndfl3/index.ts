@@ -10,9 +10,11 @@ import { sendAnswer } from '../../../exchange.ts';
 import { withHeader } from '../../../faults/modifiers.ts';
 import type { ListenerUrls, ServiceContext } from '../../../types.ts';
 import { requestIdOf } from '../errors.ts';
+import { SERVICE_LATITUDES } from '../latitudes.ts';
 import { NDFL3_MODIFIER_FAULTS, ndfl3Modifiers } from './fault-modifiers.ts';
 import { formRoutes } from './forms.ts';
 import { makeGuard } from './guard.ts';
+import { NDFL3_LATITUDES } from './latitudes.ts';
 import { sourceStateTable } from './machine.ts';
 import { requestRoutes } from './requests.ts';
 import type { Ndfl3Request } from './rules.ts';
@@ -20,6 +22,8 @@ import { Ndfl3Store } from './store.ts';
 import { workflowRoutes } from './workflow.ts';
 
 export const faults = NDFL3_MODIFIER_FAULTS;
+/** This part's latitudes; the service-wide ones (../latitudes.ts) are the business index's to list, and apply here too. */
+export const latitudes = NDFL3_LATITUDES;
 /** The business bearer token (credentials.token of ../index.ts) serves these routes; nothing of its own. */
 export const credentials: Record<string, string> = {};
 
@@ -38,7 +42,7 @@ function storeOf(ctx: ServiceContext): Ndfl3Store {
 
 export function register(app: FastifyInstance, ctx: ServiceContext): void {
   const store = storeOf(ctx);
-  const modifiers = ndfl3Modifiers(ctx.faults);
+  const modifiers = ndfl3Modifiers(ctx.faults, [...NDFL3_LATITUDES, ...SERVICE_LATITUDES]);
   const guard = makeGuard(ctx.credentials.business.token, store, modifiers.rules);
   for (const spec of [...requestRoutes(guard, store, modifiers.rules), ...workflowRoutes(guard, store, modifiers.rules), ...formRoutes(guard)]) {
     // The faults' edits around the route (fault-modifiers.ts), then the X-Request-Id every answer carries.

@@ -45,6 +45,10 @@ export function seedWorld(world: World): void {
       agreementNumber: `AGR-${(i % 3) + 1}`,
     });
   }
+  // More applications than a page of one holds, so that the paging of 4.5 can be seen.
+  for (const [i, status] of (['IN_PROGRESS', 'ISSUED', 'REJECTED'] as const).entries()) {
+    seedRecord(world, 'virtual-card-application', { applicationId: randomUUID(), status, createdAt: new Date(Date.UTC(2026, 0, 10 + i)).toISOString(), ...(status === 'ISSUED' ? { ucid: VIRTUAL_CARD_UCID } : {}) });
+  }
   for (let d = 0; d < 3; d++) {
     const dealId = randomUUID();
     seedRecord(world, 'deal', { dealId, accountNumber: ACCOUNTS[0], status: 'ACTIVE', stepsCount: 2, createdAt: new Date().toISOString() });

@@ -6,7 +6,7 @@
  * faults.ts without an entry here stops the sandbox at start.
  */
 import type { FaultSet } from '../../../faults/types.ts';
-import { editBody, modifiersOf, never, onRefusal, withHeader, type Behaviour, type ModifierFault } from '../../../faults/modifiers.ts';
+import { editBody, modifiersOf, never, onRefusal, withHeader, type Behaviour, type ModifierFault, type ModifierVariation } from '../../../faults/modifiers.ts';
 import { businessErrorBody } from '../errors.ts';
 import { ALL_SCOPES, groupOf } from './access.ts';
 import { BEHAVIOUR_SETTINGS, type BehaviourSettings } from './behaviours.ts';
@@ -24,7 +24,7 @@ export interface RuntimeShape {
   settings: BehaviourSettings;
 }
 
-type Edit = Behaviour<RuntimeShape>;
+export type Edit = Behaviour<RuntimeShape>;
 type Rule = keyof BusinessRules;
 
 const CARDS_WITHOUT_CERTIFICATE = new Set(['GET /api/v1/card', 'GET /api/v3/card', 'GET /api/v1/card/{ucid}']);
@@ -40,11 +40,11 @@ const ofOperation = (keys: string | Set<string>) => (a: RuntimeAnswer) => a.fact
 /** The operation's own successful answer (its behaviour's). */
 const success = (keys: string | Set<string>) => (a: RuntimeAnswer) => a.facts?.outcome === 'success' && ofOperation(keys)(a);
 /** An edit of the operation's successful answers. */
-const onSuccess = (keys: string | Set<string>, edit: (a: RuntimeAnswer) => RuntimeAnswer): Edit => ({ answer: (a) => (success(keys)(a) ? edit(a) : a) });
+export const onSuccess = (keys: string | Set<string>, edit: (a: RuntimeAnswer) => RuntimeAnswer): Edit => ({ answer: (a) => (success(keys)(a) ? edit(a) : a) });
 /** An edit of the body of the operation's successful answers. */
 const successBody = (keys: string | Set<string>, edit: (body: Node) => Node | void): Edit => ({ answer: editBody<RuntimeAnswer, Node>(success(keys), edit) });
 /** The answer turned into a business error, its other headers kept. */
-const errorInstead = (a: RuntimeAnswer, status: number, code: string, message: string, details?: Record<string, unknown>): RuntimeAnswer => ({
+export const errorInstead = (a: RuntimeAnswer, status: number, code: string, message: string, details?: Record<string, unknown>): RuntimeAnswer => ({
   ...a,
   status,
   headers: { ...a.headers, 'content-type': 'application/json' },
@@ -58,18 +58,18 @@ const errorMessageOf = (a: RuntimeAnswer) => String((a.body as { errorMessage?: 
 // ── The rules a fault replaces ───────────────────────────────────────────────────────────────────────
 
 /** The document's parameter check, its outcome edited for the operation's parameters. */
-const parametersEdited = (edit: (checked: ReturnType<typeof checkParameters>, op: Operation, raw: RawRequest) => ReturnType<typeof checkParameters>): Edit => ({
+export const parametersEdited = (edit: (checked: ReturnType<typeof checkParameters>, op: Operation, raw: RawRequest) => ReturnType<typeof checkParameters>): Edit => ({
   rules: { parameters: (op, raw) => edit(checkParameters(op, raw), op, raw) },
 });
 /** The document's body check, with the problems of `drop` left out. */
-const schemaLoosened = (drop: (problems: Problem[], op: Operation, body: Node) => Problem[]): Edit => ({
+export const schemaLoosened = (drop: (problems: Problem[], op: Operation, body: Node) => Problem[]): Edit => ({
   rules: { 'body.schema': (op, body) => drop(checkBody(op, body), op, isNode(body) ? body : {}) },
 });
 const without = (problems: Problem[], field: string) => problems.filter((p) => p.field !== field);
 /** Business rules switched off. */
 const rulesOff = (...names: Rule[]): Edit => ({ rules: Object.fromEntries(names.map((n) => [n, never])) as Partial<RuntimeRules> });
 /** A refusal 2.6 does not make, run after the rules of the operation's group (after its last rule). */
-function alsoRefuses(group: 'payment.' | 'beneficiary.' | 'checkout.', extra: (b: Node, op: Operation) => Answer | undefined): Edit {
+export function alsoRefuses(group: 'payment.' | 'beneficiary.' | 'checkout.', extra: (b: Node, op: Operation) => Answer | undefined): Edit {
   const last = (Object.keys(BUSINESS_RULES) as Rule[]).filter((n) => n.startsWith(group)).at(-1)!;
   return { rules: { [last]: (b: Node, op: Operation) => BUSINESS_RULES[last](b, op) ?? extra(b, op) } as Partial<RuntimeRules> };
 }
@@ -99,7 +99,7 @@ const EDITS: Record<string, Edit> = {
   'bus-run-empty-success': onSuccess('GET /api/v1/individual/passport', (a) => ({ ...withoutHeader(a, 'content-type'), body: undefined })),
   'bus-run-valid-token-refused': onSuccess('GET /api/v1/individual/blacklist/status', (a) => errorInstead(a, 401, 'UNAUTHORIZED', 'the token is not valid')),
   'bus-run-identified-without-token': { rules: { 'token.present': (op) => (op.template.includes('{') ? undefined : TOKEN_REQUIRED) } },
-  'bus-run-valid-rejected': onSuccess('POST /api/v1/delivery/tasks', (a) => errorInstead(a, 400, 'VALIDATION_ERROR', 'request validation failed: body.priority is required', { 'body.priority': 'is required' })),
+  'bus-run-valid-rejected': onSuccess('POST /api/v1/delivery/tasks', (a) => withHeader(errorInstead(a, 405, 'METHOD_NOT_ALLOWED', 'POST is not allowed on /api/v1/delivery/tasks'), 'allow', 'GET')),
   'bus-run-wrong-content-type': onSuccess(CARDS_LISTS, (a) => withHeader(a, 'content-type', 'text/plain; charset=utf-8')),
   'bus-run-error-body-shape': {
     answer: (a) => (a.facts?.outcome === 'error' && a.status === 404 ? { ...a, body: { message: errorMessageOf(a), code: 404 } } : a),
@@ -130,6 +130,9 @@ const EDITS: Record<string, Edit> = {
     CARDS_LISTS.has(op.key) && checked.values.query.limit === 1000 ? { ...checked, problems: [...checked.problems, { field: 'query.limit', message: 'must be < 1000' }] } : checked,
   ),
   'bus-run-cards-default-limit-100': { settings: { 'cards.defaultLimit': 100 } },
+  'bus-run-applications-unpaged': {
+    request: (r) => (r.method === 'GET' && r.path === '/api/v3/card/virtual/issue/application' ? { ...r, query: Object.fromEntries(Object.entries(r.query).filter(([name]) => name !== 'limit')) } : r),
+  },
 
   // faults.ts: RULE_FAULTS
   'bus-rule-uin-loose': schemaLoosened((problems, op, b) => (PAYMENTS.has(op.key) && typeof b.uin === 'string' && /^[\p{L}\d]{1,25}$/u.test(b.uin) ? without(problems, 'body.uin') : problems)),
@@ -207,5 +210,6 @@ export const RUNTIME_MODIFIER_FAULTS: ModifierFault<RuntimeShape>[] = [...RUNTIM
 
 for (const id of Object.keys(EDITS)) if (!RUNTIME_MODIFIER_FAULTS.some((f) => f.id === id)) throw new Error(`fault-modifiers.ts edits ${id}, which faults.ts does not list`);
 
-/** The handler's rules and settings with the faults that are on, and their edits of the answer. */
-export const runtimeModifiers = (faults: FaultSet) => modifiersOf<RuntimeShape>(RUNTIME_MODIFIER_FAULTS, faults, { rules: RUNTIME_RULES, settings: BEHAVIOUR_SETTINGS });
+/** The handler's rules and settings with the faults and latitudes that are on, and their edits of the answer. */
+export const runtimeModifiers = (faults: FaultSet, latitudes: ModifierVariation<RuntimeShape>[] = []) =>
+  modifiersOf<RuntimeShape>([...RUNTIME_MODIFIER_FAULTS, ...latitudes], faults, { rules: RUNTIME_RULES, settings: BEHAVIOUR_SETTINGS });

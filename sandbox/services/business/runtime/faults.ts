@@ -12,10 +12,10 @@ export const RUNTIME_FAULTS: Fault[] = [
   fault('bus-run-html-400', ['BUS-NEG-001', 'BUS-RUN-003', 'BUS-ERR-002'], 'validation errors are answered 400 with an HTML page instead of the JSON error body'),
   fault('bus-run-500-on-valid', ['BUS-RUN-001'], 'POST /api/v1/invoice/send answers 500 to a valid request'),
   fault('bus-run-intermittent-500', ['BUS-RUN-001'], 'GET /api/v1/company answers every other valid request 500: a retry is served'),
-  fault('bus-run-empty-success', ['BUS-RUN-003', 'BUS-RUN-004'], 'GET /api/v1/individual/passport answers 200 with no body and no Content-Type'),
+  fault('bus-run-empty-success', ['BUS-RUN-003'], 'GET /api/v1/individual/passport answers 200 with no body and no Content-Type'),
   fault('bus-run-valid-token-refused', ['BUS-RUN-005'], 'GET /api/v1/individual/blacklist/status refuses the valid token with 401'),
   fault('bus-run-identified-without-token', ['BUS-AUT-001'], 'a request without a token to an operation with a path identifier is served (404 for an identifier that does not exist, the resource otherwise)'),
-  fault('bus-run-valid-rejected', ['BUS-RUN-005'], 'POST /api/v1/delivery/tasks refuses valid requests with 400, asking for an undocumented field'),
+  fault('bus-run-valid-rejected', ['BUS-RUN-005'], 'POST /api/v1/delivery/tasks, a documented method, refuses valid requests with 405 (Allow: GET)'),
   fault('bus-run-wrong-content-type', ['BUS-RUN-003'], 'the cards lists answer JSON text labelled text/plain'),
   fault('bus-run-error-body-shape', ['BUS-RUN-004', 'BUS-ERR-001'], '404 answers carry { message, code } instead of the business error body'),
   fault('bus-run-query-not-validated', ['BUS-NEG-001'], 'query parameters are not validated: a broken one is ignored and the request served'),
@@ -33,6 +33,7 @@ export const RUNTIME_FAULTS: Fault[] = [
   fault('bus-run-cards-limit-5000', ['BUS-CRD-001'], 'the cards list accepts limit up to 5000'),
   fault('bus-run-cards-limit-1000-refused', ['BUS-CRD-002'], 'the cards list refuses limit 1000 (an exclusive maximum)'),
   fault('bus-run-cards-default-limit-100', ['BUS-CRD-003'], 'the cards list shows 100 cards when no limit is sent'),
+  fault('bus-run-applications-unpaged', ['BUS-PAG-001'], 'the virtual card applications list ignores its page size and answers every application'),
 ];
 
 /** Faults of the business rules of 2.6 and the limits of 8 (issue 9): rules.ts, payments.ts, behaviours.ts. */

@@ -14,12 +14,16 @@ import { INACTIVE_TAXPAYER_INN, VIRTUAL_CARD_UCID, seedWorld } from './behaviour
 import { fixturesSection } from './fixtures.ts';
 import { FRESH_PAYER_PREFIX, MONTH_USED_AMOUNT, MONTH_USED_PREFIX, SBP_FREE_LIMIT } from './payments.ts';
 import { requestIdOf } from '../errors.ts';
+import { SERVICE_LATITUDES } from '../latitudes.ts';
 import { RUNTIME_MODIFIER_FAULTS, runtimeModifiers } from './fault-modifiers.ts';
 import { runtimeHandler, runtimeRequestOf, type RuntimeState } from './handler.ts';
+import { RUNTIME_LATITUDES } from './latitudes.ts';
 import { checkTable } from './resources.ts';
 import { World } from './world.ts';
 
 export const faults: Fault[] = RUNTIME_MODIFIER_FAULTS;
+/** This part's latitudes; the service-wide ones (../latitudes.ts) are the business index's to list, and apply here too. */
+export const latitudes = RUNTIME_LATITUDES;
 
 /** Fixed development credentials: a token with no business scope at all (the full token is the service's). */
 export const credentials: Record<string, string> = { tokenWithoutScope: 'dev-business-token-without-scope' };
@@ -44,7 +48,7 @@ function stateOf(ctx: ServiceContext): RuntimeState {
 }
 
 export function register(app: FastifyInstance, ctx: ServiceContext): void {
-  const modifiers = runtimeModifiers(ctx.faults);
+  const modifiers = runtimeModifiers(ctx.faults, [...RUNTIME_LATITUDES, ...SERVICE_LATITUDES]);
   const handle = runtimeHandler(stateOf(ctx), modifiers.rules, modifiers.settings);
   // The faults' edits around the handler (fault-modifiers.ts), then the X-Request-Id every answer carries.
   app.all('/*', async (request, reply) => {

@@ -88,12 +88,18 @@ export const RESOURCES: ResourceSpec[] = [
     actions: { 'POST /api/v1/delivery/tasks/{id}/cancel': { set: { status: 'CANCELLED' }, refusedFrom: ['DONE'] } },
     initial: { status: 'NEW' },
   },
+  // Paginated (4.5): the list pages by offset and limit like every list of the table.
+  { kind: 'virtual-card-application', key: ['applicationId'], newId: 'uuid', list: ['GET /api/v3/card/virtual/issue/application'] },
   {
     kind: 'signature-issue',
     key: ['issueRequestId'],
     newId: 'uuid',
     create: ['POST /tls/api/v1/qualified-digital-signature/issue'],
-    read: ['GET /tls/api/v1/qualified-digital-signature/issue/{issueRequestId}/status', 'GET /tls/api/v1/qualified-digital-signature/issue/{issueRequestId}/certificate'],
+    read: [
+      'GET /tls/api/v1/qualified-digital-signature/issue/{issueRequestId}/status',
+      'GET /tls/api/v1/qualified-digital-signature/issue/{issueRequestId}/certificate',
+      'GET /tls/api/v1/qualified-digital-signature/issue/{issueRequestId}/certificate-request',
+    ],
     actions: { 'PUT /tls/api/v1/qualified-digital-signature/issue/{issueRequestId}/certificate-request': { set: { status: 'IN_PROGRESS' }, refusedFrom: ['ISSUED', 'REJECTED'] } },
     initial: { status: 'WAITING_CERTIFICATE_REQUEST' },
   },
