@@ -10,10 +10,11 @@
  * run starts. Bytes that contain a credential of the target file are not kept (the hash still is).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redactor } from '../redact.ts';
 import type { FetchedDocument } from './records.ts';
+import { makeDirs } from './report-dir.ts';
 import { variableOf } from '../runner/settings.ts';
 
 export const FETCHED_DIR = 'fetched';
@@ -37,7 +38,7 @@ export function recordFetchedDocument(url: string, body: string, contentType: st
     const bytes = Buffer.from(body, 'utf8');
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const dir = join(reportDir, FETCHED_DIR);
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     const file = `${sha256.slice(0, 12)}-${nameOf(url)}`;
     const keep = redactor.redact(body) === body;
     if (keep) writeAtomically(join(dir, file), bytes);

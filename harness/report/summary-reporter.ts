@@ -4,7 +4,7 @@
  * the summary, and writes conformance.json, conformance.md and junit.xml. Everything passes through the
  * target's redactor once more, on top of the redaction done where messages are made.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 import { Redactor } from '../redact.ts';
@@ -14,6 +14,7 @@ import { getRunInfo } from '../runner/run-info.ts';
 import { reportDirOf } from '../runner/settings.ts';
 import { fetchedDocuments } from './fetched-documents.ts';
 import { renderJunit } from './junit.ts';
+import { makeDirs } from './report-dir.ts';
 import { summaryOf, verdictOf, type RunSummary, type TestRecord } from './records.ts';
 import { renderMarkdown, renderText } from './text.ts';
 import { loadRunWaivers, waiverFileName } from './waiver-file.ts';
@@ -100,12 +101,15 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
   return filteredOut ? { ...summary, filteredOut } : summary;
 }
 
-/** Writes conformance.json, conformance.md and junit.xml for a summary. */
+/**
+ * Writes conformance.md, junit.xml and conformance.json for a summary; conformance.json last, so that a
+ * run whose writing failed midway leaves no summary for the CLI to take as its result.
+ */
 export function writeReports(dir: string, summary: RunSummary): void {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'conformance.json'), JSON.stringify(summary, null, 2));
+  makeDirs(dir);
   writeFileSync(join(dir, 'conformance.md'), renderMarkdown(summary));
   writeFileSync(join(dir, 'junit.xml'), renderJunit(summary));
+  writeFileSync(join(dir, 'conformance.json'), JSON.stringify(summary, null, 2));
 }
 
 export default class SummaryReporter implements Reporter {
@@ -118,7 +122,14 @@ export default class SummaryReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
     const reportDir = getRunInfo()?.reportDir ?? reportDirOf();
     const summary = summarise(modules, unhandled, this.root, reportDir);
-    writeReports(reportDir, summary);
+    try {
+      writeReports(reportDir, summary);
+    } catch (error) {
+      // The CLI checks the folder first; writing can still fail (a full disk, vitest run directly). The
+      // summary is printed all the same, and the run fails as a tool error (the CLI: no summary, exit 2).
+      console.error(`partner-conformance: the reports could not be written to ${reportDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      process.exitCode = 2;
+    }
     console.log(renderText(summary));
   }
 }
