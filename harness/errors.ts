@@ -15,7 +15,8 @@
 
 export const TOOL_ERROR_CODES = {
   TARGET_FILE_INVALID: 'the target file (or the waiver file) cannot be read, is not valid YAML, or breaks its schema',
-  TARGET_FILE_MISSING_VARIABLE: 'the target file refers to an environment variable that is not set',
+  TARGET_FILE_MISSING_VARIABLE: 'the target file refers to an environment variable that is not set, or is set but empty',
+  SETTING_INVALID: 'a setting (an environment variable or a command-line option) has a value the suite cannot use, or the report folder cannot be made or written',
   TARGET_UNREACHABLE: 'the service could not be reached (connection refused, DNS, TLS) or the connection broke',
   TARGET_TIMEOUT: 'the service did not answer in full within the request deadline',
   TARGET_REDIRECT: 'the service answered with a redirect, which the suite never follows (the Location is shown)',

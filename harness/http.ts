@@ -3,7 +3,8 @@
  * pacer (one slot in the service's schedule and the operation group's at once); a total deadline per
  * request (connect, headers and the whole body) that the running test's budget also aborts; a body
  * read as a stream and cut off past a size cap; redirects never followed; a 429 waited out only as
- * long as the target file allows; an origin that keeps failing given up on. Everything that stops a
+ * long as the target file allows, and a service that asks for a longer wait left alone for as long as
+ * it asked; an origin that keeps failing given up on (both for the whole run). Everything that stops a
  * request is a ToolError with its code (harness/errors.ts), never a response a check could judge.
  * The response is captured as status, headers, raw body and parsed JSON (or the parse error).
  */
@@ -18,8 +19,10 @@ import { currentTestScope } from './test-scope.ts';
 import { discard, readBounded } from './transport/body.ts';
 import { RequestDeadline } from './transport/deadline.ts';
 import { classifyTransportError, type ExchangeState } from './transport/errors.ts';
-import { OriginHealth } from './transport/origin-health.ts';
+import { OriginHealth, type HealthEvent } from './transport/origin-health.ts';
 import { retryAfterOf } from './transport/retry-after.ts';
+import { ServiceStops, type StopEvent } from './transport/service-stops.ts';
+import { runRecord } from './run-record.ts';
 
 export interface RequestSpec {
   area: Area;
@@ -73,6 +76,10 @@ export interface HttpClientOptions {
   /** The documented limit of each service (specs/limits.yaml), unless the target file overrides it. */
   limits?: Partial<Record<Area, RateLimit>>;
   undocumentedLimit?: RateLimit;
+  /** Failures per origin; default the run's shared record (outside a run, this client's own). */
+  health?: OriginHealth;
+  /** Services that asked for silence; default the run's shared record (outside a run, this client's own). */
+  stops?: ServiceStops;
 }
 
 interface Outgoing {
@@ -85,12 +92,15 @@ const FALLBACK_LIMIT: RateLimit = { requests: 40, perSeconds: 1 };
 
 export class HttpClient {
   private readonly pacer: Pacer;
-  private readonly health = new OriginHealth();
+  private readonly health: OriginHealth;
+  private readonly stops: ServiceStops;
   constructor(
     readonly target: Target,
     private readonly options: HttpClientOptions = {},
   ) {
     this.pacer = options.pacer ?? new LocalPacer();
+    this.health = options.health ?? new OriginHealth(runRecord<HealthEvent>('origin-health'));
+    this.stops = options.stops ?? new ServiceStops(runRecord<StopEvent>('service-stops'));
   }
 
   limitOf(area: Area): RateLimit {
@@ -114,21 +124,35 @@ export class HttpClient {
     const testSignal = currentTestScope()?.signal;
     const { retry429, maxRetryAfterMs } = this.target.settings;
     for (let attempt = 0; ; attempt++) {
-      this.health.assertAlive(origin, spec.operation);
+      this.assertSendable(origin, spec);
       const pacingFrom = performance.now();
-      if (paced) await this.waiting(() => this.pacer.wait(this.paceKeys(spec), testSignal), spec, 'for a pacing slot');
+      if (paced) {
+        await this.waiting(() => this.pacer.wait(this.paceKeys(spec), testSignal), spec, 'for a pacing slot');
+        // Another worker may have learnt, while this one waited, that nothing may go there.
+        this.assertSendable(origin, spec);
+      }
       const response = await this.once(spec, outgoing, attempt, testSignal, performance.now() - pacingFrom);
-      if (response.status !== 429 || !paced) return response;
+      if (response.status !== 429) return response;
       const asked = retryAfterOf(response.headers);
       const header = asked.header ?? 'no Retry-After, so 1 s';
       if (asked.ms > maxRetryAfterMs) {
-        throw this.toolError('TARGET_RATE_LIMITED', `${spec.operation} at ${origin} answered 429 asking to wait ${Math.round(asked.ms / 1000)} s (${header}), more than the cap of ${maxRetryAfterMs} ms (settings.maxRetryAfterMs)`);
+        const why = `${spec.operation} at ${origin} answered 429 asking to wait ${Math.round(asked.ms / 1000)} s (${header}), more than the cap of ${maxRetryAfterMs} ms (settings.maxRetryAfterMs); nothing more is sent to services.${spec.area} for that long, as it asked`;
+        this.stops.stop(spec.area, asked.ms, this.target.redactor.redact(why));
+        // A burst sees its 429 as it came (its test judges it); later requests, bursts too, are not sent.
+        if (paced) throw this.toolError('TARGET_RATE_LIMITED', why);
       }
+      if (!paced) return response;
       if (attempt >= retry429) {
         throw this.toolError('TARGET_RATE_LIMITED', `${spec.operation} at ${origin} still answered 429 after ${attempt} retr${attempt === 1 ? 'y' : 'ies'} (settings.retry429 ${retry429}) (last ${header})`);
       }
       await this.waiting(() => sleep(asked.ms, testSignal), spec, `out the 429's ${header}`);
     }
+  }
+
+  /** Throws when the run has given up on the origin, or the service asked for silence that has not passed. */
+  private assertSendable(origin: string, spec: RequestSpec): void {
+    this.health.assertAlive(origin, spec.operation);
+    this.stops.assertOpen(spec.area, spec.operation);
   }
 
   /** A wait the test's budget may end: then a TARGET_TIMEOUT naming what was waited for. */

@@ -1,13 +1,18 @@
 /**
- * The reachability probe: before any test runs, one request to each service's base URL, with a short
- * total deadline. Any HTTP answer (whatever its status) means reachable; a refused connection, a DNS or
- * TLS failure, garbled HTTP, or silence means the service's tests are reported as tool errors at once,
- * with the probe's code, instead of each waiting out its own deadline. The answer's body is not read.
+ * The reachability probe: before any test runs, one connection to each service's origin, made as the
+ * HTTP client makes it (undici's own connector: DNS, TCP and, for https, the TLS handshake with the
+ * certificate checked), within the request deadline of the target file (`settings.timeoutMs`). A
+ * connection refused, a name that does not resolve, a certificate that is not trusted, or no connection
+ * within the deadline means the service's tests are reported as tool errors at once, with the probe's
+ * code, instead of each finding it out. Nothing is sent on the connection: how fast, or whether, the
+ * service answers some request is for the tests to find out with the requests they make (a slow but
+ * healthy service, or one that ignores a GET of its base URL, is tested like any other), and a service
+ * that stops answering is given up on after three failures in the run (transport/origin-health.ts).
  */
-import { request } from 'undici';
+import type { Socket } from 'node:net';
+import { buildConnector } from 'undici';
 import type { ToolErrorCode } from './errors.ts';
 import { AREAS, type Area, type Target } from './target.ts';
-import { discard } from './transport/body.ts';
 import { RequestDeadline } from './transport/deadline.ts';
 import { causeOf, classifyTransportError } from './transport/errors.ts';
 
@@ -16,19 +21,39 @@ export interface ProbeFailure {
   message: string;
 }
 
-export const PROBE_DEADLINE_MS = 5_000;
+function connect(url: URL, deadline: RequestDeadline): Promise<void> {
+  const connector = buildConnector({ timeout: deadline.deadlineMs });
+  // undici strips the brackets of an IPv6 literal the same way before it connects.
+  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  return new Promise((resolve, reject) => {
+    let socket: Socket | undefined;
+    // The connector's own timeout covers the TCP connect only; the deadline covers a name lookup and a
+    // TLS handshake that hang too, and closes the connection it gave up on.
+    const onAbort = () => {
+      socket?.destroy();
+      reject(deadline.signal.reason);
+    };
+    deadline.signal.addEventListener('abort', onAbort, { once: true });
+    // At run time the connector returns the socket it is connecting (its type says void).
+    socket = connector({ hostname, host: url.host, protocol: url.protocol, port: url.port }, (error, connected) => {
+      deadline.signal.removeEventListener('abort', onAbort);
+      connected?.destroy();
+      if (error) reject(error);
+      else resolve();
+    }) as unknown as Socket | undefined;
+  });
+}
 
 async function probeUrl(url: string, deadlineMs: number): Promise<ProbeFailure | undefined> {
-  const origin = new URL(url).origin;
+  const parsed = new URL(url);
+  const origin = parsed.origin;
   const deadline = new RequestDeadline(deadlineMs);
   try {
-    const res = await request(url, { method: 'GET', signal: deadline.signal, headersTimeout: deadlineMs, bodyTimeout: deadlineMs });
-    discard(res.body);
+    await connect(parsed, deadline);
     return undefined;
   } catch (error) {
     const { code } = classifyTransportError(error, { operation: 'the reachability probe', origin, deadline, bodyBytes: 0 }).error;
-    if (code === 'TARGET_TIMEOUT') return { code, message: `${origin} did not answer the reachability probe within ${deadlineMs} ms` };
-    if (code === 'TARGET_PROTOCOL_ERROR') return { code, message: `${origin} answered the reachability probe with something that is not valid HTTP (${causeOf(error)})` };
+    if (code === 'TARGET_TIMEOUT') return { code, message: `${origin} did not complete a connection within ${deadlineMs} ms (settings.timeoutMs)` };
     return { code: code as ToolErrorCode, message: `${origin} could not be reached (${causeOf(error)})` };
   } finally {
     deadline.dispose();
@@ -36,7 +61,7 @@ async function probeUrl(url: string, deadlineMs: number): Promise<ProbeFailure |
 }
 
 /** Probes every selected service (its plain URL; the mTLS URL is probed by the mTLS tests themselves). */
-export async function probeServices(target: Target, deadlineMs = PROBE_DEADLINE_MS): Promise<Partial<Record<Area, ProbeFailure>>> {
+export async function probeServices(target: Target, deadlineMs = target.settings.timeoutMs): Promise<Partial<Record<Area, ProbeFailure>>> {
   const out: Partial<Record<Area, ProbeFailure>> = {};
   await Promise.all(
     AREAS.filter((area) => target.areas.includes(area) && target.services[area]).map(async (area) => {

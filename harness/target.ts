@@ -7,7 +7,6 @@
  * The sections are typed by the readers of harness/config/.
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { readBounded } from './config/bounded-file.ts';
 import type { BusinessSection } from './config/business.ts';
 import type { IdentitySection } from './config/identity.ts';
@@ -17,6 +16,7 @@ import { describeSchemaErrors } from './config/schema-errors.ts';
 import type { SpeechSection } from './config/speech.ts';
 import { formatPath, stringsWithKind, TARGET_FILE_SCHEMA_ID } from './config/target-schema.ts';
 import { urlProblem } from './config/url-rules.ts';
+import { parseYamlText, YamlProblem } from './config/yaml-text.ts';
 import { ToolError } from './errors.ts';
 import { Redactor } from './redact.ts';
 import { schemaRegistry } from './schemas.ts';
@@ -102,7 +102,8 @@ function interpolate(node: unknown, file: string, path: Array<string | number>, 
     return node.replace(ENV_REF, (_m, name: string) => {
       const value = env[name];
       if (value === undefined || value === '') {
-        throw new ToolError('TARGET_FILE_MISSING_VARIABLE', `${file}: key "${formatPath(path)}" refers to environment variable \${${name}}, which is not set`);
+        const state = value === undefined ? 'is not set' : 'is set but empty';
+        throw new ToolError('TARGET_FILE_MISSING_VARIABLE', `${file}: key "${formatPath(path)}" refers to environment variable \${${name}}, which ${state}`);
       }
       return value;
     });
@@ -130,7 +131,7 @@ function semanticProblem(data: TargetFileData): string | undefined {
   for (const { path, value, kind } of stringsWithKind(data)) {
     const absoluteDocument = path.at(-1) === 'documentPath' && /^https?:\/\//i.test(value);
     if (kind !== 'url' && kind !== 'httpsUrl' && !absoluteDocument) continue;
-    const problem = urlProblem(value, kind === 'httpsUrl');
+    const problem = urlProblem(value, kind === 'httpsUrl', !absoluteDocument);
     if (problem) return `key "${formatPath(path)}": ${problem}`;
   }
   const missing = (data.areas ?? []).filter((area) => !data.services[area]);
@@ -142,10 +143,10 @@ function parseTargetFile(file: string, env: NodeJS.ProcessEnv): TargetFileData {
   const text = readBounded(file, (what) => invalid(file, what), 'a target file is a few kilobytes');
   let raw: unknown;
   try {
-    raw = parseYaml(text);
+    raw = parseYamlText(text);
   } catch (error) {
-    const where = error instanceof YAMLParseError && error.linePos ? ` at line ${error.linePos[0].line}` : '';
-    throw invalid(file, `not valid YAML${where}: ${(error as Error).message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
+    if (error instanceof YamlProblem) throw invalid(file, error.message);
+    throw error;
   }
   if (raw === null || raw === undefined) throw invalid(file, 'is empty; a target file needs name, kind and services (see examples/target.example.yaml)');
   const data = interpolate(raw, file, [], env);

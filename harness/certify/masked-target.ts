@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parse } from 'yaml';
+import { parseYamlText } from '../config/yaml-text.ts';
 import { SECRET_KEY_PATTERN, type Redactor } from '../redact.ts';
 
 const ONLY_REFERENCES = /^(\$\{[A-Za-z_][A-Za-z0-9_]*\})+$/;
@@ -29,5 +29,5 @@ function mask(node: unknown, redactor: Redactor, key = '', secret = false): unkn
 
 /** The target file's content, parsed, with every credential masked. */
 export function maskedTargetFile(file: string, redactor: Redactor): unknown {
-  return mask(parse(readFileSync(file, 'utf8')), redactor);
+  return mask(parseYamlText(readFileSync(file, 'utf8')), redactor);
 }

@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { dirname, join } from 'node:path';
 import { harEntries } from '../report/har.ts';
 import { renderJunit } from '../report/junit.ts';
+import { makeDirs } from '../report/report-dir.ts';
 import type { RunSummary } from '../report/records.ts';
 import { renderReportHtml } from './html/report-html.ts';
 import { buildManifest, MANIFEST_FILE, manifestBytes, SIGNATURE_FILE, type Manifest, type ManifestInput, type PackFile } from './manifest.ts';
@@ -23,7 +24,13 @@ export class PackFolderError extends Error {}
  * manifest.json); refused when it holds anything else, so that `--out .` never deletes a user's files.
  */
 export function preparePackFolder(dir: string): void {
-  if (!existsSync(dir)) return void mkdirSync(dir, { recursive: true });
+  if (!existsSync(dir)) {
+    try {
+      return void makeDirs(dir);
+    } catch (error) {
+      throw new PackFolderError(`${dir} cannot be created (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  }
   const entries = readdirSync(dir);
   if (entries.length && !entries.includes(MANIFEST_FILE)) throw new PackFolderError(`${dir} is not empty and holds no earlier pack (no ${MANIFEST_FILE}); name an empty or new folder`);
   for (const name of entries) rmSync(join(dir, name), { recursive: true, force: true });

@@ -1,8 +1,9 @@
 /**
  * `partner-conformance certify` (`npm run certify`): runs the whole suite at certification depth against
  * the target (resolved as `run` resolves it) and writes a certification pack; `certify verify <dir>`
- * checks one. Exit codes: certify 0 certifiable, 1 not certifiable, 2 the run could not start or reach a
- * verdict; verify 0 accepted, 1 not accepted (the reason names the file), 2 bad usage.
+ * checks one. Exit codes: certify 0 certifiable, 1 not certifiable (a pack says why, also when nothing
+ * could be checked: an unreachable target is not certifiable), 2 the run could not start and no pack was
+ * written; verify 0 accepted, 1 not accepted (the reason names the file), 2 bad usage.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { PackFolderError, preparePackFolder, writePack } from '../certify/pack.t
 import { KEY_ENV, KEY_FILE_ENV, loadSigningKey, SigningKeyError, type SigningKey } from '../certify/signing.ts';
 import { specDigest, suiteIdentity } from '../certify/suite-identity.ts';
 import { verifyPack } from '../certify/verify.ts';
-import { exitCodeOf, type RunSummary } from '../report/records.ts';
+import type { RunSummary } from '../report/records.ts';
 import { WAIVERS_ENV } from '../report/waiver-file.ts';
 import { requirements } from '../requirements.ts';
 import { DEPTHS, depthOf, type Depth } from '../runner/depth.ts';
@@ -25,6 +26,7 @@ import { parseArgs } from './args.ts';
 import { checkRunInputs } from './run-inputs.ts';
 import { planRun } from './run.ts';
 import { startStandaloneSandbox, type StandaloneSandbox } from './sandbox-process.ts';
+import { firstUnknown, unknownOptionMessage } from './unknown-options.ts';
 import { runVitest } from './vitest-process.ts';
 
 /** Bad usage: reported as one line, exit 2. */
@@ -38,8 +40,8 @@ function optionsOf(argv: readonly string[], options: readonly CommandOption[]): 
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const unknown = parsed.rest.find((arg) => arg.startsWith('--'));
-  if (unknown) throw new UsageError(`unknown option ${unknown} (--help lists the options)`);
+  const unknown = firstUnknown(parsed.rest, []);
+  if (unknown) throw new UsageError(unknownOptionMessage(unknown, options.map((o) => o.flag)));
   return { values: { ...parsed.values, ...Object.fromEntries([...parsed.switches].map((flag) => [flag, 'true'])) }, positionals: parsed.rest };
 }
 
@@ -115,7 +117,7 @@ function planCertification(values: Record<string, string | undefined>, targetFil
     throw new UsageError((error as Error).message);
   }
   const env = { ...plan.env, ...depthEnv(values) };
-  return { env, inputs: checkRunInputs(env) };
+  return { env, inputs: checkRunInputs(env, process.env, plan.namedBy) };
 }
 
 async function certifyMain(argv: string[]): Promise<number> {
@@ -172,7 +174,7 @@ async function certifyMain(argv: string[]): Promise<number> {
     for (const line of verdict.certifiable ? verdict.basis : verdict.reasons) console.log(`  - ${line}`);
     console.log(`pack: ${outDir} (report.html, results.json, junit.xml, manifest.json${key ? ', manifest.jws' : ''}${manifest.documents.length ? ', fetched/' : ''}${summary.evidence ? ', evidence/' : ''})`);
     console.log(key ? `signed ${key.alg} with ${key.from}; key thumbprint ${key.thumbprint} (publish it for verification)` : 'UNSIGNED: no signing key was given; verify will not accept this pack without --allow-unsigned');
-    return verdict.certifiable ? 0 : exitCodeOf(summary) || 1;
+    return verdict.certifiable ? 0 : 1;
   } catch (error) {
     if (error instanceof ToolError || error instanceof PackFolderError) {
       console.error(`partner-conformance certify: ${error.message}`);

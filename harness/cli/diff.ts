@@ -4,6 +4,7 @@ import { diffExitCode, diffRuns, renderDiff } from '../report/diff.ts';
 import { readSummary } from '../report/merge.ts';
 import { parseArgs } from './args.ts';
 import type { Command } from './command.ts';
+import { firstUnknown, unknownOptionMessage } from './unknown-options.ts';
 
 export const diffCommand: Command = {
   name: 'diff',
@@ -15,6 +16,8 @@ export const diffCommand: Command = {
   async main(argv) {
     try {
       const args = parseArgs(argv, { values: ['--rerun'], switches: [] });
+      const unknown = firstUnknown(args.rest, []);
+      if (unknown) throw new Error(unknownOptionMessage(unknown, ['--rerun']));
       if (args.rest.length !== 2) throw new Error('give two runs: OLD NEW (conformance.json files or report folders)');
       const [older, newer] = args.rest;
       let rerun: string | undefined = args.values['--rerun'];

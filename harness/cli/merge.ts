@@ -8,6 +8,7 @@ import { renderText } from '../report/text.ts';
 import { reportDirOf } from '../runner/settings.ts';
 import { parseArgs } from './args.ts';
 import type { Command } from './command.ts';
+import { firstUnknown, unknownOptionMessage } from './unknown-options.ts';
 
 export const mergeCommand: Command = {
   name: 'merge',
@@ -17,6 +18,8 @@ export const mergeCommand: Command = {
   async main(argv) {
     try {
       const args = parseArgs(argv, { values: ['--reports'], switches: [] });
+      const unknown = firstUnknown(args.rest, []);
+      if (unknown) throw new Error(unknownOptionMessage(unknown, ['--reports']));
       if (!args.rest.length) throw new Error('give the report folders (or conformance.json files) of the shards');
       const { parts, evidence, missing } = mergeEvidence(args.rest.map((path) => ({ path, summary: readSummary(path) })));
       for (const file of missing) console.log(`evidence not found, left out of the merge (its tests keep their verdicts): ${file}`);

@@ -7,7 +7,7 @@
 import { ToolError } from '../errors.ts';
 import { clearFetchedDocuments } from '../report/fetched-documents.ts';
 import { loadWaiverFile, waiverFileOf, type WaiverFile } from '../report/waiver-file.ts';
-import { runSettings, targetFileOf, variableOf } from '../runner/settings.ts';
+import { invalidSetting, runSettings, targetFileOf, variableOf, type SettingVariable } from '../runner/settings.ts';
 import { loadTarget, type Target } from '../target.ts';
 
 export interface RunInputs {
@@ -16,14 +16,22 @@ export interface RunInputs {
   waivers?: WaiverFile;
 }
 
-/** Validates the run's inputs; throws a ToolError (TARGET_FILE_*) with a short message when one is wrong. */
-export function checkRunInputs(env: Record<string, string>, processEnv: NodeJS.ProcessEnv = process.env): RunInputs {
+/**
+ * Validates the run's inputs; throws a ToolError (TARGET_FILE_*, SETTING_INVALID) with a short message
+ * when one is wrong. `namedBy` gives the flag that set a variable, for the message to name.
+ */
+export function checkRunInputs(env: Record<string, string>, processEnv: NodeJS.ProcessEnv = process.env, namedBy: Partial<Record<SettingVariable, string>> = {}): RunInputs {
   const all = { ...processEnv, ...env };
   let target: Target | undefined;
   try {
     const file = targetFileOf(env);
     target = file ? loadTarget(file) : undefined;
-    runSettings(all, target);
+    const settings = runSettings(all, target);
+    const absent = target && settings.areas ? settings.areas.filter((area) => !target!.areas.includes(area)) : [];
+    if (target && absent.length) {
+      const name = namedBy.CONFORMANCE_AREAS ?? 'CONFORMANCE_AREAS';
+      throw invalidSetting(`${name} names ${absent.join(', ')}, which target file "${target.name}" does not check (its areas: ${target.areas.join(', ') || 'none'})`);
+    }
   } catch (error) {
     if (error instanceof ToolError) throw error;
     throw new ToolError('TARGET_FILE_INVALID', (error as Error).message);

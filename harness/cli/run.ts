@@ -11,14 +11,16 @@ import { join, resolve } from 'node:path';
 import { ToolError } from '../errors.ts';
 import { readSummary } from '../report/merge.ts';
 import { erroredSummary, exitCodeOf, type RunSummary } from '../report/records.ts';
+import { reportDirProblem } from '../report/report-dir.ts';
 import { writeReports } from '../report/summary-reporter.ts';
 import { closingLines } from '../report/text.ts';
 import { DEPTHS, isDepth } from '../runner/depth.ts';
-import { reportDirOf, targetFileOf, variableOf } from '../runner/settings.ts';
+import { areasSetting, integerSetting, reportDirOf, targetFileOf, variableOf, type SettingVariable } from '../runner/settings.ts';
 import { WAIVERS_ENV } from '../report/waiver-file.ts';
 import { parseArgs } from './args.ts';
 import type { Command } from './command.ts';
 import { checkRunInputs } from './run-inputs.ts';
+import { firstUnknown, unknownOptionMessage, vitestRunOptions } from './unknown-options.ts';
 import { runVitest } from './vitest-process.ts';
 
 const VALUE_FLAGS = ['--target', '--waivers', '--reports', '--areas', '--depth', '--seed', '--grep', '--shard', '--from'] as const;
@@ -26,26 +28,47 @@ const SWITCHES = ['--only-failed', '--progress'] as const;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+export interface RunPlan {
+  env: Record<string, string>;
+  vitestArgs: string[];
+  /** What the command line did not know, handed to vitest as it was typed. */
+  passThrough: string[];
+  reportDir: string;
+  /** The flag that set a variable of the run, so that a message names what the user typed. */
+  namedBy: Partial<Record<SettingVariable, string>>;
+  onlyFailed?: RunSummary;
+}
+
 /** The run's environment and vitest arguments from the command line (validated, nothing run yet). */
-export function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): { env: Record<string, string>; vitestArgs: string[]; reportDir: string; onlyFailed?: RunSummary } {
+export function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): RunPlan {
   const args = parseArgs(argv, { values: VALUE_FLAGS, switches: SWITCHES });
   const v = args.values;
   const out: Record<string, string> = {};
+  const namedBy: RunPlan['namedBy'] = {};
   const vitestArgs = [...args.rest];
   const reportDir = resolve(v['--reports'] ?? reportDirOf(env));
   out.CONFORMANCE_REPORT_DIR = reportDir;
+  if (v['--reports']) namedBy.CONFORMANCE_REPORT_DIR = '--reports';
   const target = v['--target'] ?? targetFileOf(env);
   if (target) out.CONFORMANCE_TARGET = resolve(target);
   const waivers = v['--waivers'] ?? variableOf(WAIVERS_ENV, env);
   if (waivers) out[WAIVERS_ENV] = resolve(waivers);
-  if (v['--areas']) out.CONFORMANCE_AREAS = v['--areas'];
+  if (v['--areas'] !== undefined) {
+    areasSetting(v['--areas'], '--areas');
+    out.CONFORMANCE_AREAS = v['--areas'];
+    namedBy.CONFORMANCE_AREAS = '--areas';
+  }
   if (v['--depth']) {
     if (!isDepth(v['--depth'])) throw new Error(`--depth must be one of ${Object.keys(DEPTHS).join(', ')}, got "${v['--depth']}"`);
     out.CONFORMANCE_DEPTH = v['--depth'];
     // The command line wins over CONFORMANCE_RUNS in the environment.
     out.CONFORMANCE_RUNS = String(DEPTHS[v['--depth']]);
   }
-  if (v['--seed']) out.CONFORMANCE_SEED = v['--seed'];
+  if (v['--seed'] !== undefined) {
+    integerSetting(v['--seed'], '--seed', () => true, 'an integer');
+    out.CONFORMANCE_SEED = v['--seed'];
+    namedBy.CONFORMANCE_SEED = '--seed';
+  }
   if (v['--grep']) vitestArgs.push('--testNamePattern', v['--grep']);
   if (v['--shard']) {
     const match = /^(\d+)\/(\d+)$/.exec(v['--shard']);
@@ -65,7 +88,18 @@ export function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): { env:
       vitestArgs.push('--testNamePattern', `(?:${[...new Set(failed.map((t) => escapeRegExp(t.title)))].join('|')})$`);
     }
   }
-  return { env: out, vitestArgs, reportDir, onlyFailed };
+  return { env: out, vitestArgs, passThrough: args.rest, reportDir, namedBy, onlyFailed };
+}
+
+/** The one line for an option neither `run` nor vitest knows, or undefined. */
+export async function unknownRunOption(passThrough: readonly string[]): Promise<string | undefined> {
+  const own = [...VALUE_FLAGS, ...SWITCHES, '--help', '-h'];
+  if (!firstUnknown(passThrough, own)) return undefined;
+  const vitest = await vitestRunOptions();
+  if (!vitest.length) return undefined;
+  const unknown = firstUnknown(passThrough, [...own, ...vitest]);
+  // Our own options come first in the guess: "--depht" meant --depth, not some option of vitest.
+  return unknown ? unknownOptionMessage(unknown, [...own, ...vitest.filter((f) => f.startsWith('--'))]) : undefined;
 }
 
 function refuse(reportDir: string, error: { code: ToolError['code']; message: string }): number {
@@ -103,12 +137,23 @@ export const runCommand: Command = {
       return 2;
     }
     const { env, vitestArgs, reportDir, onlyFailed } = plan;
+    const unknown = await unknownRunOption(plan.passThrough);
+    if (unknown) {
+      console.error(`partner-conformance run: ${unknown}`);
+      return 2;
+    }
+    // Before anything is written there: a folder that cannot be made would leave the run with no report.
+    const dirProblem = reportDirProblem(reportDir);
+    if (dirProblem) {
+      console.error(`partner-conformance run: SETTING_INVALID: ${plan.namedBy.CONFORMANCE_REPORT_DIR ?? (variableOf('CONFORMANCE_REPORT_DIR') ? 'CONFORMANCE_REPORT_DIR' : 'the report folder')}: ${dirProblem}; the run did not start and wrote no report`);
+      return 2;
+    }
     if (onlyFailed && !vitestArgs.includes('--testNamePattern')) {
       console.log('nothing to rerun: no test failed in the last run');
       return 0;
     }
     try {
-      const { target } = checkRunInputs(env);
+      const { target } = checkRunInputs(env, process.env, plan.namedBy);
       for (const notice of (target as { notices?: string[] } | undefined)?.notices ?? []) console.log(`notice: ${notice}`);
     } catch (error) {
       const code = error instanceof ToolError ? error.code : 'TARGET_FILE_INVALID';

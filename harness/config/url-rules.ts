@@ -3,15 +3,19 @@
  * key says so), a host, a port from 1 to 65535 where one is given, and no credential in it: neither
  * user:password@ nor a query parameter named like a key, token, secret or password. A credential in a
  * URL ends up in every curl line and log; it belongs in its own key, given as a ${ENV} value, where the
- * redactor knows it. Messages never quote the URL (it may hold the credential).
+ * redactor knows it. A service's base URL (`url`, `mtlsUrl`) has no query or fragment either: the suite
+ * appends each operation's path to it, and a query would end up before the path (`/x?tenant=a/op`),
+ * so that every request went astray and the target were blamed. Messages never quote the URL (it may
+ * hold the credential), only the names of its parameters.
  */
 
-/** Query parameter names that carry a credential (also used by the redactor). */
-export const CREDENTIAL_PARAMETER = /key|token|secret|passw|credential|signature/i;
+/** Query parameter names that carry a credential (also used by the redactor): by a part of the name, or the whole. */
+export const CREDENTIAL_PARAMETER = /key|token|secret|passw|credential|signature|^(?:pwd|pw|pass|auth|authorization|sig)$/i;
 
 const AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)(?::([^/?#]*))?/;
 
-export function urlProblem(value: string, httpsOnly = false): string | undefined {
+/** `base`: a service's base URL, to which operation paths are appended (no query, no fragment). */
+export function urlProblem(value: string, httpsOnly = false, base = false): string | undefined {
   const authority = AUTHORITY.exec(value);
   const port = authority?.[2];
   if (port !== undefined) {
@@ -33,5 +37,10 @@ export function urlProblem(value: string, httpsOnly = false): string | undefined
   for (const name of new Set(url.searchParams.keys())) {
     if (CREDENTIAL_PARAMETER.test(name)) return `carries a credential in its query parameter "${name}"; ${advice}`;
   }
+  if (base && (url.search || value.includes('?'))) {
+    const names = [...new Set(url.searchParams.keys())].map((n) => `"${n}"`).join(', ');
+    return `has a query string${names ? ` (${names})` : ''}; the suite appends each operation's path to this URL, so a query would come before the path: give the base URL without one`;
+  }
+  if (base && (url.hash || value.includes('#'))) return "has a fragment (#…); the suite appends each operation's path to this URL: give the base URL without one";
   return undefined;
 }

@@ -5,8 +5,9 @@
  * summarised on the console; the catalog tests (BUS-CAT-001..003, BUS-DRF-001) are where each kind
  * fails.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeDirs } from '../report/report-dir.ts';
 import type { CatalogOperation } from './catalog.ts';
 import { operationKey, type OperationIndex } from './paths.ts';
 
@@ -47,7 +48,7 @@ export function computeDrift(index: OperationIndex, catalog: CatalogOperation[],
 }
 
 export function writeDrift(reportDir: string, drift: Drift): string {
-  mkdirSync(reportDir, { recursive: true });
+  makeDirs(reportDir);
   const file = join(reportDir, 'drift.json');
   writeFileSync(file, `${JSON.stringify(drift, null, 2)}\n`);
   return file;

@@ -12,10 +12,11 @@
  * the document's examples) is the document's own text, kept as served, and the sidecar says so.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redactor } from '../redact.ts';
 import type { FetchedDocument } from './records.ts';
+import { makeDirs } from './report-dir.ts';
 import { variableOf } from '../runner/settings.ts';
 
 export const FETCHED_DIR = 'fetched';
@@ -39,7 +40,7 @@ export function recordFetchedDocument(url: string, body: string, contentType: st
     const bytes = Buffer.from(body, 'utf8');
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const dir = join(reportDir, FETCHED_DIR);
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     const file = `${sha256.slice(0, 12)}-${nameOf(url)}`;
     const keep = !redactor.holdsSecret(body);
     if (keep) writeAtomically(join(dir, file), bytes);

@@ -5,7 +5,7 @@
  * evidence (evidence/<area>.har). Every message passes through the target's redactor once more, on top
  * of the redaction done where messages are made (the exchange records were redacted where they were made).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import { Redactor } from '../redact.ts';
@@ -16,6 +16,7 @@ import { reportDirOf } from '../runner/settings.ts';
 import { RunEvidence, writeEvidence, type EvidenceOutput } from './evidence.ts';
 import { fetchedDocuments } from './fetched-documents.ts';
 import { renderJunit } from './junit.ts';
+import { makeDirs } from './report-dir.ts';
 import { summaryOf, verdictOf, VITEST_TIMEOUT, type RunSummary, type TestRecord } from './records.ts';
 import { hookErrorOf, hookMessage, vitestStateOf } from './test-outcome.ts';
 import { renderMarkdown, renderText } from './text.ts';
@@ -124,13 +125,17 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
   return { summary: filteredOut ? { ...summary, filteredOut } : summary, evidence };
 }
 
-/** Writes conformance.json, conformance.md, junit.xml and the evidence files (none: no evidence is left from an earlier run). */
+/**
+ * Writes conformance.md, junit.xml, the evidence files (none: no evidence is left from an earlier run)
+ * and conformance.json; conformance.json last, so that a run whose writing failed midway leaves no
+ * summary for the CLI to take as its result.
+ */
 export function writeReports(dir: string, summary: RunSummary, evidence?: EvidenceOutput): void {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'conformance.json'), JSON.stringify(summary, null, 2));
+  makeDirs(dir);
   writeFileSync(join(dir, 'conformance.md'), renderMarkdown(summary));
   writeFileSync(join(dir, 'junit.xml'), renderJunit(summary));
   writeEvidence(dir, evidence);
+  writeFileSync(join(dir, 'conformance.json'), JSON.stringify(summary, null, 2));
 }
 
 export default class SummaryReporter implements Reporter {
@@ -143,7 +148,14 @@ export default class SummaryReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
     const reportDir = getRunInfo()?.reportDir ?? reportDirOf();
     const { summary, evidence } = summarise(modules, unhandled, this.root, reportDir);
-    writeReports(reportDir, summary, evidence);
+    try {
+      writeReports(reportDir, summary, evidence);
+    } catch (error) {
+      // The CLI checks the folder first; writing can still fail (a full disk, vitest run directly). The
+      // summary is printed all the same, and the run fails as a tool error (the CLI: no summary, exit 2).
+      console.error(`partner-conformance: the reports could not be written to ${reportDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      process.exitCode = 2;
+    }
     console.log(renderText(summary));
   }
 }

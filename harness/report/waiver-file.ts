@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { readBounded } from '../config/bounded-file.ts';
+import { parseYamlText } from '../config/yaml-text.ts';
 import { ToolError } from '../errors.ts';
 import { requirements } from '../requirements.ts';
 import { schemaRegistry, SCHEMA_BASE } from '../schemas.ts';
@@ -32,16 +32,16 @@ const invalid = (file: string, detail: string) => new ToolError('TARGET_FILE_INV
 function readYaml(file: string): unknown {
   const text = readBounded(file, (what) => invalid(file, what), 'a waiver file is a few kilobytes');
   try {
-    return parseYaml(text);
+    return parseYamlText(text);
   } catch (error) {
-    throw invalid(file, `not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+    throw invalid(file, (error as Error).message);
   }
 }
 
 /** The `waivers:` key of a target file, read without interpolating or validating anything else. */
 function namedInTarget(targetFile: string): string | undefined {
   try {
-    const data = parseYaml(readBounded(targetFile, (what) => new Error(what), '')) as { waivers?: unknown } | null;
+    const data = parseYamlText(readBounded(targetFile, (what) => new Error(what), '')) as { waivers?: unknown } | null;
     return typeof data?.waivers === 'string' && data.waivers !== '' ? resolve(dirname(targetFile), data.waivers) : undefined;
   } catch {
     // The target file itself is validated (and its errors reported) by loadTarget.

@@ -5,6 +5,7 @@
  * "Settings" section is that table (a selftest compares them, checks that no other file reads a variable
  * by name, and that every `settings` key of the schema has its row).
  */
+import { ToolError } from '../errors.ts';
 import { AREAS, type Area, type Target } from '../target.ts';
 import { DEPTHS, isDepth } from './depth.ts';
 
@@ -33,7 +34,7 @@ const ROWS = [
   { variable: 'CONFORMANCE_SEED', key: 'settings.seed', default: `${CI_SEED} in CI, random otherwise`, meaning: 'property-test seed; always printed, so a failing run can be repeated', scope: 'run' },
   { variable: 'CONFORMANCE_SHRINK', default: '1', meaning: '0 stops a failing property at its first counterexample (the fault run uses it)', scope: 'run' },
   { variable: 'CONFORMANCE_PACE_SHARE', default: '1', meaning: 'the share of every documented rate limit this run may use (a shard of n: 1/n)', scope: 'run' },
-  { variable: 'CONFORMANCE_REPORT_DIR', default: DEFAULT_REPORT_DIR, meaning: 'where the reports are written', scope: 'run' },
+  { variable: 'CONFORMANCE_REPORT_DIR', default: DEFAULT_REPORT_DIR, meaning: 'where the reports are written (made if missing; one that cannot be made or written stops the run before it starts)', scope: 'run' },
   { variable: 'CONFORMANCE_WORKERS', default: String(DEFAULT_WORKERS), meaning: 'vitest workers (the tests wait on the network and the shared pacer, not the CPU)', scope: 'run' },
   { variable: 'CONFORMANCE_PROGRESS', default: 'on, off in CI', meaning: '1 prints a progress line every few seconds, also in CI; 0 never', scope: 'run' },
   { variable: 'CONFORMANCE_SPEC', default: '../shared/spec/partner-interfaces.md', meaning: 'the contract; read by the selftests (every quote is found in it) and the certification manifest', scope: 'run' },
@@ -92,12 +93,32 @@ export interface RunSettings {
   paceShare: number;
 }
 
-function integer(env: Environment, name: string, check: (n: number) => boolean, what: string): number | undefined {
-  const text = env[name];
-  if (text === undefined || text === '') return undefined;
-  const n = Number(text);
-  if (!Number.isInteger(n) || !check(n)) throw new Error(`${name} must be ${what}, got "${text}"`);
+/**
+ * A setting the suite cannot use (SETTING_INVALID), named as the user gave it: the variable, or the
+ * command-line flag that set it (`--seed must be an integer`).
+ */
+export function invalidSetting(message: string): ToolError {
+  return new ToolError('SETTING_INVALID', message);
+}
+
+/** An integer setting from its text; `name` is how the user gave it (a variable or a flag). */
+export function integerSetting(text: string, name: string, check: (n: number) => boolean, what: string): number {
+  const n = /^\s*[-+]?\d+\s*$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || !check(n)) throw invalidSetting(`${name} must be ${what}, got "${text}"`);
   return n;
+}
+
+/** A comma-separated list of areas; `name` is how the user gave it (a variable or a flag). */
+export function areasSetting(text: string, name: string): Area[] {
+  const areas = list(text);
+  for (const area of areas) if (!(AREAS as readonly string[]).includes(area)) throw invalidSetting(`${name}: unknown area "${area}"; the areas are ${AREAS.join(', ')}`);
+  if (!areas.length) throw invalidSetting(`${name} names no area; the areas are ${AREAS.join(', ')}`);
+  return areas as Area[];
+}
+
+function integer(env: Environment, name: SettingVariable, check: (n: number) => boolean, what: string): number | undefined {
+  const text = variableOf(name, env);
+  return text === undefined ? undefined : integerSetting(text, name, check, what);
 }
 
 const list = (text: string | undefined) => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -107,12 +128,13 @@ export function runSettings(env: Environment = process.env, target?: Pick<Target
   const envSeed = integer(env, 'CONFORMANCE_SEED', () => true, 'an integer');
   const envRuns = integer(env, 'CONFORMANCE_RUNS', (n) => n > 0, 'a positive integer');
   const workers = integer(env, 'CONFORMANCE_WORKERS', (n) => n > 0, 'a positive integer');
-  const depth = env.CONFORMANCE_DEPTH;
-  if (depth !== undefined && depth !== '' && !isDepth(depth)) throw new Error(`CONFORMANCE_DEPTH must be one of ${Object.keys(DEPTHS).join(', ')}, got "${depth}"`);
-  const areas = env.CONFORMANCE_AREAS ? list(env.CONFORMANCE_AREAS) : undefined;
-  for (const area of areas ?? []) if (!(AREAS as readonly string[]).includes(area)) throw new Error(`CONFORMANCE_AREAS: unknown area "${area}"; the areas are ${AREAS.join(', ')}`);
-  const paceShare = env.CONFORMANCE_PACE_SHARE ? Number(env.CONFORMANCE_PACE_SHARE) : 1;
-  if (!(paceShare > 0 && paceShare <= 1)) throw new Error(`CONFORMANCE_PACE_SHARE must be a number in (0, 1], got "${env.CONFORMANCE_PACE_SHARE}"`);
+  const depth = variableOf('CONFORMANCE_DEPTH', env);
+  if (depth !== undefined && !isDepth(depth)) throw invalidSetting(`CONFORMANCE_DEPTH must be one of ${Object.keys(DEPTHS).join(', ')}, got "${depth}"`);
+  const areasText = variableOf('CONFORMANCE_AREAS', env);
+  const areas = areasText === undefined ? undefined : areasSetting(areasText, 'CONFORMANCE_AREAS');
+  const shareText = variableOf('CONFORMANCE_PACE_SHARE', env);
+  const paceShare = shareText === undefined ? 1 : Number(shareText);
+  if (!(paceShare > 0 && paceShare <= 1)) throw invalidSetting(`CONFORMANCE_PACE_SHARE must be a number in (0, 1], got "${shareText}"`);
   const defaultSeed = env.CI ? CI_SEED : Math.floor(Math.random() * 2 ** 31);
   return {
     targetFile: targetFileOf(env),
@@ -122,7 +144,7 @@ export function runSettings(env: Environment = process.env, target?: Pick<Target
     reportDir: reportDirOf(env),
     workers: workers ?? DEFAULT_WORKERS,
     sandboxFaults: list(env.CONFORMANCE_SANDBOX_FAULTS),
-    areas: areas as Area[] | undefined,
+    areas,
     paceShare,
   };
 }

@@ -8,7 +8,7 @@
  * include the evidence of every exchange (evidence/*.har) and the certification pack of the same run.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { maskedTargetFile } from '../../harness/certify/masked-target.ts';
@@ -86,6 +86,23 @@ describe('secrets made of every ASCII punctuation character', () => {
     expect(hiddenInBase64(`…${header.slice(5)}`, secret)).toBe(true);
     expect(hiddenInBase64('nothing to see here at all, really', secret)).toBe(false);
   });
+
+  it('a credential written inline that YAML reads as an alias or a tag never appears in the refusal, on the console or in a report', async () => {
+    // Before: "Unresolved alias …: PCMK…" in stderr, conformance.json/.md and junit.xml, and a YAMLWarning quoting the whole line.
+    for (const sigil of ['*', '!']) {
+      const secret = `PCMARK${randomBytes(6).toString('hex')}~!()'&=+/%`;
+      const dir = tempDir('pc-yaml-secret-');
+      const target = join(dir, 'target.yaml');
+      writeFileSync(target, `name: yaml-secret\nkind: staging\nservices:\n  insurance:\n    url: http://127.0.0.1:9\n    token: ${sigil}${secret}\n`);
+      const run = await runSuite({ env: { CONFORMANCE_TARGET: target }, reportDir: join(dir, 'reports'), timeoutMs: 60_000 });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`${target}: not valid YAML at line 6, key "services.insurance.token": `);
+      const texts: Array<[string, string]> = [['console', run.stdout + run.stderr], ...[...filesUnder(run.reportDir)].map((f): [string, string] => [relative(run.reportDir, f), readFileSync(f, 'latin1')])];
+      expect(texts.map(([where]) => where).sort()).toEqual(['conformance.json', 'conformance.md', 'console', 'junit.xml']);
+      const leaks = texts.flatMap(([where, text]) => encodedForms(secret).filter((form) => text.includes(form)).map((form) => `${where}: ${sigil} as ${form.slice(0, 12)}`));
+      expect(leaks.concat(texts.filter(([, text]) => text.includes(secret.slice(0, 18))).map(([where]) => `${where}: the marker`))).toEqual([]);
+    }
+  }, 120_000);
 
   it('never appear in the console or any report of a failing whole-suite run', async () => {
     const overrides: Record<string, Record<string, string>> = {};

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { keyPaths } from '../../harness/config/target-schema.ts';
 import { ToolError } from '../../harness/errors.ts';
 import { loadTarget, MAX_TARGET_FILE_BYTES, validateTargetFile } from '../../harness/target.ts';
@@ -58,6 +58,29 @@ describe('loadTarget', () => {
     expect(error.message).toContain('PC_UNSET_VARIABLE');
   });
 
+  it('says that a variable is set but empty, rather than not set', () => {
+    const path = file('name: t\nkind: staging\nservices:\n  insurance: { url: "https://x.test", token: "${PC_EMPTY_VARIABLE}" }\n');
+    const error = errorOf(() => loadTarget(path, { PC_EMPTY_VARIABLE: '' }));
+    expect(error.code).toBe('TARGET_FILE_MISSING_VARIABLE');
+    expect(error.message).toContain('refers to environment variable ${PC_EMPTY_VARIABLE}, which is set but empty');
+    expect(errorOf(() => loadTarget(path, {})).message).toContain('${PC_EMPTY_VARIABLE}, which is not set');
+  });
+
+  it('prints nothing of its own for YAML the parser warns about (a warning once printed the whole source line)', () => {
+    const warnings: unknown[] = [];
+    const listener = (warning: unknown) => warnings.push(warning);
+    process.on('warning', listener);
+    const logged = vi.spyOn(console, 'warn');
+    try {
+      const path = file('name: t\nkind: staging\nservices:\n  insurance:\n    url: "https://x.test"\n    token: !PCMKabc\n');
+      expect(errorOf(() => loadTarget(path, {})).message).not.toContain('PCMK');
+    } finally {
+      process.off('warning', listener);
+    }
+    expect(logged).not.toHaveBeenCalled();
+    expect(warnings).toEqual([]);
+  });
+
   it('says when the file cannot be read', () => {
     const error = errorOf(() => loadTarget('/nonexistent/target.yaml', {}));
     expect(error.code).toBe('TARGET_FILE_INVALID');
@@ -79,7 +102,11 @@ const INSURANCE = 'services:\n  insurance: { url: "https://x.test", token: "T0k3
 const BAD_FILES: Array<[string, string, string, RegExp]> = [
   ['an empty file', '', '(file)', /is empty/],
   ['YAML syntax', `name: t\nkind: [staging\n${INSURANCE}`, '(file)', /not valid YAML at line \d/],
-  ['a duplicate key', `${BASE}kind: sandbox\n${INSURANCE}`, '(file)', /not valid YAML/],
+  ['a duplicate key', `${BASE}kind: sandbox\n${INSURANCE}`, '(file)', /not valid YAML at line 3: key "kind" is given twice in one mapping/],
+  ['a duplicate key deep down', `${BASE}services:\n  insurance:\n    url: "https://x.test"\n    token: T0k3n-SECRET\n    token: T0k3n-SECRET\n`, '(file)', /at line 7: key "services\.insurance\.token" is given twice/],
+  ['a credential that YAML reads as an alias', `${BASE}services:\n  insurance:\n    url: "https://x.test"\n    token: *PCMK~!()'&=+/%\n`, 'services.insurance.token', /not valid YAML at line 6, key "services\.insurance\.token": an alias \(\*\) to an anchor that is not defined; a value that starts with .* must be quoted$/],
+  ['a credential that YAML reads as a tag', `${BASE}services:\n  insurance:\n    url: "https://x.test"\n    token: !PCMKtag~abc\n`, 'services.insurance.token', /line 6, key "services\.insurance\.token": a tag \(!\) YAML does not know/],
+  ['a credential that YAML reads as a tag and a value', `${BASE}services:\n  insurance:\n    url: "https://x.test"\n    token: !PCMK~!()'&=+/%\n`, 'services.insurance.token', /line 6, key "services\.insurance\.token"/],
   ['a list at the top', '- name: t\n', '(top level)', /must be a mapping/],
   ['no name', `kind: staging\n${INSURANCE}`, 'name', /is required/],
   ['no services', BASE, 'services', /is required/],
@@ -97,6 +124,10 @@ const BAD_FILES: Array<[string, string, string, RegExp]> = [
   ['port 0', `${BASE}services:\n  insurance: { url: "http://127.0.0.1:0/x" }\n`, 'services.insurance.url', /port 0, outside 1 to 65535/],
   ['a password in a URL', `${BASE}services:\n  insurance: { url: "https://partner:P4ssw0rd@x.test" }\n`, 'services.insurance.url', /credential \(user:password@\).*\$\{ENV\}/],
   ['an apikey query parameter', `${BASE}services:\n  invest: { url: "https://x.test/?apikey=K3y" }\n`, 'services.invest.url', /query parameter "apikey".*\$\{ENV\}/],
+  ['a pwd query parameter', `${BASE}services:\n  invest: { url: "https://x.test/?pwd=P4ssw0rd" }\n`, 'services.invest.url', /query parameter "pwd".*\$\{ENV\}/],
+  ['an auth query parameter after another', `${BASE}services:\n  invest: { url: "https://x.test/?tenant=a&auth=K3y" }\n`, 'services.invest.url', /query parameter "auth".*\$\{ENV\}/],
+  ['a query string in a service URL', `${BASE}services:\n  insurance: { url: "http://x.test/insurance?tenant=acme" }\n`, 'services.insurance.url', /has a query string \("tenant"\); the suite appends each operation's path to this URL/],
+  ['a fragment in a service URL', `${BASE}services:\n  insurance: { url: "http://x.test/insurance#top" }\n`, 'services.insurance.url', /has a fragment/],
   ['a token in an absolute documentPath', `${BASE}services:\n  business: { url: "https://b.test", documentPath: "https://b.test/openapi.yaml?access_token=abc" }\n`, 'services.business.documentPath', /query parameter "access_token"/],
   ['mtlsUrl over http', `${BASE}services:\n  business: { url: "https://b.test", mtlsUrl: "http://b.test:8443" }\n`, 'services.business.mtlsUrl', /https/],
   ['a wrong type', `${BASE}settings: { runs: many }\n${INSURANCE}`, 'settings.runs', /must be a whole number/],
@@ -121,7 +152,7 @@ describe('a bad target file: one short message naming the file, the key and what
     expect(error.message).toMatch(says);
     expect(error.message.split('\n'), 'one line').toHaveLength(1);
     expect(error.message.length, error.message).toBeLessThan(path.length + 260);
-    for (const secret of ['T0k3n-SECRET', 'P4ssw0rd', 'K3y']) expect(error.message).not.toContain(secret);
+    for (const secret of ['T0k3n-SECRET', 'P4ssw0rd', 'K3y', 'PCMK', 'acme']) expect(error.message).not.toContain(secret);
   });
 
   it('covers more than twenty kinds', () => expect(BAD_FILES.length).toBeGreaterThan(23));

@@ -1,12 +1,16 @@
-/** An HttpClient against one fault server: a sandbox-kind target with the settings a test gives, paced locally unless a pacer is given. */
-import { HttpClient, type RequestSpec } from '../../harness/http.ts';
+/**
+ * An HttpClient against one fault server: a sandbox-kind target with the settings a test gives, paced
+ * locally unless a pacer is given; the run's shared records (origin health, service stops) are its own
+ * unless a test gives some, as two workers of one run share them.
+ */
+import { HttpClient, type HttpClientOptions, type RequestSpec } from '../../harness/http.ts';
 import { LocalPacer, type Pacer } from '../../harness/pacer.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { DEFAULT_SETTINGS, type RateLimit, type Target, type TargetSettings } from '../../harness/target.ts';
 
 export const SECRET = 'robustness-secret-token';
 
-export function clientFor(base: string, settings: Partial<TargetSettings> = {}, options: { pacer?: Pacer; limit?: RateLimit } = {}): HttpClient {
+export function clientFor(base: string, settings: Partial<TargetSettings> = {}, options: { pacer?: Pacer; limit?: RateLimit } & Pick<HttpClientOptions, 'health' | 'stops'> = {}): HttpClient {
   const redactor = new Redactor();
   redactor.register(SECRET);
   const target: Target = {
@@ -22,7 +26,7 @@ export function clientFor(base: string, settings: Partial<TargetSettings> = {}, 
     redactor,
   };
   const limit = options.limit ?? { requests: 10_000, perSeconds: 1 };
-  return new HttpClient(target, { pacer: options.pacer ?? new LocalPacer(), limits: { insurance: limit, business: limit } });
+  return new HttpClient(target, { pacer: options.pacer ?? new LocalPacer(), limits: { insurance: limit, business: limit }, health: options.health, stops: options.stops });
 }
 
 export const get = (base: string, path = '/x', extra: Partial<RequestSpec> = {}): RequestSpec => ({

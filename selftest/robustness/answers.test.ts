@@ -1,9 +1,14 @@
 /**
  * Answers the suite must not take for a verdict: one larger than the size cap (cut off, memory
  * bounded), a redirect (never followed, Location shown and redacted), a 429 that asks too much or
- * never ends (bounded wait, then TARGET_RATE_LIMITED; a burst sees the 429 as it came).
+ * never ends (bounded wait, then TARGET_RATE_LIMITED; a burst sees the 429 as it came), and a service
+ * that asks for more silence than the cap (nothing more is sent to it in the run, by any worker).
  */
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fileRecord } from '../../harness/run-record.ts';
+import { ServiceStops, type StopEvent } from '../../harness/transport/service-stops.ts';
+import { tempDir } from '../helpers.ts';
 import { clientFor, failureOf, get, SECRET } from './_client.ts';
 import { faultServer, hugeServer, recordingServer, redirectServer, tooManyServer, trackedServers } from './_servers.ts';
 
@@ -128,6 +133,50 @@ describe('429', () => {
     const res = await clientFor(server.base).send(get(server.base, '/x', { pacing: 'burst' }));
     expect(res.status).toBe(429);
     expect(server.arrivals.length).toBe(1);
+  });
+});
+
+describe('a service that asks for more silence than the cap', () => {
+  /** Two clients reading one run record from two places: two workers (or two test files) of one run. */
+  function twoWorkers(base: string) {
+    const file = join(tempDir('pc-stops-'), 'service-stops.jsonl');
+    return [0, 1].map(() => clientFor(base, {}, { stops: new ServiceStops(fileRecord<StopEvent>(file)) }));
+  }
+
+  it('is sent nothing more in the run, by any worker, rate-limit bursts included; other services still are', async () => {
+    // Before: every test of every worker sent its requests anyway (162 in 20 s after the first 429), and
+    // the rate-limit burst, all 429, ended as a contract failure.
+    const server = await track(tooManyServer({ 'retry-after': '3600' }));
+    const [first, second] = twoWorkers(server.base);
+    expect((await failureOf(first.send(get(server.base, '/first')))).error.code).toBe('TARGET_RATE_LIMITED');
+    expect(server.arrivals.length).toBe(1);
+    for (const [client, spec] of [[second, get(server.base, '/paced')], [second, get(server.base, '/burst', { pacing: 'burst' })], [first, get(server.base, '/again')]] as const) {
+      const { error, ms } = await failureOf(client.send(spec));
+      expect(error.code).toBe('TARGET_RATE_LIMITED');
+      expect(error.message).toMatch(/: not sent; GET \/first at http:\/\/127\.0\.0\.1:\d+ answered 429 asking to wait 3600 s \(Retry-After: 3600\), more than the cap of 10000 ms \(settings\.maxRetryAfterMs\); nothing more is sent to services\.insurance for that long, as it asked$/);
+      expect(ms).toBeLessThan(100);
+    }
+    expect(server.arrivals.length).toBe(1);
+    const other = await failureOf(second.send(get(server.base, '/business', { area: 'business' })));
+    expect(other.error.message).not.toContain('not sent');
+    expect(server.arrivals.length).toBe(2);
+  });
+
+  it('asked by a burst, stops what comes after it; the burst itself sees its 429s as they came', async () => {
+    const server = await track(tooManyServer({ 'retry-after': '3600' }));
+    const [first, second] = twoWorkers(server.base);
+    const burst = await Promise.all([0, 1, 2].map(() => first.send(get(server.base, '/burst', { pacing: 'burst' }))));
+    expect(burst.map((r) => r.status)).toEqual([429, 429, 429]);
+    expect((await failureOf(second.send(get(server.base, '/pace', { pacing: 'burst' })))).error.message).toContain('/pace: not sent;');
+    expect(server.arrivals.length).toBe(3);
+  });
+
+  it('is sent to again once the time it asked for has passed', () => {
+    const stops = new ServiceStops();
+    stops.stop('insurance', 15_000, 'asked for 15 s', 1_000);
+    expect(() => stops.assertOpen('insurance', 'GET /x', 15_999)).toThrow('GET /x: not sent; asked for 15 s');
+    expect(() => stops.assertOpen('insurance', 'GET /x', 16_001)).not.toThrow();
+    expect(() => stops.assertOpen('business', 'GET /x', 2_000)).not.toThrow();
   });
 });
 

@@ -1,10 +1,14 @@
 /**
  * Connections that fail: a closed port, a target that dies mid-run (given up on after three
- * consecutive failures, so the rest of the run does not pay a deadline per request), garbled HTTP and
+ * consecutive failures, counted for the whole run across workers and files, so the rest of the run
+ * does not pay a deadline per request), garbled HTTP and
  * a connection closed mid-body. Each ends as a tool error with the cause, never as an answer.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { GIVE_UP_AFTER } from '../../harness/transport/origin-health.ts';
+import { join } from 'node:path';
+import { fileRecord } from '../../harness/run-record.ts';
+import { GIVE_UP_AFTER, OriginHealth, type HealthEvent } from '../../harness/transport/origin-health.ts';
+import { tempDir } from '../helpers.ts';
 import { clientFor, failureOf, get } from './_client.ts';
 import { closedPort, faultServer, garbledServer, trackedServers, type FaultServer } from './_servers.ts';
 
@@ -68,6 +72,38 @@ describe('a target that dies mid-run', () => {
     for (let i = 0; i < GIVE_UP_AFTER; i++) expect((await failureOf(client.send(get(server.base)))).error.code).toBe('TARGET_UNREACHABLE');
     const { error } = await failureOf(client.send(get(server.base)));
     expect(error.message).toMatch(/^TARGET_UNREACHABLE: GET \/x: not sent; gave up on .* after 3 consecutive failures \(last: GET \/x: could not reach .* \(ECONNREFUSED/);
+  });
+
+  it('is given up on for the whole run: after three failures in one worker (or file), another sends nothing to it', async () => {
+    // Before: each test file and each worker counted on its own, so a dripping target cost three deadlines per file.
+    const { server, health } = await dyingServer();
+    const record = join(tempDir('pc-health-'), 'origin-health.jsonl');
+    const [one, other] = [0, 1].map(() => clientFor(server.base, { timeoutMs: 200 }, { health: new OriginHealth(fileRecord<HealthEvent>(record)) }));
+    health.mode = 'drip';
+    for (let i = 0; i < GIVE_UP_AFTER; i++) expect((await failureOf(one.send(get(server.base, `/t${i}`)))).error.code).toBe('TARGET_TIMEOUT');
+    const sent = server.arrivals.length;
+    for (const spec of [get(server.base, '/paced'), get(server.base, '/burst', { pacing: 'burst' })]) {
+      const { error, ms } = await failureOf(other.send(spec));
+      expect(error.message).toMatch(/: not sent; gave up on .* after 3 consecutive failures \(last: GET \/t2 at /);
+      expect(ms).toBeLessThan(100);
+    }
+    expect(server.arrivals.length).toBe(sent);
+  });
+
+  it('counts failures across workers as one sequence: a whole answer in one resets the count in all', async () => {
+    const { server, health } = await dyingServer();
+    const record = join(tempDir('pc-health-'), 'origin-health.jsonl');
+    const [one, other] = [0, 1].map(() => clientFor(server.base, { timeoutMs: 200 }, { health: new OriginHealth(fileRecord<HealthEvent>(record)) }));
+    health.mode = 'silent';
+    await failureOf(one.send(get(server.base)));
+    await failureOf(other.send(get(server.base)));
+    health.mode = 'ok';
+    expect((await one.send(get(server.base))).status).toBe(200);
+    health.mode = 'silent';
+    await failureOf(other.send(get(server.base)));
+    await failureOf(one.send(get(server.base)));
+    health.mode = 'ok';
+    expect((await other.send(get(server.base))).status).toBe(200);
   });
 
   it('is not given up on while whole answers still come between failures', async () => {
