@@ -69,6 +69,8 @@ export interface HttpClientOptions {
   /** The documented limit of each service (specs/limits.yaml), unless the target file overrides it. */
   limits?: Partial<Record<Area, RateLimit>>;
   undocumentedLimit?: RateLimit;
+  /** Prefixes every pacing key: a batch run's variants are separate targets, each with its own budgets. */
+  paceScope?: string;
 }
 
 interface Outgoing {
@@ -97,8 +99,9 @@ export class HttpClient {
   paceKeys(spec: Pick<RequestSpec, 'area' | 'rateGroup'>): PaceKey[] {
     // The run's share of every limit (a shard of n: 1/n) is already folded into paceFraction (runner/effective-target.ts).
     const fraction = this.target.settings.paceFraction;
-    const keys: PaceKey[] = [{ key: spec.area, intervalMs: intervalMs(this.limitOf(spec.area), fraction) }];
-    if (spec.rateGroup) keys.push({ key: spec.rateGroup.key, intervalMs: intervalMs(spec.rateGroup.limit, fraction) });
+    const scoped = (key: string) => (this.options.paceScope ? `${this.options.paceScope}/${key}` : key);
+    const keys: PaceKey[] = [{ key: scoped(spec.area), intervalMs: intervalMs(this.limitOf(spec.area), fraction) }];
+    if (spec.rateGroup) keys.push({ key: scoped(spec.rateGroup.key), intervalMs: intervalMs(spec.rateGroup.limit, fraction) });
     return keys;
   }
 

@@ -12,8 +12,20 @@ import { appendFileSync, readdirSync, readFileSync, rmSync, statSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import { currentScope } from './runner/run-scope.ts';
 
 const local = new Map<string, string>();
+
+/** The operation as recorded: a batch run's variants are separate targets, each with its own record. */
+function keyOf(operation: string): string {
+  let variant: string | undefined;
+  try {
+    variant = currentScope().variant;
+  } catch {
+    variant = undefined;
+  }
+  return variant ? `${variant} ${operation}` : operation;
+}
 let file: string | undefined | null;
 
 function runFile(): string | undefined {
@@ -52,7 +64,8 @@ function removeOldRecords(): void {
 }
 
 /** Records that `operation` ("METHOD /path") answered a request with a 5xx; `what` says which and how. */
-export function recordServerError(operation: string, what: string): void {
+export function recordServerError(name: string, what: string): void {
+  const operation = keyOf(name);
   if (!local.size) removeOldRecords();
   if (!local.has(operation)) local.set(operation, what);
   const path = runFile();
@@ -60,7 +73,8 @@ export function recordServerError(operation: string, what: string): void {
 }
 
 /** What the first 5xx of `operation` to a valid request in this run was, or undefined when there was none. */
-export function serverErrorOf(operation: string): string | undefined {
+export function serverErrorOf(name: string): string | undefined {
+  const operation = keyOf(name);
   const path = runFile();
   if (path) {
     try {

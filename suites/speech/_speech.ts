@@ -19,6 +19,7 @@ import { credentialOf, type Target } from '../../harness/target.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import { ATTACKS, type Attack } from '../../generators/speech-attacks.ts';
 import { recognizeBody, streamBody, streamMessages, validCall, validStream, type SpeechCall, type SpeechEndpoint, type SpeechKit } from '../../generators/speech.ts';
+import { ScopedMap } from '../../harness/runner/run-scope.ts';
 
 export const RECOGNIZE_PATH = '/v1/stt:recognize';
 
@@ -111,7 +112,7 @@ export function validControl(t: RequirementContext, s: SpeechSettings, endpoint:
   return t.control(`speech:${endpoint}:valid`, async () => sendSpeech(t, s, endpoint === 'stream' ? await validStream(s) : await validCall(s)));
 }
 
-const noTokenAnswers = new Map<string, Promise<CapturedResponse>>();
+const noTokenAnswers = new ScopedMap<string, Promise<CapturedResponse>>();
 
 /**
  * The evidence an acceptance needs: the same endpoint refuses a call without a token. Made once per

@@ -32,6 +32,7 @@ import { inconclusive } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { isTlsRefusal } from '../../../harness/mtls.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
+import { scoped } from '../../../harness/runner/run-scope.ts';
 import { credentialOf } from '../../../harness/target.ts';
 import { allAnswered, authExchangesOf, exchangesOf, prefetch } from '../../../harness/business/exchanges.ts';
 import { type Exchange, serverErrorsOf } from '../../../harness/business/send.ts';
@@ -200,7 +201,7 @@ async function controlledOperations(plan: RuntimePlan, what: string): Promise<Se
 describe('business runtime: every operation of the served document', () => {
   if (unusableRows(plan, IDS, 'every operation of the served document')) return;
   if (plan.mtlsUnconfigured) for (const id of ['BUS-MTL-003', 'BUS-MTL-004', 'BUS-MTL-005']) skippedRow(id, 'operations that need a client certificate', plan.mtlsUnconfigured);
-  beforeAll(() => prefetch(plan));
+  beforeAll(scoped(() => prefetch(plan)));
   for (const op of plan.operations) {
     describe(op.row, () => operationRows(plan, op));
   }
