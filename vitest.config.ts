@@ -4,11 +4,14 @@
  * Reports go to CONFORMANCE_REPORT_DIR (default reports/).
  */
 import { defineConfig } from 'vitest/config';
+import { readBatchManifest } from './harness/runner/batch.ts';
 import { runSettings } from './harness/runner/settings.ts';
 
 // Conformance tests mostly wait on the network and on the shared pacer (which keeps every rate budget
 // across workers), not on the CPU: more workers than cores shortens the run. CONFORMANCE_WORKERS overrides.
-const { workers } = runSettings();
+const { workers, batch } = runSettings();
+// A batch run (harness/runner/batch.ts) runs the wrapper files of its variants instead of suites/ itself.
+const root = batch ? `${readBatchManifest(batch).dir}/` : 'suites/';
 
 export default defineConfig({
   test: {
@@ -18,18 +21,21 @@ export default defineConfig({
     // conformance.md and the evidence (into CONFORMANCE_REPORT_DIR).
     reporters: ['./harness/report/console-reporter.ts', './harness/report/summary-reporter.ts', './harness/report/progress-reporter.ts'],
     maxWorkers: workers,
+    // The harness is imported, and what it prepares (the business plan, compiled schemas) made, once per
+    // worker, not once per file: what a module keeps for a target is kept per target (runner/run-scope.ts).
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
       {
         extends: true,
-        test: { name: 'conformance', include: ['suites/**/*.test.ts'], exclude: ['suites/**/*.ratelimit.test.ts'] },
+        test: { name: 'conformance', include: [`${root}**/*.test.ts`], exclude: [`${root}**/*.ratelimit.test.ts`] },
       },
       {
         extends: true,
         test: {
           name: 'rate-limits',
-          include: ['suites/**/*.ratelimit.test.ts'],
+          include: [`${root}**/*.ratelimit.test.ts`],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },

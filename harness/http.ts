@@ -80,6 +80,8 @@ export interface HttpClientOptions {
   health?: OriginHealth;
   /** Services that asked for silence; default the run's shared record (outside a run, this client's own). */
   stops?: ServiceStops;
+  /** Prefixes every pacing key: a batch run's variants are separate targets, each with its own budgets. */
+  paceScope?: string;
 }
 
 interface Outgoing {
@@ -111,8 +113,9 @@ export class HttpClient {
   paceKeys(spec: Pick<RequestSpec, 'area' | 'rateGroup'>): PaceKey[] {
     // The run's share of every limit (a shard of n: 1/n) is already folded into paceFraction (runner/effective-target.ts).
     const fraction = this.target.settings.paceFraction;
-    const keys: PaceKey[] = [{ key: spec.area, intervalMs: intervalMs(this.limitOf(spec.area), fraction) }];
-    if (spec.rateGroup) keys.push({ key: spec.rateGroup.key, intervalMs: intervalMs(spec.rateGroup.limit, fraction) });
+    const scoped = (key: string) => (this.options.paceScope ? `${this.options.paceScope}/${key}` : key);
+    const keys: PaceKey[] = [{ key: scoped(spec.area), intervalMs: intervalMs(this.limitOf(spec.area), fraction) }];
+    if (spec.rateGroup) keys.push({ key: scoped(spec.rateGroup.key), intervalMs: intervalMs(spec.rateGroup.limit, fraction) });
     return keys;
   }
 
@@ -137,7 +140,7 @@ export class HttpClient {
       const header = asked.header ?? 'no Retry-After, so 1 s';
       if (asked.ms > maxRetryAfterMs) {
         const why = `${spec.operation} at ${origin} answered 429 asking to wait ${Math.round(asked.ms / 1000)} s (${header}), more than the cap of ${maxRetryAfterMs} ms (settings.maxRetryAfterMs); nothing more is sent to services.${spec.area} for that long, as it asked`;
-        this.stops.stop(spec.area, asked.ms, this.target.redactor.redact(why));
+        this.stops.stop(this.stopKey(spec.area), asked.ms, this.target.redactor.redact(why));
         // A burst sees its 429 as it came (its test judges it); later requests, bursts too, are not sent.
         if (paced) throw this.toolError('TARGET_RATE_LIMITED', why);
       }
@@ -150,9 +153,14 @@ export class HttpClient {
   }
 
   /** Throws when the run has given up on the origin, or the service asked for silence that has not passed. */
+  /** The service as the run's stops know it: a batch run's variants are separate targets. */
+  private stopKey(area: string): string {
+    return this.options.paceScope ? `${this.options.paceScope}/${area}` : area;
+  }
+
   private assertSendable(origin: string, spec: RequestSpec): void {
     this.health.assertAlive(origin, spec.operation);
-    this.stops.assertOpen(spec.area, spec.operation);
+    this.stops.assertOpen(this.stopKey(spec.area), spec.operation);
   }
 
   /** A wait the test's budget may end: then a TARGET_TIMEOUT naming what was waited for. */

@@ -28,8 +28,10 @@ import { cite, shipEvidence, TestEvidence, type ShippedEvidence } from './report
 import { rootCauseOf } from './report/root-cause.ts';
 import { requirement, titleOf, type RequirementSource } from './requirements.ts';
 import { loadTarget, type Area, type Target } from './target.ts';
+import { PromiseMemo } from './memo.ts';
 import { DEPTHS } from './runner/depth.ts';
 import { effectiveTarget } from './runner/effective-target.ts';
+import { currentScope, inScope, perScope, type RunScope } from './runner/run-scope.ts';
 import { runSettings } from './runner/settings.ts';
 import { withTestScope } from './test-scope.ts';
 
@@ -68,16 +70,18 @@ export interface RunContext {
   shrink: boolean;
 }
 
-let context: RunContext | undefined;
-
-export function runContext(): RunContext {
-  if (context) return context;
-  const file = loadTarget(inject('targetFile'));
+const contextOfScope = perScope((scope: RunScope): RunContext => {
+  const file = loadTarget(scope.targetFile);
   const target = effectiveTarget(file, runSettings(process.env, file));
   const limits = documentedLimits();
-  const client = new HttpClient(target, { pacer: new RemotePacer(inject('pacerUrl')), limits: limits.services, undocumentedLimit: limits.undocumentedDefault });
-  context = { target, client, seed: inject('seed'), runs: inject('runs'), shrink: inject('shrink') };
-  return context;
+  // A batch run checks many variants at once: each paces under keys of its own, as each is its own target.
+  const client = new HttpClient(target, { pacer: new RemotePacer(inject('pacerUrl')), limits: limits.services, undocumentedLimit: limits.undocumentedDefault, paceScope: scope.variant });
+  return { target, client, seed: inject('seed'), runs: inject('runs'), shrink: inject('shrink') };
+});
+
+/** The run's context for the target the running code works for (runner/run-scope.ts). */
+export function runContext(): RunContext {
+  return contextOfScope();
 }
 
 export interface RequirementContext extends RunContext {
@@ -108,7 +112,8 @@ interface RequirementOptions {
 const VITEST_GRACE_MS = 10_000;
 export const DEFAULT_TEST_BUDGET_MS = 60_000;
 
-const controls = new Map<string, Promise<CapturedResponse>>();
+/** Controls of refusal tests, made once per target and key; one that failed to send is asked again. */
+const controls = perScope(() => new PromiseMemo<string, CapturedResponse>('forget'));
 const is2xx = (res: CapturedResponse) => res.status >= 200 && res.status < 300;
 
 /** Errors of the suite's own code, as opposed to a contract failure. */
@@ -122,11 +127,16 @@ export function requirementTest(id: string, options: RequirementOptions, body: (
 export function requirementTest(id: string, a: RequirementOptions | ((t: RequirementContext) => Promise<void>), b?: (t: RequirementContext) => Promise<void>): void {
   const options = typeof a === 'function' ? {} : a;
   const body = typeof a === 'function' ? a : b!;
+  const scope = currentScope();
+  // A fault's batch run declares only the tests of the requirements the fault names.
+  if (scope.only && !scope.only.has(id)) return;
   const req = requirement(id);
   const title = titleOf(id, options.row);
   // A deeper run (more runs per property, more requests per operation) gets proportionally more time.
   const budget = (options.timeoutMs ?? DEFAULT_TEST_BUDGET_MS) * Math.max(1, (inject('runs') ?? DEPTHS.standard) / DEPTHS.standard);
-  it(title, { timeout: budget + VITEST_GRACE_MS }, async (ctx: TestContext) => {
+  it(title, { timeout: budget + VITEST_GRACE_MS }, (ctx: TestContext) => inScope(scope, () => runRequirement(ctx)));
+
+  async function runRequirement(ctx: TestContext): Promise<void> {
     const meta = ctx.task.meta;
     meta.requirement = id;
     meta.source = req.source;
@@ -145,7 +155,7 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
       end('skipped', 'VENDOR_CONVENTIONS_OFF');
       ctx.skip('VENDOR_CONVENTIONS_OFF: a vendor convention; runs only with vendorConventions: true in the target file');
     }
-    const unreachable = inject('unreachable')?.[req.area];
+    const unreachable = scope.unreachable[req.area];
     if (unreachable) {
       end('error', unreachable.code);
       const error = new Error(redact(`${unreachable.code}: ${unreachable.message} (found by the reachability probe before the run; no request of this test was sent)`));
@@ -188,10 +198,7 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
         });
       },
       control(key, send, succeeded = is2xx) {
-        let pending = controls.get(key);
-        if (!pending) controls.set(key, (pending = send()));
-        pending.catch(() => controls.delete(key));
-        return pending.then((res) => {
+        return controls().get(key, send).then((res) => {
           cite(res, 'control');
           if (succeeded(res)) return res;
           throw inconclusive('NO_CONTROL', `the control request (${key}, valid, with valid credentials) was answered ${res.status}, so a refusal proves nothing; control: ${res.curl}`);
@@ -245,5 +252,5 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
       await new Promise((resolve) => setImmediate(resolve));
       meta.evidence = shipEvidence(evidence);
     }
-  });
+  }
 }

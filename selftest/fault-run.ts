@@ -2,8 +2,9 @@
  * The fault (mutation) run: proves that every check can fail.
  * 1. The clean sandbox, with marker secrets, must pass the whole suite 100%, and every requirement of
  *    specs/requirements.yaml must have passed at least one test.
- * 2. Each fault of the catalog is switched on alone in its own sandbox; the suites of its area that
- *    name its requirements run against it. A fault is killed only when every requirement it names failed
+ * 2. Each fault of the catalog is switched on alone in its own sandbox; the tests of the requirements
+ *    it names run against it (the suite files of its area that name them). Many faults share one
+ *    vitest run (selftest/variants/batch.ts), each against its own sandbox and target file. A fault is killed only when every requirement it names failed
  *    with a contract failure (verdict `failed`): a tool error (TARGET_*, SUITE_ERROR) proves nothing.
  *    Every requirement must be named by at least one fault.
  * 3. Degenerate targets (sandbox/faults/degenerate.ts: every answer 401, 404, an empty 200, `{}`, an HTML page, JSON labelled HTML,
@@ -13,68 +14,23 @@
  * Prints `mutation score: K/N killed` (contract failures only) and the wall time; exits non-zero when
  * anything is off. Reports go to a temporary folder, never to reports/.
  *   FAULTS=id,id   only these faults      AREA=insurance   only this area's faults
- *   FAULT_CONCURRENCY=3                   SKIP_CLEAN=1     skip step 1 (while developing faults)
+ *   FAULT_BATCH=40 faults per batch run    SKIP_CLEAN=1     skip step 1 (while developing faults)
  *   SKIP_DEGENERATE=1 skip step 3          DEGENERATE=id,id only these degenerate targets (run even with FAULTS)
  */
-import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { availableParallelism } from 'node:os';
-import { SECRET_KEY_PATTERN } from '../harness/redact.ts';
+import { join } from 'node:path';
 import { requirements } from '../harness/requirements.ts';
 import { CI_SEED, faultRunSettings } from '../harness/runner/settings.ts';
 import { TARGET_WIDE_FAULTS } from '../sandbox/faults/degenerate.ts';
 import type { Fault } from '../sandbox/faults/types.ts';
 import { loadServices } from '../sandbox/services/index.ts';
 import { startSandbox } from '../sandbox/server.ts';
-import { ROOT, runSuite, tempDir, type SuiteRun } from './helpers.ts';
+import { runSuite, tempDir } from './helpers.ts';
+import { rmSync } from 'node:fs';
+import { runBatch, type BatchRun } from './variants/batch.ts';
+import { allSuiteFiles, batchesOf, leaks, markerCredentials, reportTexts, suiteFilesFor } from './variants/common.ts';
 
-const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/;
-
-async function markerCredentials(): Promise<{ overrides: Record<string, Record<string, string>>; markers: string[] }> {
-  const overrides: Record<string, Record<string, string>> = {};
-  const markers: string[] = [];
-  for (const { service, credentials } of await loadServices()) {
-    for (const [key, value] of Object.entries(credentials)) {
-      if (!SECRET_KEY_PATTERN.test(key) || typeof value !== 'string') continue;
-      // Alphanumeric, a multiple of 4 long: usable as a token, and as a base64 secret key too.
-      const marker = `PCMARK${service.area.slice(0, 3).toUpperCase()}${randomBytes(12).toString('hex')}`.slice(0, 32);
-      (overrides[service.area] ??= {})[key] = marker;
-      markers.push(marker);
-    }
-  }
-  return { overrides, markers };
-}
-
-function* filesUnder(dir: string): Generator<string> {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* filesUnder(path);
-    else yield path;
-  }
-}
-
-function leaks(run: SuiteRun, markers: string[]): string[] {
-  const found: string[] = [];
-  const texts: Array<[string, string]> = [['console output', run.stdout + run.stderr]];
-  for (const file of filesUnder(run.reportDir)) texts.push([relative(run.reportDir, file), readFileSync(file, 'utf8')]);
-  for (const [where, text] of texts) {
-    for (const m of markers) if (text.includes(m)) found.push(`${where} contains a secret (${m.slice(0, 9)}…)`);
-    if (JWT_SHAPE.test(text)) found.push(`${where} contains a whole JWT`);
-  }
-  return found;
-}
-
-/** Suite files of the fault's area that name one of its requirements (all the area's files if none does). */
-function suiteFilesFor(fault: Fault): string[] {
-  const dir = join(ROOT, 'suites', fault.area);
-  const files = [...filesUnder(dir)].filter((f) => f.endsWith('.test.ts'));
-  const naming = files.filter((f) => {
-    const text = readFileSync(f, 'utf8');
-    return fault.catches.some((id) => text.includes(`'${id}'`));
-  });
-  return (naming.length ? naming : files).map((f) => relative(ROOT, f));
-}
+/** Faults per batch run: enough that the harness's imports and the business plan are paid rarely, few enough to keep memory small. */
+const BATCH_SIZE = 40;
 
 interface Outcome {
   fault: Fault;
@@ -83,54 +39,26 @@ interface Outcome {
   /** Named requirements that ended in a tool error instead of a contract failure. */
   toolErrors: string[];
   alsoFailed: string[];
-  leaks: string[];
-  wallMs: number;
   note?: string;
 }
 
-async function runFault(fault: Fault, credentials: Record<string, Record<string, string>>, markers: string[]): Promise<Outcome> {
-  const sandbox = await startSandbox({ faults: [fault.id], credentials });
-  const dir = tempDir('pc-fault-');
-  try {
-    const target = sandbox.writeTarget(join(dir, 'target.yaml'));
-    const run = await runSuite({
-      env: { CONFORMANCE_TARGET: target, CONFORMANCE_SHRINK: '0', CONFORMANCE_SEED: String(CI_SEED), CONFORMANCE_WORKERS: '2' },
-      files: suiteFilesFor(fault),
-      reportDir: join(dir, 'reports'),
-    });
-    const tests = run.summary?.tests ?? [];
-    const failedIds = new Set(tests.filter((t) => t.verdict === 'failed').map((t) => t.requirement ?? '?'));
-    const erroredIds = new Set(tests.filter((t) => t.verdict === 'error').map((t) => t.requirement ?? '?'));
-    const missing = fault.catches.filter((id) => !failedIds.has(id));
-    return {
-      fault,
-      killed: run.summary !== undefined && missing.length === 0,
-      missing,
-      toolErrors: missing.filter((id) => erroredIds.has(id)),
-      alsoFailed: [...failedIds].filter((id) => !fault.catches.includes(id)),
-      leaks: leaks(run, markers),
-      wallMs: run.wallMs,
-      note: run.summary ? undefined : `the run wrote no summary (exit ${run.code}): ${(run.stderr || run.stdout).slice(-400)}`,
-    };
-  } finally {
-    await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function pool<T, R>(items: T[], size: number, work: (item: T) => Promise<R>, done: (r: R) => void): Promise<R[]> {
-  const results: R[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(size, items.length) }, async () => {
-      while (next < items.length) {
-        const r = await work(items[next++]);
-        results.push(r);
-        done(r);
-      }
+/** A fault's verdict from its batch: killed only when every requirement it names failed with a contract failure. */
+function outcomeOf(fault: Fault, run: BatchRun): Outcome {
+  const tests = run.byVariant.get(fault.id) ?? [];
+  const failedIds = new Set(tests.filter((t) => t.verdict === 'failed').map((t) => t.requirement ?? '?'));
+  const erroredIds = new Set(tests.filter((t) => t.verdict === 'error').map((t) => t.requirement ?? '?'));
+  const missing = fault.catches.filter((id) => !failedIds.has(id));
+  return {
+    fault,
+    killed: run.summary !== undefined && missing.length === 0,
+    missing,
+    toolErrors: missing.filter((id) => erroredIds.has(id)).map((id) => {
+      const t = tests.find((x) => x.verdict === 'error' && x.requirement === id);
+      return `${id}: ${(t?.message ?? t?.code ?? '').split('\n')[0].slice(0, 200)}`;
     }),
-  );
-  return results;
+    alsoFailed: [...failedIds].filter((id) => !fault.catches.includes(id)),
+    note: run.summary ? (tests.length ? undefined : 'no test of it ran') : `the batch wrote no summary (exit ${run.code}): ${(run.stderr || run.stdout).slice(-400)}`,
+  };
 }
 
 async function main(): Promise<number> {
@@ -147,7 +75,7 @@ async function main(): Promise<number> {
     const s = run.summary;
     const passedIds = new Set((s?.tests ?? []).filter((t) => t.verdict === 'passed').map((t) => t.requirement));
     const unproven = [...requirements().keys()].filter((id) => !passedIds.has(id));
-    const leaked = leaks(run, markers);
+    const leaked = leaks(reportTexts(run.stdout + run.stderr, run.reportDir), markers);
     console.log(`clean sandbox: ${s ? `${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.skipped} skipped` : 'no summary'} in ${(run.wallMs / 1000).toFixed(1)} s`);
     if (!s || s.counts.failed > 0 || run.code !== 0) {
       ok = false;
@@ -169,15 +97,28 @@ async function main(): Promise<number> {
   for (const u of unknownIds) console.log(`  ✗ ${u}`);
   if (unknownIds.length) ok = false;
 
-  const concurrency = settings.concurrency ?? Math.max(2, Math.min(4, availableParallelism() + 1));
-  console.log(`fault run: ${faults.length} faults, ${concurrency} at a time`);
-  const outcomes = await pool(faults, concurrency, (f) => runFault(f, overrides, markers), (o) => {
-    const mark = o.killed ? 'killed  ' : 'SURVIVED';
-    const extra = o.killed ? '' : `  missing: ${o.missing.join(', ')}${o.toolErrors.length ? ` (tool errors, not contract failures: ${o.toolErrors.join(', ')})` : ''}${o.note ? `; ${o.note}` : ''}`;
-    const also = o.alsoFailed.length ? `  also failed: ${o.alsoFailed.join(', ')}` : '';
-    console.log(`  ${mark} ${o.fault.id.padEnd(40)} [${o.fault.catches.join(', ')}] ${(o.wallMs / 1000).toFixed(1)} s${extra}${also}`);
-    for (const l of o.leaks) console.log(`    ✗ leak: ${l}`);
-  });
+  const batches = batchesOf(faults, settings.batchSize ?? BATCH_SIZE);
+  console.log(`fault run: ${faults.length} faults in ${batches.length} batch run(s), each fault against its own sandbox`);
+  const outcomes: Outcome[] = [];
+  let leaked = false;
+  for (const batch of batches) {
+    const run = await runBatch(
+      batch.map((f) => ({ id: f.id, switches: [f.id], files: suiteFilesFor(f), only: f.catches })),
+      { credentials: overrides },
+    );
+    const batchLeaks = leaks([['console output', run.stdout + run.stderr], ...run.reports], markers);
+    for (const l of batchLeaks) console.log(`    ✗ leak in the batch of ${batch[0].area}: ${l}`);
+    if (batchLeaks.length) leaked = true;
+    console.log(`  batch of ${batch.length} ${batch[0].area} fault(s): ${(run.wallMs / 1000).toFixed(1)} s`);
+    for (const fault of batch) {
+      const o = outcomeOf(fault, run);
+      outcomes.push(o);
+      const mark = o.killed ? 'killed  ' : 'SURVIVED';
+      const extra = o.killed ? '' : `  missing: ${o.missing.join(', ')}${o.toolErrors.length ? ` (tool errors, not contract failures: ${o.toolErrors.join('; ')})` : ''}${o.note ? `; ${o.note}` : ''}`;
+      const also = o.alsoFailed.length ? `  also failed: ${o.alsoFailed.join(', ')}` : '';
+      console.log(`  ${mark} ${o.fault.id.padEnd(40)} [${o.fault.catches.join(', ')}]${extra}${also}`);
+    }
+  }
   const killed = outcomes.filter((o) => o.killed).length;
   if (!wanted.length && !settings.area) {
     const named = new Set(catalog.flatMap((f) => f.catches));
@@ -188,9 +129,9 @@ async function main(): Promise<number> {
     } else console.log('every requirement is named by at least one fault');
   }
   if (!settings.skipDegenerate && ((!wanted.length && !settings.area) || settings.degenerate.length)) {
-    if (!(await degenerateRun(overrides, markers, concurrency))) ok = false;
+    if (!(await degenerateRun(overrides, markers))) ok = false;
   }
-  if (outcomes.some((o) => o.leaks.length)) ok = false;
+  if (leaked) ok = false;
   const byArea = new Map<string, [number, number]>();
   for (const o of outcomes) {
     const [k, n] = byArea.get(o.fault.area) ?? [0, 0];
@@ -209,36 +150,27 @@ const documentOnly = (t: { file?: string; title: string }) => /(^|\/)suites\/bus
 const DEGENERATE_PASS_LIMIT = 0.05;
 
 /** Step 3: the whole suite against each degenerate target; per area at most 5% passing, no acceptance passing. */
-async function degenerateRun(credentials: Record<string, Record<string, string>>, markers: string[], concurrency: number): Promise<boolean> {
+async function degenerateRun(credentials: Record<string, Record<string, string>>, markers: string[]): Promise<boolean> {
   const only = faultRunSettings().degenerate;
   const targets = TARGET_WIDE_FAULTS.filter((f) => !only.length || only.includes(f.id));
-  console.log(`degenerate targets: ${targets.length}, the whole suite against each, ${concurrency} at a time`);
+  console.log(`degenerate targets: ${targets.length}, the whole suite against each, in one batch run`);
   const registry = requirements();
-  const results = await pool(targets, concurrency, async (fault) => {
-    const sandbox = await startSandbox({ faults: [fault.id], credentials });
-    const dir = tempDir('pc-degenerate-');
-    try {
-      const run = await runSuite({
-        env: { CONFORMANCE_TARGET: sandbox.writeTarget(join(dir, 'target.yaml')), CONFORMANCE_SHRINK: '0', CONFORMANCE_SEED: String(CI_SEED), CONFORMANCE_WORKERS: '4' },
-        reportDir: join(dir, 'reports'),
-        timeoutMs: 900_000,
-      });
-      return { fault, run, leaks: leaks(run, markers) };
-    } finally {
-      await sandbox.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, () => undefined);
+  const files = allSuiteFiles();
+  const batch = await runBatch(targets.map((t) => ({ id: t.id, switches: [t.id], files })), { credentials });
+  const batchLeaks = leaks([['console output', batch.stdout + batch.stderr], ...batch.reports], markers);
+  const results = targets.map((fault) => ({ fault, tests: batch.byVariant.get(fault.id) ?? [] }));
   let ok = true;
-  for (const { fault, run, leaks: leaked } of results.sort((a, b) => a.fault.id.localeCompare(b.fault.id))) {
-    const tests = run.summary?.tests ?? [];
-    if (!run.summary) {
-      ok = false;
-      console.log(`  ✗ ${fault.id}: the run wrote no summary (exit ${run.code}): ${(run.stderr || run.stdout).slice(-400)}`);
-      continue;
-    }
+  if (!batch.summary) {
+    console.log(`  ✗ the degenerate batch wrote no summary (exit ${batch.code}): ${(batch.stderr || batch.stdout).slice(-400)}`);
+    return false;
+  }
+  for (const l of batchLeaks) {
+    ok = false;
+    console.log(`    ✗ leak: ${l}`);
+  }
+  for (const { fault, tests } of results.sort((a, b) => a.fault.id.localeCompare(b.fault.id))) {
     // Where the document comes through intact, the tests that judge only it are judged by the document faults.
-    const judged = fault.documentIntact ? (run.summary?.tests ?? []).filter((t) => !documentOnly(t)) : tests;
+    const judged = fault.documentIntact ? tests.filter((t) => !documentOnly(t)) : tests;
     const left = tests.length - judged.length;
     const areas = [...new Set(judged.map((t) => t.area ?? 'other'))].sort();
     const cells: string[] = [];
@@ -258,10 +190,6 @@ async function degenerateRun(credentials: Record<string, Record<string, string>>
     if (!faultOk) {
       const passing = judged.filter((t) => t.verdict === 'passed' && !acceptancePassed.includes(t));
       for (const t of passing) console.log(`      passed: ${t.title}`);
-    }
-    for (const l of leaked) {
-      ok = false;
-      console.log(`    ✗ leak: ${l}`);
     }
   }
   return ok;

@@ -20,6 +20,7 @@ import { locate, releaseTaxRequests, requestsFor, withIdentifiers, type Located 
 import { pathParams } from './links.ts';
 import { generatedFor, type OperationPlan, type RuntimePlan } from './plan.ts';
 import { send, type Exchange, type Variant } from './send.ts';
+import { ScopedMap } from '../runner/run-scope.ts';
 
 export interface AuthExchanges {
   unknownToken: Exchange;
@@ -49,7 +50,7 @@ function onLocated(c: InvalidRequest, located: Located, op: OperationPlan): Gene
   return withIdentifiers({ ...c.request, header: { ...c.request.header, ...header } }, values, op);
 }
 
-const locatedMade = new Map<string, Promise<Located[]>>();
+const locatedMade = new ScopedMap<string, Promise<Located[]>>();
 
 /** The operation's valid requests with identifiers that exist where the run can have them (made once). */
 function locatedValid(plan: RuntimePlan, op: OperationPlan): Promise<Located[]> {
@@ -85,7 +86,7 @@ async function make(plan: RuntimePlan, op: OperationPlan): Promise<OperationExch
   return out;
 }
 
-const made = new Map<string, Promise<OperationExchanges>>();
+const made = new ScopedMap<string, Promise<OperationExchanges>>();
 
 export function exchangesOf(plan: RuntimePlan, op: OperationPlan): Promise<OperationExchanges> {
   let pending = made.get(op.row);
@@ -105,7 +106,7 @@ async function makeAuth(plan: RuntimePlan, op: OperationPlan): Promise<AuthExcha
   return { unknownToken, malformedToken, noScope };
 }
 
-const authMade = new Map<string, Promise<AuthExchanges>>();
+const authMade = new ScopedMap<string, Promise<AuthExchanges>>();
 
 /** The token checks of an operation that stands for its group. */
 export function authExchangesOf(plan: RuntimePlan, op: OperationPlan): Promise<AuthExchanges> {

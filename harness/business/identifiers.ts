@@ -33,6 +33,7 @@ import { served } from './judge.ts';
 import { pathParams, requiredInBody, sourcesOf } from './links.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
 import { send } from './send.ts';
+import { perScope, ScopedMap, ScopedSet } from '../runner/run-scope.ts';
 
 /** Where an identifier came from: named by the target file, made in this run, found in a list or a distant create, or generated. */
 export type Origin = 'named' | 'created' | 'found' | 'generated';
@@ -93,9 +94,10 @@ export function requestsFor(p: RuntimePlan, op: OperationPlan, count = 3, salt =
   return [...fitted, ...generated].map((request) => freshIdentifiers(p, op, request));
 }
 
-let ndfl3Source: RequestSource | undefined;
+/** The runtime suites' share of the 3-NDFL requests, per target. */
+const ndfl3Source = perScope((): { source?: RequestSource } => ({}));
 /** Tax requests held for an operation's exchanges: walked to a state its call is allowed from, given back after them. */
-const heldTaxRequests = new Map<string, Handle[]>();
+const heldTaxRequests = new ScopedMap<string, Handle[]>();
 
 /**
  * The state a call on a tax request needs, from the target file's table (sourceStates): a workflow
@@ -116,7 +118,7 @@ function goalOf(source: RequestSource, op: OperationPlan): Goal | undefined {
  * state the call needs where the target file's table says which, with the version its If-Match carries.
  */
 async function taxRequest(p: RuntimePlan, op: OperationPlan): Promise<{ id: string; version?: string } | undefined> {
-  const source = (ndfl3Source ??= new RequestSource(new Ndfl3Api(p.run.target, p.run.client), 'runtime'));
+  const source = (ndfl3Source().source ??= new RequestSource(new Ndfl3Api(p.run.target, p.run.client), 'runtime'));
   const goal = goalOf(source, op);
   // A destructive call (cancel, decline) only on a request this run made: never on the target's pool.
   const destructive = op.catalog.sideEffect === 'destructive';
@@ -143,7 +145,7 @@ async function taxRequest(p: RuntimePlan, op: OperationPlan): Promise<{ id: stri
 
 /** Gives back the tax requests held for the operation's exchanges, their state now unknown (the exchanges may have moved them). */
 export function releaseTaxRequests(op: OperationPlan): void {
-  for (const handle of heldTaxRequests.get(op.row) ?? []) ndfl3Source?.release(handle);
+  for (const handle of heldTaxRequests.get(op.row) ?? []) ndfl3Source().source?.release(handle);
   heldTaxRequests.delete(op.row);
 }
 
@@ -170,13 +172,13 @@ function continues(create: OperationPlan, op: OperationPlan): boolean {
   return op.model.path.startsWith(`${path}/`) || (/^(create|send|issue)$/.test(last) && op.model.path.startsWith(`${parent}/`));
 }
 
-const shared = new Map<string, Promise<Created | undefined>>();
+const shared = new ScopedMap<string, Promise<Created | undefined>>();
 /**
  * Sources that could not give an identifier once (a create not answered as documented, an empty list):
  * not asked again, so that a target that refuses everything costs a handful of requests, not one
  * search per operation.
  */
-const barren = new Set<string>();
+const barren = new ScopedSet<string>();
 
 /** A 2xx create of `op` with these known identifiers, shared by every caller that only reads what it makes. */
 function sharedCreate(p: RuntimePlan, op: OperationPlan, known: Record<string, unknown>, depth: number): Promise<Created | undefined> {
@@ -220,7 +222,7 @@ async function existing(p: RuntimePlan, op: OperationPlan, name: string, known: 
   return undefined;
 }
 
-const lists = new Map<string, Promise<unknown>>();
+const lists = new ScopedMap<string, Promise<unknown>>();
 
 /** The first value of `name` a list shows (only its required query parameters sent: a filter could hide what it holds). */
 function listed(p: RuntimePlan, op: OperationPlan, name: string, known: Record<string, unknown>, depth: number): Promise<unknown> {

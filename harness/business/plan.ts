@@ -15,6 +15,7 @@ import { jsonBodyOf, operationModel, type OperationModel } from '../openapi/oper
 import { OperationIndex, sameOperation, type OperationName } from '../openapi/paths.ts';
 import { businessRateGroup, type RateGroup } from '../rate-groups.ts';
 import { runContext, type RunContext } from '../suite.ts';
+import { perScope } from '../runner/run-scope.ts';
 import { GenerationError, OpenApiRequests, seedFor, type GeneratedRequest, type InvalidRequest } from '../../generators/openapi.ts';
 
 export interface OperationPlan {
@@ -146,18 +147,18 @@ export function generatedFor(plan: RuntimePlan, op: OperationPlan): Generated {
   return out;
 }
 
-let plan: Promise<RuntimePlan> | undefined;
-let settled: RuntimePlan | undefined;
+const plans = perScope((): { plan?: Promise<RuntimePlan>; settled?: RuntimePlan } => ({}));
 
-/** The plan, built on first use in this worker; it never rejects (a plan that cannot be made says why). */
+/** The plan, built on first use for the target; it never rejects (a plan that cannot be made says why). */
 export function runtimePlan(): Promise<RuntimePlan> {
-  return (plan ??= build()
+  const state = plans();
+  return (state.plan ??= build()
     .catch((error: unknown): RuntimePlan => {
       const run = runContext();
       const empty = { run, raw: {}, operations: [], requests: undefined as unknown as OpenApiRequests, schemas: undefined as unknown as DocumentSchemas };
       return { ...empty, unusable: error instanceof ToolError ? error : new ToolError('SUITE_ERROR', `the runtime plan could not be made: ${(error as Error).message}`) };
     })
-    .then((made) => (settled = made)));
+    .then((made) => (state.settled = made)));
 }
 
 /**
@@ -165,6 +166,7 @@ export function runtimePlan(): Promise<RuntimePlan> {
  * suite file awaits runtimePlan() before it declares its tests; using a helper before that is our bug.
  */
 export function loadedPlan(): RuntimePlan {
+  const { settled } = plans();
   if (!settled) throw new ToolError('SUITE_ERROR', 'the business plan was used before runtimePlan() had made it');
   return settled;
 }

@@ -14,6 +14,7 @@ import { credentialOf, serviceOf } from '../target.ts';
 import { toWire, type GeneratedRequest } from '../../generators/openapi.ts';
 import type { Origin } from './identifiers.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
+import { ScopedMap } from '../runner/run-scope.ts';
 
 export type Variant = 'valid' | 'unknown-id' | 'invalid' | 'no-token' | 'bad-token' | 'no-scope' | 'no-certificate' | 'plain-url';
 export type Host = 'own' | 'plain' | 'secured-without-certificate';
@@ -55,13 +56,13 @@ class Gate {
  * any request of the operation is also recorded for the whole run (harness/server-errors.ts), so that
  * no worker counts a later answer of that operation as evidence.
  */
-const serverErrors = new Map<string, Array<{ note: string; res: CapturedResponse }>>();
+const serverErrors = new ScopedMap<string, Array<{ note: string; res: CapturedResponse }>>();
 
 export function serverErrorsOf(op: OperationPlan): Array<{ note: string; res: CapturedResponse }> {
   return serverErrors.get(op.row) ?? [];
 }
 
-const gates = new Map<string, Gate>();
+const gates = new ScopedMap<string, Gate>();
 const gateOf = (key: string) => gates.get(key) ?? (gates.set(key, new Gate(2)), gates.get(key)!);
 
 export interface SendOptions {

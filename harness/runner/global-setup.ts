@@ -12,11 +12,22 @@ import { probeServices, type ProbeFailure } from '../probe.ts';
 import { loadTarget } from '../target.ts';
 import { depthOf } from './depth.ts';
 import { effectiveTarget } from './effective-target.ts';
-import { runSettings } from './settings.ts';
+import { readBatchManifest, type ProvidedVariant } from './batch.ts';
+import { runSettings, type RunSettings } from './settings.ts';
 import { setRunInfo } from './run-info.ts';
 
+interface Provided {
+  targetFile: string;
+  pacerUrl: string;
+  seed: number;
+  runs: number;
+  shrink: boolean;
+  unreachable: Partial<Record<string, ProbeFailure>>;
+  batch?: Record<string, ProvidedVariant>;
+}
+
 interface Shared {
-  ready: Promise<{ targetFile: string; pacerUrl: string; seed: number; runs: number; shrink: boolean; unreachable: Partial<Record<string, ProbeFailure>> }>;
+  ready: Promise<Provided>;
   teardown: () => Promise<void>;
   users: number;
 }
@@ -28,8 +39,9 @@ async function start(): Promise<Shared> {
   const teardown = async () => {
     for (const close of closers.reverse()) await close();
   };
-  const ready = (async () => {
+  const ready = (async (): Promise<Provided> => {
     const settings = runSettings(process.env);
+    if (settings.batch) return startBatch(settings, closers);
     let targetFile = settings.targetFile;
     if (!targetFile) {
       const { startSandbox } = await import('../../sandbox/server.ts');
@@ -61,6 +73,33 @@ async function start(): Promise<Shared> {
     users: 0,
     teardown,
   };
+}
+
+/**
+ * A batch run (runner/batch.ts): the selftest started the variants' sandboxes; every variant's target
+ * is loaded and probed here, once, and the workers get each one's target file and probe results.
+ */
+async function startBatch(settings: RunSettings, closers: Array<() => Promise<void>>): Promise<Provided> {
+  const manifest = readBatchManifest(settings.batch!);
+  const pacer = await startPacerServer();
+  closers.push(pacer.close);
+  const batch: Record<string, ProvidedVariant> = {};
+  // A few variants at a time: their sandboxes share one process, which must not be probed all at once.
+  const queue = [...manifest.variants];
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let variant = queue.shift(); variant; variant = queue.shift()) {
+        const file = loadTarget(variant.targetFile);
+        const unreachable = await probeServices(effectiveTarget(file, runSettings(process.env, file)));
+        batch[variant.id] = { targetFile: variant.targetFile, only: variant.only, unreachable };
+      }
+    }),
+  );
+  const first = manifest.variants[0]?.targetFile ?? '';
+  const file = first ? loadTarget(first) : undefined;
+  setRunInfo({ targetFile: first, targetName: `batch of ${manifest.variants.length} variants`, kind: file?.kind ?? 'sandbox', vendorConventions: file?.vendorConventions ?? true, strictPolicy: file?.strictPolicy ?? true, startedAt: new Date().toISOString(), seed: settings.seed, runs: settings.runs, reportDir: settings.reportDir, paceShare: settings.paceShare, areas: file?.areas ?? [] });
+  console.log(`conformance batch: ${manifest.variants.length} sandbox variants; seed ${settings.seed}; ${settings.runs} runs per property`);
+  return { targetFile: first, pacerUrl: pacer.url, seed: settings.seed, runs: settings.runs, shrink: settings.shrink, unreachable: {}, batch };
 }
 
 export default async function setup(project: TestProject) {

@@ -50,9 +50,10 @@ const ROWS = [
   { key: 'settings.retry429', default: '3', meaning: 'how often an ordinary request retries a 429, honouring Retry-After up to maxRetryAfterMs; then TARGET_RATE_LIMITED', scope: 'run' },
   { key: 'settings.maxRetryAfterMs', default: '10000', meaning: 'the longest wait a 429 is honoured for, in ms; a longer one ends the request as TARGET_RATE_LIMITED at once', scope: 'run' },
   { key: 'settings.maxResponseBytes', default: '2097152', meaning: "the size cap of one answer's body; a larger answer is cut off as TARGET_RESPONSE_TOO_LARGE", scope: 'run' },
+  { variable: 'CONFORMANCE_BATCH', default: 'none', meaning: 'the manifest of a batch run: many sandbox variants checked in one vitest run (selftest/variants/)', scope: 'fault-run' },
   { variable: 'FAULTS', default: 'every fault', meaning: 'only these faults (comma-separated ids)', scope: 'fault-run' },
   { variable: 'AREA', default: 'every area', meaning: "only this area's faults", scope: 'fault-run' },
-  { variable: 'FAULT_CONCURRENCY', default: 'cores + 1, from 2 to 4', meaning: 'faults run at once', scope: 'fault-run' },
+  { variable: 'FAULT_BATCH', default: '40', meaning: 'variants (faults, latitudes) checked in one batch run, each against its own sandbox', scope: 'fault-run' },
   { variable: 'SKIP_CLEAN', default: 'unset', meaning: 'set: skips the run against the clean sandbox', scope: 'fault-run' },
   { variable: 'SKIP_DEGENERATE', default: 'unset', meaning: 'set: skips the degenerate target-wide faults', scope: 'fault-run' },
   { variable: 'DEGENERATE', default: 'every one', meaning: 'only these degenerate target-wide faults (comma-separated ids)', scope: 'fault-run' },
@@ -91,6 +92,8 @@ export interface RunSettings {
   areas?: Area[];
   /** The share of every documented limit this run may use (1, or 1/n for a shard of n). */
   paceShare: number;
+  /** A batch run's manifest (CONFORMANCE_BATCH), when this is one. */
+  batch?: string;
 }
 
 /**
@@ -146,6 +149,7 @@ export function runSettings(env: Environment = process.env, target?: Pick<Target
     sandboxFaults: list(env.CONFORMANCE_SANDBOX_FAULTS),
     areas,
     paceShare,
+    batch: variableOf('CONFORMANCE_BATCH', env),
   };
 }
 
@@ -174,8 +178,8 @@ export function specFileOf(env: Environment = process.env): string | undefined {
 export interface FaultRunSettings {
   faults: string[];
   area?: string;
-  /** Undefined: the fault run chooses from the cores. */
-  concurrency?: number;
+  /** Variants per batch run; undefined: the fault run's default. */
+  batchSize?: number;
   skipClean: boolean;
   skipDegenerate: boolean;
   degenerate: string[];
@@ -186,7 +190,7 @@ export function faultRunSettings(env: Environment = process.env): FaultRunSettin
   return {
     faults: list(env.FAULTS),
     area: env.AREA || undefined,
-    concurrency: integer(env, 'FAULT_CONCURRENCY', (n) => n > 0, 'a positive integer'),
+    batchSize: integer(env, 'FAULT_BATCH', (n) => n > 0, 'a positive integer'),
     skipClean: Boolean(env.SKIP_CLEAN),
     skipDegenerate: Boolean(env.SKIP_DEGENERATE),
     degenerate: list(env.DEGENERATE),

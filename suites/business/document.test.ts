@@ -25,6 +25,7 @@ import { additionsOptional, certificatesInPem, heavyLoadErrorDocumented, loyalty
 import { alreadyLoaded, documentServerError } from '../../harness/openapi/load.ts';
 import { NotLocated } from '../../harness/openapi/locate.ts';
 import { parseOperationName } from '../../harness/openapi/paths.ts';
+import { scoped } from '../../harness/runner/run-scope.ts';
 import { runSettings } from '../../harness/runner/settings.ts';
 import { requirementTest, runContext } from '../../harness/suite.ts';
 import { expectChangeNote, expectFacts, readableDocument, servedDocument } from './_document.ts';
@@ -76,14 +77,14 @@ describe('business document: the operation catalog (4.5, 9)', () => {
     });
   });
 
-  afterAll(async () => {
+  afterAll(scoped(async () => {
     const pending = alreadyLoaded(runContext().target);
     const served = pending && (await pending.catch(() => undefined));
     if (!served?.readable) return;
     const drift = computeDrift(served.readable.index, catalogOperations(), served.url);
     const file = writeDrift(runSettings().reportDir, drift);
     console.log(runContext().target.redactor.redact(summariseDrift(drift, file)));
-  });
+  }));
 });
 
 /** One test per assertion of specs/catalog/change-notes.yaml, grouped as 2.6 groups its facts. */

@@ -9,6 +9,7 @@ import type { CapturedResponse } from '../../harness/http.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { credentialOf } from '../../harness/target.ts';
 import { fixtureOf, mainAccount, sendPortfolio, unknownAccountLike } from './_portfolio.ts';
+import { ScopedMap } from '../../harness/runner/run-scope.ts';
 
 export interface ErrorCase {
   id: string;
@@ -71,7 +72,7 @@ export function errorCase(id: string): ErrorCase {
   return found;
 }
 
-const answers = new Map<string, Promise<CapturedResponse>>();
+const answers = new ScopedMap<string, Promise<CapturedResponse>>();
 
 export function answerTo(t: RequirementContext, id: string): Promise<CapturedResponse> {
   let answer = answers.get(id);

@@ -18,6 +18,7 @@ import type { RequirementContext } from '../../harness/suite.ts';
 import { investConfig, type InvestSection } from '../../harness/config/invest.ts';
 import { credentialOf, type StringKey } from '../../harness/target.ts';
 import { accountIdLike } from '../../generators/invest.ts';
+import { ScopedMap } from '../../harness/runner/run-scope.ts';
 
 export const OPERATION = 'POST /rest/{package}.OperationsService/GetPortfolio';
 /** Spec part 7, besides "default: unexpected error". */
@@ -74,7 +75,7 @@ export function accountsOf(t: RequirementContext): string[] {
   return [...new Set([mainAccount(t), ...investConfig(t.target).accountIds])];
 }
 
-const answers = new Map<string, Promise<CapturedResponse>>();
+const answers = new ScopedMap<string, Promise<CapturedResponse>>();
 
 /** The (memoised) answer for one account in one currency (`undefined`: the field is left out). */
 export function portfolioOf(t: RequirementContext, accountId: string, currency: RequestCurrency): Promise<CapturedResponse> {

@@ -26,6 +26,7 @@ import { credentialOf, type Target } from '../../harness/target.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import { ATTACKS, type Attack } from '../../generators/speech-attacks.ts';
 import { recognizeBody, streamBody, streamMessages, validCall, validStream, type SpeechCall, type SpeechEndpoint, type SpeechKit } from '../../generators/speech.ts';
+import { ScopedMap } from '../../harness/runner/run-scope.ts';
 
 export const RECOGNIZE_PATH = '/v1/stt:recognize';
 
@@ -131,7 +132,7 @@ export async function validControl(t: RequirementContext, s: SpeechSettings, end
   return acceptedControl(t, s, res, 'the control request (a valid call, with valid credentials)', endpoint);
 }
 
-const references = new Map<string, Promise<TokenRefusals>>();
+const references = new ScopedMap<string, Promise<TokenRefusals>>();
 
 /**
  * How the endpoint refuses bad tokens: the same kind of call without a token, and with a token signed
@@ -166,7 +167,7 @@ export async function expectAccepted(t: RequirementContext, s: SpeechSettings, r
   return verdict.seen!;
 }
 
-const plainCalls = new Map<string, Promise<CapturedResponse>>();
+const plainCalls = new ScopedMap<string, Promise<CapturedResponse>>();
 
 /**
  * For a test whose own token is a valid token changed in one respect (an aud naming a set, upper-case

@@ -1,6 +1,6 @@
 /**
- * How the 3-NDFL suites reach the target: one Ndfl3Api per worker, and one RequestSource per test
- * file (its share of the request pool, or the sandbox's provisioning). See harness/ndfl3/.
+ * How the 3-NDFL suites reach the target: one Ndfl3Api per target, and one RequestSource per pool
+ * user (a test file's share of the request pool, or the sandbox's provisioning). See harness/ndfl3/.
  */
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { Ndfl3Api } from '../../../harness/ndfl3/api.ts';
@@ -9,16 +9,18 @@ import { RequestSource, type PoolUser } from '../../../harness/ndfl3/requests.ts
 import type { WorkflowOperation } from '../../../harness/ndfl3/workflow.ts';
 import { assertAllowed } from '../../../harness/safety.ts';
 import type { RequirementContext } from '../../../harness/suite.ts';
+import { perScope } from '../../../harness/runner/run-scope.ts';
 
-let api: Ndfl3Api | undefined;
-const sources = new Map<PoolUser, RequestSource>();
+/** Per target: the API, and each pool user's request source. */
+const state = perScope((): { api?: Ndfl3Api; sources: Map<PoolUser, RequestSource> } => ({ sources: new Map() }));
 
 /**
  * The API and this file's request source; skips when the target file cannot say where the state is,
  * unless the test does not depend on any state.
  */
 export function ndfl3(t: RequirementContext, user: PoolUser, options: { stateless?: boolean } = {}): { api: Ndfl3Api; source: RequestSource } {
-  api ??= new Ndfl3Api(t.target, t.client);
+  const { sources } = state();
+  const api = (state().api ??= new Ndfl3Api(t.target, t.client));
   if (!options.stateless) requireStateField(t.target, api.config);
   let source = sources.get(user);
   if (!source) sources.set(user, (source = new RequestSource(api, user)));

@@ -34,6 +34,7 @@ import { inconclusive } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { isTlsRefusal } from '../../../harness/mtls.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
+import { scoped } from '../../../harness/runner/run-scope.ts';
 import { credentialOf } from '../../../harness/target.ts';
 import { allAnswered, authExchangesOf, exchangesOf, prefetch } from '../../../harness/business/exchanges.ts';
 import { type Exchange, serverErrorsOf } from '../../../harness/business/send.ts';
@@ -212,7 +213,7 @@ describe('business runtime: every operation of the served document', () => {
   if (unusableRows(plan, IDS, 'every operation of the served document')) return;
   if (plan.mtlsUnconfigured) for (const id of ['BUS-MTL-003', 'BUS-MTL-004', 'BUS-MTL-005']) skippedRow(id, 'operations that need a client certificate', plan.mtlsUnconfigured);
   // Not awaited: the rows await their own operation's exchanges, and the rest go on meanwhile.
-  beforeAll(() => void prefetch(plan));
+  beforeAll(scoped(() => void prefetch(plan)));
   for (const op of plan.operations) {
     describe(op.row, () => operationRows(plan, op));
   }
