@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { businessConfig, type IdentifierSet } from '../config/business.ts';
 import { isJsonObject } from '../json.ts';
 import { operationKey, parseOperationName } from '../openapi/paths.ts';
+import { currentScope, ScopedMap } from '../runner/run-scope.ts';
 import { removeOldRunFiles, runFile } from '../run-files.ts';
 import { served } from './judge.ts';
 import { commonPrefix, pathParams } from './links.ts';
@@ -51,7 +52,10 @@ export function namedValue(p: RuntimePlan, op: OperationPlan, name: string): unk
 const claimedHere = new Set<string>();
 
 /** Whether this worker is the first of the run to take `what`: one file per claim, created exclusively. */
-function claim(what: string): boolean {
+function claim(thing: string): boolean {
+  // A batch run's variants are separate targets, each with its own fixtures.
+  const variant = currentScope().variant;
+  const what = variant ? `${variant} ${thing}` : thing;
   if (claimedHere.has(what)) return false;
   claimedHere.add(what);
   const folder = runFile('fixtures');
@@ -96,7 +100,7 @@ export interface Disposable {
   why: string;
 }
 
-const shortOf = new Map<string, string>();
+const shortOf = new ScopedMap<string, string>();
 
 /** Why a destructive operation went without a disposable set in this worker, if it did (for its inconclusive verdicts). */
 export function disposableShortage(op: OperationPlan): string | undefined {

@@ -18,6 +18,7 @@ import type { CapturedResponse } from '../../harness/http.ts';
 import { assertBurstAllowed } from '../../harness/safety.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { requirementTest } from '../../harness/suite.ts';
+import { perScope } from '../../harness/runner/run-scope.ts';
 import { sampleRequest } from '../../generators/insurance.ts';
 import { sendSurrender, surrenderUrl } from './_surrender.ts';
 
@@ -29,11 +30,12 @@ interface Burst {
   limited: number;
 }
 
-let burstOfThisRun: Promise<Burst> | undefined;
+const burstOfThisRun = perScope<{ burst?: Promise<Burst> }>(() => ({}));
 
 /** One burst per run of this file, with a cool-down before and after: INS-RAT-002 reads the same one. */
 function burst(t: RequirementContext): Promise<Burst> {
-  burstOfThisRun ??= (async () => {
+  const mine = burstOfThisRun();
+  mine.burst ??= (async () => {
     const limit = t.client.limitOf('insurance');
     assertBurstAllowed(t.target, surrenderUrl(t));
     const windowMs = limit.perSeconds * 1000;
@@ -43,7 +45,7 @@ function burst(t: RequirementContext): Promise<Burst> {
     await sleep(windowMs + 200);
     return { size, responses, limited: responses.filter((r) => r.status === 429).length };
   })();
-  return burstOfThisRun;
+  return mine.burst;
 }
 
 describe('insurance surrender: rate limit of part 8', () => {
