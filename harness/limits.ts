@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { parsedOnce } from './parsed-once.ts';
 import type { Area, RateLimit } from './target.ts';
 
 interface LimitsFile {
@@ -11,5 +12,5 @@ interface LimitsFile {
 /** The documented rate limits of specs/limits.yaml. */
 export function documentedLimits(): LimitsFile {
   const file = fileURLToPath(new URL('../specs/limits.yaml', import.meta.url));
-  return parse(readFileSync(file, 'utf8')) as LimitsFile;
+  return parsedOnce(readFileSync(file, 'utf8'), parse, 'yaml') as LimitsFile;
 }

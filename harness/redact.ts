@@ -133,15 +133,39 @@ function startOverlap(text: string, form: string): number {
   return 0;
 }
 
+/**
+ * Secrets the screen of `holdsTextual` is exact for: long enough, ASCII, and without the characters that
+ * begin an escape or have forms of their own (% \ & ' " ; and the space, which a + may stand for), which would let escapes overlap
+ * them in ways the screen does not follow. Any other secret's patterns are tried on every text.
+ */
+const SCREENABLE = /^[A-Za-z0-9!#$()*+,\-./:<=>?@[\]^_`{|}~]{11,}$/;
+/** The most characters of a screenable secret that an escape before it can take (`\u` and four hex digits). */
+const SCREEN_SKIP = 5;
+/** Every escape a form of a screenable character can take (characterPattern), to decode before the screen. */
+const ESCAPES = /%([0-9a-fA-F]{2})|\\+u([0-9a-fA-F]{4})|\\+([\/"])|&(amp|lt|gt|quot|apos);|&#0*([0-9]+);|&#[xX]0*([0-9a-fA-F]+);/g;
+const NAMED_ENTITY: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+function decodeEscape(_m: string, pct?: string, u?: string, char?: string, named?: string, dec?: string, hex?: string): string {
+  if (pct) return String.fromCharCode(parseInt(pct, 16));
+  if (u) return String.fromCharCode(parseInt(u, 16));
+  if (char) return char;
+  if (named) return NAMED_ENTITY[named];
+  const code = dec ? Number(dec) : parseInt(hex!, 16);
+  return code <= 0x10ffff ? String.fromCodePoint(code) : '';
+}
+
 export class Redactor {
   private secrets: string[] = [];
   private patterns: RegExp[] = [];
-  private any?: RegExp;
   private parts: string[] = [];
   /** The same forms as bytes (latin1 strings), for decoded base64 cut in the middle of a character. */
   private partBytes: string[] = [];
   /** Base64 cores of every secret, by their first four characters (a quick first look at a run). */
   private cores = new Map<string, string[]>();
+  /** For the screenable secrets: what a text must hold, once decoded, for their patterns to be worth trying. */
+  private screens: Array<{ tail: string; hex: string }> = [];
+  private screened?: RegExp;
+  /** The patterns of the secrets the screen is not exact for, tried on every text. */
+  private unscreened?: RegExp;
 
   register(...values: Array<string | undefined>): void {
     let added = false;
@@ -154,7 +178,11 @@ export class Redactor {
     // Longest first, so that a secret that contains another is masked whole.
     this.secrets.sort((a, b) => b.length - a.length);
     this.patterns = this.secrets.map((s) => new RegExp(secretPattern(s), 'g'));
-    this.any = new RegExp(this.secrets.map(secretPattern).join('|'));
+    const screenable = this.secrets.filter((secret) => SCREENABLE.test(secret));
+    const rest = this.secrets.filter((secret) => !SCREENABLE.test(secret));
+    this.screens = screenable.map((secret) => ({ tail: secret.slice(SCREEN_SKIP), hex: Buffer.from(secret, 'utf8').toString('hex') }));
+    this.screened = screenable.length ? new RegExp(screenable.map(secretPattern).join('|')) : undefined;
+    this.unscreened = rest.length ? new RegExp(rest.map(secretPattern).join('|')) : undefined;
     this.parts = [...new Set(this.secrets.filter((s) => s.length > MIN_PART).flatMap(plainForms))];
     this.partBytes = [...new Set(this.secrets.flatMap(plainForms).map((f) => Buffer.from(f, 'utf8').toString('latin1')).filter((f) => f.length > MIN_PART))];
     this.cores.clear();
@@ -168,7 +196,7 @@ export class Redactor {
   redact(text: string): string {
     let out = text;
     // One pass finds whether any secret is there at all (the common case is none); only then each is masked.
-    if (this.secrets.length && this.any!.test(out)) for (const pattern of this.patterns) out = out.replace(pattern, MASK);
+    if (this.holdsTextual(out)) for (const pattern of this.patterns) out = out.replace(pattern, MASK);
     // A whole token goes first, as one mask (its header may hold the key, which would split it).
     out = out.replace(JWT_SHAPE, 'eyJ' + MASK);
     if (this.secrets.length) {
@@ -190,7 +218,7 @@ export class Redactor {
    */
   holdsSecret(text: string): boolean {
     if (!this.secrets.length) return false;
-    if (this.any!.test(text)) return true;
+    if (this.holdsTextual(text)) return true;
     for (const match of text.matchAll(BASE64_RUN)) if (this.hidesSecret(match[0], isCut(text, match.index!, match[0].length))) return true;
     return false;
   }
@@ -205,11 +233,26 @@ export class Redactor {
     if (!whole && !part) return false;
     for (let offset = 0; offset < 4 && run.length - offset >= MIN_RUN; offset++) {
       const decoded = Buffer.from(run.slice(offset), 'base64');
-      if (whole && this.any!.test(decoded.toString('utf8'))) return true;
+      if (whole && this.holdsTextual(decoded.toString('utf8'))) return true;
       const bytes = part ? decoded.toString('latin1') : '';
       if (part && this.partBytes.some((form) => endOverlap(bytes, form) || startOverlap(bytes, form))) return true;
     }
     return false;
+  }
+
+  /**
+   * Whether a secret is in the text in one of its textual forms. The alternation of every form
+   * of every character is slow on long texts, so a cheap screen goes first where it is exact: with every
+   * escape decoded, a text holding a secret holds the secret's tail (an escape just before the secret
+   * can swallow at most its first SCREEN_SKIP characters), or holds its hex form.
+   */
+  private holdsTextual(text: string): boolean {
+    if (this.unscreened?.test(text)) return true;
+    if (!this.screened) return false;
+    const decoded = text.replace(ESCAPES, decodeEscape);
+    let lower: string | undefined;
+    const candidate = this.screens.some(({ tail, hex }) => decoded.includes(tail) || (lower ??= text.toLowerCase()).includes(hex));
+    return candidate && this.screened.test(text);
   }
 
   private holdsCore(run: string): boolean {

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { parsedOnce } from './parsed-once.ts';
 import { specContains, type SpecDocument } from './spec-document.ts';
 import type { Area } from './target.ts';
 
@@ -47,7 +48,7 @@ let cache: Map<string, Requirement> | undefined;
 
 export function requirements(): Map<string, Requirement> {
   if (cache) return cache;
-  const entries = parse(readFileSync(REQUIREMENTS_FILE, 'utf8')) as Requirement[];
+  const entries = parsedOnce(readFileSync(REQUIREMENTS_FILE, 'utf8'), parse, 'yaml') as Requirement[];
   const map = new Map<string, Requirement>();
   for (const entry of entries) {
     const problem = requirementShapeProblem(entry);

@@ -26,8 +26,13 @@ export class SchemaRegistry {
   private lenient?: Ajv2020;
   private readonly lenientIds = new Set<string>();
 
-  constructor(dir: string = SCHEMA_DIR) {
-    this.ajv = new Ajv2020({ strict: true, allErrors: true });
+  /**
+   * `validateSchemas` checks each schema against the JSON Schema meta-schema as it is added: about half a
+   * second of compiling the meta-schema, paid by the selftest that checks specs/schemas
+   * (selftest/harness/schemas-meta.test.ts) rather than by every worker of every run.
+   */
+  constructor(dir: string = SCHEMA_DIR, options: { validateSchemas?: boolean } = {}) {
+    this.ajv = new Ajv2020({ strict: true, allErrors: true, validateSchema: options.validateSchemas ?? false });
     addFormats(this.ajv);
     // The spec's "date" and "date-time" are ISO 8601 (RFC 3339, ajv's date and date-time, is one profile of it).
     this.ajv.addFormat('iso8601-date', isIsoDate);

@@ -20,6 +20,7 @@ import { parseYamlText, YamlProblem } from './config/yaml-text.ts';
 import { ToolError } from './errors.ts';
 import { Redactor } from './redact.ts';
 import { schemaRegistry } from './schemas.ts';
+import { inject } from 'vitest';
 
 export const AREAS = ['speech', 'identity', 'invest', 'insurance', 'business'] as const;
 export type Area = (typeof AREAS)[number];
@@ -169,7 +170,8 @@ function resolveMtlsPaths(services: Target['services'], base: string): void {
 
 /** Every value the schema marks as a credential ($defs/secret). */
 function registerSecrets(services: Target['services'], redactor: Redactor): void {
-  for (const { value, kind } of stringsWithKind({ services })) if (kind === 'secret') redactor.register(value);
+  // One call: each call that adds a secret builds the redactor's patterns again.
+  redactor.register(...[...stringsWithKind({ services })].filter(({ kind }) => kind === 'secret').map(({ value }) => value));
 }
 
 const SAFETY_KEYS = ['allowDestructive', 'allowMoney', 'allowBursts'] as const;
@@ -185,8 +187,48 @@ function safetyOf(data: TargetFileData): { safety: Safety; notices: string[] } {
   return { safety: { allowDestructive: false, allowMoney: false, allowBursts: false }, notices };
 }
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /**
+     * What the global setup read from each target file of the run, checked and with its variables
+     * filled in, by absolute path: a worker builds its target from it instead of parsing the file and
+     * compiling the schema again.
+     */
+    targetData?: Record<string, TargetFileData>;
+  }
+}
+
+/** The checked data the global setup handed this worker for `file`, if any (a copy: loading changes it). */
+function providedData(file: string): TargetFileData | undefined {
+  let all: Record<string, TargetFileData> | undefined;
+  try {
+    all = inject('targetData');
+  } catch {
+    return undefined;
+  }
+  const data = all?.[resolve(file)];
+  return data ? structuredClone(data) : undefined;
+}
+
+/** The target file's data, checked (YAML, schema, URLs) and with its variables filled in; throws a TARGET_FILE_* ToolError. */
+export function targetFileData(file: string, env: NodeJS.ProcessEnv = process.env): TargetFileData {
+  return parseTargetFile(file, env);
+}
+
 export function loadTarget(file: string, env: NodeJS.ProcessEnv = process.env): LoadedTarget {
-  const data = parseTargetFile(file, env);
+  return targetOf(file, providedData(file) ?? parseTargetFile(file, env));
+}
+
+/** Set on a target made from checked data (and kept by a spread copy such as effectiveTarget's). */
+const SCHEMA_CHECKED = Symbol('checked against the target-file schema');
+
+/** Whether the target was made from a target file checked against its schema (loadTarget, targetOf). */
+export function schemaChecked(target: Target): boolean {
+  return (target as { [SCHEMA_CHECKED]?: boolean })[SCHEMA_CHECKED] === true;
+}
+
+/** The target of checked data (targetFileData); the data's certificate paths are made absolute in place. */
+export function targetOf(file: string, data: TargetFileData): LoadedTarget {
   const services = data.services;
   resolveMtlsPaths(services, dirname(resolve(file)));
   const redactor = new Redactor();
@@ -204,7 +246,8 @@ export function loadTarget(file: string, env: NodeJS.ProcessEnv = process.env): 
     services,
     redactor,
     notices,
-  };
+    [SCHEMA_CHECKED]: true,
+  } as LoadedTarget;
 }
 
 /** loadTarget without throwing, for the command line: the target, or the error to print (exit 2). */

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { parsedOnce } from '../parsed-once.ts';
 import type { SideEffect } from '../safety.ts';
 import { HTTP_METHODS, operationKey, parseOperationName } from './paths.ts';
 
@@ -77,7 +78,7 @@ const STRING_LISTS = ['enumLike', 'accepts', 'rejects'] as const;
 const LOCATION = /^(requestBody|response|operation|(query|path|header):[^\s:]+)$/;
 
 function read(name: string): unknown {
-  return parse(readFileSync(fileURLToPath(new URL(name, CATALOG_DIR)), 'utf8'));
+  return parsedOnce(readFileSync(fileURLToPath(new URL(name, CATALOG_DIR)), 'utf8'), parse, 'yaml');
 }
 
 let operations: CatalogOperation[] | undefined;

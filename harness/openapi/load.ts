@@ -13,6 +13,7 @@ import { recordFetchedDocument } from '../report/fetched-documents.ts';
 import type { Target } from '../target.ts';
 import { businessDocumentUrl, DEFAULT_DOCUMENT_PATH } from './business-target.ts';
 import { dereferenceDocument } from './dereference.ts';
+import { parsedOnce } from '../parsed-once.ts';
 import { describeProblem, parseOpenApiText, type YamlProblem } from './parse.ts';
 import { OperationIndex } from './paths.ts';
 import { validateOpenApi, type ValidationResult } from './validate.ts';
@@ -78,7 +79,7 @@ async function load(client: HttpClient, target: Target, url: string): Promise<Se
   }
   // What was judged, kept with its hash for the reports (a certification pack binds its result to it).
   recordFetchedDocument(url, response.rawBody, response.headers['content-type'], target.redactor);
-  const parsed = parseOpenApiText(response.rawBody);
+  const parsed = parsedOnce(response.rawBody, parseOpenApiText, 'openapi-text@1');
   served.yamlProblems = parsed.problems;
   if (!parsed.ok) {
     const html = /html/i.test(response.headers['content-type'] ?? '') ? ` (content-type ${response.headers['content-type']}: a login or error page?)` : '';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startPacerServer } from '../pacer.ts';
 import { probeServices, type ProbeFailure } from '../probe.ts';
-import { loadTarget } from '../target.ts';
+import { targetFileData, targetOf, type TargetFileData } from '../target.ts';
 import { depthOf } from './depth.ts';
 import { effectiveTarget } from './effective-target.ts';
 import { readBatchManifest, type ProvidedVariant } from './batch.ts';
@@ -24,6 +24,7 @@ interface Provided {
   shrink: boolean;
   unreachable: Partial<Record<string, ProbeFailure>>;
   batch?: Record<string, ProvidedVariant>;
+  targetData: Record<string, TargetFileData>;
 }
 
 interface Shared {
@@ -53,7 +54,8 @@ async function start(): Promise<Shared> {
         rmSync(dir, { recursive: true, force: true });
       });
     }
-    const file = loadTarget(targetFile);
+    const data = targetFileData(targetFile);
+    const file = targetOf(targetFile, data);
     const final = runSettings(process.env, file);
     const target = effectiveTarget(file, final);
     const pacer = await startPacerServer();
@@ -63,7 +65,7 @@ async function start(): Promise<Shared> {
     setRunInfo({ targetFile: target.file, targetName: target.name, kind: target.kind, vendorConventions: target.vendorConventions, strictPolicy: target.strictPolicy, startedAt: new Date().toISOString(), seed: final.seed, runs: final.runs, reportDir: final.reportDir, paceShare: final.paceShare, areas: target.areas });
     const share = final.paceShare < 1 ? `; pacing at ${+final.paceShare.toFixed(4)} of every documented limit (this run's share)` : '';
     console.log(`conformance target: ${target.name} (kind ${target.kind}, vendorConventions ${target.vendorConventions}); areas ${target.areas.join(', ') || 'none'}; seed ${final.seed}; ${final.runs} runs per property (depth ${depthOf(final.runs)})${share}`);
-    return { targetFile: target.file, pacerUrl: pacer.url, seed: final.seed, runs: final.runs, shrink: final.shrink, unreachable };
+    return { targetFile: target.file, pacerUrl: pacer.url, seed: final.seed, runs: final.runs, shrink: final.shrink, unreachable, targetData: { [target.file]: data } };
   })().catch(async (error) => {
     await teardown();
     throw error;
@@ -84,22 +86,25 @@ async function startBatch(settings: RunSettings, closers: Array<() => Promise<vo
   const pacer = await startPacerServer();
   closers.push(pacer.close);
   const batch: Record<string, ProvidedVariant> = {};
+  const targetData: Record<string, TargetFileData> = {};
   // A few variants at a time: their sandboxes share one process, which must not be probed all at once.
   const queue = [...manifest.variants];
   await Promise.all(
     Array.from({ length: 4 }, async () => {
       for (let variant = queue.shift(); variant; variant = queue.shift()) {
-        const file = loadTarget(variant.targetFile);
+        const data = targetFileData(variant.targetFile);
+        const file = targetOf(variant.targetFile, data);
+        targetData[file.file] = data;
         const unreachable = await probeServices(effectiveTarget(file, runSettings(process.env, file)));
         batch[variant.id] = { targetFile: variant.targetFile, only: variant.only, unreachable };
       }
     }),
   );
   const first = manifest.variants[0]?.targetFile ?? '';
-  const file = first ? loadTarget(first) : undefined;
+  const file = first ? targetOf(first, targetFileData(first)) : undefined;
   setRunInfo({ targetFile: first, targetName: `batch of ${manifest.variants.length} variants`, kind: file?.kind ?? 'sandbox', vendorConventions: file?.vendorConventions ?? true, strictPolicy: file?.strictPolicy ?? true, startedAt: new Date().toISOString(), seed: settings.seed, runs: settings.runs, reportDir: settings.reportDir, paceShare: settings.paceShare, areas: file?.areas ?? [] });
   console.log(`conformance batch: ${manifest.variants.length} sandbox variants; seed ${settings.seed}; ${settings.runs} runs per property`);
-  return { targetFile: first, pacerUrl: pacer.url, seed: settings.seed, runs: settings.runs, shrink: settings.shrink, unreachable: {}, batch };
+  return { targetFile: first, pacerUrl: pacer.url, seed: settings.seed, runs: settings.runs, shrink: settings.shrink, unreachable: {}, batch, targetData };
 }
 
 export default async function setup(project: TestProject) {
