@@ -15,11 +15,13 @@ import { reportDirProblem } from '../report/report-dir.ts';
 import { writeReports } from '../report/summary-reporter.ts';
 import { closingLines } from '../report/text.ts';
 import { DEPTHS, isDepth } from '../runner/depth.ts';
-import { areasSetting, integerSetting, reportDirOf, targetFileOf, variableOf, type SettingVariable } from '../runner/settings.ts';
+import { areasSetting, integerSetting, reportDirOf, runSettings, targetFileOf, variableOf, type SettingVariable } from '../runner/settings.ts';
+import { AREAS } from '../target.ts';
 import { WAIVERS_ENV } from '../report/waiver-file.ts';
 import { parseArgs } from './args.ts';
 import type { Command } from './command.ts';
 import { checkRunInputs } from './run-inputs.ts';
+import { suiteFilters } from './suite-filters.ts';
 import { firstUnknown, unknownOptionMessage, vitestRunOptions } from './unknown-options.ts';
 import { runVitest } from './vitest-process.ts';
 
@@ -37,6 +39,8 @@ export interface RunPlan {
   /** The flag that set a variable of the run, so that a message names what the user typed. */
   namedBy: Partial<Record<SettingVariable, string>>;
   onlyFailed?: RunSummary;
+  /** The --grep pattern, if any. */
+  grep?: string;
 }
 
 /** The run's environment and vitest arguments from the command line (validated, nothing run yet). */
@@ -88,7 +92,7 @@ export function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): RunPla
       vitestArgs.push('--testNamePattern', `(?:${[...new Set(failed.map((t) => escapeRegExp(t.title)))].join('|')})$`);
     }
   }
-  return { env: out, vitestArgs, passThrough: args.rest, reportDir, namedBy, onlyFailed };
+  return { env: out, vitestArgs, passThrough: args.rest, reportDir, namedBy, onlyFailed, grep: v['--grep'] };
 }
 
 /** The one line for an option neither `run` nor vitest knows, or undefined. */
@@ -155,6 +159,11 @@ export const runCommand: Command = {
     try {
       const { target } = checkRunInputs(env, process.env, plan.namedBy);
       for (const notice of (target as { notices?: string[] } | undefined)?.notices ?? []) console.log(`notice: ${notice}`);
+      if (!plan.passThrough.length && !onlyFailed) {
+        const settings = runSettings({ ...process.env, ...env }, target);
+        const areas = (target?.areas ?? AREAS).filter((a) => !settings.areas || settings.areas.includes(a));
+        vitestArgs.push(...suiteFilters(areas, plan.grep));
+      }
     } catch (error) {
       const code = error instanceof ToolError ? error.code : 'TARGET_FILE_INVALID';
       return refuse(reportDir, { code, message: error instanceof ToolError ? error.message : `${code}: ${(error as Error).message}` });
