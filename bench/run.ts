@@ -3,14 +3,22 @@
  * reports/bench.json. This machine is shared and noisy, so each comparison is a ratio of two
  * measurements taken in the same run, interleaved; no figure is ever a pass/fail test.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { fetch, request } from 'undici';
 import { invalidCases } from '../generators/invalid-cases.ts';
 import { SURRENDER_REQUEST, sampleRequest, surrenderRequest } from '../generators/insurance.ts';
+import { HttpClient } from '../harness/http.ts';
 import { Redactor } from '../harness/redact.ts';
 import { schemaRegistry } from '../harness/schemas.ts';
+import { targetOf, type TargetFileData } from '../harness/target.ts';
+import { loadFaults } from '../sandbox/faults/index.ts';
 import { startSandbox } from '../sandbox/server.ts';
+import { runBatch } from '../selftest/variants/batch.ts';
+import { suiteFilesFor } from '../selftest/variants/common.ts';
 
 interface Figure {
   name: string;
@@ -82,9 +90,69 @@ try {
   const text = `curl -H 'authorization: Bearer secret-value-3-${'x'.repeat(20)}' ${'lorem ipsum '.repeat(400)}`;
   const redactMs = await timeIt(() => void redactor.redact(text), 500);
   report('redaction of a 5 KB failure message with 20 secrets', redactMs * 1000, 'µs');
+
+  // What a property test does per value (generate, send through the harness's client, validate the
+  // answer), against the bare loopback round trip measured above.
+  const target = targetOf('bench', { name: 'bench', kind: 'sandbox', services: { insurance: { url: `${sandbox.urls.http}/insurance`, token: 'bench-no-such-token' } } } as TargetFileData);
+  const client = new HttpClient(target);
+  const answerSchema = registry.validator(SURRENDER_REQUEST);
+  const perValue = await timeIt(async () => {
+    const [value] = fc.sample(surrenderRequest(), { numRuns: 1 });
+    const res = await client.send({ area: 'insurance', operation: 'POST surrender', sideEffect: 'read', method: 'POST', url, json: value, pacing: 'burst' });
+    answerSchema(res.json);
+  }, 200);
+  report('property test value (generate, send, validate) against the loopback', 1000 / perValue, 'values per second');
+  report('property test value / bare loopback round trip', perValue / viaRequest, 'ratio', 'the harness\'s own cost per request, above 1');
 } finally {
   await sandbox.close();
 }
+
+/** A child's wall and CPU time (user + system, itself and its children), from bash's `times`. */
+function childCost(command: string[], env: Record<string, string>): { wallMs: number; cpuMs: number } {
+  const started = performance.now();
+  const out = spawnSync('bash', ['-c', '"$@" >/dev/null 2>&1; times', 'bash', ...command], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const seconds = (t: string) => { const m = /(\d+)m([\d.]+)s/.exec(t); return m ? Number(m[1]) * 60 + Number(m[2]) : 0; };
+  const children = (out.stdout.trim().split('\n')[1] ?? '').split(/\s+/);
+  return { wallMs: performance.now() - started, cpuMs: (seconds(children[0] ?? '') + seconds(children[1] ?? '')) * 1000 };
+}
+
+/** The conformance run of `args` against a fresh embedded sandbox: its cost and how many tests it ran. */
+function suiteRun(args: string[]): { wallMs: number; cpuMs: number; tests: number } {
+  const dir = mkdtempSync(join(tmpdir(), 'pc-bench-'));
+  try {
+    const cost = childCost([process.execPath, 'bin/partner-conformance.mjs', 'run', '--reports', dir, ...args], { CONFORMANCE_PROGRESS: '0' });
+    let tests = 0;
+    try {
+      const counts = (JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { counts: Record<string, number> }).counts;
+      tests = (counts.passed ?? 0) + (counts.failed ?? 0);
+    } catch {
+      tests = 0;
+    }
+    return { ...cost, tests };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// The suite's own CPU: a run of one test from one insurance file, of one test while every insurance file
+// is collected, and of the whole insurance area. Their differences are a file's preparation before its
+// first test and a test's own cost; the first is what every run pays before anything is checked.
+const INSURANCE_FILES = readdirSync('suites/insurance').filter((f) => f.endsWith('.test.ts')).length;
+const one = suiteRun(['suites/insurance/limits.test.ts', '--testNamePattern', 'INS-LIM-001']);
+const oneOfAll = suiteRun(['--areas', 'insurance', '--grep', 'INS-LIM-001']);
+const area = suiteRun(['--areas', 'insurance']);
+report('a conformance run of one test: CPU (command line, vitest, sandbox, one worker prepared)', one.cpuMs, 'ms');
+report('CPU per suite file before its first test (insurance files collected)', (oneOfAll.cpuMs - one.cpuMs) / Math.max(1, INSURANCE_FILES - 1), 'ms per file');
+report('CPU per test (insurance area)', (area.cpuMs - oneOfAll.cpuMs) / Math.max(1, area.tests - oneOfAll.tests), 'ms per test', `${area.tests} tests`);
+report('insurance area run: wall', area.wallMs / 1000, 's', `CPU ${(area.cpuMs / 1000).toFixed(1)} s on ${cpus().length} cores`);
+
+// The fault run: faults share batch runs, each against its own sandbox; one fault alone against eight.
+const faults = (await loadFaults()).filter((f) => f.area === 'insurance').slice(0, 8);
+const alone = await runBatch([{ id: faults[0].id, switches: [faults[0].id], files: suiteFilesFor(faults[0]), only: faults[0].catches }]);
+const eight = await runBatch(faults.map((f) => ({ id: f.id, switches: [f.id], files: suiteFilesFor(f), only: f.catches })));
+report('fault run, one insurance fault in its own batch run', alone.wallMs / 1000, 's');
+report('fault run, seconds per fault in a batch of eight', eight.wallMs / 1000 / faults.length, 's per fault', `batch ${(eight.wallMs / 1000).toFixed(1)} s`);
+report('fault run, a fault alone / a fault in a batch of eight', alone.wallMs / (eight.wallMs / faults.length), 'ratio', 'above 1: batches are cheaper');
 
 mkdirSync('reports', { recursive: true });
 writeFileSync('reports/bench.json', JSON.stringify({ format: 'partner-conformance/bench@1', generatedAt: new Date().toISOString(), node: process.version, figures }, null, 2));

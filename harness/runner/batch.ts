@@ -4,8 +4,7 @@
  * read the business document again for every variant. The selftest (selftest/variants/) starts the
  * variants' sandboxes, writes a manifest and, per variant and suite file, a wrapper file:
  *
- *   enterVariant('ins-contract-id-unbounded');
- *   await import('../../../suites/insurance/limits.test.ts?variant=ins-contract-id-unbounded');
+ *   enterVariant(<variant id>), then a dynamic import of <suite file>?variant=<variant id>
  *
  * The query makes the suite file a module of its own per variant (it declares its tests for that
  * variant's target), while the harness's modules are loaded once per worker and keep what they learn

@@ -6,6 +6,7 @@
  * The taxpayer is services.business.rules.selfEmployed.inn (a generated one where the target file has
  * none); inactiveInn, when given, is a taxpayer whose receipts the target fails.
  */
+import { jsonWhereBody } from '../../../harness/checks/json-answer.ts';
 import { randomUUID } from 'node:crypto';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { statusIn } from '../../../harness/checks/status.ts';
@@ -37,7 +38,8 @@ function receipt(op: OperationPlan, inn: string | undefined, salt: number): Gene
   return { ...request, path: { ...request.path, ...(inn ? { inn } : {}) } };
 }
 
-const receiptOf = (res: CapturedResponse): JsonObject => (isJsonObject(res.json) ? res.json : {});
+/** The receipt an answer shows: a JSON object labelled JSON (an answer that is not is BUS-RUN-004's to judge, and shows none). */
+const receiptOf = (res: CapturedResponse): JsonObject => (isJsonObject(res.json) && !jsonWhereBody(res, '').length ? res.json : {});
 const operationsOf = (r: JsonObject): JsonObject[] => (Array.isArray(r.operations) ? r.operations.filter(isJsonObject) : []);
 
 /**
