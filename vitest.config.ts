@@ -24,6 +24,9 @@ export default defineConfig({
     // The harness is imported, and what it prepares (the business plan, compiled schemas) made, once per
     // worker, not once per file: what a module keeps for a target is kept per target (runner/run-scope.ts).
     isolate: false,
+    // Transformed modules are kept on disk (node_modules/.experimental-vitest-cache, gone with a reinstall), so that
+    // every later run (a selftest, each batch of the fault run) does not transform the sources again.
+    experimental: { fsModuleCache: true },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [

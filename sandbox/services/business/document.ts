@@ -3,7 +3,10 @@
  * 3.0 document, served as YAML without credentials. With a document fault on, the served copy is
  * edited (see document-faults.ts); the clean text is served byte for byte.
  */
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { parse, stringify } from 'yaml';
@@ -21,9 +24,27 @@ export function documentText(): string {
   return (text ??= readFileSync(FILE, 'utf8'));
 }
 
-/** The clean document, parsed once; callers must not modify it. */
+/**
+ * The clean document, parsed once; callers must not modify it. Parsing its YAML takes about a second, so
+ * its JSON twin (the same value: a selftest checks that JSON carries it exactly) is kept in the temporary
+ * folder under the hash of the text, for every later sandbox.
+ */
 export function cleanDocument(): Record<string, unknown> {
-  return (parsed ??= parse(documentText()) as Record<string, unknown>);
+  if (parsed) return parsed;
+  const text = documentText();
+  const twin = join(tmpdir(), `pc-sandbox-document-${createHash('sha256').update(text).digest('hex').slice(0, 32)}.json`);
+  try {
+    parsed = JSON.parse(readFileSync(twin, 'utf8')) as Record<string, unknown>;
+  } catch {
+    parsed = parse(text) as Record<string, unknown>;
+    try {
+      writeFileSync(`${twin}.${process.pid}`, JSON.stringify(parsed));
+      renameSync(`${twin}.${process.pid}`, twin);
+    } catch {
+      // A read-only temporary folder: the next sandbox parses the YAML again.
+    }
+  }
+  return parsed;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
