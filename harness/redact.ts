@@ -37,6 +37,10 @@ const URL_USERINFO = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^\s/?#@'"]+)@/g;
 const NAMED_PARAMETER = /(^|[?&;\s'"])([A-Za-z0-9_.~%-]+)=([^&#\s'"]*)/g;
 const JSON_FIELD = /("([A-Za-z0-9_-]{1,64})"\s*:\s*")((?:[^"\\]|\\.)*)"/g;
 /** JSON field names whose values are credentials (a body the target sent back, a request body). */
+/** Words every credential parameter name, JSON credential field or authorization header holds (a first look). */
+const CREDENTIAL_PARAMETER_WORD = /key|token|secret|pass|credential|sig|pw|auth/i;
+const CREDENTIAL_FIELD_WORD = /token|secret|passw|key/i;
+const AUTHORIZATION_WORD = /authorization/i;
 const CREDENTIAL_FIELD = /(?:^|[_-])(?:access_?token|refresh_?token|id_?token|client_?secret|password|passwd|api_?key|secret_?key)$|^(?:accessToken|refreshToken|idToken|clientSecret|apiKey|secretKey|password|token|secret)$/i;
 /** A header name that says API key, token, secret or password (not an Idempotency-Key). */
 const CREDENTIAL_HEADER_WORD = '(?:api-?key|access-?key|token|secret|passw|credential)';
@@ -143,6 +147,9 @@ const SCREENABLE = /^[A-Za-z0-9!#$()*+,\-./:<=>?@[\]^_`{|}~]{11,}$/;
 const SCREEN_SKIP = 5;
 /** Every escape a form of a screenable character can take (characterPattern), to decode before the screen. */
 const ESCAPES = /%([0-9a-fA-F]{2})|\\+u([0-9a-fA-F]{4})|\\+([\/"])|&(amp|lt|gt|quot|apos);|&#0*([0-9]+);|&#[xX]0*([0-9a-fA-F]+);/g;
+const ESCAPE_START = /[%\\&]/;
+/** The hex form of a screenable secret (11 characters or more) is a run of at least 22 hex digits. */
+const HEX_RUN = /[0-9a-fA-F]{22}/;
 const NAMED_ENTITY: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 function decodeEscape(_m: string, pct?: string, u?: string, char?: string, named?: string, dec?: string, hex?: string): string {
   if (pct) return String.fromCharCode(parseInt(pct, 16));
@@ -198,17 +205,19 @@ export class Redactor {
     // One pass finds whether any secret is there at all (the common case is none); only then each is masked.
     if (this.holdsTextual(out)) for (const pattern of this.patterns) out = out.replace(pattern, MASK);
     // A whole token goes first, as one mask (its header may hold the key, which would split it).
-    out = out.replace(JWT_SHAPE, 'eyJ' + MASK);
+    const jwt = out.includes('eyJ');
+    if (jwt) out = out.replace(JWT_SHAPE, 'eyJ' + MASK);
     if (this.secrets.length) {
       out = out.replace(BASE64_RUN, (run: string, at: number, whole: string) => (this.hidesSecret(run, isCut(whole, at, run.length)) ? MASK : run));
       out = this.maskCutParts(out);
     }
-    out = out.replace(URL_USERINFO, (_m, scheme: string) => `${scheme}${MASK}@`);
-    out = out.replace(NAMED_PARAMETER, (m, lead: string, name: string, value: string) => (value && value !== MASK && CREDENTIAL_PARAMETER.test(name) ? `${lead}${name}=${MASK}` : m));
-    out = out.replace(JSON_FIELD, (m, head: string, name: string, value: string) => (value && value !== MASK && CREDENTIAL_FIELD.test(name) ? `${head}${MASK}"` : m));
-    out = out.replace(CURL_CREDENTIAL_HEADER, (m, head: string, value: string) => (value === MASK ? m : `${head}${MASK}'`));
-    out = out.replace(JWT_SEGMENT, 'eyJ' + MASK);
-    out = out.replace(AUTH_HEADER, (_m, head: string, cred: string) => (cred === MASK || cred === `eyJ${MASK}` ? head + cred : head + MASK));
+    // Each mask by shape runs only where the text holds what every match of it must (most bodies hold none).
+    if (out.includes('://') && out.includes('@')) out = out.replace(URL_USERINFO, (_m, scheme: string) => `${scheme}${MASK}@`);
+    if (out.includes('=') && CREDENTIAL_PARAMETER_WORD.test(out)) out = out.replace(NAMED_PARAMETER, (m, lead: string, name: string, value: string) => (value && value !== MASK && CREDENTIAL_PARAMETER.test(name) ? `${lead}${name}=${MASK}` : m));
+    if (CREDENTIAL_FIELD_WORD.test(out)) out = out.replace(JSON_FIELD, (m, head: string, name: string, value: string) => (value && value !== MASK && CREDENTIAL_FIELD.test(name) ? `${head}${MASK}"` : m));
+    if (out.includes("-H '")) out = out.replace(CURL_CREDENTIAL_HEADER, (m, head: string, value: string) => (value === MASK ? m : `${head}${MASK}'`));
+    if (jwt) out = out.replace(JWT_SEGMENT, 'eyJ' + MASK);
+    if (AUTHORIZATION_WORD.test(out)) out = out.replace(AUTH_HEADER, (_m, head: string, cred: string) => (cred === MASK || cred === `eyJ${MASK}` ? head + cred : head + MASK));
     return out;
   }
 
@@ -249,9 +258,9 @@ export class Redactor {
   private holdsTextual(text: string): boolean {
     if (this.unscreened?.test(text)) return true;
     if (!this.screened) return false;
-    const decoded = text.replace(ESCAPES, decodeEscape);
-    let lower: string | undefined;
-    const candidate = this.screens.some(({ tail, hex }) => decoded.includes(tail) || (lower ??= text.toLowerCase()).includes(hex));
+    const decoded = ESCAPE_START.test(text) ? text.replace(ESCAPES, decodeEscape) : text;
+    const lower = HEX_RUN.test(text) ? text.toLowerCase() : undefined;
+    const candidate = this.screens.some(({ tail, hex }) => decoded.includes(tail) || (lower !== undefined && lower.includes(hex)));
     return candidate && this.screened.test(text);
   }
 

@@ -116,8 +116,18 @@ export function keyPaths(): KeyInfo[] {
   return out;
 }
 
+const kinds = new Map<string, string | undefined>();
+
 /** The `$defs` name of the value at a data path (for arrays: of their items), e.g. secret or url. */
 export function kindAt(path: ReadonlyArray<string | number>): string | undefined {
+  // Remembered by the path with its indexes left out (every item of an array has the same schema): a
+  // target file with large pools asks for the same few paths thousands of times.
+  const key = path.map((step) => (typeof step === 'number' ? '\u0000' : step)).join('\u0001');
+  if (!kinds.has(key)) kinds.set(key, kindOf(path));
+  return kinds.get(key);
+}
+
+function kindOf(path: ReadonlyArray<string | number>): string | undefined {
   const parent = path.length ? path.slice(0, -1) : [];
   const last = path.at(-1);
   if (last === undefined) return undefined;
