@@ -35,7 +35,7 @@ const SPEC_ROWS: Array<[string, string[], number[] | 'any']> = [
 ];
 
 /** The cases outside the request table of 4.3 whose exact 400 is the vendor's (INV-REQ-003). */
-const VENDOR_BAD_REQUESTS = ['account-number', 'account-object', 'currency-gbp', 'currency-rur', 'json-truncated', 'json-trailing'];
+const VENDOR_BAD_REQUESTS = ['missing-account', 'account-number', 'account-object', 'currency-gbp', 'currency-rur', 'json-truncated', 'json-trailing'];
 
 /**
  * The answers of the whole matrix that could be sent here (a case whose key the target file lacks is
