@@ -5,7 +5,7 @@
  * requirement may fail (selftest/latitude-run.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { asProblem, withCharset } from '../../faults/answer-edits.ts';
+import { asProblem, withCharset, withoutHeader } from '../../faults/answer-edits.ts';
 import { editBody, latitudesOf, withHeader, withoutBody, type ModifierLatitude } from '../../faults/modifiers.ts';
 import type { Grant } from './access.ts';
 import { refusalAnswer, type UserinfoAnswer } from './answers.ts';
@@ -167,9 +167,7 @@ export const identityLatitudes: ModifierLatitude<UserinfoShape>[] = [
     {
       answer: (a) => {
         const r = a.facts?.refusal;
-        if (!r || r.oauthError !== 'invalid_client' || a.status !== 401) return a;
-        const { 'www-authenticate': _challenge, ...headers } = a.headers;
-        return refusalAnswer(a.refusedBy!, { ...r, status: 400 }, headers);
+        return r?.oauthError === 'invalid_client' && a.status === 401 ? refusalAnswer(a.refusedBy!, { ...r, status: 400 }, withoutHeader(a, 'www-authenticate').headers) : a;
       },
     },
     'Part 7 shows no userinfo error; RFC 6749 section 5.2 answers invalid_client with 400 unless the client authenticated through the Authorization header.',
@@ -178,12 +176,7 @@ export const identityLatitudes: ModifierLatitude<UserinfoShape>[] = [
     'idn-lat-no-challenge',
     [ERRORS_NOT_SHOWN],
     'a 401 carries no WWW-Authenticate challenge',
-    {
-      answer: (a) => {
-        const { 'www-authenticate': _challenge, ...headers } = a.headers;
-        return a.status === 401 ? { ...a, headers } : a;
-      },
-    },
+    { answer: (a) => (a.status === 401 ? withoutHeader(a, 'www-authenticate') : a) },
     'Part 7 shows no userinfo error; how a refusal is written (RFC 6750\'s challenge included) is not stated.',
   ),
   latitude(

@@ -4,7 +4,7 @@
  * handler (sandbox/faults/modifiers.ts). While one is on, no test of a `spec` or `configuration`
  * requirement may fail (selftest/latitude-run.ts).
  */
-import { asProblem, withCharset } from '../../faults/answer-edits.ts';
+import { asProblem, withCharset, withoutHeader } from '../../faults/answer-edits.ts';
 import { latitudesOf, never, withHeader, withoutBody, type ModifierLatitude } from '../../faults/modifiers.ts';
 import { errorAnswer, statusName, type SpeechAnswer } from './answers.ts';
 import type { SpeechCall } from './call.ts';
@@ -189,12 +189,7 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
     'spe-lat-no-challenge',
     [ERRORS_NOT_SHOWN],
     'a 401 carries no WWW-Authenticate challenge',
-    {
-      answer: (a) => {
-        const { 'www-authenticate': _challenge, ...headers } = a.headers;
-        return a.status === 401 ? { ...a, headers } : a;
-      },
-    },
+    { answer: (a) => (a.status === 401 ? withoutHeader(a, 'www-authenticate') : a) },
     'Part 7 shows no speech error; how a refusal is written (RFC 6750\'s challenge included) is not stated.',
   ),
 ];
