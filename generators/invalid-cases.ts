@@ -19,10 +19,14 @@ export interface InvalidCase<T = unknown> {
   value: T;
 }
 
+/**
+ * Values that break a format in every reading of it: a date that names no day of the calendar, not a
+ * day in another notation (01.02.2024 names one; refusing it is a policy, INS-TYP-003).
+ */
 const FORMAT_BREAKERS: Record<string, Array<[string, string]>> = {
   date: [
     ['2024-02-30', 'an impossible calendar date'],
-    ['01.02.2024', 'a dd.mm.yyyy date'],
+    ['2023-02-29', '29 February of a common year'],
     ['2024-13-01', 'month 13'],
   ],
   'date-time': [

@@ -12,19 +12,8 @@ import { conformsTo, jsonBody } from './body.ts';
 import { failure, type Failure } from './failure.ts';
 import { judged, type Judged } from './judged.ts';
 import { jsonWhereBody } from './json-answer.ts';
-import { statusIn } from './status.ts';
 
 type StoredRecord = Partial<Record<keyof SurrenderItem | 'contractId' | 'id' | 'createdAt' | 'updatedAt' | 'providerName', unknown>>;
-
-/**
- * Spec 4.4 "Response 201: the contract record of 2.5", strictly: 201, a JSON body labelled JSON, and a
- * contract record with the types of 2.5 and its stored surrender records.
- */
-export function acceptedWithRecord(res: CapturedResponse, requirement: string): Failure[] {
-  const status = statusIn(res, [201], requirement);
-  if (status.length) return [...status, ...jsonWhereBody(res, requirement)];
-  return [...jsonWhereBody(res, requirement), ...conformsTo(res, CONTRACT_RECORD, requirement)];
-}
 
 /** INS-RSP-001's own part of a 201: a body that is JSON at all (an empty or unparsable body is no contract record). */
 export const recordBody = (res: CapturedResponse, requirement: string): Failure[] => jsonBody(res, requirement);

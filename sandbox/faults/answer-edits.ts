@@ -18,6 +18,12 @@ export function withCharset<A extends Answer>(answer: A): A {
   return type && /^application\/json$/i.test(type.trim()) ? { ...answer, headers: { ...answer.headers, 'content-type': 'application/json; charset=utf-8' } } : answer;
 }
 
+/** The answer without one header (a header name in lower case, as answers keep them). */
+export function withoutHeader<A extends Answer>(answer: A, name: string): A {
+  const { [name]: _dropped, ...headers } = answer.headers;
+  return { ...answer, headers };
+}
+
 /** An error answer told by its status alone: no body, no Content-Type. */
 export function withoutBody<A extends Answer>(answer: A): A {
   const { 'content-type': _type, ...headers } = answer.headers;

@@ -9,6 +9,7 @@
 import type { Failure } from '../../harness/checks/failure.ts';
 import { failure } from '../../harness/checks/failure.ts';
 import { whyNoPortfolio } from '../../harness/checks/invest.ts';
+import { refused } from '../../harness/checks/answer.ts';
 import { rejectedWith } from '../../harness/checks/status.ts';
 import { ToolError } from '../../harness/errors.ts';
 import { jsonPayload, type CapturedResponse } from '../../harness/http.ts';
@@ -117,11 +118,13 @@ export function control(t: RequirementContext): Promise<CapturedResponse> {
 }
 
 /**
- * A refusal with one of `allowed` (and whatever else `extra` finds), counted only next to the control.
- * Its body's label is INV-CTY-001's, which reads the whole error matrix: one cause, one failure.
+ * A refusal with one of `allowed`, or any refusal (neither 2xx nor 5xx) where part 7 leaves the status
+ * open, and whatever else `extra` finds, counted only next to the control. Its body's label is
+ * INV-CTY-001's, which reads the whole error matrix: one cause, one failure.
  */
-export async function expectRefused(t: RequirementContext, res: CapturedResponse, allowed: readonly number[], note?: string, extra: Failure[] = []): Promise<void> {
-  await expectRefusal(t, res, [...rejectedWith(res, allowed, t.id), ...extra], () => control(t), note, { jsonBody: false });
+export async function expectRefused(t: RequirementContext, res: CapturedResponse, allowed: readonly number[] | 'any', note?: string, extra: Failure[] = []): Promise<void> {
+  const status = allowed === 'any' ? refused(res, t.id) : rejectedWith(res, allowed, t.id);
+  await expectRefusal(t, res, [...status, ...extra], () => control(t), note, { jsonBody: false });
 }
 
 /**

@@ -4,10 +4,11 @@
  * handler (sandbox/faults/modifiers.ts). While one is on, no test of a `spec` or `configuration`
  * requirement may fail (selftest/latitude-run.ts).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { asProblem, withCharset, withoutHeader } from '../../faults/answer-edits.ts';
 import { editBody, latitudesOf, withHeader, withoutBody, type ModifierLatitude } from '../../faults/modifiers.ts';
 import type { Grant } from './access.ts';
-import type { UserinfoAnswer } from './answers.ts';
+import { refusalAnswer, type UserinfoAnswer } from './answers.ts';
 import type { UserinfoShape } from './handler.ts';
 import { POOL } from './people.ts';
 
@@ -27,6 +28,9 @@ const without = (body: Node, ...fields: string[]) => fields.forEach((f) => delet
 
 /** The first person of tokens.people: the one the pool's latitudes change. */
 const FIRST_OF_POOL = POOL[0];
+
+/** A pairwise subject identifier (OpenID Connect Core 8.1): the same person is another opaque string for every client. */
+const pairwise = (sub: string, clientId: string) => createHash('sha256').update(`${clientId}:${sub}`).digest('base64url');
 
 /** "+79161234567" as a person writes it: "+7 916 123-45-67". */
 const grouped = (phone: string) => phone.replace(/^\+(\d)(\d{3})(\d{3})(\d{2})(\d{2})$/, '+$1 $2 $3-$4-$5');
@@ -120,5 +124,66 @@ export const identityLatitudes: ModifierLatitude<UserinfoShape>[] = [
       })),
     },
     'What a refusal carries is not shown; naming a field is no data of the user.',
+  ),
+  latitude(
+    'idn-lat-json-charset',
+    [WITH_THE_FIELDS],
+    'every JSON answer is labelled application/json; charset=utf-8',
+    { answer: (a) => withCharset(a) },
+    'A charset parameter does not change the media type (RFC 8259 section 11: the parameter has no effect, and many frameworks write it).',
+  ),
+  latitude(
+    'idn-lat-person-without-email',
+    [NOT_A_FIXED_LIST, 'The user must have consented to full name, e-mail and phone number.'],
+    'the first person of tokens.people has no e-mail address on file: served without email and email_verified',
+    claims((body, { person }) => (person === FIRST_OF_POOL ? without(body, 'email', 'email_verified') : undefined)),
+    '4.2 asks for consent to the e-mail; a person who consented may still have no address on file, and the set of fields is not fixed.',
+  ),
+  latitude(
+    'idn-lat-pairwise-sub',
+    ['sub | string | identifier of the authorized user'],
+    'sub is a pairwise identifier: an opaque base64url string derived from the person and the client, never a uuid',
+    claims((body, grant) => void (body.sub = pairwise(grant.person.sub, grant.clientId))),
+    '2.2 gives sub as a string that identifies the user; OpenID Connect lets a provider give each client its own identifier for one person (pairwise, Core section 8.1).',
+  ),
+  latitude(
+    'idn-lat-name-given-first',
+    ['name | string | family name and given name'],
+    'the combined name puts the given name first (Иван Петров), as a Western form writes it',
+    claims((body) => void (typeof body.name === 'string' && typeof body.given_name === 'string' && typeof body.family_name === 'string' && (body.name = `${body.given_name} ${body.family_name}`))),
+    '2.2 says what name is made of, not in which order its parts come.',
+  ),
+  latitude(
+    'idn-lat-gender-coded',
+    ['gender | string | gender'],
+    'gender is written as a one-letter code: M or F',
+    claims((body) => void (typeof body.gender === 'string' && (body.gender = body.gender === 'female' ? 'F' : 'M'))),
+    '2.2 gives gender as a string and names no values (OpenID Connect\'s male and female are a convention, not the spec\'s).',
+  ),
+  latitude(
+    'idn-lat-client-refusal-400',
+    [ERRORS_NOT_SHOWN],
+    'a client that does not authenticate (unknown client_id, wrong client_secret) is refused 400 invalid_client, with no challenge',
+    {
+      answer: (a) => {
+        const r = a.facts?.refusal;
+        return r?.oauthError === 'invalid_client' && a.status === 401 ? refusalAnswer(a.refusedBy!, { ...r, status: 400 }, withoutHeader(a, 'www-authenticate').headers) : a;
+      },
+    },
+    'Part 7 shows no userinfo error; RFC 6749 section 5.2 answers invalid_client with 400 unless the client authenticated through the Authorization header.',
+  ),
+  latitude(
+    'idn-lat-no-challenge',
+    [ERRORS_NOT_SHOWN],
+    'a 401 carries no WWW-Authenticate challenge',
+    { answer: (a) => (a.status === 401 ? withoutHeader(a, 'www-authenticate') : a) },
+    'Part 7 shows no userinfo error; how a refusal is written (RFC 6750\'s challenge included) is not stated.',
+  ),
+  latitude(
+    'idn-lat-refusal-problem-json',
+    [ERRORS_NOT_SHOWN],
+    'every refusal is RFC 9457 problem details (application/problem+json)',
+    { answer: (a) => (refused(a) ? asProblem({ ...a, body: { message: a.facts!.refusal!.message } }, a.facts!.refusal!.code) : a) },
+    'Part 7 shows no userinfo error body; problem details are JSON (a +json media type).',
   ),
 ];

@@ -21,6 +21,8 @@ const eachDateTime = (edit: (text: string) => string) =>
   contract((c, records) => {
     for (const node of [c, ...records]) for (const key of DATE_TIMES) if (typeof node[key] === 'string') node[key] = edit(node[key] as string);
   });
+/** The same instant as a UTC wall-clock reading without a zone designator (a LocalDateTime column kept in UTC). */
+const local = (text: string) => new Date(Date.parse(text)).toISOString().slice(0, 23);
 /** The same instant written in Moscow time (+03:00), to the millisecond. */
 const moscow = (text: string) => `${new Date(Date.parse(text) + 3 * 3600_000).toISOString().slice(0, 23)}+03:00`;
 
@@ -61,4 +63,21 @@ export const insuranceLatitudes: ModifierLatitude<SurrenderShape>[] = [
     },
   }, '4.4 names the header on the request only.'),
   latitude('ins-lat-charset', ['All bodies are JSON unless stated.'], 'every JSON answer is labelled application/json; charset=utf-8', { answer: (a) => withCharset(a) }),
+  latitude('ins-lat-local-date-times', [CONTRACT, RECORDS], 'every date-time is written without a zone designator, as the UTC reading of the clock (2024-05-01T10:00:00.123), the echoed updateDate too',
+    eachDateTime(local), '2.5 says date-time and names no zone; ISO 8601 writes a local time without a designator, as a LocalDateTime column serialises.'),
+  latitude('ins-lat-contract-keeps-earlier-sets', [CONTRACT, 'the system stores them and returns the stored records'],
+    'a contract keeps every set of surrender amounts it was sent: a second request for a contract answers with the records stored before beside the new ones', {
+      answer: (a, _request, memory) => {
+        if (a.status !== 201 || !a.body) return a;
+        const body = structuredClone(a.body) as Node;
+        const id = String(body.contractId);
+        const before = (memory.get(id)?.body as Node | undefined)?.surrender as Node[] | undefined;
+        const kept = { ...a, body: { ...body, surrender: [...(before ?? []), ...(body.surrender as Node[])] } };
+        memory.set(id, kept);
+        return kept;
+      },
+    }, '2.5\'s contract record holds "the stored surrender records" of the contract; whether a new set replaces the records stored before or joins them is not said.'),
+  latitude('ins-lat-429-bare', ['In the surrender operation, 429 follows exceeding the request rate of part 8.'], 'a 429 carries no Retry-After and no rate-limit headers: the status alone says it', {
+    answer: (a) => (a.status === 429 ? { ...a, headers: Object.fromEntries(Object.entries(a.headers).filter(([name]) => name !== 'retry-after' && !name.startsWith('x-ratelimit-'))) } : a),
+  }, 'Part 7 and part 8 give the status and the limit, and no header of the 429.'),
 ];

@@ -11,7 +11,7 @@ import type { PortfolioShape } from './handler.ts';
 import { amountOf, NANO, type Pair } from './money.ts';
 import { portfolioOf } from './portfolio.ts';
 import { decimalText, eachPair, moscowTime, setPair, subtract, TOTALS, type Kind } from './portfolio-edits.ts';
-import { CURRENCY_CODES } from './request.ts';
+import { BAD_REQUEST_RULES, CURRENCY_CODES } from './request.ts';
 
 type Node = Record<string, unknown>;
 
@@ -91,6 +91,9 @@ export const investFaults = [
     }),
   }),
   f('inv-malformed-json-500', ['INV-ERR-001'], 'a malformed JSON body crashes the handler (500)', instead('body.json', INTERNAL)),
+  f('inv-bad-request-422', ['INV-REQ-003'], 'a request outside the request table (a wrong type, an unknown currency, malformed JSON) is refused 422 instead of 400', {
+    answer: (a) => (a.refusedBy !== undefined && BAD_REQUEST_RULES.includes(a.refusedBy) ? { ...a, status: 422 } : a),
+  }),
   f('inv-form-body-accepted', ['INV-ERR-002'], 'a form-encoded body is parsed and served instead of refused', {
     request: (r) => (r.contentType === 'application/x-www-form-urlencoded' ? { ...r, contentType: 'application/json', text: JSON.stringify(Object.fromEntries(new URLSearchParams(r.text))) } : r),
   }),

@@ -9,6 +9,7 @@ import { editBody, latitudesOf, onRefusal, type ModifierLatitude } from '../../f
 import { FORBIDDEN, NOT_FOUND, reject, rejectionAnswer, type PortfolioAnswer, type Rejection } from './answers.ts';
 import type { PortfolioShape } from './handler.ts';
 import { eachPair } from './portfolio-edits.ts';
+import { BAD_REQUEST_RULES } from './request.ts';
 
 type Node = Record<string, unknown>;
 
@@ -47,6 +48,10 @@ export const investLatitudes: ModifierLatitude<PortfolioShape>[] = [
     'a request without accountId is refused with 404, as a lookup of an empty id finds no account', instead(['accountId.required'], NOT_FOUND)),
   latitude('inv-lat-403-for-401', ['Security scheme: bearer API token.', '401 Unauthorized; 403 Forbidden'], 'a request without a token, or with an unknown or malformed one, is refused with 403 instead of 401',
     instead(['token.present', 'token.known'], reject(403, 7, 'Access denied', 40002)), 'Part 7 lists both statuses and maps neither to a case.'),
+  latitude('inv-lat-422-for-bad-request', ['Error statuses: see part 7.', 'default: unexpected error'],
+    'a request the method cannot serve as 4.3 writes it (no accountId, a wrong type, an unknown currency, a body that is not JSON or not labelled JSON) is refused 422 Unprocessable Entity',
+    { answer: (a: PortfolioAnswer) => (a.refusedBy !== undefined && [...BAD_REQUEST_RULES, 'accountId.required', 'body.content-type'].includes(a.refusedBy) ? { ...a, status: 422 } : a) },
+    'Part 7 lists statuses without mapping a case to one and ends with a default; a validating framework (FastAPI, a JSON Schema gateway) answers every unreadable request 422.'),
   latitude('inv-lat-400-for-415', ['400 Bad Request', '415 Unsupported Media Type'], 'a body that is not JSON is refused with 400 instead of 415', {
     answer: onRefusal('body.content-type', (a: PortfolioAnswer) => ({ ...a, status: 400 })),
   }),

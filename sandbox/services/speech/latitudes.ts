@@ -4,8 +4,9 @@
  * handler (sandbox/faults/modifiers.ts). While one is on, no test of a `spec` or `configuration`
  * requirement may fail (selftest/latitude-run.ts).
  */
+import { asProblem, withCharset, withoutHeader } from '../../faults/answer-edits.ts';
 import { latitudesOf, never, withHeader, withoutBody, type ModifierLatitude } from '../../faults/modifiers.ts';
-import { errorAnswer, type SpeechAnswer } from './answers.ts';
+import { errorAnswer, statusName, type SpeechAnswer } from './answers.ts';
 import type { SpeechCall } from './call.ts';
 import { AUDIENCE, audienceRule, bodyHashRule, type Presented } from './claim-rules.ts';
 import type { SpeechShape } from './handler.ts';
@@ -16,6 +17,14 @@ const latitude = latitudesOf<SpeechShape>('speech');
 
 const ERRORS_NOT_SHOWN = 'Error bodies and code values of the business-banking operations, and errors of the speech and userinfo calls: not shown.';
 const AUD = 'aud | string | service or set of services the token is meant for';
+const HASH = 'x-content-sha256 | string, base16 (hex) | SHA-256 hash of the request';
+const EXP = 'exp | integer, Unix time | after this time the token is invalid';
+const NBF = 'nbf | integer, Unix time | time from which the token is valid';
+const IAT = 'iat | integer, Unix time | time of issue';
+const BODY_NOT_SHOWN = 'Body of the recognize call: not shown.';
+
+/** Five minutes: the clock skew many JWT libraries tolerate by default (Microsoft.IdentityModel's ClockSkew). */
+const WIDE_LEEWAY_SECONDS = 300;
 
 const refusal = (a: SpeechAnswer) => a.status >= 400;
 /** 100 ms of 16 kHz 16-bit mono audio. */
@@ -58,7 +67,7 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
   ),
   latitude(
     'spe-lat-short-audio-refused',
-    ['Body of the recognize call: not shown.'],
+    [BODY_NOT_SHOWN],
     'a recognize call whose token verified but whose audio is shorter than 100 ms is answered 400 (the recognizer needs at least 100 ms)',
     {
       answer: (a, call) => {
@@ -70,7 +79,7 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
   ),
   latitude(
     'spe-lat-hash-in-array',
-    ['x-content-sha256 | string, base16 (hex) | SHA-256 hash of the request'],
+    [HASH],
     'a lenient verifier: x-content-sha256 given as an array that holds the one right hash is taken as that hash',
     { rules: { 'x-content-sha256': bodyHashRule({ textOf: (claimed) => (Array.isArray(claimed) && claimed.length === 1 ? claimed[0] : claimed) }) } },
     '2.1 gives the type of the claim a client writes; a service that reads the one hash out of an array still binds the token to the body.',
@@ -84,7 +93,7 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
   ),
   latitude(
     'spe-lat-no-leeway',
-    ['exp | integer, Unix time | after this time the token is invalid', 'nbf | integer, Unix time | time from which the token is valid'],
+    [EXP, NBF],
     'no clock leeway: a token is refused from the second after exp, before nbf, and when issued (iat) after now',
     {
       rules: {
@@ -106,5 +115,81 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
       },
     },
     '2.1 has the client write kid; it does not say that a service refuses a token without one, and the signature still binds the token to the one secret.',
+  ),
+  latitude(
+    'spe-lat-leeway-5-minutes',
+    [EXP, NBF, IAT],
+    'a wide clock leeway: exp, nbf and iat are judged with five minutes of tolerance for the clocks of client and service',
+    {
+      rules: {
+        'exp.expiry': ({ claims, now }: Presented) => (claims.exp !== undefined && now > Number(claims.exp) + WIDE_LEEWAY_SECONDS ? 'the token has expired' : undefined),
+        'nbf.window': ({ claims, now }: Presented) => (claims.nbf !== undefined && now < Number(claims.nbf) - WIDE_LEEWAY_SECONDS ? 'the token is not valid yet (nbf)' : undefined),
+        'iat.future': ({ claims, now }: Presented) => (claims.iat !== undefined && Number(claims.iat) > now + WIDE_LEEWAY_SECONDS ? 'the token is issued in the future (iat)' : undefined),
+      },
+    },
+    'The spec states no leeway, and two machines never share one clock; five minutes is the default skew of common JWT libraries. A token an hour out of its window is still refused.',
+  ),
+  latitude(
+    'spe-lat-exp-optional',
+    [EXP],
+    'a token without exp is accepted: it is refused only when it carries an exp that has passed',
+    { rules: { 'exp.required': never } },
+    '2.1 says what exp means when a token has one, not that a service refuses a token without it (RFC 7519 makes every registered claim optional).',
+  ),
+  latitude(
+    'spe-lat-iat-unchecked',
+    [IAT],
+    'iat is read as information only: a token issued in the future is not refused for it (exp and nbf still bound it)',
+    { rules: { 'iat.future': never } },
+    '2.1 gives iat as the time of issue and no rule on it; exp and nbf are the claims that say when the token is valid.',
+  ),
+  latitude(
+    'spe-lat-typ-unchecked',
+    ['typ | string | JWT'],
+    'the header\'s typ is not looked at: a correctly signed token with typ "JWS", or none, is verified like any other',
+    { rules: { 'header.typ': never } },
+    '2.1 has the client write typ JWT; RFC 7515 section 4.1.9 leaves typ to the application, and a service that knows what it verifies may ignore it. The signature still covers the header as sent.',
+  ),
+  latitude(
+    'spe-lat-hash-lower-case-only',
+    [HASH],
+    'the hash is compared as text with the lower-case hex digest the service computes: the right hash in upper-case hex is refused',
+    { rules: { 'x-content-sha256': bodyHashRule({ matches: (claimed, hex) => claimed === hex }) } },
+    '2.1 names the encoding (base16, hex), not its letter case; a service that compares the claim with the digest as it prints it is still comparing the hash of the request.',
+  ),
+  latitude(
+    'spe-lat-json-charset',
+    ['All bodies are JSON unless stated.'],
+    'every JSON answer, the recognition and the refusals, is labelled application/json; charset=utf-8',
+    { answer: (a) => withCharset(a) },
+    'A charset parameter does not change the media type (RFC 8259 section 11: the parameter has no effect, and many frameworks write it).',
+  ),
+  latitude(
+    'spe-lat-other-recognition-shape',
+    [BODY_NOT_SHOWN],
+    'an accepted call is answered with the recognition in another JSON shape: { "text": ..., "confidence": ..., "duration": ... }',
+    {
+      answer: (a) => {
+        if (a.status !== 200 || a.refusedBy !== undefined) return a;
+        const results = ((a.body as { results?: Array<{ alternatives?: Array<{ transcript?: string; confidence?: number }>; end_time?: string }> } | undefined)?.results ?? []);
+        const best = results[0]?.alternatives?.[0];
+        return { ...a, body: { text: best?.transcript ?? '', confidence: best?.confidence ?? 0, duration: results[0]?.end_time ?? '0s' } };
+      },
+    },
+    'The spec shows the recognize call\'s headers only; what a recognition answers is the service\'s own (the vendor\'s RecognizeResponse is SPE-RSP-001\'s policy).',
+  ),
+  latitude(
+    'spe-lat-refusal-problem-json',
+    [ERRORS_NOT_SHOWN],
+    'every refusal is RFC 9457 problem details (application/problem+json)',
+    { answer: (a) => (refusal(a) ? asProblem(a, statusName(a.status)) : a) },
+    'Part 7 shows no speech error body; problem details are JSON (a +json media type).',
+  ),
+  latitude(
+    'spe-lat-no-challenge',
+    [ERRORS_NOT_SHOWN],
+    'a 401 carries no WWW-Authenticate challenge',
+    { answer: (a) => (a.status === 401 ? withoutHeader(a, 'www-authenticate') : a) },
+    'Part 7 shows no speech error; how a refusal is written (RFC 6750\'s challenge included) is not stated.',
   ),
 ];
