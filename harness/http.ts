@@ -11,13 +11,14 @@
 import { request, type Dispatcher } from 'undici';
 import { curlOf } from './curl.ts';
 import { ToolError, type ToolErrorCode } from './errors.ts';
-import { intervalMs, LocalPacer, sleep, type PaceKey, type Pacer } from './pacer.ts';
+import { intervalMs, LATE_MS, LocalPacer, sleep, type PaceKey, type Pacer } from './pacer.ts';
 import { cite, RecordedExchange } from './report/evidence-log.ts';
 import { assertAllowed, type SideEffect } from './safety.ts';
 import type { Area, RateLimit, Target } from './target.ts';
 import { currentTestScope } from './test-scope.ts';
 import { discard, readBounded } from './transport/body.ts';
 import { RequestDeadline } from './transport/deadline.ts';
+import { departingBy, LateDeparture } from './transport/departure.ts';
 import { classifyTransportError, type ExchangeState } from './transport/errors.ts';
 import { OriginHealth, type HealthEvent } from './transport/origin-health.ts';
 import { retryAfterOf } from './transport/retry-after.ts';
@@ -91,6 +92,8 @@ interface Outgoing {
 }
 
 const FALLBACK_LIMIT: RateLimit = { requests: 40, perSeconds: 1 };
+/** Late departures in a row after which a request gives up (each costs a slot and a wait). */
+const MAX_LATE_DEPARTURES = 20;
 
 export class HttpClient {
   private readonly pacer: Pacer;
@@ -127,14 +130,7 @@ export class HttpClient {
     const testSignal = currentTestScope()?.signal;
     const { retry429, maxRetryAfterMs } = this.target.settings;
     for (let attempt = 0; ; attempt++) {
-      this.assertSendable(origin, spec);
-      const pacingFrom = performance.now();
-      if (paced) {
-        await this.waiting(() => this.pacer.wait(this.paceKeys(spec), testSignal), spec, 'for a pacing slot');
-        // Another worker may have learnt, while this one waited, that nothing may go there.
-        this.assertSendable(origin, spec);
-      }
-      const response = await this.once(spec, outgoing, attempt, testSignal, performance.now() - pacingFrom);
+      const response = paced ? await this.onTime(spec, origin, outgoing, attempt, testSignal) : await this.unpaced(spec, origin, outgoing, attempt, testSignal);
       if (response.status !== 429) return response;
       const asked = retryAfterOf(response.headers);
       const header = asked.header ?? 'no Retry-After, so 1 s';
@@ -152,28 +148,56 @@ export class HttpClient {
     }
   }
 
-  /** Throws when the run has given up on the origin, or the service asked for silence that has not passed. */
+  /**
+   * A paced request sent within LATE_MS of its slot: one that would leave later is stopped at the wire
+   * (nothing written) and waits for a new slot, as often as it takes within the test's budget; a
+   * worker that cannot keep time at all ends the request as a SUITE_ERROR rather than break the pace.
+   */
+  private async onTime(spec: RequestSpec, origin: string, outgoing: Outgoing, attempt: number, testSignal: AbortSignal | undefined): Promise<CapturedResponse> {
+    const pacingFrom = performance.now();
+    for (let late = 0; ; late++) {
+      this.assertSendable(origin, spec);
+      const slot = await this.waiting(() => this.pacer.wait(this.paceKeys(spec), testSignal), spec, 'for a pacing slot');
+      // Another worker may have learnt, while this one waited, that nothing may go there.
+      this.assertSendable(origin, spec);
+      const response = await this.once(spec, outgoing, attempt, testSignal, performance.now() - pacingFrom, slot + LATE_MS);
+      if (response) return response;
+      if (late + 1 >= MAX_LATE_DEPARTURES) {
+        throw this.toolError('SUITE_ERROR', `${spec.operation} was not sent: ${MAX_LATE_DEPARTURES} times in a row this worker could not send it within ${LATE_MS} ms of its pacing slot (the machine is too busy to keep the pace), and a late request would break the pace`);
+      }
+    }
+  }
+
+  private unpaced(spec: RequestSpec, origin: string, outgoing: Outgoing, attempt: number, testSignal: AbortSignal | undefined): Promise<CapturedResponse> {
+    this.assertSendable(origin, spec);
+    return this.once(spec, outgoing, attempt, testSignal, 0);
+  }
+
   /** The service as the run's stops know it: a batch run's variants are separate targets. */
   private stopKey(area: string): string {
     return this.options.paceScope ? `${this.options.paceScope}/${area}` : area;
   }
 
+  /** Throws when the run has given up on the origin, or the service asked for silence that has not passed. */
   private assertSendable(origin: string, spec: RequestSpec): void {
     this.health.assertAlive(origin, spec.operation);
     this.stops.assertOpen(this.stopKey(spec.area), spec.operation);
   }
 
   /** A wait the test's budget may end: then a TARGET_TIMEOUT naming what was waited for. */
-  private async waiting(wait: () => Promise<void>, spec: RequestSpec, what: string): Promise<void> {
+  private async waiting<T>(wait: () => Promise<T>, spec: RequestSpec, what: string): Promise<T> {
     try {
-      await wait();
+      return await wait();
     } catch (error) {
       if (error instanceof ToolError) throw error;
       throw this.toolError('TARGET_TIMEOUT', `${spec.operation} was not sent: the test's time budget ran out while waiting ${what}`);
     }
   }
 
-  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number): Promise<CapturedResponse> {
+  /** One exchange; with `departBy`, undefined when the request would have left after it (nothing was sent). */
+  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number, departBy: number): Promise<CapturedResponse | undefined>;
+  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number): Promise<CapturedResponse>;
+  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number, departBy?: number): Promise<CapturedResponse | undefined> {
     const { settings, redactor } = this.target;
     const origin = originOf(spec.url);
     const deadline = new RequestDeadline(spec.timeoutMs ?? settings.timeoutMs, testSignal);
@@ -192,7 +216,7 @@ export class HttpClient {
         signal: deadline.signal,
         headersTimeout: deadline.deadlineMs,
         bodyTimeout: deadline.deadlineMs,
-        dispatcher: spec.dispatcher,
+        dispatcher: departBy === undefined ? spec.dispatcher : departingBy(departBy, spec.dispatcher),
       });
       headersAt = performance.now();
       status = state.status = res.statusCode;
@@ -214,6 +238,10 @@ export class HttpClient {
       exchange.answered({ status, headers, rawBody, bytes: read.bytes, waitMs: headersAt - started, receiveMs: performance.now() - headersAt });
     } catch (error) {
       if (error instanceof ToolError) throw error;
+      if (error instanceof LateDeparture) {
+        exchange.withdraw();
+        return undefined;
+      }
       const classified = classifyTransportError(error, state);
       if (classified.countsAgainstOrigin) this.health.failed(origin, classified.error);
       const redacted = this.redacted(classified.error);

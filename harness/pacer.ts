@@ -3,9 +3,10 @@
  * service's (the documented limit holds for the whole service, whatever the token, the group, or no
  * token at all) and, for a business operation, its group's: the earliest time that keeps each key's
  * interval from every slot already reserved under it. Requests of a key are spaced at least its
- * interval apart (no bursts, so a token-bucket server with a small bucket is safe too). The schedules live in one pacer server started by the vitest
- * globalSetup, so every budget holds across all workers; a process without one (a bench, a script, a
- * selftest) paces locally.
+ * interval apart (no bursts, so a token-bucket server with a small bucket is safe too), and leave
+ * within LATE_MS of their slot or not at all. The schedules live in one pacer server started by the
+ * vitest globalSetup, so every budget holds across all workers; a process without one (a bench, a
+ * script, a selftest) paces locally.
  */
 import { createServer, type Server } from 'node:http';
 import { request } from 'undici';
@@ -70,8 +71,12 @@ export class Schedules {
 }
 
 export interface Pacer {
-  /** Resolves when a request under all `keys` may be sent; rejects with the signal's reason when it aborts first. */
-  wait(keys: readonly PaceKey[], signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves with the slot (a Date.now() time) once it has come: a request under all `keys` may leave
+   * until LATE_MS after it (the client holds it to that at the wire: transport/departure.ts). Rejects
+   * with the signal's reason when it aborts first.
+   */
+  wait(keys: readonly PaceKey[], signal?: AbortSignal): Promise<number>;
 }
 
 /** A sleep that ends early, rejecting, when the signal aborts. */
@@ -92,23 +97,18 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * A worker that wakes up this much after its slot (its process was busy or descheduled) would send
- * into the slots of others; it gives its slot up and takes a new one. Half of the wire guard at 5/s.
+ * How long after its slot a request may still leave: half of the wire guard of a one-second window, so
+ * that one request late by this much next to one on time still keeps every window. A request that
+ * would leave later (its worker was busy, descheduled, or still opening a connection) is stopped at
+ * the wire and takes a new slot.
  */
 export const LATE_MS = 50;
-const MAX_RESERVATIONS = 5;
 
-/**
- * Waits for a slot given as an absolute time (Date.now() on this machine: the pacer server is always on
- * loopback), and takes a new slot when it woke up too late for the one it had. After a few late
- * wake-ups in a row it sends anyway: a worker that cannot keep time at all must still make progress.
- */
-async function waitForSlot(reserve: () => Promise<number>, signal?: AbortSignal): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const slot = await reserve();
-    await sleep(slot - Date.now(), signal);
-    if (Date.now() - slot <= LATE_MS || attempt >= MAX_RESERVATIONS) return;
-  }
+/** Waits for a slot given as an absolute time (Date.now() on this machine: the pacer server is always on loopback). */
+async function waitForSlot(reserve: () => Promise<number>, signal?: AbortSignal): Promise<number> {
+  const slot = await reserve();
+  await sleep(slot - Date.now(), signal);
+  return slot;
 }
 
 export class LocalPacer implements Pacer {
@@ -119,7 +119,7 @@ export class LocalPacer implements Pacer {
     return this.schedules.reserve(keys, Date.now());
   }
 
-  wait(keys: readonly PaceKey[], signal?: AbortSignal): Promise<void> {
+  wait(keys: readonly PaceKey[], signal?: AbortSignal): Promise<number> {
     return waitForSlot(async () => this.reserve(keys), signal);
   }
 }
@@ -135,7 +135,7 @@ const PACER_ANSWER_MS = 30_000;
 export class RemotePacer implements Pacer {
   constructor(private readonly baseUrl: string) {}
 
-  wait(keys: readonly PaceKey[], signal?: AbortSignal): Promise<void> {
+  wait(keys: readonly PaceKey[], signal?: AbortSignal): Promise<number> {
     return waitForSlot(() => this.reserve(keys, signal), signal);
   }
 

@@ -1,18 +1,20 @@
-/** The HTTP client against real loopback servers: capture, timeouts, unreachable targets, 429 retry, pacing, the gate. */
+/** The HTTP client against real loopback servers: capture, timeouts, unreachable targets, 429 retry, pacing and departures on time, the gate. */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from '../../harness/errors.ts';
 import { HttpClient, type RequestSpec } from '../../harness/http.ts';
-import { intervalMs, LATE_MS, LocalPacer, Schedules } from '../../harness/pacer.ts';
+import { intervalMs, LATE_MS, LocalPacer, Schedules, type Pacer } from '../../harness/pacer.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { DEFAULT_SETTINGS, type Target } from '../../harness/target.ts';
 
 let server: Server;
 let base = '';
 let hits429 = 0;
+const arrivals: number[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (req.url === '/paced') arrivals.push(Date.now());
     if (req.url === '/json') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":1}');
     if (req.url === '/html') return res.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>');
     if (req.url === '/slow') return setTimeout(() => res.end('late'), 2000);
@@ -149,19 +151,41 @@ describe('intervalMs', () => {
   });
 });
 
-describe('LocalPacer', () => {
-  it('gives up a slot it woke up too late for (its process was busy) and waits for a new one', async () => {
-    const pacer = new LocalPacer();
-    const key = [{ key: 'k', intervalMs: 200 }];
-    const started = Date.now();
-    await pacer.wait(key);
-    const second = pacer.wait(key);
-    while (Date.now() - started < 200 + LATE_MS + 100) {
-      // The worker is busy past its slot at 200 ms: its timer can only fire late.
+describe('a paced request and its slot', () => {
+  it('is not sent when its worker was busy past the slot: it leaves within LATE_MS of a new one', async () => {
+    const paced = client();
+    const limit = { requests: 10, perSeconds: 1 };
+    const keyed = new HttpClient(paced.target, { pacer: new LocalPacer(), limits: { insurance: limit } });
+    const interval = intervalMs(limit, DEFAULT_SETTINGS.paceFraction);
+    const before = arrivals.length;
+    await keyed.send(spec('/paced'));
+    const first = Date.now();
+    const second = keyed.send(spec('/paced'));
+    while (Date.now() - first < interval + LATE_MS + 100) {
+      // The worker is busy past its slot: its timer fires late, and the request must not leave then.
     }
     await second;
-    // The late slot (200) was given up; the request went at the next one (400), and the schedule moved on.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(395);
-    expect(pacer.reserve(key) - started).toBeGreaterThanOrEqual(595);
+    const [a, b] = arrivals.slice(before);
+    // The late slot was given up; the request went at the next one, two intervals after the first.
+    expect(b - a).toBeGreaterThanOrEqual(2 * interval - 10);
+  });
+
+  it('never leaves late: a worker that cannot keep time at all ends the request as a SUITE_ERROR, nothing sent', async () => {
+    const local = new LocalPacer();
+    // Every wake-up comes 100 ms after the slot, as on a machine far too busy for its workers.
+    const late: Pacer = {
+      async wait(keys, signal) {
+        const slot = await local.wait(keys, signal);
+        await new Promise((r) => setTimeout(r, slot + 100 - Date.now()));
+        return slot;
+      },
+    };
+    const keyed = new HttpClient(client().target, { pacer: late, limits: { insurance: { requests: 1000, perSeconds: 1 } } });
+    const before = arrivals.length;
+    const error = await keyed.send(spec('/paced')).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolError);
+    expect((error as ToolError).code).toBe('SUITE_ERROR');
+    expect((error as ToolError).message).toMatch(/could not send it within 50 ms of its pacing slot/);
+    expect(arrivals.length).toBe(before);
   });
 });
