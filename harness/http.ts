@@ -14,7 +14,9 @@ import { ToolError, type ToolErrorCode } from './errors.ts';
 import { intervalMs, LATE_MS, LocalPacer, sleep, type PaceKey, type Pacer } from './pacer.ts';
 import { cite, RecordedExchange } from './report/evidence-log.ts';
 import { assertAllowed, type SideEffect } from './safety.ts';
-import type { Area, RateLimit, Target } from './target.ts';
+import { groupLimit } from './rate-groups.ts';
+import type { Area, RateLimit, Target, TokenRateLimit } from './target.ts';
+import { TokenBudgets } from './token-budgets.ts';
 import { currentTestScope } from './test-scope.ts';
 import { discard, readBounded } from './transport/body.ts';
 import { RequestDeadline } from './transport/deadline.ts';
@@ -99,6 +101,7 @@ export class HttpClient {
   private readonly pacer: Pacer;
   private readonly health: OriginHealth;
   private readonly stops: ServiceStops;
+  private readonly tokenBudgets: TokenBudgets;
   constructor(
     readonly target: Target,
     private readonly options: HttpClientOptions = {},
@@ -106,19 +109,25 @@ export class HttpClient {
     this.pacer = options.pacer ?? new LocalPacer();
     this.health = options.health ?? new OriginHealth(runRecord<HealthEvent>('origin-health'));
     this.stops = options.stops ?? new ServiceStops(runRecord<StopEvent>('service-stops'));
+    this.tokenBudgets = new TokenBudgets(target);
   }
 
-  limitOf(area: Area): RateLimit {
+  limitOf(area: Area): TokenRateLimit {
     return this.target.services[area]?.rateLimit ?? this.options.limits?.[area] ?? this.options.undocumentedLimit ?? FALLBACK_LIMIT;
   }
 
-  /** The budgets a request counts against: always its service's, and its group's when it has one. */
-  paceKeys(spec: Pick<RequestSpec, 'area' | 'rateGroup'>): PaceKey[] {
+  /**
+   * The budgets a request counts against: its service's (its token's, where the target file says the
+   * limit counts per token), and its group's when it has one.
+   */
+  paceKeys(spec: Pick<RequestSpec, 'area' | 'rateGroup' | 'headers'>): PaceKey[] {
     // The run's share of every limit (a shard of n: 1/n) is already folded into paceFraction (runner/effective-target.ts).
     const fraction = this.target.settings.paceFraction;
     const scoped = (key: string) => (this.options.paceScope ? `${this.options.paceScope}/${key}` : key);
-    const keys: PaceKey[] = [{ key: scoped(spec.area), intervalMs: intervalMs(this.limitOf(spec.area), fraction) }];
-    if (spec.rateGroup) keys.push({ key: scoped(spec.rateGroup.key), intervalMs: intervalMs(spec.rateGroup.limit, fraction) });
+    const limit = this.limitOf(spec.area);
+    const service = limit.per === 'token' ? `${spec.area}#${this.tokenBudgets.of(spec.area, spec.headers)}` : spec.area;
+    const keys: PaceKey[] = [{ key: scoped(service), intervalMs: intervalMs(limit, fraction) }];
+    if (spec.rateGroup) keys.push({ key: scoped(spec.rateGroup.key), intervalMs: intervalMs(groupLimit(this.target, spec.rateGroup), fraction) });
     return keys;
   }
 

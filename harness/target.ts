@@ -30,6 +30,11 @@ export interface RateLimit {
   perSeconds: number;
 }
 
+/** A service's limit that may count each bearer token apart (`per: token`) instead of the whole service. */
+export interface TokenRateLimit extends RateLimit {
+  per?: 'service' | 'token';
+}
+
 /** Each service section as typed by its reader in harness/config/. */
 export interface ServiceSections {
   speech: SpeechSection;
@@ -185,6 +190,13 @@ function safetyOf(data: TargetFileData): { safety: Safety; notices: string[] } {
   return { safety: { allowDestructive: false, allowMoney: false, allowBursts: false }, notices };
 }
 
+/** What the file names and the suite will not use. */
+function unusedKeys(services: Target['services']): string[] {
+  const insurance = services.insurance;
+  if (!insurance?.tokenPool?.length || insurance.rateLimit?.per === 'token') return [];
+  return ['services.insurance.tokenPool is not used: its tokens spread the requests only where services.insurance.rateLimit says per: token'];
+}
+
 export function loadTarget(file: string, env: NodeJS.ProcessEnv = process.env): LoadedTarget {
   const data = parseTargetFile(file, env);
   const services = data.services;
@@ -203,7 +215,7 @@ export function loadTarget(file: string, env: NodeJS.ProcessEnv = process.env): 
     settings: { ...DEFAULT_SETTINGS, ...(data.settings ?? {}) },
     services,
     redactor,
-    notices,
+    notices: [...notices, ...unusedKeys(services)],
   };
 }
 
