@@ -87,6 +87,12 @@ export interface HttpClientOptions {
   paceScope?: string;
 }
 
+/** When a paced request must leave by, and who learns when it did. */
+interface Departure {
+  by: number;
+  departed: (at: number) => void;
+}
+
 interface Outgoing {
   headers: Record<string, string>;
   body?: string | Buffer;
@@ -95,7 +101,10 @@ interface Outgoing {
 
 const FALLBACK_LIMIT: RateLimit = { requests: 40, perSeconds: 1 };
 /** Late departures in a row after which a request gives up (each costs a slot and a wait). */
-const MAX_LATE_DEPARTURES = 20;
+const MAX_LATE_DEPARTURES = 8;
+/** The span a request that missed its slot asks for: twice the lateness it showed, within these bounds. */
+const MIN_SPAN_MS = 100;
+const MAX_SPAN_MS = 10_000;
 
 export class HttpClient {
   private readonly pacer: Pacer;
@@ -159,18 +168,31 @@ export class HttpClient {
 
   /**
    * A paced request sent within LATE_MS of its slot: one that would leave later is stopped at the wire
-   * (nothing written) and waits for a new slot, as often as it takes within the test's budget; a
-   * worker that cannot keep time at all ends the request as a SUITE_ERROR rather than break the pace.
+   * (nothing written) and waits for a new slot whose span (a time the key is kept free for it) is twice
+   * the lateness it showed, so that a busy worker gets through without breaking the pace; a worker
+   * that cannot keep time even so ends the request as a SUITE_ERROR rather than send it late.
    */
   private async onTime(spec: RequestSpec, origin: string, outgoing: Outgoing, attempt: number, testSignal: AbortSignal | undefined): Promise<CapturedResponse> {
     const pacingFrom = performance.now();
+    let span = 0;
     for (let late = 0; ; late++) {
       this.assertSendable(origin, spec);
-      const slot = await this.waiting(() => this.pacer.wait(this.paceKeys(spec), testSignal), spec, 'for a pacing slot');
-      // Another worker may have learnt, while this one waited, that nothing may go there.
-      this.assertSendable(origin, spec);
-      const response = await this.once(spec, outgoing, attempt, testSignal, performance.now() - pacingFrom, slot + LATE_MS);
+      const keys = this.paceKeys(spec);
+      const slot = await this.waiting(() => this.pacer.wait(keys, testSignal, span), spec, 'for a pacing slot');
+      let departedAt: number | undefined;
+      let response: CapturedResponse | undefined;
+      try {
+        // Another worker may have learnt, while this one waited, that nothing may go there.
+        this.assertSendable(origin, spec);
+        const departure = { by: slot + span + LATE_MS, departed: (at: number) => (departedAt = at) };
+        response = await this.once(spec, outgoing, attempt, testSignal, performance.now() - pacingFrom, departure);
+      } finally {
+        // What was not sent frees its slot, and a request sent within a span frees the rest of it.
+        if (departedAt === undefined || span > 0) await this.pacer.settle(keys, slot, span, departedAt);
+      }
       if (response) return response;
+      // A worker this late once will be again: its next slot keeps the key free for as long (and more).
+      span = Math.min(MAX_SPAN_MS, Math.max(MIN_SPAN_MS, 2 * (Date.now() - slot)));
       if (late + 1 >= MAX_LATE_DEPARTURES) {
         throw this.toolError('SUITE_ERROR', `${spec.operation} was not sent: ${MAX_LATE_DEPARTURES} times in a row this worker could not send it within ${LATE_MS} ms of its pacing slot (the machine is too busy to keep the pace), and a late request would break the pace`);
       }
@@ -203,10 +225,10 @@ export class HttpClient {
     }
   }
 
-  /** One exchange; with `departBy`, undefined when the request would have left after it (nothing was sent). */
-  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number, departBy: number): Promise<CapturedResponse | undefined>;
+  /** One exchange; with a `departure`, undefined when the request would have left after its time (nothing was sent). */
+  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number, departure: Departure): Promise<CapturedResponse | undefined>;
   private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number): Promise<CapturedResponse>;
-  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number, departBy?: number): Promise<CapturedResponse | undefined> {
+  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number, departure?: Departure): Promise<CapturedResponse | undefined> {
     const { settings, redactor } = this.target;
     const origin = originOf(spec.url);
     const deadline = new RequestDeadline(spec.timeoutMs ?? settings.timeoutMs, testSignal);
@@ -225,7 +247,7 @@ export class HttpClient {
         signal: deadline.signal,
         headersTimeout: deadline.deadlineMs,
         bodyTimeout: deadline.deadlineMs,
-        dispatcher: departBy === undefined ? spec.dispatcher : departingBy(departBy, spec.dispatcher),
+        dispatcher: departure ? departingBy(departure.by, departure.departed, spec.dispatcher) : spec.dispatcher,
       });
       headersAt = performance.now();
       status = state.status = res.statusCode;

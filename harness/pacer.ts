@@ -40,43 +40,66 @@ export function intervalMs(limit: RateLimit, fraction: number): number {
   return spacing * (1 + WIRE_GUARD);
 }
 
+/** A reserved slot: its request leaves between `at` and `at + span` (plus LATE_MS). */
+interface Reservation {
+  at: number;
+  span: number;
+}
+
 /**
  * The reserved slots of every key; `reserve` is the whole pacing rule: the earliest time at or after
- * `now` that is at least each key's interval away from every slot already reserved under that key. A
- * request may take a gap before slots reserved further ahead (a business group with a long queue does
- * not hold back the service's other groups), and no two slots of one key are ever closer than its
- * interval.
+ * `now` whose span (`spanMs` long) stays at least each key's interval away from the span of every slot
+ * already reserved under that key. A request may take a gap before slots reserved further ahead (a
+ * business group with a long queue does not hold back the service's other groups), and no two
+ * departures of one key are ever closer than its interval, less LATE_MS. An ordinary request has no
+ * span (it leaves at its slot); one whose worker missed its slot asks for a wider one (harness/http.ts).
  */
 export class Schedules {
-  private readonly slots = new Map<string, number[]>();
+  private readonly slots = new Map<string, Reservation[]>();
 
-  reserve(keys: readonly PaceKey[], now: number): number {
-    for (const k of keys) this.slots.set(k.key, (this.slots.get(k.key) ?? []).filter((s) => s > now - k.intervalMs));
+  reserve(keys: readonly PaceKey[], now: number, spanMs = 0): number {
+    for (const k of keys) this.slots.set(k.key, (this.slots.get(k.key) ?? []).filter((r) => r.at + r.span > now - k.intervalMs));
     let slot = now;
     for (let moved = true; moved; ) {
       moved = false;
       for (const k of keys) {
-        // A clash must move the slot forward: at Date.now() magnitudes, (s + interval) - s may round to a
-        // hair under the interval, and that slot must not count as a clash again (it would never end).
-        const clash = this.slots.get(k.key)!.find((s) => Math.abs(s - slot) < k.intervalMs && s + k.intervalMs > slot);
+        // A clash must move the slot forward: the moved slot is computed as the clash test computes its
+        // bound, so that at Date.now() magnitudes, where sums round, it never counts as a clash again.
+        const clash = this.slots.get(k.key)!.find((r) => slot < r.at + r.span + k.intervalMs && r.at < slot + spanMs + k.intervalMs);
         if (clash !== undefined) {
-          slot = clash + k.intervalMs;
+          slot = clash.at + clash.span + k.intervalMs;
           moved = true;
         }
       }
     }
-    for (const k of keys) this.slots.get(k.key)!.push(slot);
+    for (const k of keys) this.slots.get(k.key)!.push({ at: slot, span: spanMs });
     return slot;
+  }
+
+  /**
+   * What became of a reservation: sent at `departedAt` (its span shrinks to that moment, and the rest
+   * of it is free again), or never sent (undefined: the whole of it is free again).
+   */
+  settle(keys: readonly PaceKey[], slot: number, spanMs: number, departedAt?: number): void {
+    for (const k of keys) {
+      const list = this.slots.get(k.key);
+      const i = list?.findIndex((r) => r.at === slot && r.span === spanMs) ?? -1;
+      if (i < 0) continue;
+      if (departedAt === undefined) list!.splice(i, 1);
+      else list![i] = { at: Math.max(slot, Math.min(departedAt, slot + spanMs)), span: 0 };
+    }
   }
 }
 
 export interface Pacer {
   /**
    * Resolves with the slot (a Date.now() time) once it has come: a request under all `keys` may leave
-   * until LATE_MS after it (the client holds it to that at the wire: transport/departure.ts). Rejects
-   * with the signal's reason when it aborts first.
+   * until `spanMs` plus LATE_MS after it (the client holds it to that at the wire:
+   * transport/departure.ts). Rejects with the signal's reason when it aborts first.
    */
-  wait(keys: readonly PaceKey[], signal?: AbortSignal): Promise<number>;
+  wait(keys: readonly PaceKey[], signal?: AbortSignal, spanMs?: number): Promise<number>;
+  /** Tells the schedule what became of a slot it gave: see Schedules.settle. */
+  settle(keys: readonly PaceKey[], slot: number, spanMs: number, departedAt?: number): Promise<void>;
 }
 
 /** A sleep that ends early, rejecting, when the signal aborts. */
@@ -97,10 +120,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * How long after its slot a request may still leave: half of the wire guard of a one-second window, so
- * that one request late by this much next to one on time still keeps every window. A request that
- * would leave later (its worker was busy, descheduled, or still opening a connection) is stopped at
- * the wire and takes a new slot.
+ * How long after its slot (and span) a request may still leave: half of the wire guard of a one-second
+ * window, so that one request late by this much next to one on time still keeps every window. A
+ * request that would leave later (its worker was busy, descheduled, or still opening a connection) is
+ * stopped at the wire and takes a new slot, with a span as wide as its worker has shown it needs.
  */
 export const LATE_MS = 50;
 
@@ -115,12 +138,16 @@ export class LocalPacer implements Pacer {
   private readonly schedules = new Schedules();
 
   /** The slot, as a Date.now() time. */
-  reserve(keys: readonly PaceKey[]): number {
-    return this.schedules.reserve(keys, Date.now());
+  reserve(keys: readonly PaceKey[], spanMs = 0): number {
+    return this.schedules.reserve(keys, Date.now(), spanMs);
   }
 
-  wait(keys: readonly PaceKey[], signal?: AbortSignal): Promise<number> {
-    return waitForSlot(async () => this.reserve(keys), signal);
+  wait(keys: readonly PaceKey[], signal?: AbortSignal, spanMs = 0): Promise<number> {
+    return waitForSlot(async () => this.reserve(keys, spanMs), signal);
+  }
+
+  async settle(keys: readonly PaceKey[], slot: number, spanMs: number, departedAt?: number): Promise<void> {
+    this.schedules.settle(keys, slot, spanMs, departedAt);
   }
 }
 
@@ -135,16 +162,20 @@ const PACER_ANSWER_MS = 30_000;
 export class RemotePacer implements Pacer {
   constructor(private readonly baseUrl: string) {}
 
-  wait(keys: readonly PaceKey[], signal?: AbortSignal): Promise<number> {
-    return waitForSlot(() => this.reserve(keys, signal), signal);
+  wait(keys: readonly PaceKey[], signal?: AbortSignal, spanMs = 0): Promise<number> {
+    return waitForSlot(() => this.ask('/slot', { keys, spanMs }, signal), signal);
   }
 
-  private async reserve(keys: readonly PaceKey[], testSignal?: AbortSignal): Promise<number> {
+  async settle(keys: readonly PaceKey[], slot: number, spanMs: number, departedAt?: number): Promise<void> {
+    await this.ask('/settle', { keys, spanMs, slot, departedAt });
+  }
+
+  private async ask(path: string, body: unknown, testSignal?: AbortSignal): Promise<number> {
     const deadline = new RequestDeadline(PACER_ANSWER_MS, testSignal);
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          const res = await request(`${this.baseUrl}/slot`, { method: 'POST', body: JSON.stringify(keys), signal: deadline.signal });
+          const res = await request(`${this.baseUrl}${path}`, { method: 'POST', body: JSON.stringify(body), signal: deadline.signal });
           const text = await res.body.text();
           const slot = Number(text);
           if (res.statusCode !== 200 || !Number.isFinite(slot)) throw new Error(`answered ${res.statusCode}: ${text.slice(0, 200)}`);
@@ -164,16 +195,29 @@ export class RemotePacer implements Pacer {
   }
 }
 
-function parseKeys(text: string): PaceKey[] {
-  const keys = JSON.parse(text) as unknown;
-  if (!Array.isArray(keys)) throw new Error('expected a list of keys');
-  return keys.map((k: { key?: unknown; intervalMs?: unknown }) => {
+interface Ask {
+  keys: PaceKey[];
+  spanMs: number;
+  slot?: number;
+  departedAt?: number;
+}
+
+function parseAsk(text: string): Ask {
+  const { keys, spanMs, slot, departedAt } = (JSON.parse(text) ?? {}) as { keys?: unknown; spanMs?: unknown; slot?: unknown; departedAt?: unknown };
+  if (!Array.isArray(keys)) throw new Error('expected { keys, spanMs } with a list of keys');
+  if (typeof spanMs !== 'number' || !(spanMs >= 0)) throw new Error('spanMs must be a number of at least 0');
+  if ((slot !== undefined && typeof slot !== 'number') || (departedAt !== undefined && typeof departedAt !== 'number')) throw new Error('slot and departedAt are numbers');
+  const parsed = keys.map((k: { key?: unknown; intervalMs?: unknown }) => {
     if (typeof k?.key !== 'string' || typeof k.intervalMs !== 'number' || !(k.intervalMs >= 0)) throw new Error('each key needs key and intervalMs');
     return { key: k.key, intervalMs: k.intervalMs };
   });
+  return { keys: parsed, spanMs, slot: slot as number | undefined, departedAt: departedAt as number | undefined };
 }
 
-/** The shared pacer: POST /slot with the request's keys (JSON) answers the slot, a Date.now() time. */
+/**
+ * The shared pacer: POST /slot with the request's keys and span (JSON) answers the slot, a Date.now()
+ * time; POST /settle with the keys, span, slot and the departure (or none) settles it.
+ */
 export async function startPacerServer(): Promise<{ url: string; close: () => Promise<void> }> {
   const pacer = new LocalPacer();
   const server: Server = createServer((req, res) => {
@@ -182,7 +226,11 @@ export async function startPacerServer(): Promise<{ url: string; close: () => Pr
     req.on('data', (chunk: string) => (text += chunk));
     req.on('end', () => {
       try {
-        res.end(String(pacer.reserve(parseKeys(text))));
+        const ask = parseAsk(text);
+        if (req.url === '/settle' && ask.slot !== undefined) {
+          pacer.settle(ask.keys, ask.slot, ask.spanMs, ask.departedAt);
+          res.end('0');
+        } else res.end(String(pacer.reserve(ask.keys, ask.spanMs)));
       } catch (error) {
         res.writeHead(400).end((error as Error).message);
       }

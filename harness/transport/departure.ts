@@ -17,14 +17,18 @@ export class LateDeparture extends Error {
 
 type Handler = Dispatcher.DispatchHandler;
 
-/** `dispatcher` (default the global one) writing a request only while Date.now() is at or before `departBy`. */
-export function departingBy(departBy: number, dispatcher: Dispatcher = getGlobalDispatcher()): Dispatcher {
+/**
+ * `dispatcher` (default the global one) writing a request only while Date.now() is at or before
+ * `departBy`; `departed` learns when a request left.
+ */
+export function departingBy(departBy: number, departed: (at: number) => void, dispatcher: Dispatcher = getGlobalDispatcher()): Dispatcher {
   return dispatcher.compose((dispatch) => (options, handler: Handler) =>
     dispatch(options, {
       onRequestStart(controller, context) {
-        const late = Date.now() - departBy;
+        const now = Date.now();
         // Thrown, not aborted: undici then fails the request without destroying the socket.
-        if (late > 0) throw new LateDeparture(late);
+        if (now > departBy) throw new LateDeparture(now - departBy);
+        departed(now);
         handler.onRequestStart?.(controller, context);
       },
       onRequestUpgrade: (...args) => handler.onRequestUpgrade?.(...args),

@@ -115,6 +115,21 @@ describe('Schedules', () => {
     expect(s.reserve([groupA], 0)).toBe(100);
   });
 
+  it('keeps a span free of the other slots of its key, and frees what a settled slot did not use', () => {
+    const s = new Schedules();
+    const key = [{ key: 'k', intervalMs: 100 }];
+    expect(s.reserve(key, 0)).toBe(0);
+    // A worker that was late asks for 300 ms in which it may leave: the next slot comes an interval after.
+    expect(s.reserve(key, 0, 300)).toBe(100);
+    expect(s.reserve(key, 0)).toBe(500);
+    // It left at 150: the rest of its span is free again.
+    s.settle(key, 100, 300, 150);
+    expect(s.reserve(key, 0)).toBe(250);
+    // That one was never sent: its slot is free again.
+    s.settle(key, 250, 0);
+    expect(s.reserve(key, 0)).toBe(250);
+  });
+
   it('never puts two slots of one key closer than its interval, however requests of the keys interleave', () => {
     const s = new Schedules();
     // Real intervals are fractions (2.2, 220.00000000000003): a slot moved past a clash must not clash again.
@@ -152,10 +167,13 @@ describe('intervalMs', () => {
 });
 
 describe('a paced request and its slot', () => {
-  it('is not sent when its worker was busy past the slot: it leaves within LATE_MS of a new one', async () => {
+  it('is not sent when its worker was busy past the slot: it gives the slot up and leaves on a new one', async () => {
     const paced = client();
     const limit = { requests: 10, perSeconds: 1 };
-    const keyed = new HttpClient(paced.target, { pacer: new LocalPacer(), limits: { insurance: limit } });
+    const local = new LocalPacer();
+    const asked: number[] = [];
+    const pacer: Pacer = { wait: (keys, signal, spanMs = 0) => (asked.push(spanMs), local.wait(keys, signal, spanMs)), settle: (...args) => local.settle(...args) };
+    const keyed = new HttpClient(paced.target, { pacer, limits: { insurance: limit } });
     const interval = intervalMs(limit, DEFAULT_SETTINGS.paceFraction);
     const before = arrivals.length;
     await keyed.send(spec('/paced'));
@@ -166,19 +184,44 @@ describe('a paced request and its slot', () => {
     }
     await second;
     const [a, b] = arrivals.slice(before);
-    // The late slot was given up; the request went at the next one, two intervals after the first.
-    expect(b - a).toBeGreaterThanOrEqual(2 * interval - 10);
+    // The late slot was given up (nothing sent then); the request went on a new one, with a span as wide
+    // as the lateness it showed, still an interval after the first.
+    expect(asked).toEqual([0, 0, expect.any(Number)]);
+    expect(asked[2]).toBeGreaterThanOrEqual(2 * (LATE_MS + 100));
+    expect(b - a).toBeGreaterThanOrEqual(interval - 10);
   });
 
-  it('never leaves late: a worker that cannot keep time at all ends the request as a SUITE_ERROR, nothing sent', async () => {
+  it('gets through a worker that is always late, on a slot with a span as wide as it showed it needs', async () => {
     const local = new LocalPacer();
-    // Every wake-up comes 100 ms after the slot, as on a machine far too busy for its workers.
+    const spans: number[] = [];
+    // Every wake-up comes 100 ms after the slot, as on a machine too busy for its workers.
     const late: Pacer = {
-      async wait(keys, signal) {
-        const slot = await local.wait(keys, signal);
+      async wait(keys, signal, spanMs = 0) {
+        spans.push(spanMs);
+        const slot = await local.wait(keys, signal, spanMs);
         await new Promise((r) => setTimeout(r, slot + 100 - Date.now()));
         return slot;
       },
+      settle: (...args) => local.settle(...args),
+    };
+    const keyed = new HttpClient(client().target, { pacer: late, limits: { insurance: { requests: 1000, perSeconds: 1 } } });
+    const before = arrivals.length;
+    await keyed.send(spec('/paced'));
+    expect(arrivals.length).toBe(before + 1);
+    // Late once with no span (nothing sent), then sent within the span it asked for.
+    expect(spans[0]).toBe(0);
+    expect(spans.length).toBe(2);
+    expect(spans[1]).toBeGreaterThanOrEqual(200);
+  });
+
+  it('never leaves late: a worker that cannot keep time even so ends the request as a SUITE_ERROR, nothing sent', async () => {
+    const local = new LocalPacer();
+    // Every wake-up comes ten seconds after the slot and its span.
+    const late: Pacer = {
+      async wait(keys, signal, spanMs = 0) {
+        return (await local.wait(keys, signal, spanMs)) - spanMs - 10_000;
+      },
+      settle: (keys, slot, spanMs, departedAt) => local.settle(keys, slot + spanMs + 10_000, spanMs, departedAt),
     };
     const keyed = new HttpClient(client().target, { pacer: late, limits: { insurance: { requests: 1000, perSeconds: 1 } } });
     const before = arrivals.length;
