@@ -11,7 +11,7 @@
 import { request, type Dispatcher } from 'undici';
 import { curlOf } from './curl.ts';
 import { ToolError, type ToolErrorCode } from './errors.ts';
-import { intervalMs, LATE_MS, LocalPacer, sleep, type PaceKey, type Pacer } from './pacer.ts';
+import { intervalMs, LATE_MS, LocalPacer, sleep, spareOf, type PaceKey, type Pacer } from './pacer.ts';
 import { cite, RecordedExchange } from './report/evidence-log.ts';
 import { assertAllowed, type SideEffect } from './safety.ts';
 import { groupLimit } from './rate-groups.ts';
@@ -135,8 +135,9 @@ export class HttpClient {
     const scoped = (key: string) => (this.options.paceScope ? `${this.options.paceScope}/${key}` : key);
     const limit = this.limitOf(spec.area);
     const service = limit.per === 'token' ? `${spec.area}#${this.tokenBudgets.of(spec.area, spec.headers)}` : spec.area;
-    const keys: PaceKey[] = [{ key: scoped(service), intervalMs: intervalMs(limit, fraction) }];
-    if (spec.rateGroup) keys.push({ key: scoped(spec.rateGroup.key), intervalMs: intervalMs(groupLimit(this.target, spec.rateGroup), fraction) });
+    const keyOf = (key: string, of: RateLimit): PaceKey => ({ key: scoped(key), intervalMs: intervalMs(of, fraction), windowMs: of.perSeconds * 1000, spare: spareOf(of, fraction) });
+    const keys = [keyOf(service, limit)];
+    if (spec.rateGroup) keys.push(keyOf(spec.rateGroup.key, groupLimit(this.target, spec.rateGroup)));
     return keys;
   }
 

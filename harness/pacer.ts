@@ -18,6 +18,9 @@ import { RequestDeadline } from './transport/deadline.ts';
 export interface PaceKey {
   key: string;
   intervalMs: number;
+  /** The limit's window, and how many requests any one window of it can take besides its spaced slots (`spareOf`); none when absent. */
+  windowMs?: number;
+  spare?: number;
 }
 
 /**
@@ -40,40 +43,75 @@ export function intervalMs(limit: RateLimit, fraction: number): number {
   return spacing * (1 + WIRE_GUARD);
 }
 
-/** A reserved slot: its request leaves between `at` and `at + span` (plus LATE_MS). */
-interface Reservation {
-  at: number;
-  span: number;
+/**
+ * How many requests any one window can take besides the slots spaced by `intervalMs`, each leaving
+ * within LATE_MS of its slot: the window's share in whole requests, less the most such slots a window
+ * (LATE_MS longer) can hold. 10/s at 0.5 (5 a window) has none; the sandbox's 1000/s has 22. A request
+ * whose worker missed its slot may take one of them, for as wide a span as it needs, where a key has
+ * none to spare it must keep the span clear of every other slot.
+ */
+export function spareOf(limit: RateLimit, fraction: number): number {
+  const perWindow = Math.floor(limit.requests * fraction);
+  if (perWindow < 1) return 0;
+  const windowMs = limit.perSeconds * 1000;
+  return Math.max(0, perWindow - Math.ceil((windowMs + LATE_MS) / intervalMs(limit, fraction)));
 }
 
 /**
- * The reserved slots of every key; `reserve` is the whole pacing rule: the earliest time at or after
- * `now` whose span (`spanMs` long) stays at least each key's interval away from the span of every slot
- * already reserved under that key. A request may take a gap before slots reserved further ahead (a
- * business group with a long queue does not hold back the service's other groups), and no two
- * departures of one key are ever closer than its interval, less LATE_MS. An ordinary request has no
- * span (it leaves at its slot); one whose worker missed its slot asks for a wider one (harness/http.ts).
+ * A reserved slot: its request leaves between `at` and `at + span` (plus LATE_MS). A spanned one is
+ * either kept clear of every other slot (`clear`), or one of its key's spare requests.
+ */
+interface Reservation {
+  at: number;
+  span: number;
+  spanned: boolean;
+  clear: boolean;
+}
+
+/**
+ * The reserved slots of every key; `reserve` is the whole pacing rule. An ordinary request (no span)
+ * gets the earliest time at or after `now` at least each key's interval away from every slot and
+ * every clear span of that key: slots of a key are spaced evenly. A request whose worker missed its
+ * slot (harness/http.ts) asks for a span in which it may leave: in a key with a spare request left in
+ * every window its span can touch, it takes one (nothing else moves); otherwise its span is kept clear,
+ * an interval away from every other slot and span of the key. Either way no window holds more than the
+ * key's share. A request may take a gap before slots reserved further ahead (a business group with a
+ * long queue does not hold back the service's other groups).
  */
 export class Schedules {
   private readonly slots = new Map<string, Reservation[]>();
 
   reserve(keys: readonly PaceKey[], now: number, spanMs = 0): number {
-    for (const k of keys) this.slots.set(k.key, (this.slots.get(k.key) ?? []).filter((r) => r.at + r.span > now - k.intervalMs));
+    for (const k of keys) {
+      const kept = Math.max(k.intervalMs, (k.windowMs ?? 0) + LATE_MS);
+      this.slots.set(k.key, (this.slots.get(k.key) ?? []).filter((r) => r.at + r.span > now - kept));
+    }
+    const spareAt = (k: PaceKey, slot: number) => spanMs > 0 && this.hasSpare(k, slot, spanMs);
     let slot = now;
     for (let moved = true; moved; ) {
       moved = false;
       for (const k of keys) {
+        if (spareAt(k, slot)) continue;
         // A clash must move the slot forward: the moved slot is computed as the clash test computes its
         // bound, so that at Date.now() magnitudes, where sums round, it never counts as a clash again.
-        const clash = this.slots.get(k.key)!.find((r) => slot < r.at + r.span + k.intervalMs && r.at < slot + spanMs + k.intervalMs);
+        const clash = this.slots.get(k.key)!.find((r) => (spanMs > 0 || !r.spanned || r.clear) && slot < r.at + r.span + k.intervalMs && r.at < slot + spanMs + k.intervalMs);
         if (clash !== undefined) {
           slot = clash.at + clash.span + k.intervalMs;
           moved = true;
         }
       }
     }
-    for (const k of keys) this.slots.get(k.key)!.push({ at: slot, span: spanMs });
+    for (const k of keys) this.slots.get(k.key)!.push({ at: slot, span: spanMs, spanned: spanMs > 0, clear: spanMs > 0 && !spareAt(k, slot) });
     return slot;
+  }
+
+  /** Whether every window a span from `slot` can touch has a spare request of the key left. */
+  private hasSpare(k: PaceKey, slot: number, spanMs: number): boolean {
+    if (!k.spare || !k.windowMs) return false;
+    const from = slot - k.windowMs;
+    const to = slot + spanMs + LATE_MS + k.windowMs;
+    const near = this.slots.get(k.key)!.filter((r) => r.spanned && r.at < to && r.at + r.span + LATE_MS > from).length;
+    return near < k.spare;
   }
 
   /**
@@ -85,8 +123,9 @@ export class Schedules {
       const list = this.slots.get(k.key);
       const i = list?.findIndex((r) => r.at === slot && r.span === spanMs) ?? -1;
       if (i < 0) continue;
+      // A spanned slot that was used stays what it was (spare or clear), narrowed to its departure.
       if (departedAt === undefined) list!.splice(i, 1);
-      else list![i] = { at: Math.max(slot, Math.min(departedAt, slot + spanMs)), span: 0 };
+      else list![i] = { ...list![i], at: Math.max(slot, Math.min(departedAt, slot + spanMs)), span: 0 };
     }
   }
 }
@@ -207,9 +246,10 @@ function parseAsk(text: string): Ask {
   if (!Array.isArray(keys)) throw new Error('expected { keys, spanMs } with a list of keys');
   if (typeof spanMs !== 'number' || !(spanMs >= 0)) throw new Error('spanMs must be a number of at least 0');
   if ((slot !== undefined && typeof slot !== 'number') || (departedAt !== undefined && typeof departedAt !== 'number')) throw new Error('slot and departedAt are numbers');
-  const parsed = keys.map((k: { key?: unknown; intervalMs?: unknown }) => {
+  const parsed = keys.map((k: { key?: unknown; intervalMs?: unknown; windowMs?: unknown; spare?: unknown }) => {
     if (typeof k?.key !== 'string' || typeof k.intervalMs !== 'number' || !(k.intervalMs >= 0)) throw new Error('each key needs key and intervalMs');
-    return { key: k.key, intervalMs: k.intervalMs };
+    const count = (v: unknown) => (typeof v === 'number' && v >= 0 ? v : undefined);
+    return { key: k.key, intervalMs: k.intervalMs, windowMs: count(k.windowMs), spare: count(k.spare) };
   });
   return { keys: parsed, spanMs, slot: slot as number | undefined, departedAt: departedAt as number | undefined };
 }

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from '../../harness/errors.ts';
 import { HttpClient, type RequestSpec } from '../../harness/http.ts';
-import { intervalMs, LATE_MS, LocalPacer, Schedules, type Pacer } from '../../harness/pacer.ts';
+import { intervalMs, LATE_MS, LocalPacer, Schedules, spareOf, type Pacer } from '../../harness/pacer.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { DEFAULT_SETTINGS, type Target } from '../../harness/target.ts';
 
@@ -128,6 +128,37 @@ describe('Schedules', () => {
     // That one was never sent: its slot is free again.
     s.settle(key, 250, 0);
     expect(s.reserve(key, 0)).toBe(250);
+  });
+
+  it('lets a late request take a spare request of a window where its key has one, moving nothing, and keeps every window at the share', () => {
+    const limit = { requests: 100, perSeconds: 1 };
+    const key = { key: 'k', intervalMs: intervalMs(limit, 0.5), windowMs: 1000, spare: spareOf(limit, 0.5) };
+    expect(key.spare).toBe(2);
+    const s = new Schedules();
+    const ranges: Array<[number, number]> = [];
+    let now = 0;
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 400; i++) {
+      now += random() * 30;
+      const span = random() < 0.15 ? 50 + random() * 800 : 0;
+      const slot = s.reserve([key], now, span);
+      expect(slot).toBeGreaterThanOrEqual(now);
+      // Where a request may leave: anywhere from its slot to the end of its span and LATE_MS.
+      ranges.push([slot, slot + span + LATE_MS]);
+    }
+    // Spare spans were taken at once, in the middle of the evenly spaced slots.
+    expect(ranges.filter(([from, to]) => to - from > LATE_MS && ranges.some(([a, b]) => b - a === LATE_MS && a > from && a < to)).length).toBeGreaterThan(0);
+    // The most requests any one-second window could hold, whatever each one's departure within its range.
+    const starts = ranges.flatMap(([from, to]) => [from - 1000 + 1e-6, to - 1e-6]);
+    const most = Math.max(...starts.map((x) => ranges.filter(([from, to]) => from < x + 1000 && to > x).length));
+    expect(most).toBeLessThanOrEqual(50);
+  });
+
+  it('gives the share its due: 10/s at 0.5 has no spare, 1000/s has 22, 200 a minute 9', () => {
+    expect(spareOf({ requests: 10, perSeconds: 1 }, 0.5)).toBe(0);
+    expect(spareOf({ requests: 1000, perSeconds: 1 }, 0.5)).toBe(22);
+    expect(spareOf({ requests: 200, perSeconds: 60 }, 0.5)).toBe(9);
   });
 
   it('never puts two slots of one key closer than its interval, however requests of the keys interleave', () => {

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpClient } from '../../harness/http.ts';
 import { ordinaryToken } from '../../harness/insurance/tokens.ts';
 import { documentedLimits } from '../../harness/limits.ts';
-import { intervalMs, LocalPacer } from '../../harness/pacer.ts';
+import { intervalMs, LocalPacer, spareOf } from '../../harness/pacer.ts';
 import { businessRateGroup } from '../../harness/rate-groups.ts';
 import { loadTarget, type LoadedTarget } from '../../harness/target.ts';
 import { tempDir } from '../helpers.ts';
@@ -30,7 +30,8 @@ function clientOf(target: LoadedTarget): HttpClient {
 }
 
 const bearer = (token?: string): Record<string, string> => (token === undefined ? {} : { authorization: `Bearer ${token}` });
-const at = (requests: number, perSeconds = 1) => intervalMs({ requests, perSeconds }, 0.5);
+/** A budget at `requests` per `perSeconds`, paced at the default fraction. */
+const at = (requests: number, perSeconds = 1) => ({ intervalMs: intervalMs({ requests, perSeconds }, 0.5), windowMs: perSeconds * 1000, spare: spareOf({ requests, perSeconds }, 0.5) });
 
 const PARTNER = {
   speech: { url: 'https://speech.partner.test', apiKey: 'speech-key-value', secretKey: 'speech-secret-value' },
@@ -46,19 +47,19 @@ describe('a target file without the new keys', () => {
 
   it('paces each service under one budget at its documented limit, whatever the token', () => {
     for (const token of ['insurance-token-one', 'insurance-token-no-scope', 'made-up', undefined]) {
-      expect(client.paceKeys({ area: 'insurance', headers: bearer(token) })).toEqual([{ key: 'insurance', intervalMs: at(20) }]);
+      expect(client.paceKeys({ area: 'insurance', headers: bearer(token) })).toEqual([{ key: 'insurance', ...at(20) }]);
     }
-    expect(client.paceKeys({ area: 'invest', headers: bearer('invest-burst-value') })).toEqual([{ key: 'invest', intervalMs: at(200, 60) }]);
-    expect(client.paceKeys({ area: 'identity', headers: bearer('identity-token-value') })).toEqual([{ key: 'identity', intervalMs: at(40) }]);
-    expect(client.paceKeys({ area: 'speech' })).toEqual([{ key: 'speech', intervalMs: at(40) }]);
+    expect(client.paceKeys({ area: 'invest', headers: bearer('invest-burst-value') })).toEqual([{ key: 'invest', ...at(200, 60) }]);
+    expect(client.paceKeys({ area: 'identity', headers: bearer('identity-token-value') })).toEqual([{ key: 'identity', ...at(40) }]);
+    expect(client.paceKeys({ area: 'speech' })).toEqual([{ key: 'speech', ...at(40) }]);
   });
 
   it('paces each business group at the limit of specs/limits.yaml, besides the service', () => {
     const keys = (path: string) => client.paceKeys({ area: 'business', headers: bearer('business-token-value'), rateGroup: businessRateGroup(path) });
-    expect(keys('/api/private/ndfl3/requests/{taxRequestId}/chat')).toEqual([{ key: 'business', intervalMs: at(10) }, { key: 'business:ndfl3', intervalMs: at(10) }]);
-    expect(keys('/api/v1/ndfl-3/requests/{taxRequestId}/tax-form/upload')).toEqual([{ key: 'business', intervalMs: at(10) }, { key: 'business:ndfl3-upload', intervalMs: at(1) }]);
-    expect(keys('/api/v1/account-operations')).toEqual([{ key: 'business', intervalMs: at(10) }, { key: 'business:account-operations', intervalMs: at(3) }]);
-    expect(keys('/api/v1/card')).toEqual([{ key: 'business', intervalMs: at(10) }, { key: 'business:undocumented', intervalMs: at(40) }]);
+    expect(keys('/api/private/ndfl3/requests/{taxRequestId}/chat')).toEqual([{ key: 'business', ...at(10) }, { key: 'business:ndfl3', ...at(10) }]);
+    expect(keys('/api/v1/ndfl-3/requests/{taxRequestId}/tax-form/upload')).toEqual([{ key: 'business', ...at(10) }, { key: 'business:ndfl3-upload', ...at(1) }]);
+    expect(keys('/api/v1/account-operations')).toEqual([{ key: 'business', ...at(10) }, { key: 'business:account-operations', ...at(3) }]);
+    expect(keys('/api/v1/card')).toEqual([{ key: 'business', ...at(10) }, { key: 'business:undocumented', ...at(40) }]);
   });
 
   it('sends every ordinary insurance request with services.insurance.token, a tokenPool given or not (and says it is not used)', () => {
@@ -84,7 +85,7 @@ describe('a target file that says its limit counts per token', () => {
     expect(key('insurance-token-no-scope')).toBe('insurance#services.insurance.tokenWithoutScope');
     expect(key('made-up')).toBe('insurance#other-tokens');
     expect(key(undefined)).toBe('insurance#no-token');
-    expect(client.paceKeys({ area: 'insurance', headers: bearer('insurance-token-two') })[0].intervalMs).toBe(at(20));
+    expect(client.paceKeys({ area: 'insurance', headers: bearer('insurance-token-two') })[0]).toMatchObject(at(20));
   });
 
   it('spreads ordinary insurance requests over token and the pool in turn', () => {
@@ -93,7 +94,7 @@ describe('a target file that says its limit counts per token', () => {
 
   it("paces a business group at the file's own limit for it, the others as documented", () => {
     const groupOf = (path: string) => client.paceKeys({ area: 'business', rateGroup: businessRateGroup(path) })[1];
-    expect(groupOf('/api/private/ndfl3/requests/{taxRequestId}')).toEqual({ key: 'business:ndfl3', intervalMs: at(200) });
-    expect(groupOf('/api/v1/nominal-accounts/deals')).toEqual({ key: 'business:nominal-accounts', intervalMs: at(10) });
+    expect(groupOf('/api/private/ndfl3/requests/{taxRequestId}')).toEqual({ key: 'business:ndfl3', ...at(200) });
+    expect(groupOf('/api/v1/nominal-accounts/deals')).toEqual({ key: 'business:nominal-accounts', ...at(10) });
   });
 });
