@@ -16,14 +16,14 @@ export const SERVICE_LIMIT = { requests: 1000, perSeconds: 1 };
 
 /** The groups, first match wins; their keys are the suite's names for them (specs/limits.yaml). */
 const GROUPS: Array<{ key: string; pattern: RegExp; requests: number }> = [
-  { key: 'ndfl3-upload', pattern: /^\/api\/v1\/ndfl-3\/requests\/[^/]+\/tax-form\/upload$/, requests: 10 },
-  { key: 'ndfl3', pattern: /^\/api\/(private\/ndfl3|v1\/ndfl-3)\//, requests: 200 },
-  { key: 'nominal-accounts', pattern: /^\/api\/v1\/nominal-accounts\//, requests: 200 },
-  { key: 'checkout-order', pattern: /^\/api\/v\d+\/checkout\/order(\/|$)/, requests: 200 },
-  { key: 'bank-statement', pattern: /^\/api\/v1\/bank-statement$/, requests: 200 },
-  { key: 'account-operations', pattern: /^\/api\/v1\/account-operations$/, requests: 50 },
+  { key: 'ndfl3-upload', pattern: /^\/api\/v1\/ndfl-3\/requests\/[^/]+\/tax-form\/upload$/, requests: 20 },
+  { key: 'ndfl3', pattern: /^\/api\/(private\/ndfl3|v1\/ndfl-3)\//, requests: 500 },
+  { key: 'nominal-accounts', pattern: /^\/api\/v1\/nominal-accounts\//, requests: 500 },
+  { key: 'checkout-order', pattern: /^\/api\/v\d+\/checkout\/order(\/|$)/, requests: 500 },
+  { key: 'bank-statement', pattern: /^\/api\/v1\/bank-statement$/, requests: 500 },
+  { key: 'account-operations', pattern: /^\/api\/v1\/account-operations$/, requests: 100 },
 ];
-const UNDOCUMENTED = { key: 'undocumented', requests: 500 };
+const UNDOCUMENTED = { key: 'undocumented', requests: 1000 };
 
 /** The `rateGroups` of the target file: each group's limit per second. */
 export function rateGroupsSection(): Record<string, { requests: number; perSeconds: number }> {
