@@ -11,13 +11,16 @@
 import { request, type Dispatcher } from 'undici';
 import { curlOf } from './curl.ts';
 import { ToolError, type ToolErrorCode } from './errors.ts';
-import { intervalMs, LocalPacer, sleep, type PaceKey, type Pacer } from './pacer.ts';
+import { intervalMs, LATE_MS, LocalPacer, sleep, spareOf, type PaceKey, type Pacer } from './pacer.ts';
 import { cite, RecordedExchange } from './report/evidence-log.ts';
 import { assertAllowed, type SideEffect } from './safety.ts';
-import type { Area, RateLimit, Target } from './target.ts';
+import { groupLimit } from './rate-groups.ts';
+import type { Area, RateLimit, Target, TokenRateLimit } from './target.ts';
+import { TokenBudgets } from './token-budgets.ts';
 import { currentTestScope } from './test-scope.ts';
 import { discard, readBounded } from './transport/body.ts';
 import { RequestDeadline } from './transport/deadline.ts';
+import { departingBy, LateDeparture } from './transport/departure.ts';
 import { classifyTransportError, type ExchangeState } from './transport/errors.ts';
 import { OriginHealth, type HealthEvent } from './transport/origin-health.ts';
 import { retryAfterOf } from './transport/retry-after.ts';
@@ -84,6 +87,12 @@ export interface HttpClientOptions {
   paceScope?: string;
 }
 
+/** When a paced request must leave by, and who learns when it did. */
+interface Departure {
+  by: number;
+  departed: (at: number) => void;
+}
+
 interface Outgoing {
   headers: Record<string, string>;
   body?: string | Buffer;
@@ -91,11 +100,17 @@ interface Outgoing {
 }
 
 const FALLBACK_LIMIT: RateLimit = { requests: 40, perSeconds: 1 };
+/** Late departures in a row after which a request gives up (each costs a slot and a wait). */
+const MAX_LATE_DEPARTURES = 8;
+/** The span a request that missed its slot asks for: twice the lateness it showed, within these bounds. */
+const MIN_SPAN_MS = 100;
+const MAX_SPAN_MS = 10_000;
 
 export class HttpClient {
   private readonly pacer: Pacer;
   private readonly health: OriginHealth;
   private readonly stops: ServiceStops;
+  private readonly tokenBudgets: TokenBudgets;
   constructor(
     readonly target: Target,
     private readonly options: HttpClientOptions = {},
@@ -103,19 +118,26 @@ export class HttpClient {
     this.pacer = options.pacer ?? new LocalPacer();
     this.health = options.health ?? new OriginHealth(runRecord<HealthEvent>('origin-health'));
     this.stops = options.stops ?? new ServiceStops(runRecord<StopEvent>('service-stops'));
+    this.tokenBudgets = new TokenBudgets(target);
   }
 
-  limitOf(area: Area): RateLimit {
+  limitOf(area: Area): TokenRateLimit {
     return this.target.services[area]?.rateLimit ?? this.options.limits?.[area] ?? this.options.undocumentedLimit ?? FALLBACK_LIMIT;
   }
 
-  /** The budgets a request counts against: always its service's, and its group's when it has one. */
-  paceKeys(spec: Pick<RequestSpec, 'area' | 'rateGroup'>): PaceKey[] {
+  /**
+   * The budgets a request counts against: its service's (its token's, where the target file says the
+   * limit counts per token), and its group's when it has one.
+   */
+  paceKeys(spec: Pick<RequestSpec, 'area' | 'rateGroup' | 'headers'>): PaceKey[] {
     // The run's share of every limit (a shard of n: 1/n) is already folded into paceFraction (runner/effective-target.ts).
     const fraction = this.target.settings.paceFraction;
     const scoped = (key: string) => (this.options.paceScope ? `${this.options.paceScope}/${key}` : key);
-    const keys: PaceKey[] = [{ key: scoped(spec.area), intervalMs: intervalMs(this.limitOf(spec.area), fraction) }];
-    if (spec.rateGroup) keys.push({ key: scoped(spec.rateGroup.key), intervalMs: intervalMs(spec.rateGroup.limit, fraction) });
+    const limit = this.limitOf(spec.area);
+    const service = limit.per === 'token' ? `${spec.area}#${this.tokenBudgets.of(spec.area, spec.headers)}` : spec.area;
+    const keyOf = (key: string, of: RateLimit): PaceKey => ({ key: scoped(key), intervalMs: intervalMs(of, fraction), windowMs: of.perSeconds * 1000, spare: spareOf(of, fraction) });
+    const keys = [keyOf(service, limit)];
+    if (spec.rateGroup) keys.push(keyOf(spec.rateGroup.key, groupLimit(this.target, spec.rateGroup)));
     return keys;
   }
 
@@ -127,14 +149,7 @@ export class HttpClient {
     const testSignal = currentTestScope()?.signal;
     const { retry429, maxRetryAfterMs } = this.target.settings;
     for (let attempt = 0; ; attempt++) {
-      this.assertSendable(origin, spec);
-      const pacingFrom = performance.now();
-      if (paced) {
-        await this.waiting(() => this.pacer.wait(this.paceKeys(spec), testSignal), spec, 'for a pacing slot');
-        // Another worker may have learnt, while this one waited, that nothing may go there.
-        this.assertSendable(origin, spec);
-      }
-      const response = await this.once(spec, outgoing, attempt, testSignal, performance.now() - pacingFrom);
+      const response = paced ? await this.onTime(spec, origin, outgoing, attempt, testSignal) : await this.unpaced(spec, origin, outgoing, attempt, testSignal);
       if (response.status !== 429) return response;
       const asked = retryAfterOf(response.headers);
       const header = asked.header ?? 'no Retry-After, so 1 s';
@@ -152,28 +167,69 @@ export class HttpClient {
     }
   }
 
-  /** Throws when the run has given up on the origin, or the service asked for silence that has not passed. */
+  /**
+   * A paced request sent within LATE_MS of its slot: one that would leave later is stopped at the wire
+   * (nothing written) and waits for a new slot whose span (a time the key is kept free for it) is twice
+   * the lateness it showed, so that a busy worker gets through without breaking the pace; a worker
+   * that cannot keep time even so ends the request as a SUITE_ERROR rather than send it late.
+   */
+  private async onTime(spec: RequestSpec, origin: string, outgoing: Outgoing, attempt: number, testSignal: AbortSignal | undefined): Promise<CapturedResponse> {
+    const pacingFrom = performance.now();
+    let span = 0;
+    for (let late = 0; ; late++) {
+      this.assertSendable(origin, spec);
+      const keys = this.paceKeys(spec);
+      const slot = await this.waiting(() => this.pacer.wait(keys, testSignal, span), spec, 'for a pacing slot');
+      let departedAt: number | undefined;
+      let response: CapturedResponse | undefined;
+      try {
+        // Another worker may have learnt, while this one waited, that nothing may go there.
+        this.assertSendable(origin, spec);
+        const departure = { by: slot + span + LATE_MS, departed: (at: number) => (departedAt = at) };
+        response = await this.once(spec, outgoing, attempt, testSignal, performance.now() - pacingFrom, departure);
+      } finally {
+        // What was not sent frees its slot, and a request sent within a span frees the rest of it.
+        if (departedAt === undefined || span > 0) await this.pacer.settle(keys, slot, span, departedAt);
+      }
+      if (response) return response;
+      // A worker this late once will be again: its next slot keeps the key free for as long (and more).
+      span = Math.min(MAX_SPAN_MS, Math.max(MIN_SPAN_MS, 2 * (Date.now() - slot)));
+      if (late + 1 >= MAX_LATE_DEPARTURES) {
+        throw this.toolError('SUITE_ERROR', `${spec.operation} was not sent: ${MAX_LATE_DEPARTURES} times in a row this worker could not send it within ${LATE_MS} ms of its pacing slot (the machine is too busy to keep the pace), and a late request would break the pace`);
+      }
+    }
+  }
+
+  private unpaced(spec: RequestSpec, origin: string, outgoing: Outgoing, attempt: number, testSignal: AbortSignal | undefined): Promise<CapturedResponse> {
+    this.assertSendable(origin, spec);
+    return this.once(spec, outgoing, attempt, testSignal, 0);
+  }
+
   /** The service as the run's stops know it: a batch run's variants are separate targets. */
   private stopKey(area: string): string {
     return this.options.paceScope ? `${this.options.paceScope}/${area}` : area;
   }
 
+  /** Throws when the run has given up on the origin, or the service asked for silence that has not passed. */
   private assertSendable(origin: string, spec: RequestSpec): void {
     this.health.assertAlive(origin, spec.operation);
     this.stops.assertOpen(this.stopKey(spec.area), spec.operation);
   }
 
   /** A wait the test's budget may end: then a TARGET_TIMEOUT naming what was waited for. */
-  private async waiting(wait: () => Promise<void>, spec: RequestSpec, what: string): Promise<void> {
+  private async waiting<T>(wait: () => Promise<T>, spec: RequestSpec, what: string): Promise<T> {
     try {
-      await wait();
+      return await wait();
     } catch (error) {
       if (error instanceof ToolError) throw error;
       throw this.toolError('TARGET_TIMEOUT', `${spec.operation} was not sent: the test's time budget ran out while waiting ${what}`);
     }
   }
 
-  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number): Promise<CapturedResponse> {
+  /** One exchange; with a `departure`, undefined when the request would have left after its time (nothing was sent). */
+  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number, departure: Departure): Promise<CapturedResponse | undefined>;
+  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number): Promise<CapturedResponse>;
+  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number, departure?: Departure): Promise<CapturedResponse | undefined> {
     const { settings, redactor } = this.target;
     const origin = originOf(spec.url);
     const deadline = new RequestDeadline(spec.timeoutMs ?? settings.timeoutMs, testSignal);
@@ -192,7 +248,7 @@ export class HttpClient {
         signal: deadline.signal,
         headersTimeout: deadline.deadlineMs,
         bodyTimeout: deadline.deadlineMs,
-        dispatcher: spec.dispatcher,
+        dispatcher: departure ? departingBy(departure.by, departure.departed, spec.dispatcher) : spec.dispatcher,
       });
       headersAt = performance.now();
       status = state.status = res.statusCode;
@@ -214,6 +270,10 @@ export class HttpClient {
       exchange.answered({ status, headers, rawBody, bytes: read.bytes, waitMs: headersAt - started, receiveMs: performance.now() - headersAt });
     } catch (error) {
       if (error instanceof ToolError) throw error;
+      if (error instanceof LateDeparture) {
+        exchange.withdraw();
+        return undefined;
+      }
       const classified = classifyTransportError(error, state);
       if (classified.countsAgainstOrigin) this.health.failed(origin, classified.error);
       const redacted = this.redacted(classified.error);

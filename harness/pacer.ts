@@ -3,9 +3,10 @@
  * service's (the documented limit holds for the whole service, whatever the token, the group, or no
  * token at all) and, for a business operation, its group's: the earliest time that keeps each key's
  * interval from every slot already reserved under it. Requests of a key are spaced at least its
- * interval apart (no bursts, so a token-bucket server with a small bucket is safe too). The schedules live in one pacer server started by the vitest
- * globalSetup, so every budget holds across all workers; a process without one (a bench, a script, a
- * selftest) paces locally.
+ * interval apart (no bursts, so a token-bucket server with a small bucket is safe too), and leave
+ * within LATE_MS of their slot or not at all. The schedules live in one pacer server started by the
+ * vitest globalSetup, so every budget holds across all workers; a process without one (a bench, a
+ * script, a selftest) paces locally.
  */
 import { createServer, type Server } from 'node:http';
 import { request } from 'undici';
@@ -17,6 +18,9 @@ import { RequestDeadline } from './transport/deadline.ts';
 export interface PaceKey {
   key: string;
   intervalMs: number;
+  /** The limit's window, and how many requests any one window of it can take besides its spaced slots (`spareOf`); none when absent. */
+  windowMs?: number;
+  spare?: number;
 }
 
 /**
@@ -40,38 +44,101 @@ export function intervalMs(limit: RateLimit, fraction: number): number {
 }
 
 /**
- * The reserved slots of every key; `reserve` is the whole pacing rule: the earliest time at or after
- * `now` that is at least each key's interval away from every slot already reserved under that key. A
- * request may take a gap before slots reserved further ahead (a business group with a long queue does
- * not hold back the service's other groups), and no two slots of one key are ever closer than its
- * interval.
+ * How many requests any one window can take besides the slots spaced by `intervalMs`, each leaving
+ * within LATE_MS of its slot: the window's share in whole requests, less the most such slots a window
+ * (LATE_MS longer) can hold. 10/s at 0.5 (5 a window) has none; the sandbox's 1000/s has 22. A request
+ * whose worker missed its slot may take one of them, for as wide a span as it needs, where a key has
+ * none to spare it must keep the span clear of every other slot.
+ */
+export function spareOf(limit: RateLimit, fraction: number): number {
+  const perWindow = Math.floor(limit.requests * fraction);
+  if (perWindow < 1) return 0;
+  const windowMs = limit.perSeconds * 1000;
+  return Math.max(0, perWindow - Math.ceil((windowMs + LATE_MS) / intervalMs(limit, fraction)));
+}
+
+/**
+ * A reserved slot: its request leaves between `at` and `at + span` (plus LATE_MS). A spanned one is
+ * either kept clear of every other slot (`clear`), or one of its key's spare requests.
+ */
+interface Reservation {
+  at: number;
+  span: number;
+  spanned: boolean;
+  clear: boolean;
+}
+
+/**
+ * The reserved slots of every key; `reserve` is the whole pacing rule. An ordinary request (no span)
+ * gets the earliest time at or after `now` at least each key's interval away from every slot and
+ * every clear span of that key: slots of a key are spaced evenly. A request whose worker missed its
+ * slot (harness/http.ts) asks for a span in which it may leave: in a key with a spare request left in
+ * every window its span can touch, it takes one (nothing else moves); otherwise its span is kept clear,
+ * an interval away from every other slot and span of the key. Either way no window holds more than the
+ * key's share. A request may take a gap before slots reserved further ahead (a business group with a
+ * long queue does not hold back the service's other groups).
  */
 export class Schedules {
-  private readonly slots = new Map<string, number[]>();
+  private readonly slots = new Map<string, Reservation[]>();
 
-  reserve(keys: readonly PaceKey[], now: number): number {
-    for (const k of keys) this.slots.set(k.key, (this.slots.get(k.key) ?? []).filter((s) => s > now - k.intervalMs));
+  reserve(keys: readonly PaceKey[], now: number, spanMs = 0): number {
+    for (const k of keys) {
+      const kept = Math.max(k.intervalMs, (k.windowMs ?? 0) + LATE_MS);
+      this.slots.set(k.key, (this.slots.get(k.key) ?? []).filter((r) => r.at + r.span > now - kept));
+    }
+    const spareAt = (k: PaceKey, slot: number) => spanMs > 0 && this.hasSpare(k, slot, spanMs);
     let slot = now;
     for (let moved = true; moved; ) {
       moved = false;
       for (const k of keys) {
-        // A clash must move the slot forward: at Date.now() magnitudes, (s + interval) - s may round to a
-        // hair under the interval, and that slot must not count as a clash again (it would never end).
-        const clash = this.slots.get(k.key)!.find((s) => Math.abs(s - slot) < k.intervalMs && s + k.intervalMs > slot);
+        if (spareAt(k, slot)) continue;
+        // A clash must move the slot forward: the moved slot is computed as the clash test computes its
+        // bound, so that at Date.now() magnitudes, where sums round, it never counts as a clash again.
+        const clash = this.slots.get(k.key)!.find((r) => (spanMs > 0 || !r.spanned || r.clear) && slot < r.at + r.span + k.intervalMs && r.at < slot + spanMs + k.intervalMs);
         if (clash !== undefined) {
-          slot = clash + k.intervalMs;
+          slot = clash.at + clash.span + k.intervalMs;
           moved = true;
         }
       }
     }
-    for (const k of keys) this.slots.get(k.key)!.push(slot);
+    for (const k of keys) this.slots.get(k.key)!.push({ at: slot, span: spanMs, spanned: spanMs > 0, clear: spanMs > 0 && !spareAt(k, slot) });
     return slot;
+  }
+
+  /** Whether every window a span from `slot` can touch has a spare request of the key left. */
+  private hasSpare(k: PaceKey, slot: number, spanMs: number): boolean {
+    if (!k.spare || !k.windowMs) return false;
+    const from = slot - k.windowMs;
+    const to = slot + spanMs + LATE_MS + k.windowMs;
+    const near = this.slots.get(k.key)!.filter((r) => r.spanned && r.at < to && r.at + r.span + LATE_MS > from).length;
+    return near < k.spare;
+  }
+
+  /**
+   * What became of a reservation: sent at `departedAt` (its span shrinks to that moment, and the rest
+   * of it is free again), or never sent (undefined: the whole of it is free again).
+   */
+  settle(keys: readonly PaceKey[], slot: number, spanMs: number, departedAt?: number): void {
+    for (const k of keys) {
+      const list = this.slots.get(k.key);
+      const i = list?.findIndex((r) => r.at === slot && r.span === spanMs) ?? -1;
+      if (i < 0) continue;
+      // A spanned slot that was used stays what it was (spare or clear), narrowed to its departure.
+      if (departedAt === undefined) list!.splice(i, 1);
+      else list![i] = { ...list![i], at: Math.max(slot, Math.min(departedAt, slot + spanMs)), span: 0 };
+    }
   }
 }
 
 export interface Pacer {
-  /** Resolves when a request under all `keys` may be sent; rejects with the signal's reason when it aborts first. */
-  wait(keys: readonly PaceKey[], signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves with the slot (a Date.now() time) once it has come: a request under all `keys` may leave
+   * until `spanMs` plus LATE_MS after it (the client holds it to that at the wire:
+   * transport/departure.ts). Rejects with the signal's reason when it aborts first.
+   */
+  wait(keys: readonly PaceKey[], signal?: AbortSignal, spanMs?: number): Promise<number>;
+  /** Tells the schedule what became of a slot it gave: see Schedules.settle. */
+  settle(keys: readonly PaceKey[], slot: number, spanMs: number, departedAt?: number): Promise<void>;
 }
 
 /** A sleep that ends early, rejecting, when the signal aborts. */
@@ -92,35 +159,34 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * A worker that wakes up this much after its slot (its process was busy or descheduled) would send
- * into the slots of others; it gives its slot up and takes a new one. Half of the wire guard at 5/s.
+ * How long after its slot (and span) a request may still leave: half of the wire guard of a one-second
+ * window, so that one request late by this much next to one on time still keeps every window. A
+ * request that would leave later (its worker was busy, descheduled, or still opening a connection) is
+ * stopped at the wire and takes a new slot, with a span as wide as its worker has shown it needs.
  */
 export const LATE_MS = 50;
-const MAX_RESERVATIONS = 5;
 
-/**
- * Waits for a slot given as an absolute time (Date.now() on this machine: the pacer server is always on
- * loopback), and takes a new slot when it woke up too late for the one it had. After a few late
- * wake-ups in a row it sends anyway: a worker that cannot keep time at all must still make progress.
- */
-async function waitForSlot(reserve: () => Promise<number>, signal?: AbortSignal): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const slot = await reserve();
-    await sleep(slot - Date.now(), signal);
-    if (Date.now() - slot <= LATE_MS || attempt >= MAX_RESERVATIONS) return;
-  }
+/** Waits for a slot given as an absolute time (Date.now() on this machine: the pacer server is always on loopback). */
+async function waitForSlot(reserve: () => Promise<number>, signal?: AbortSignal): Promise<number> {
+  const slot = await reserve();
+  await sleep(slot - Date.now(), signal);
+  return slot;
 }
 
 export class LocalPacer implements Pacer {
   private readonly schedules = new Schedules();
 
   /** The slot, as a Date.now() time. */
-  reserve(keys: readonly PaceKey[]): number {
-    return this.schedules.reserve(keys, Date.now());
+  reserve(keys: readonly PaceKey[], spanMs = 0): number {
+    return this.schedules.reserve(keys, Date.now(), spanMs);
   }
 
-  wait(keys: readonly PaceKey[], signal?: AbortSignal): Promise<void> {
-    return waitForSlot(async () => this.reserve(keys), signal);
+  wait(keys: readonly PaceKey[], signal?: AbortSignal, spanMs = 0): Promise<number> {
+    return waitForSlot(async () => this.reserve(keys, spanMs), signal);
+  }
+
+  async settle(keys: readonly PaceKey[], slot: number, spanMs: number, departedAt?: number): Promise<void> {
+    this.schedules.settle(keys, slot, spanMs, departedAt);
   }
 }
 
@@ -135,16 +201,20 @@ const PACER_ANSWER_MS = 30_000;
 export class RemotePacer implements Pacer {
   constructor(private readonly baseUrl: string) {}
 
-  wait(keys: readonly PaceKey[], signal?: AbortSignal): Promise<void> {
-    return waitForSlot(() => this.reserve(keys, signal), signal);
+  wait(keys: readonly PaceKey[], signal?: AbortSignal, spanMs = 0): Promise<number> {
+    return waitForSlot(() => this.ask('/slot', { keys, spanMs }, signal), signal);
   }
 
-  private async reserve(keys: readonly PaceKey[], testSignal?: AbortSignal): Promise<number> {
+  async settle(keys: readonly PaceKey[], slot: number, spanMs: number, departedAt?: number): Promise<void> {
+    await this.ask('/settle', { keys, spanMs, slot, departedAt });
+  }
+
+  private async ask(path: string, body: unknown, testSignal?: AbortSignal): Promise<number> {
     const deadline = new RequestDeadline(PACER_ANSWER_MS, testSignal);
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          const res = await request(`${this.baseUrl}/slot`, { method: 'POST', body: JSON.stringify(keys), signal: deadline.signal });
+          const res = await request(`${this.baseUrl}${path}`, { method: 'POST', body: JSON.stringify(body), signal: deadline.signal });
           const text = await res.body.text();
           const slot = Number(text);
           if (res.statusCode !== 200 || !Number.isFinite(slot)) throw new Error(`answered ${res.statusCode}: ${text.slice(0, 200)}`);
@@ -164,16 +234,30 @@ export class RemotePacer implements Pacer {
   }
 }
 
-function parseKeys(text: string): PaceKey[] {
-  const keys = JSON.parse(text) as unknown;
-  if (!Array.isArray(keys)) throw new Error('expected a list of keys');
-  return keys.map((k: { key?: unknown; intervalMs?: unknown }) => {
-    if (typeof k?.key !== 'string' || typeof k.intervalMs !== 'number' || !(k.intervalMs >= 0)) throw new Error('each key needs key and intervalMs');
-    return { key: k.key, intervalMs: k.intervalMs };
-  });
+interface Ask {
+  keys: PaceKey[];
+  spanMs: number;
+  slot?: number;
+  departedAt?: number;
 }
 
-/** The shared pacer: POST /slot with the request's keys (JSON) answers the slot, a Date.now() time. */
+function parseAsk(text: string): Ask {
+  const { keys, spanMs, slot, departedAt } = (JSON.parse(text) ?? {}) as { keys?: unknown; spanMs?: unknown; slot?: unknown; departedAt?: unknown };
+  if (!Array.isArray(keys)) throw new Error('expected { keys, spanMs } with a list of keys');
+  if (typeof spanMs !== 'number' || !(spanMs >= 0)) throw new Error('spanMs must be a number of at least 0');
+  if ((slot !== undefined && typeof slot !== 'number') || (departedAt !== undefined && typeof departedAt !== 'number')) throw new Error('slot and departedAt are numbers');
+  const parsed = keys.map((k: { key?: unknown; intervalMs?: unknown; windowMs?: unknown; spare?: unknown }) => {
+    if (typeof k?.key !== 'string' || typeof k.intervalMs !== 'number' || !(k.intervalMs >= 0)) throw new Error('each key needs key and intervalMs');
+    const count = (v: unknown) => (typeof v === 'number' && v >= 0 ? v : undefined);
+    return { key: k.key, intervalMs: k.intervalMs, windowMs: count(k.windowMs), spare: count(k.spare) };
+  });
+  return { keys: parsed, spanMs, slot: slot as number | undefined, departedAt: departedAt as number | undefined };
+}
+
+/**
+ * The shared pacer: POST /slot with the request's keys and span (JSON) answers the slot, a Date.now()
+ * time; POST /settle with the keys, span, slot and the departure (or none) settles it.
+ */
 export async function startPacerServer(): Promise<{ url: string; close: () => Promise<void> }> {
   const pacer = new LocalPacer();
   const server: Server = createServer((req, res) => {
@@ -182,7 +266,11 @@ export async function startPacerServer(): Promise<{ url: string; close: () => Pr
     req.on('data', (chunk: string) => (text += chunk));
     req.on('end', () => {
       try {
-        res.end(String(pacer.reserve(parseKeys(text))));
+        const ask = parseAsk(text);
+        if (req.url === '/settle' && ask.slot !== undefined) {
+          pacer.settle(ask.keys, ask.slot, ask.spanMs, ask.departedAt);
+          res.end('0');
+        } else res.end(String(pacer.reserve(ask.keys, ask.spanMs)));
       } catch (error) {
         res.writeHead(400).end((error as Error).message);
       }

@@ -1,12 +1,15 @@
 /**
  * The business operation groups of specs/limits.yaml (`businessGroups`): which documented limit paces a
  * business operation, and under which shared budget key. An operation in no group is paced at the
- * file's `undocumentedDefault`, all such operations under one key. Every business request counts
+ * file's `undocumentedDefault`, all such operations under one key; a target file may declare a group's
+ * limit for itself (`services.business.rateGroups`). Every business request counts
  * against the business service's limit as well (the client reserves both at once), whatever its token:
  * a request with no token or a bad one counts against its operation's group like any other.
  */
 import { documentedLimits } from './limits.ts';
-import type { RateLimit } from './target.ts';
+import type { RateLimit, Target } from './target.ts';
+
+const PREFIX = 'business:';
 
 interface BusinessGroup extends RateLimit {
   key: string;
@@ -30,10 +33,19 @@ function load() {
   });
 }
 
+/**
+ * The limit that paces a group: the target file's own for it (`services.business.rateGroups`, by the
+ * group's key in specs/limits.yaml, or `undocumented`), else the documented one.
+ */
+export function groupLimit(target: Target, group: RateGroup): RateLimit {
+  const name = group.key.startsWith(PREFIX) ? group.key.slice(PREFIX.length) : undefined;
+  return (name !== undefined ? target.services.business?.rateGroups?.[name] : undefined) ?? group.limit;
+}
+
 /** The group of a business operation, by its path template ("/api/v1/card/{ucid}"). */
 export function businessRateGroup(pathTemplate: string): RateGroup {
   groups ??= load();
   const found = groups.find((g) => g.re.test(pathTemplate));
-  if (found) return { key: `business:${found.key}`, limit: found.limit };
-  return { key: 'business:undocumented', limit: documentedLimits().undocumentedDefault };
+  if (found) return { key: `${PREFIX}${found.key}`, limit: found.limit };
+  return { key: `${PREFIX}undocumented`, limit: documentedLimits().undocumentedDefault };
 }

@@ -31,6 +31,11 @@ export interface RateLimit {
   perSeconds: number;
 }
 
+/** A service's limit that may count each bearer token apart (`per: token`) instead of the whole service. */
+export interface TokenRateLimit extends RateLimit {
+  per?: 'service' | 'token';
+}
+
 /** Each service section as typed by its reader in harness/config/. */
 export interface ServiceSections {
   speech: SpeechSection;
@@ -215,6 +220,13 @@ export function targetFileData(file: string, env: NodeJS.ProcessEnv = process.en
   return parseTargetFile(file, env);
 }
 
+/** What the file names and the suite will not use. */
+function unusedKeys(services: Target['services']): string[] {
+  const insurance = services.insurance;
+  if (!insurance?.tokenPool?.length || insurance.rateLimit?.per === 'token') return [];
+  return ['services.insurance.tokenPool is not used: its tokens spread the requests only where services.insurance.rateLimit says per: token'];
+}
+
 export function loadTarget(file: string, env: NodeJS.ProcessEnv = process.env): LoadedTarget {
   return targetOf(file, providedData(file) ?? parseTargetFile(file, env));
 }
@@ -245,7 +257,7 @@ export function targetOf(file: string, data: TargetFileData): LoadedTarget {
     settings: { ...DEFAULT_SETTINGS, ...(data.settings ?? {}) },
     services,
     redactor,
-    notices,
+    notices: [...notices, ...unusedKeys(services)],
     [SCHEMA_CHECKED]: true,
   } as LoadedTarget;
 }

@@ -47,6 +47,8 @@ export interface FixtureSection {
 export interface BusinessSection {
   url: string;
   rateLimit?: RateLimit;
+  /** A group's limit by its key in specs/limits.yaml `businessGroups`, or `undocumented` (harness/rate-groups.ts). */
+  rateGroups?: Record<string, RateLimit>;
   token?: string;
   tokenWithoutScope?: string;
   scopeRefusalAreas?: string[];
@@ -64,6 +66,8 @@ export interface BusinessSection {
 
 export const BUSINESS_SHAPE = shapeOf<BusinessSection>({
   ...SERVICE_SHAPE,
+  // Its keys are the groups of specs/limits.yaml, compared by a selftest.
+  rateGroups: 'map',
   token: true,
   tokenWithoutScope: true,
   scopeRefusalAreas: true,

@@ -2,13 +2,15 @@
  * services.insurance of the target file (schema: $defs/insurance of specs/schemas/common/target-file.json),
  * typed. Its credentials are read with credentialOf(target, 'insurance', key), typed by this section.
  */
-import type { RateLimit, Target } from '../target.ts';
+import type { Target, TokenRateLimit } from '../target.ts';
 import { checkedSection } from './section.ts';
-import { SERVICE_SHAPE, shapeOf } from './shape.ts';
+import { shapeOf, TOKEN_LIMITED_SHAPE } from './shape.ts';
 
 export interface InsuranceSection {
   url: string;
-  rateLimit?: RateLimit;
+  rateLimit?: TokenRateLimit;
+  /** More tokens of the partner, used only where rateLimit counts per token (harness/insurance/tokens.ts). */
+  tokenPool?: string[];
   token?: string;
   tokenWithoutScope?: string;
   tokenWithoutInteractionScope?: string;
@@ -16,7 +18,8 @@ export interface InsuranceSection {
 }
 
 export const INSURANCE_SHAPE = shapeOf<InsuranceSection>({
-  ...SERVICE_SHAPE,
+  ...TOKEN_LIMITED_SHAPE,
+  tokenPool: true,
   token: true,
   tokenWithoutScope: true,
   tokenWithoutInteractionScope: true,

@@ -2,13 +2,13 @@
  * services.invest of the target file (schema: $defs/invest of specs/schemas/common/target-file.json),
  * typed, with the defaults of the schema applied.
  */
-import type { RateLimit, Target } from '../target.ts';
+import type { Target, TokenRateLimit } from '../target.ts';
 import { checkedSection } from './section.ts';
-import { SERVICE_SHAPE, shapeOf } from './shape.ts';
+import { shapeOf, TOKEN_LIMITED_SHAPE } from './shape.ts';
 
 export interface InvestSection {
   url: string;
-  rateLimit?: RateLimit;
+  rateLimit?: TokenRateLimit;
   package?: string;
   token?: string;
   accountId?: string;
@@ -21,7 +21,7 @@ export interface InvestSection {
 }
 
 export const INVEST_SHAPE = shapeOf<InvestSection>({
-  ...SERVICE_SHAPE,
+  ...TOKEN_LIMITED_SHAPE,
   package: true,
   token: true,
   accountId: true,

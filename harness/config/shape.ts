@@ -23,3 +23,6 @@ export function shapePaths(shape: object, prefix = ''): string[] {
 
 /** The keys every service section has. */
 export const SERVICE_SHAPE = { url: true, rateLimit: { requests: true, perSeconds: true } } as const;
+
+/** The keys of a service section whose limit may count per token. */
+export const TOKEN_LIMITED_SHAPE = { url: true, rateLimit: { requests: true, perSeconds: true, per: true } } as const;

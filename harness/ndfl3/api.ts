@@ -166,8 +166,8 @@ export class Ndfl3Api {
       sideEffect: 'write',
       method: 'POST',
       url: `${this.base()}${path}`,
+      // A sandbox's own call, in no group of the vendor's: paced by the service's limit its target file declares.
       headers: { accept: 'application/json', authorization: `Bearer ${credentialOf(this.target, 'business', 'token')}`, 'x-request-id': randomUUID() },
-      rateGroup: { key: 'business:ndfl3-provisioning', limit: { requests: 20, perSeconds: 1 } },
     });
     const id = valueAt(res.json, 'taxRequestId');
     if (res.status < 200 || res.status > 299 || typeof id !== 'string') {

@@ -88,6 +88,11 @@ export class RecordedExchange {
     this.finish(undefined, error);
   }
 
+  /** Nothing was sent after all (a paced request stopped at the wire): no record, and no citation of one. */
+  withdraw(): void {
+    unshipped.delete(this.id);
+  }
+
   /** The record, every text of the exchange redacted in one pass. */
   private finish(answer: AnswerReceived | undefined, error: string | undefined): void {
     if (this.record) return;

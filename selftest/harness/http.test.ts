@@ -1,18 +1,20 @@
-/** The HTTP client against real loopback servers: capture, timeouts, unreachable targets, 429 retry, pacing, the gate. */
+/** The HTTP client against real loopback servers: capture, timeouts, unreachable targets, 429 retry, pacing and departures on time, the gate. */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from '../../harness/errors.ts';
 import { HttpClient, type RequestSpec } from '../../harness/http.ts';
-import { intervalMs, LATE_MS, LocalPacer, Schedules } from '../../harness/pacer.ts';
+import { intervalMs, LATE_MS, LocalPacer, Schedules, spareOf, type Pacer } from '../../harness/pacer.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { DEFAULT_SETTINGS, type Target } from '../../harness/target.ts';
 
 let server: Server;
 let base = '';
 let hits429 = 0;
+const arrivals: number[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (req.url === '/paced') arrivals.push(Date.now());
     if (req.url === '/json') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":1}');
     if (req.url === '/html') return res.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>');
     if (req.url === '/slow') return setTimeout(() => res.end('late'), 2000);
@@ -113,6 +115,52 @@ describe('Schedules', () => {
     expect(s.reserve([groupA], 0)).toBe(100);
   });
 
+  it('keeps a span free of the other slots of its key, and frees what a settled slot did not use', () => {
+    const s = new Schedules();
+    const key = [{ key: 'k', intervalMs: 100 }];
+    expect(s.reserve(key, 0)).toBe(0);
+    // A worker that was late asks for 300 ms in which it may leave: the next slot comes an interval after.
+    expect(s.reserve(key, 0, 300)).toBe(100);
+    expect(s.reserve(key, 0)).toBe(500);
+    // It left at 150: the rest of its span is free again.
+    s.settle(key, 100, 300, 150);
+    expect(s.reserve(key, 0)).toBe(250);
+    // That one was never sent: its slot is free again.
+    s.settle(key, 250, 0);
+    expect(s.reserve(key, 0)).toBe(250);
+  });
+
+  it('lets a late request take a spare request of a window where its key has one, moving nothing, and keeps every window at the share', () => {
+    const limit = { requests: 100, perSeconds: 1 };
+    const key = { key: 'k', intervalMs: intervalMs(limit, 0.5), windowMs: 1000, spare: spareOf(limit, 0.5) };
+    expect(key.spare).toBe(2);
+    const s = new Schedules();
+    const ranges: Array<[number, number]> = [];
+    let now = 0;
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 400; i++) {
+      now += random() * 30;
+      const span = random() < 0.15 ? 50 + random() * 800 : 0;
+      const slot = s.reserve([key], now, span);
+      expect(slot).toBeGreaterThanOrEqual(now);
+      // Where a request may leave: anywhere from its slot to the end of its span and LATE_MS.
+      ranges.push([slot, slot + span + LATE_MS]);
+    }
+    // Spare spans were taken at once, in the middle of the evenly spaced slots.
+    expect(ranges.filter(([from, to]) => to - from > LATE_MS && ranges.some(([a, b]) => b - a === LATE_MS && a > from && a < to)).length).toBeGreaterThan(0);
+    // The most requests any one-second window could hold, whatever each one's departure within its range.
+    const starts = ranges.flatMap(([from, to]) => [from - 1000 + 1e-6, to - 1e-6]);
+    const most = Math.max(...starts.map((x) => ranges.filter(([from, to]) => from < x + 1000 && to > x).length));
+    expect(most).toBeLessThanOrEqual(50);
+  });
+
+  it('gives the share its due: 10/s at 0.5 has no spare, 1000/s has 22, 200 a minute 9', () => {
+    expect(spareOf({ requests: 10, perSeconds: 1 }, 0.5)).toBe(0);
+    expect(spareOf({ requests: 1000, perSeconds: 1 }, 0.5)).toBe(22);
+    expect(spareOf({ requests: 200, perSeconds: 60 }, 0.5)).toBe(9);
+  });
+
   it('never puts two slots of one key closer than its interval, however requests of the keys interleave', () => {
     const s = new Schedules();
     // Real intervals are fractions (2.2, 220.00000000000003): a slot moved past a clash must not clash again.
@@ -149,19 +197,69 @@ describe('intervalMs', () => {
   });
 });
 
-describe('LocalPacer', () => {
-  it('gives up a slot it woke up too late for (its process was busy) and waits for a new one', async () => {
-    const pacer = new LocalPacer();
-    const key = [{ key: 'k', intervalMs: 200 }];
-    const started = Date.now();
-    await pacer.wait(key);
-    const second = pacer.wait(key);
-    while (Date.now() - started < 200 + LATE_MS + 100) {
-      // The worker is busy past its slot at 200 ms: its timer can only fire late.
+describe('a paced request and its slot', () => {
+  it('is not sent when its worker was busy past the slot: it gives the slot up and leaves on a new one', async () => {
+    const paced = client();
+    const limit = { requests: 10, perSeconds: 1 };
+    const local = new LocalPacer();
+    const asked: number[] = [];
+    const pacer: Pacer = { wait: (keys, signal, spanMs = 0) => (asked.push(spanMs), local.wait(keys, signal, spanMs)), settle: (...args) => local.settle(...args) };
+    const keyed = new HttpClient(paced.target, { pacer, limits: { insurance: limit } });
+    const interval = intervalMs(limit, DEFAULT_SETTINGS.paceFraction);
+    const before = arrivals.length;
+    await keyed.send(spec('/paced'));
+    const first = Date.now();
+    const second = keyed.send(spec('/paced'));
+    while (Date.now() - first < interval + LATE_MS + 100) {
+      // The worker is busy past its slot: its timer fires late, and the request must not leave then.
     }
     await second;
-    // The late slot (200) was given up; the request went at the next one (400), and the schedule moved on.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(395);
-    expect(pacer.reserve(key) - started).toBeGreaterThanOrEqual(595);
+    const [a, b] = arrivals.slice(before);
+    // The late slot was given up (nothing sent then); the request went on a new one, with a span as wide
+    // as the lateness it showed, still an interval after the first.
+    expect(asked).toEqual([0, 0, expect.any(Number)]);
+    expect(asked[2]).toBeGreaterThanOrEqual(2 * (LATE_MS + 100));
+    expect(b - a).toBeGreaterThanOrEqual(interval - 10);
+  });
+
+  it('gets through a worker that is always late, on a slot with a span as wide as it showed it needs', async () => {
+    const local = new LocalPacer();
+    const spans: number[] = [];
+    // Every wake-up comes 100 ms after the slot, as on a machine too busy for its workers.
+    const late: Pacer = {
+      async wait(keys, signal, spanMs = 0) {
+        spans.push(spanMs);
+        const slot = await local.wait(keys, signal, spanMs);
+        await new Promise((r) => setTimeout(r, slot + 100 - Date.now()));
+        return slot;
+      },
+      settle: (...args) => local.settle(...args),
+    };
+    const keyed = new HttpClient(client().target, { pacer: late, limits: { insurance: { requests: 1000, perSeconds: 1 } } });
+    const before = arrivals.length;
+    await keyed.send(spec('/paced'));
+    expect(arrivals.length).toBe(before + 1);
+    // Late once with no span (nothing sent), then sent within the span it asked for.
+    expect(spans[0]).toBe(0);
+    expect(spans.length).toBe(2);
+    expect(spans[1]).toBeGreaterThanOrEqual(200);
+  });
+
+  it('never leaves late: a worker that cannot keep time even so ends the request as a SUITE_ERROR, nothing sent', async () => {
+    const local = new LocalPacer();
+    // Every wake-up comes ten seconds after the slot and its span.
+    const late: Pacer = {
+      async wait(keys, signal, spanMs = 0) {
+        return (await local.wait(keys, signal, spanMs)) - spanMs - 10_000;
+      },
+      settle: (keys, slot, spanMs, departedAt) => local.settle(keys, slot + spanMs + 10_000, spanMs, departedAt),
+    };
+    const keyed = new HttpClient(client().target, { pacer: late, limits: { insurance: { requests: 1000, perSeconds: 1 } } });
+    const before = arrivals.length;
+    const error = await keyed.send(spec('/paced')).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolError);
+    expect((error as ToolError).code).toBe('SUITE_ERROR');
+    expect((error as ToolError).message).toMatch(/could not send it within 50 ms of its pacing slot/);
+    expect(arrivals.length).toBe(before);
   });
 });

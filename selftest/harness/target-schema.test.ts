@@ -11,6 +11,7 @@ import { INVEST_DEFAULTS } from '../../harness/config/invest.ts';
 import { shapePaths } from '../../harness/config/shape.ts';
 import { SPEECH_DEFAULTS, STREAMING_DEFAULTS } from '../../harness/config/speech.ts';
 import { keyPaths, keysAt, targetFileSchema, type SchemaNode } from '../../harness/config/target-schema.ts';
+import { documentedLimits } from '../../harness/limits.ts';
 import { workflow } from '../../harness/ndfl3/workflow.ts';
 import { DEFAULT_SETTINGS } from '../../harness/target.ts';
 
@@ -41,6 +42,11 @@ describe('the target-file schema and the typed readers', () => {
     expect(keysAt(['services', 'business', 'ndfl3', 'sourceStates'])).toEqual(wf.operations.map((op) => op.name));
     const states = ((targetFileSchema().$defs as Record<string, SchemaNode>).ndfl3States.items as { enum: string[] }).enum;
     expect(states).toEqual(wf.states);
+  });
+
+  it('the group limits a file may declare are the groups of specs/limits.yaml, and undocumented', () => {
+    const { businessGroups } = documentedLimits() as ReturnType<typeof documentedLimits> & { businessGroups: Array<{ key: string }> };
+    expect(keysAt(['services', 'business', 'rateGroups'])).toEqual([...businessGroups.map((g) => g.key), 'undocumented']);
   });
 
   it("the readers' defaults are the schema's", () => {

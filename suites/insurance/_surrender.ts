@@ -14,6 +14,7 @@ import { expectRefusal } from '../../harness/refusal.ts';
 import { jsonPayload, type CapturedResponse } from '../../harness/http.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { insuranceConfig } from '../../harness/config/insurance.ts';
+import { ordinaryToken } from '../../harness/insurance/tokens.ts';
 import { credentialOf } from '../../harness/target.ts';
 import { sampleRequest, type SurrenderRequest } from '../../generators/insurance.ts';
 
@@ -25,7 +26,10 @@ export const DOCUMENTED = [201, 400, 401, 403, 422, 429, 500] as const;
 export const REJECTED = [400, 422] as const;
 
 export interface SendOptions {
-  /** Bearer token to use; `null` sends no Authorization header. Default: services.insurance.token. */
+  /**
+   * Bearer token to use; `null` sends no Authorization header. Default: services.insurance.token, or for
+   * a paced request where the limit counts per token, the pool's tokens in turn (harness/insurance/tokens.ts).
+   */
   token?: string | null;
   /** Raw body instead of JSON. */
   raw?: string;
@@ -40,7 +44,7 @@ export function surrenderUrl(t: RequirementContext): string {
 }
 
 export async function sendSurrender(t: RequirementContext, body: unknown, options: SendOptions = {}): Promise<CapturedResponse> {
-  const token = options.token === undefined ? credentialOf(t.target, 'insurance', 'token') : options.token;
+  const token = options.token !== undefined ? options.token : options.pacing === 'burst' ? credentialOf(t.target, 'insurance', 'token') : ordinaryToken(t.target);
   const headers: Record<string, string> = {};
   const requestId = options.requestId === undefined ? randomUUID() : options.requestId;
   if (requestId !== null) headers['x-request-id'] = requestId;
@@ -61,7 +65,7 @@ export async function sendSurrender(t: RequirementContext, body: unknown, option
 export function control(t: RequirementContext): Promise<CapturedResponse> {
   // Made once per worker: the answer is judged against the request it answered, read back from it.
   const sentOf = (res: CapturedResponse) => JSON.parse(res.request.bodyText ?? '{}') as SurrenderRequest;
-  return t.control('insurance: a valid surrender request with services.insurance.token', () => sendSurrender(t, sampleRequest()), (res) => servedAsSent(res, sentOf(res)));
+  return t.control('insurance: a valid surrender request with a valid token (services.insurance.token, or one of its tokenPool)', () => sendSurrender(t, sampleRequest()), (res) => servedAsSent(res, sentOf(res)));
 }
 
 /** Accepted: 201 (the requirement's own), showing its stored records (else inconclusive: INS-RSP-001 and INS-CTY-001 judge the body). */

@@ -10,11 +10,13 @@
  * (latitudes.ts) apply in both parts; a latitude that also changes the document carries that edit.
  */
 import type { Latitude } from '../../faults/types.ts';
+import { limitService } from '../../service-limit.ts';
 import type { SandboxService, ServiceContext } from '../../types.ts';
 import { DOCUMENT_FAULTS } from './document-faults.ts';
 import { DOCUMENT_LATITUDES } from './document-latitudes.ts';
 import { registerDocument, mtlsOperations, type DocumentChange, type DocumentVariation } from './document.ts';
-import { registerErrorAnswers } from './errors.ts';
+import { businessError, registerErrorAnswers, requestIdOf } from './errors.ts';
+import { rateGroupsSection, SERVICE_LIMIT } from './rates.ts';
 import { businessFaults } from './faults.ts';
 import { SERVICE_LATITUDES } from './latitudes.ts';
 import * as ndfl3 from './ndfl3/index.ts';
@@ -44,6 +46,9 @@ export const service: SandboxService = {
   prefix: BUSINESS_PREFIX,
 
   register(app, ctx: ServiceContext) {
+    limitService(app, SERVICE_LIMIT, (seconds, request) =>
+      businessError(429, 'TOO_MANY_REQUESTS', `more than ${SERVICE_LIMIT.requests} requests per second to the service`, undefined, { 'x-request-id': requestIdOf(request), 'x-ratelimit-reset': seconds }),
+    );
     registerErrorAnswers(app);
     registerDocument(app, ctx.faults, DOCUMENT_VARIATIONS);
     for (const part of PARTS) part.register(app, ctx);
@@ -56,10 +61,9 @@ export const service: SandboxService = {
       // Which operations need a client certificate is configuration (spec 5.5 names only two that do
       // not): the sandbox's list is the one its own document marks.
       mtlsOperations: mtlsOperations(),
-      // The sandbox enforces no service-wide business limit, only its groups' (3-NDFL, nominal accounts,
-      // checkout, statements: runtime/access.ts, ndfl3/guard.ts), which the suite keeps by itself; this
-      // says so, so that the vendor's service-wide figure does not slow the sandbox run to its pace.
-      rateLimit: { requests: 1000, perSeconds: 1 },
+      // What the sandbox enforces (rates.ts), so that the suite paces its runs by it, not by the vendor's figures.
+      rateLimit: SERVICE_LIMIT,
+      rateGroups: rateGroupsSection(),
       ...(urls.https ? { mtlsUrl: `${urls.https}${BUSINESS_PREFIX}` } : {}),
       ...Object.assign({}, ...PARTS.map((p) => p.targetSection(urls, ctx))),
     };

@@ -22,7 +22,7 @@ export interface UserinfoDeps {
 }
 
 /** The caller's X-Request-Id, or a fresh one: every answer carries one (public facts). */
-function requestIdOf(request: Incoming): string {
+export function requestIdOf(request: Incoming): string {
   const sent = request.headers['x-request-id'];
   return typeof sent === 'string' && sent.trim() !== '' ? sent : randomUUID();
 }

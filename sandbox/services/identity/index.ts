@@ -5,12 +5,15 @@
  * { errorId, errorMessage, errorCode } and every answer an X-Request-Id header (public facts). The
  * handler is handler.ts; its faults (faults.ts) are edits around it.
  */
+import { incomingOf } from '../../exchange.ts';
 import { modifiersOf, route } from '../../faults/modifiers.ts';
+import { limitService } from '../../service-limit.ts';
 import type { SandboxService, ServiceContext } from '../../types.ts';
 import { accessTable, peopleTokens } from './access.ts';
 import { identityFaults } from './faults.ts';
 import { identityLatitudes } from './latitudes.ts';
-import { RULES, userinfoHandler, type UserinfoShape } from './handler.ts';
+import { refusalAnswer, refuse } from './answers.ts';
+import { requestIdOf, RULES, userinfoHandler, type UserinfoShape } from './handler.ts';
 
 export const IDENTITY_PREFIX = '/identity';
 export const USERINFO_PATH = '/userinfo/userinfo';
@@ -34,11 +37,20 @@ export const credentials = {
   peopleTokenPrefix: 'dev-idn-token-person',
 };
 
+/**
+ * The vendor publishes no limit for userinfo; the sandbox's own, for the whole service, declared in its
+ * target file and enforced: high, since it is loopback and only its declared limit paces its runs.
+ */
+export const IDENTITY_LIMIT = { requests: 500, perSeconds: 1 };
+
 export const service: SandboxService = {
   area: 'identity',
   prefix: IDENTITY_PREFIX,
 
   register(app, ctx: ServiceContext) {
+    limitService(app, IDENTITY_LIMIT, (_seconds, request) =>
+      refusalAnswer('rate-limit', refuse(429, 'TOO_MANY_REQUESTS', 'temporarily_unavailable', `more than ${IDENTITY_LIMIT.requests} requests per second`), { 'x-request-id': requestIdOf(incomingOf(request)) }),
+    );
     const modifiers = modifiersOf<UserinfoShape>([...identityFaults, ...identityLatitudes], ctx.faults, { rules: RULES, settings: {} });
     const handle = userinfoHandler({ rules: modifiers.rules, table: accessTable(ctx.credentials.identity) });
     app.post(USERINFO_PATH, route(modifiers, handle));
@@ -48,6 +60,7 @@ export const service: SandboxService = {
     const c = ctx.credentials.identity;
     return {
       url: `${urls.http}${IDENTITY_PREFIX}`,
+      rateLimit: IDENTITY_LIMIT,
       accessToken: c.accessToken,
       clientId: c.clientId,
       clientSecret: c.clientSecret,

@@ -9,9 +9,11 @@
  * (leeway, error body, streaming) are documented in README.md next to this file.
  */
 import { modifiersOf, routeReading } from '../../faults/modifiers.ts';
+import { limitService } from '../../service-limit.ts';
 import type { SandboxService, ServiceContext } from '../../types.ts';
 import { callReader } from './call.ts';
 import { AUDIENCE } from './claim-rules.ts';
+import { errorAnswer } from './answers.ts';
 import { speechFaults } from './faults.ts';
 import { speechLatitudes } from './latitudes.ts';
 import { RULES, speechHandler, type SpeechShape } from './handler.ts';
@@ -32,11 +34,18 @@ export const credentials = {
   secretKey: 'hjWAemtz9xalKHfIhz+45d4eafoZ/9Ma8btOk3OKkAw=',
 };
 
+/**
+ * The spec documents no limit for speech; the sandbox's own, for the whole service, declared in its
+ * target file and enforced: high, since it is loopback and only its declared limit paces its runs.
+ */
+export const SPEECH_LIMIT = { requests: 500, perSeconds: 1 };
+
 export const service: SandboxService = {
   area: 'speech',
   prefix: SPEECH_PREFIX,
 
   register(app, ctx: ServiceContext) {
+    limitService(app, SPEECH_LIMIT, () => errorAnswer(429, `more than ${SPEECH_LIMIT.requests} requests per second`, 'rate-limit'));
     const { apiKey, secretKey } = ctx.credentials.speech;
     const modifiers = modifiersOf<SpeechShape>([...speechFaults, ...speechLatitudes], ctx.faults, { rules: RULES, settings: {} });
     const handle = speechHandler({ rules: modifiers.rules, keys: new Map([[apiKey, Buffer.from(secretKey, 'base64')]]) });
@@ -47,6 +56,7 @@ export const service: SandboxService = {
   targetSection(urls, ctx) {
     return {
       url: `${urls.http}${SPEECH_PREFIX}`,
+      rateLimit: SPEECH_LIMIT,
       apiKey: ctx.credentials.speech.apiKey,
       secretKey: ctx.credentials.speech.secretKey,
       method: 'GET',

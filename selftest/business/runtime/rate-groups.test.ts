@@ -1,15 +1,14 @@
 /**
  * The business rate groups: specs/limits.yaml names the documented limits and the suite paces each
- * group at half of its own; the sandbox enforces the documented ones (a burst of twice the limit
- * draws 429 with Retry-After) and no limit where none is documented.
+ * group at half of its own, or of the one a target file declares for it; the sandbox enforces the
+ * ones it declares in its own target file (a burst of twice the limit draws 429 with Retry-After).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mtlsDispatcher } from '../../../harness/mtls.ts';
-import { businessRateGroup } from '../../../harness/rate-groups.ts';
+import { businessRateGroup, groupLimit } from '../../../harness/rate-groups.ts';
 import { loadTarget, type Target } from '../../../harness/target.ts';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/server.ts';
 
@@ -29,15 +28,34 @@ describe('the groups of specs/limits.yaml', () => {
   });
 });
 
-describe('the sandbox enforces the documented limits', () => {
+describe('a group limit declared by the target file', () => {
+  const target = (rateGroups?: Record<string, { requests: number; perSeconds: number }>) => ({ services: { business: { url: 'http://b.test', ...(rateGroups ? { rateGroups } : {}) } } }) as unknown as Target;
+
+  it('replaces the documented one of its group only, by the key of specs/limits.yaml', () => {
+    const declared = target({ ndfl3: { requests: 200, perSeconds: 1 }, undocumented: { requests: 500, perSeconds: 1 } });
+    expect(groupLimit(declared, businessRateGroup('/api/private/ndfl3/requests/{taxRequestId}/chat'))).toEqual({ requests: 200, perSeconds: 1 });
+    expect(groupLimit(declared, businessRateGroup('/api/v1/card'))).toEqual({ requests: 500, perSeconds: 1 });
+    expect(groupLimit(declared, businessRateGroup('/api/v1/nominal-accounts/deals'))).toEqual({ requests: 10, perSeconds: 1 });
+  });
+
+  it('leaves every documented limit as it is in a file without rateGroups', () => {
+    for (const path of ['/api/v1/ndfl-3/requests/{taxRequestId}/tax-form/upload', '/api/v1/account-operations', '/api/v1/card']) {
+      expect(groupLimit(target(), businessRateGroup(path))).toEqual(businessRateGroup(path).limit);
+    }
+  });
+});
+
+describe('the sandbox enforces the group limits it declares', () => {
   let sandbox: RunningSandbox;
   let target: Target;
   let dir: string;
+  let declared: Record<string, { requests: number; perSeconds: number }>;
 
   beforeAll(async () => {
     sandbox = await startSandbox();
     dir = mkdtempSync(join(tmpdir(), 'pc-rates-'));
     target = loadTarget(sandbox.writeTarget(join(dir, 'target.yaml')));
+    declared = target.services.business!.rateGroups!;
   });
 
   afterAll(async () => {
@@ -45,11 +63,11 @@ describe('the sandbox enforces the documented limits', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function burst(url: string, count: number, secured = false): Promise<number[]> {
+  async function burst(url: string, count: number, method: 'GET' | 'POST' = 'GET'): Promise<number[]> {
     const business = target.services.business as unknown as { token: string };
     return Promise.all(
       Array.from({ length: count }, async () => {
-        const res = await request(url, { headers: { authorization: `Bearer ${business.token}` }, dispatcher: secured ? mtlsDispatcher(target) : undefined });
+        const res = await request(url, { method, headers: { authorization: `Bearer ${business.token}`, 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
         await res.body.dump();
         if (res.statusCode === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
         return res.statusCode;
@@ -57,19 +75,22 @@ describe('the sandbox enforces the documented limits', () => {
     );
   }
 
-  it('refuses a burst of twice the account-operations limit (3/s) with 429', async () => {
-    const statuses = await burst(`${target.services.business!.url}/api/v1/account-operations?accountNumber=40702810110011000001&from=2024-01-01T00:00:00Z`, 6);
-    expect(statuses.filter((s) => s === 429).length).toBe(3);
-    expect(statuses.filter((s) => s === 200).length).toBe(3);
+  it('declares every group of specs/limits.yaml and the undocumented ones, each at or under the service limit', () => {
+    expect(Object.keys(declared).sort()).toEqual(['account-operations', 'bank-statement', 'checkout-order', 'ndfl3', 'ndfl3-upload', 'nominal-accounts', 'undocumented']);
+    for (const limit of Object.values(declared)) expect(limit.requests / limit.perSeconds).toBeLessThanOrEqual(target.services.business!.rateLimit!.requests);
   });
 
-  it('refuses a burst of twice the nominal-accounts limit (10/s) on the secured host', async () => {
-    const statuses = await burst(`${(target.services.business as unknown as { mtlsUrl: string }).mtlsUrl}/api/v1/nominal-accounts/deals`, 20, true);
-    expect(statuses.filter((s) => s === 429).length).toBe(10);
+  it('refuses a burst of twice the declared account-operations limit with 429, the rest served', async () => {
+    const limit = declared['account-operations'].requests;
+    const statuses = await burst(`${target.services.business!.url}/api/v1/account-operations?accountNumber=40702810110011000001&from=2024-01-01T00:00:00Z`, 2 * limit);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(limit);
   });
 
-  it('enforces nothing where no limit is documented', async () => {
-    const statuses = await burst(`${target.services.business!.url}/api/v1/company`, 30);
-    expect(new Set(statuses)).toEqual(new Set([200]));
+  it('refuses a burst of twice the declared tax-form upload limit with 429', async () => {
+    const limit = declared['ndfl3-upload'].requests;
+    const requestId = (target.services.business!.ndfl3!.requestPool as string[])[0];
+    const statuses = await burst(`${target.services.business!.url}/api/v1/ndfl-3/requests/${requestId}/tax-form/upload`, 2 * limit, 'POST');
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
   });
 });

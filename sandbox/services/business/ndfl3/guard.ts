@@ -1,11 +1,11 @@
 /**
  * What every 3-NDFL route checks before its own work, in this order: the bearer token (401), the
- * vendor's rate limit for 3-NDFL methods (429), and the tax request named in the path (400: the
+ * rate limit of the 3-NDFL methods or of the tax-form upload (429, ../rates.ts), and the tax request named in the path (400: the
  * vendor answers an unknown request with 400). Each check is a named rule (rules.ts); a refusal is
  * an answer as data, named by its rule.
  */
-import { SlidingWindowLimiter } from '../../../rate-limiter.ts';
 import { businessError } from '../errors.ts';
+import type { BusinessRates } from '../rates.ts';
 import type { Ndfl3Answer, Ndfl3Request, Ndfl3Rules } from './rules.ts';
 import type { Ndfl3Store, TaxRequestRecord } from './store.ts';
 import type { Broken } from './validate.ts';
@@ -24,9 +24,10 @@ export interface Guard {
 /** A refusal named by the rule that made it. */
 const refusal = (rule: string, answer: Ndfl3Answer): { answer: Ndfl3Answer } => ({ answer: { ...answer, refusedBy: rule } });
 
-export function makeGuard(token: string, store: Ndfl3Store, rules: Ndfl3Rules): Guard {
-  // Vendor facts: 3-NDFL methods 10 requests per second, the tax-form upload 1 per second.
-  const limiters = { ndfl3: new SlidingWindowLimiter(10, 1000), upload: new SlidingWindowLimiter(1, 1000) };
+/** The rate group (../rates.ts) of each of the guard's groups. */
+const RATE_GROUP = { ndfl3: 'ndfl3', upload: 'ndfl3-upload' } as const;
+
+export function makeGuard(token: string, store: Ndfl3Store, rules: Ndfl3Rules, rates: BusinessRates): Guard {
   const authorised = (request: Ndfl3Request): Entered<{ caller: string }> => {
     const sent = /^bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
     if (!rules['token.present'](sent)) return refusal('token.present', businessError(401, 'UNAUTHORIZED', 'a bearer access token is required'));
@@ -39,10 +40,10 @@ export function makeGuard(token: string, store: Ndfl3Store, rules: Ndfl3Rules): 
     enter(request, group = 'ndfl3') {
       const caller = authorised(request);
       if ('answer' in caller) return caller;
-      const verdict = limiters[group].hit(caller.caller);
+      const verdict = rates.hitGroup(RATE_GROUP[group]);
       if (!verdict.allowed) {
-        const seconds = String(Math.max(1, Math.ceil(verdict.resetMs / 1000)));
-        return refusal('rate', businessError(429, 'TOO_MANY_REQUESTS', `more than ${limiters[group].limit} requests per second`, undefined, { 'retry-after': seconds, 'x-ratelimit-reset': seconds }));
+        const seconds = String(verdict.retryAfterSeconds);
+        return refusal('rate', businessError(429, 'TOO_MANY_REQUESTS', `more than ${verdict.limit} requests per second`, undefined, { 'retry-after': seconds, 'x-ratelimit-reset': seconds }));
       }
       const id = request.params.taxRequestId ?? '';
       const record = rules['taxRequest.known'](id, store);

@@ -10,6 +10,7 @@ import { sendAnswer } from '../../../exchange.ts';
 import { withHeader } from '../../../faults/modifiers.ts';
 import type { ListenerUrls, ServiceContext } from '../../../types.ts';
 import { requestIdOf } from '../errors.ts';
+import { ratesOf } from '../rates.ts';
 import { SERVICE_LATITUDES } from '../latitudes.ts';
 import { NDFL3_MODIFIER_FAULTS, ndfl3Modifiers } from './fault-modifiers.ts';
 import { formRoutes } from './forms.ts';
@@ -43,7 +44,7 @@ function storeOf(ctx: ServiceContext): Ndfl3Store {
 export function register(app: FastifyInstance, ctx: ServiceContext): void {
   const store = storeOf(ctx);
   const modifiers = ndfl3Modifiers(ctx.faults, [...NDFL3_LATITUDES, ...SERVICE_LATITUDES]);
-  const guard = makeGuard(ctx.credentials.business.token, store, modifiers.rules);
+  const guard = makeGuard(ctx.credentials.business.token, store, modifiers.rules, ratesOf(ctx));
   for (const spec of [...requestRoutes(guard, store, modifiers.rules), ...workflowRoutes(guard, store, modifiers.rules), ...formRoutes(guard)]) {
     // The faults' edits around the route (fault-modifiers.ts), then the X-Request-Id every answer carries.
     app.route({

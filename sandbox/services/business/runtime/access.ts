@@ -1,13 +1,9 @@
 /**
- * Who may call what, and how often: the sandbox's own reading of spec 5.5 and the vendor's facts.
- *   - A bearer token with scopes. Scope names are not published: the sandbox invents one per
- *     operation group ("business:cards", ...). The development token holds every scope, the token
- *     without a scope holds none.
- *   - The documented request rates per group (3-NDFL 10/s, tax-form upload 1/s, nominal accounts
- *     10/s, checkout order 20/s, bank-statement 10/s, account-operations 3/s), per token; other
- *     groups have no documented limit and none is enforced.
+ * Who may call what, the sandbox's own reading of spec 5.5 and the vendor's facts (how often: ../rates.ts):
+ * a bearer token with scopes. Scope names are not published: the sandbox invents one per
+ * operation group ("business:cards", ...). The development token holds every scope, the token without
+ * a scope holds none.
  */
-import { SlidingWindowLimiter } from '../../../rate-limiter.ts';
 
 /** Operation groups by path, first match wins; each is also a scope `business:<group>`. */
 const GROUPS: Array<[RegExp, string]> = [
@@ -43,38 +39,6 @@ export function scopeOf(template: string): string {
 }
 
 export const ALL_SCOPES = [...new Set([...GROUPS.map(([, g]) => g), 'other'])].map((g) => `business:${g}`);
-
-/** Documented limits (requests per second), first match wins. */
-const RATE_GROUPS: Array<[RegExp, string, number]> = [
-  [/^\/api\/v1\/ndfl-3\/requests\/[^/]+\/tax-form\/upload$/, 'ndfl3-tax-form-upload', 1],
-  [/^\/api\/(private\/ndfl3|v1\/ndfl-3)\//, 'ndfl3', 10],
-  [/^\/api\/v1\/nominal-accounts\//, 'nominal-accounts', 10],
-  [/^\/api\/v\d+\/checkout\/order(\/|$)/, 'checkout-order', 20],
-  [/^\/api\/v1\/bank-statement$/, 'bank-statement', 10],
-  [/^\/api\/v1\/account-operations$/, 'account-operations', 3],
-];
-
-export interface RateVerdict {
-  limit: number;
-  allowed: boolean;
-  remaining: number;
-  retryAfterSeconds: number;
-}
-
-export class RateLimits {
-  private readonly limiters = new Map<string, SlidingWindowLimiter>();
-
-  /** Counts a request of `caller` to the operation; undefined when its group has no documented limit. */
-  hit(template: string, caller: string): RateVerdict | undefined {
-    const group = RATE_GROUPS.find(([re]) => re.test(template));
-    if (!group) return undefined;
-    const [, name, limit] = group;
-    let limiter = this.limiters.get(name);
-    if (!limiter) this.limiters.set(name, (limiter = new SlidingWindowLimiter(limit, 1000)));
-    const verdict = limiter.hit(caller);
-    return { limit, allowed: verdict.allowed, remaining: verdict.remaining, retryAfterSeconds: Math.max(1, Math.ceil(verdict.resetMs / 1000)) };
-  }
-}
 
 export function bearerOf(authorization: string | undefined): string | undefined {
   const token = /^bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];

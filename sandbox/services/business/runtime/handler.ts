@@ -11,7 +11,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Answer as ExchangeAnswer } from '../../../exchange.ts';
 import { clientCertified } from '../../../types.ts';
 import { businessError } from '../errors.ts';
-import { ALL_SCOPES, bearerOf, RateLimits, scopeOf } from './access.ts';
+import { rateGroupOf, type BusinessRates } from '../rates.ts';
+import { ALL_SCOPES, bearerOf, scopeOf } from './access.ts';
 import { behaviourOf, type BehaviourSettings } from './behaviours.ts';
 import { matchOperation, type Operation } from './operations.ts';
 import { BUSINESS_RULES, normalised, ruleRefusal, type BusinessRules } from './rules.ts';
@@ -22,7 +23,7 @@ export interface RuntimeState {
   world: World;
   /** token -> scopes */
   tokens: Map<string, string[]>;
-  rates: RateLimits;
+  rates: BusinessRates;
   /** Answers of requests that carried an Idempotency-Key, replayed for a repeat. */
   replays: Map<string, Answer>;
 }
@@ -154,13 +155,11 @@ export function runtimeHandler(state: RuntimeState, rules: RuntimeRules, setting
       const lacking = rules.scope(scopes, op);
       if (lacking) return refuse('scope', 403, 'FORBIDDEN', 'the token lacks the scope of this operation', { scope: `${lacking} is required` });
     }
-    const verdict = state.rates.hit(op.template, token ?? request.ip);
-    if (verdict) {
-      headers = { 'x-ratelimit-limit': String(verdict.limit), 'x-ratelimit-remaining': String(verdict.remaining) };
-      if (!verdict.allowed) {
-        const wait = String(verdict.retryAfterSeconds);
-        return refuse('rate', 429, 'TOO_MANY_REQUESTS', `more than ${verdict.limit} requests per second to this group`, undefined, { 'retry-after': wait, 'x-ratelimit-reset': wait });
-      }
+    const verdict = state.rates.hitGroup(rateGroupOf(op.template));
+    headers = { 'x-ratelimit-limit': String(verdict.limit), 'x-ratelimit-remaining': String(verdict.remaining) };
+    if (!verdict.allowed) {
+      const wait = String(verdict.retryAfterSeconds);
+      return refuse('rate', 429, 'TOO_MANY_REQUESTS', `more than ${verdict.limit} requests per second to this group`, undefined, { 'retry-after': wait, 'x-ratelimit-reset': wait });
     }
 
     const checked = rules.parameters(op, { params: match.params, query: request.query, headers: request.headers });

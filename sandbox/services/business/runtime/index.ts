@@ -9,7 +9,8 @@ import { sendAnswer } from '../../../exchange.ts';
 import { withHeader } from '../../../faults/modifiers.ts';
 import type { Fault } from '../../../faults/types.ts';
 import type { ListenerUrls, ServiceContext } from '../../../types.ts';
-import { ALL_SCOPES, RateLimits } from './access.ts';
+import { ratesOf } from '../rates.ts';
+import { ALL_SCOPES } from './access.ts';
 import { INACTIVE_TAXPAYER_INN, VIRTUAL_CARD_UCID, seedWorld } from './behaviours.ts';
 import { fixturesSection } from './fixtures.ts';
 import { FRESH_PAYER_PREFIX, MONTH_USED_AMOUNT, MONTH_USED_PREFIX, SBP_FREE_LIMIT } from './payments.ts';
@@ -42,7 +43,7 @@ function stateOf(ctx: ServiceContext): RuntimeState {
       [business.token, ALL_SCOPES],
       [business.tokenWithoutScope, ['openid']],
     ]);
-    states.set(ctx, (state = { world, tokens, rates: new RateLimits(), replays: new Map() }));
+    states.set(ctx, (state = { world, tokens, rates: ratesOf(ctx), replays: new Map() }));
   }
   return state;
 }
