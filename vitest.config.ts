@@ -5,11 +5,16 @@
  */
 import { defineConfig } from 'vitest/config';
 import { readBatchManifest } from './harness/runner/batch.ts';
-import { runSettings } from './harness/runner/settings.ts';
+import { availableParallelism } from 'node:os';
+import { runSettings, variableOf } from './harness/runner/settings.ts';
 
 // Conformance tests mostly wait on the network and on the shared pacer (which keeps every rate budget
 // across workers), not on the CPU: more workers than cores shortens the run. CONFORMANCE_WORKERS overrides.
-const { workers, batch } = runSettings();
+// Against the embedded sandbox (no target file), which declares high limits, they wait on the CPU: one
+// worker per core and one more, so that each worker's preparation is not paid more often than helps.
+const settings = runSettings();
+const { batch } = settings;
+const workers = variableOf('CONFORMANCE_WORKERS') === undefined && !settings.targetFile && !batch ? Math.min(settings.workers, availableParallelism() + 1) : settings.workers;
 // A batch run (harness/runner/batch.ts) runs the wrapper files of its variants instead of suites/ itself.
 const root = batch ? `${readBatchManifest(batch).dir}/` : 'suites/';
 

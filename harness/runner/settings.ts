@@ -35,7 +35,7 @@ const ROWS = [
   { variable: 'CONFORMANCE_SHRINK', default: '1', meaning: '0 stops a failing property at its first counterexample (the fault run uses it)', scope: 'run' },
   { variable: 'CONFORMANCE_PACE_SHARE', default: '1', meaning: 'the share of every documented rate limit this run may use (a shard of n: 1/n)', scope: 'run' },
   { variable: 'CONFORMANCE_REPORT_DIR', default: DEFAULT_REPORT_DIR, meaning: 'where the reports are written (made if missing; one that cannot be made or written stops the run before it starts)', scope: 'run' },
-  { variable: 'CONFORMANCE_WORKERS', default: String(DEFAULT_WORKERS), meaning: 'vitest workers (the tests wait on the network and the shared pacer, not the CPU)', scope: 'run' },
+  { variable: 'CONFORMANCE_WORKERS', default: `${DEFAULT_WORKERS}; the embedded sandbox: one per core and one more`, meaning: 'vitest workers (against a staging the tests wait on the network and the shared pacer, not the CPU; the embedded sandbox declares high limits, so there they wait on the CPU)', scope: 'run' },
   { variable: 'CONFORMANCE_PROGRESS', default: 'on, off in CI', meaning: '1 prints a progress line every few seconds, also in CI; 0 never', scope: 'run' },
   { variable: 'CONFORMANCE_SPEC', default: '../shared/spec/partner-interfaces.md', meaning: 'the contract; read by the selftests (every quote is found in it) and the certification manifest', scope: 'run' },
   { variable: 'CONFORMANCE_SANDBOX_FAULTS', default: 'none', meaning: 'faults the embedded sandbox starts with (comma-separated ids; for selftests)', scope: 'run' },
