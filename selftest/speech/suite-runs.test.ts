@@ -4,13 +4,14 @@
  * must hold no secret in any encoding and no whole token (spec 5.1 key handling).
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { embeddedBase64urlForms, secretVariants } from '../../harness/speech-token.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { runSuite, tempDir } from '../helpers.ts';
+import { reportTexts } from '../variants/common.ts';
 
 const SPEECH = ['suites/speech/'];
 const WHOLE_JWT = /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/;
@@ -48,8 +49,8 @@ describe('the speech suite', () => {
     const failed = run.summary!.tests.filter((t) => t.verdict === 'failed').map((t) => t.requirement);
     // The sandbox's target file asks for strictPolicy, so the 401 policy (SPE-STA-001) fails too.
     expect(failed).toEqual(expect.arrayContaining(['SPE-KEY-001', 'SPE-SIG-001', 'SPE-STA-001']));
-    const texts: Array<[string, string]> = [['console', run.stdout + run.stderr]];
-    for (const name of readdirSync(run.reportDir)) texts.push([name, readFileSync(join(run.reportDir, name), 'utf8')]);
+    // Every report, the evidence folder's HAR files included.
+    const texts = reportTexts(run.stdout + run.stderr, run.reportDir);
     const markers = [apiKey, ...secretVariants(secretKey, 'base64')];
     for (const [where, text] of texts) {
       for (const marker of markers) expect(text.includes(marker), `${where} contains a secret (${marker.slice(0, 9)}…)`).toBe(false);
