@@ -4,13 +4,13 @@
  * must hold no secret in any encoding and no whole token (spec 5.1 key handling).
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { embeddedBase64urlForms, secretVariants } from '../../harness/speech-token.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { runSuite, tempDir } from '../helpers.ts';
+import { filesUnder, QUICK_RUN, runSuite, SELFTEST_RUN, tempDir } from '../helpers.ts';
 
 const SPEECH = ['suites/speech/'];
 const WHOLE_JWT = /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/;
@@ -32,7 +32,7 @@ async function targetFile(sandbox: RunningSandbox, speech: Record<string, unknow
 describe('the speech suite', () => {
   it('passes 100% with method POST and a JSON body, as the vendor calls it', async () => {
     const file = await targetFile(await startSandbox(), { method: 'POST' });
-    const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: SPEECH });
+    const run = await runSuite({ env: { ...SELFTEST_RUN, CONFORMANCE_TARGET: file }, files: SPEECH });
     expect(run.code, run.stdout.slice(-3000)).toBe(0);
     expect(run.summary!.counts.failed).toBe(0);
     expect(run.summary!.counts.passed).toBeGreaterThanOrEqual(48);
@@ -43,13 +43,13 @@ describe('the speech suite', () => {
     const secretKey = `PCMARKSEC${randomBytes(12).toString('hex')}`.slice(0, 32);
     const sandbox = await startSandbox({ faults: ['spe-echo-token', 'spe-sig-not-verified', 'spe-refuse-403'], credentials: { speech: { apiKey, secretKey } } });
     const file = await targetFile(sandbox);
-    const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: SPEECH });
+    const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: file }, files: SPEECH });
     expect(run.code, 'the faults must make the run fail, or nothing with a token was printed').not.toBe(0);
     const failed = run.summary!.tests.filter((t) => t.verdict === 'failed').map((t) => t.requirement);
     // The sandbox's target file asks for strictPolicy, so the 401 policy (SPE-STA-001) fails too.
     expect(failed).toEqual(expect.arrayContaining(['SPE-KEY-001', 'SPE-SIG-001', 'SPE-STA-001']));
     const texts: Array<[string, string]> = [['console', run.stdout + run.stderr]];
-    for (const name of readdirSync(run.reportDir)) texts.push([name, readFileSync(join(run.reportDir, name), 'utf8')]);
+    for (const path of filesUnder(run.reportDir)) texts.push([relative(run.reportDir, path), readFileSync(path, 'utf8')]);
     const markers = [apiKey, ...secretVariants(secretKey, 'base64')];
     for (const [where, text] of texts) {
       for (const marker of markers) expect(text.includes(marker), `${where} contains a secret (${marker.slice(0, 9)}…)`).toBe(false);
