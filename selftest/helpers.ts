@@ -1,6 +1,6 @@
 /** Helpers for the selftests: temporary folders, running the suite as a user would. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,15 @@ export function tempDir(prefix = 'pc-selftest-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/** Every file under a folder (a run's reports: the summaries, the evidence, a certification pack). */
+export function* filesUnder(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* filesUnder(path);
+    else yield path;
+  }
+}
+
 export interface SuiteRun {
   code: number | null;
   stdout: string;
@@ -22,6 +31,16 @@ export interface SuiteRun {
   reportDir: string;
   wallMs: number;
 }
+
+/**
+ * The environment of a selftest's own run of the suite: two workers. The selftest runs several suite runs
+ * at once on a small machine, and every worker of a run imports the harness once (the suite's default of
+ * six is for a run that waits on a remote target).
+ */
+export const SELFTEST_RUN = { CONFORMANCE_WORKERS: '2' } as const;
+
+/** The same at the quick depth, for a run whose assertions do not depend on how many cases each property tries. */
+export const QUICK_RUN = { ...SELFTEST_RUN, CONFORMANCE_DEPTH: 'quick' } as const;
 
 /** Runs the conformance suite as a user does (`partner-conformance run`, what `npm test` runs) in a child process and reads its summary. */
 export function runSuite(options: { env?: Record<string, string>; files?: string[]; reportDir?: string; timeoutMs?: number; onStart?: (pid: number) => void }): Promise<SuiteRun> {

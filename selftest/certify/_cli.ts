@@ -12,7 +12,7 @@ import { startStandaloneSandbox } from '../../harness/cli/sandbox-process.ts';
 import { CLI, ROOT, tempDir } from '../helpers.ts';
 
 /** A fixed seed, few runs per property and few workers: the selftests check the pack, not the target's depth. */
-export const CERTIFY_ENV = { CONFORMANCE_SEED: '20261121', CONFORMANCE_WORKERS: '3', CONFORMANCE_RUNS: '', CONFORMANCE_DEPTH: '', CONFORMANCE_AREAS: '', CONFORMANCE_TARGET: '', CONFORMANCE_WAIVERS: '', CONFORMANCE_SIGNING_KEY: '', CONFORMANCE_SIGNING_KEY_FILE: '', CONFORMANCE_SANDBOX_FAULTS: '' };
+export const CERTIFY_ENV = { CONFORMANCE_SEED: '20261121', CONFORMANCE_WORKERS: '2', CONFORMANCE_RUNS: '', CONFORMANCE_DEPTH: '', CONFORMANCE_AREAS: '', CONFORMANCE_TARGET: '', CONFORMANCE_WAIVERS: '', CONFORMANCE_SIGNING_KEY: '', CONFORMANCE_SIGNING_KEY_FILE: '', CONFORMANCE_SANDBOX_FAULTS: '' };
 export const CERTIFY_RUNS = ['--depth', 'quick'];
 
 export interface MissionSandbox {

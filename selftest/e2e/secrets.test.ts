@@ -8,7 +8,7 @@
  * include the evidence of every exchange (evidence/*.har) and the certification pack of the same run.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { maskedTargetFile } from '../../harness/certify/masked-target.ts';
@@ -21,7 +21,7 @@ import { requirements } from '../../harness/requirements.ts';
 import { AREAS, loadTarget } from '../../harness/target.ts';
 import { loadServices } from '../../sandbox/services/index.ts';
 import { startSandbox } from '../../sandbox/server.ts';
-import { runSuite, tempDir } from '../helpers.ts';
+import { filesUnder, QUICK_RUN, runSuite, tempDir } from '../helpers.ts';
 
 const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
 const FAULTS = ['spe-echo-token', 'spe-no-auth-served', 'idn-client-secret-unchecked', 'idn-token-not-verified', 'inv-no-auth', 'ins-no-auth', 'bus-run-html-400', 'bus-run-500-on-valid'];
@@ -54,14 +54,6 @@ export function hiddenInBase64(text: string, secret: string): boolean {
     }
   }
   return false;
-}
-
-function* filesUnder(dir: string): Generator<string> {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* filesUnder(path);
-    else yield path;
-  }
 }
 
 /** The certification pack of a run's reports, written as `certify` writes it, into <reportDir>/certification. */
@@ -119,7 +111,7 @@ describe('secrets made of every ASCII punctuation character', () => {
     const dir = tempDir('pc-secrets-');
     try {
       const targetFile = sandbox.writeTarget(join(dir, 'target.yaml'));
-      const run = await runSuite({ env: { CONFORMANCE_TARGET: targetFile, CONFORMANCE_WORKERS: '4', CONFORMANCE_SHRINK: '0' }, reportDir: join(dir, 'reports'), timeoutMs: 900_000 });
+      const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: targetFile, CONFORMANCE_SHRINK: '0' }, reportDir: join(dir, 'reports'), timeoutMs: 300_000 });
       expect(run.summary, run.stdout.slice(-2000)).toBeDefined();
       expect(run.summary!.counts.contractFailures).toBeGreaterThan(10);
       // The certification pack of the same run (its evidence, report.html and manifest with the masked target file) is scanned too.
@@ -139,5 +131,5 @@ describe('secrets made of every ASCII punctuation character', () => {
     } finally {
       await sandbox.close();
     }
-  }, 900_000);
+  }, 300_000);
 });

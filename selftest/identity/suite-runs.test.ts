@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/server.ts';
-import { runSuite, tempDir } from '../helpers.ts';
+import { QUICK_RUN, runSuite, tempDir } from '../helpers.ts';
 
 describe('the identity suite with a minimal target file', () => {
   it('passes what the spec keys allow and skips the rest with reasons', async () => {
@@ -18,7 +18,7 @@ describe('the identity suite with a minimal target file', () => {
       const { url, accessToken, clientId, clientSecret } = full.services.identity;
       const file = join(tempDir(), 'target.yaml');
       writeFileSync(file, stringify({ name: 'minimal', kind: 'staging', vendorConventions: false, areas: ['identity'], services: { identity: { url, accessToken, clientId, clientSecret } } }));
-      const run = await runSuite({ env: { CONFORMANCE_TARGET: file, CONFORMANCE_SEED: '20261121' }, files: ['suites/identity/'] });
+      const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: file, CONFORMANCE_SEED: '20261121' }, files: ['suites/identity/'] });
       const s = run.summary!;
       expect(run.code, run.stdout.slice(-3000)).toBe(0);
       expect(s.counts.failed).toBe(0);

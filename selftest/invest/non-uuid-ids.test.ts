@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { runSuite, tempDir } from '../helpers.ts';
+import { runSuite, SELFTEST_RUN, tempDir } from '../helpers.ts';
 import { startPositionIdProxy, type RewritingProxy } from './position-id-proxy.ts';
 
 let sandbox: RunningSandbox;
@@ -36,7 +36,7 @@ describe('an invest target whose position ids are not UUIDs', () => {
     const proxied = join(dir, 'target.yaml');
     writeFileSync(proxied, stringify(target));
 
-    const run = await runSuite({ env: { CONFORMANCE_TARGET: proxied }, files: ['suites/invest/'], reportDir: join(dir, 'reports') });
+    const run = await runSuite({ env: { ...SELFTEST_RUN, CONFORMANCE_TARGET: proxied }, files: ['suites/invest/'], reportDir: join(dir, 'reports') });
     const tests = run.summary?.tests ?? [];
     expect(proxy.rewritten(), 'the proxy rewrote position ids').toBeGreaterThan(0);
     const specFailures = tests.filter((t) => t.source === 'spec' && (t.verdict === 'failed' || t.verdict === 'error'));

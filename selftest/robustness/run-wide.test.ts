@@ -6,8 +6,9 @@
  * - a target that answers 429 with Retry-After: 3600: one request reaches it, every test is a
  *   TARGET_RATE_LIMITED tool error, the rate-limit tests included, never a contract failure (once 162
  *   requests went out in 20 s, and the burst's 429s failed INS-RAT-001/002);
- * - a target that drips its body: given up on after three deadlines in the whole run, across files and
- *   workers, and sent no burst (once three deadlines per file, then a 40-request burst).
+ * - a target that drips its body, one byte a second: at the default deadline the run ends in under 3
+ *   minutes, given up on after three deadlines in the whole run, across files and workers, and sent no
+ *   burst (once three deadlines per file, then a 40-request burst).
  */
 import { request } from 'node:http';
 import { writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { RunSummary } from '../../harness/report/records.ts';
 import { startSandbox } from '../../sandbox/server.ts';
-import { runSuite, tempDir, type SuiteRun } from '../helpers.ts';
+import { QUICK_RUN, runSuite, tempDir, type SuiteRun } from '../helpers.ts';
 import { dripServer, faultServer, tooManyServer, trackedServers } from './_servers.ts';
 
 const { track, closeAll } = trackedServers();
@@ -67,7 +68,7 @@ describe('the insurance area, run as a user runs it', () => {
       const insurance = sandbox.targetDocument().services as { insurance: { url: string } & Record<string, unknown> };
       const url = insurance.insurance.url.replace(upstream.origin, proxy.base);
       const file = targetFile('slow', { ...insurance.insurance, url }, { timeoutMs: 30_000 });
-      const run = await runSuite({ env: { CONFORMANCE_TARGET: file, CONFORMANCE_WORKERS: '1' }, files: ['suites/insurance/limits.test.ts', '--grep', 'INS-LIM-001'], timeoutMs: 120_000 });
+      const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: file, CONFORMANCE_WORKERS: '1' }, files: ['suites/insurance/limits.test.ts', '--grep', 'INS-LIM-001'], timeoutMs: 120_000 });
       expect(run.code, run.stdout.slice(-3000)).toBe(0);
       expect(ran(run).map((t) => t.verdict)).toEqual(['passed', 'passed']);
       expect(proxy.arrivals.map((a) => a.method)).toEqual(['POST', 'POST']);
@@ -79,7 +80,7 @@ describe('the insurance area, run as a user runs it', () => {
   it('a target that answers 429 with Retry-After: 3600 gets one request; every test, the rate-limit ones included, is TARGET_RATE_LIMITED', async () => {
     const server = await track(tooManyServer({ 'retry-after': '3600' }));
     const file = targetFile('limited', { url: server.base, token: 'run-wide-token' });
-    const run = await runSuite({ env: { CONFORMANCE_TARGET: file, CONFORMANCE_WORKERS: '3' }, files: ['suites/insurance'], timeoutMs: 240_000 });
+    const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: file, CONFORMANCE_WORKERS: '3' }, files: ['suites/insurance'], timeoutMs: 240_000 });
     const tests = expectToolErrorsOnly(run, 'TARGET_RATE_LIMITED');
     expect(tests.filter((t) => t.requirement?.startsWith('INS-RAT-')).length).toBe(2);
     expect(run.summary!.counts.contractFailures).toBe(0);
@@ -89,16 +90,17 @@ describe('the insurance area, run as a user runs it', () => {
     console.log(`[robustness run-wide] Retry-After 3600: ${server.arrivals.length} request(s) reached the target, ${tests.length} tool errors, ${(run.wallMs / 1000).toFixed(1)} s`);
   }, 250_000);
 
-  it('a target that drips its body is given up on after three deadlines in the whole run, and gets no burst', async () => {
-    const server = await track(dripServer(200));
-    const file = targetFile('drip', { url: server.base, token: 'run-wide-token' }, { timeoutMs: 1_000 });
-    const run = await runSuite({ env: { CONFORMANCE_TARGET: file, CONFORMANCE_WORKERS: '3' }, files: ['suites/insurance'], timeoutMs: 240_000 });
+  it('a target that drips its body one byte a second is given up on after three deadlines in the whole run, gets no burst, and the run ends in under 3 minutes', async () => {
+    const server = await track(dripServer(1000));
+    const file = targetFile('drip', { url: server.base, token: 'run-wide-token' });
+    const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: file, CONFORMANCE_WORKERS: '3' }, files: ['suites/insurance'], timeoutMs: 240_000 });
     const tests = expectToolErrorsOnly(run, 'TARGET_TIMEOUT');
     const deadlines = tests.filter((t) => /did not answer in full within its deadline/.test(t.message ?? '') && !/not sent;/.test(t.message ?? ''));
     // Three failures, plus the few requests already on their way (each file used to cost three, and the burst forty).
     expect(deadlines.length).toBeLessThanOrEqual(8);
     expect(server.arrivals.length).toBeLessThanOrEqual(8);
     expect(tests.find((t) => t.requirement === 'INS-RAT-001')?.message).toMatch(/not sent; gave up on .* after \d consecutive failures/);
+    expect(run.wallMs).toBeLessThan(180_000);
     console.log(`[robustness run-wide] drip: ${server.arrivals.length} request(s) reached the target, ${deadlines.length} deadline(s), ${tests.length} tool errors, ${(run.wallMs / 1000).toFixed(1)} s`);
   }, 250_000);
 });

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { embeddedBase64urlForms, secretVariants } from '../../harness/speech-token.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { runSuite, tempDir } from '../helpers.ts';
+import { QUICK_RUN, runSuite, SELFTEST_RUN, tempDir } from '../helpers.ts';
 import { reportTexts } from '../variants/common.ts';
 
 const SPEECH = ['suites/speech/'];
@@ -33,7 +33,7 @@ async function targetFile(sandbox: RunningSandbox, speech: Record<string, unknow
 describe('the speech suite', () => {
   it('passes 100% with method POST and a JSON body, as the vendor calls it', async () => {
     const file = await targetFile(await startSandbox(), { method: 'POST' });
-    const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: SPEECH });
+    const run = await runSuite({ env: { ...SELFTEST_RUN, CONFORMANCE_TARGET: file }, files: SPEECH });
     expect(run.code, run.stdout.slice(-3000)).toBe(0);
     expect(run.summary!.counts.failed).toBe(0);
     expect(run.summary!.counts.passed).toBeGreaterThanOrEqual(48);
@@ -44,7 +44,7 @@ describe('the speech suite', () => {
     const secretKey = `PCMARKSEC${randomBytes(12).toString('hex')}`.slice(0, 32);
     const sandbox = await startSandbox({ faults: ['spe-echo-token', 'spe-sig-not-verified', 'spe-refuse-403'], credentials: { speech: { apiKey, secretKey } } });
     const file = await targetFile(sandbox);
-    const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: SPEECH });
+    const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: file }, files: SPEECH });
     expect(run.code, 'the faults must make the run fail, or nothing with a token was printed').not.toBe(0);
     const failed = run.summary!.tests.filter((t) => t.verdict === 'failed').map((t) => t.requirement);
     // The sandbox's target file asks for strictPolicy, so the 401 policy (SPE-STA-001) fails too.

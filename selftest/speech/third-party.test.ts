@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { runSuite, tempDir } from '../helpers.ts';
+import { runSuite, SELFTEST_RUN, tempDir } from '../helpers.ts';
 import { startThirdPartyVerifier } from './third-party-verifier.ts';
 
 describe('the speech suite against a verifier built on jose', () => {
@@ -24,7 +24,7 @@ describe('the speech suite against a verifier built on jose', () => {
         name: 'third-party-jose', kind: 'staging', vendorConventions: false, areas: ['speech'],
         services: { speech: { url: verifier.url, apiKey, secretKey, keyEncoding: 'raw', audience } },
       }));
-      const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: ['suites/speech/'] });
+      const run = await runSuite({ env: { ...SELFTEST_RUN, CONFORMANCE_TARGET: file }, files: ['suites/speech/'] });
       const tests = run.summary!.tests;
       const specFailures = tests.filter((t) => t.source === 'spec' && ['failed', 'error'].includes(t.verdict)).map((t) => `${t.title}\n${t.message}`);
       expect(specFailures, specFailures.join('\n\n')).toEqual([]);
