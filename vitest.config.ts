@@ -20,7 +20,8 @@ const root = batch ? `${readBatchManifest(batch).dir}/` : 'suites/';
 
 export default defineConfig({
   test: {
-    globalSetup: ['harness/runner/global-setup.ts'],
+    // Without a target file the embedded sandbox is started first, and the harness loads its file as any other.
+    globalSetup: ['sandbox/global-setup.ts', 'harness/runner/global-setup.ts'],
     // The console reporter prints a line per file (vitest's own failure block and counts are left out: the
     // summary prints each failure once); the summary reporter writes junit.xml, conformance.json,
     // conformance.md and the evidence (into CONFORMANCE_REPORT_DIR).

@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import type { ErrorObject } from 'ajv';
+import { pointerOf } from '../harness/json.ts';
 import { schemaRegistry, type SchemaRegistry } from '../harness/schemas.ts';
 import { flatten, typeOf, type Schema } from './_internals/resolve.ts';
 
@@ -78,14 +79,13 @@ function copyWithValueAt(root: unknown, path: string[], value: unknown, remove =
 /** A copy of the root without the last key of the path. */
 const copyWithoutKeyAt = (root: unknown, path: string[]): unknown => copyWithValueAt(root, path, undefined, true);
 
-const pointer = (path: string[]) => path.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 const label = (path: string[]) => (path.length ? path.join('.').replace(/\.(\d+)(?=\.|$)/g, '[$1]') : 'the body');
 
 function candidates(registry: SchemaRegistry, schema: Schema, base: string, value: unknown, path: string[], root: unknown, out: InvalidCase[]): void {
   const flat = flatten(registry, { schema, base });
   const s = flat.schema;
   const type = typeOf(s);
-  const add = (rule: string, description: string, mutated: unknown, at = path) => out.push({ rule, path: pointer(at), description, value: mutated });
+  const add = (rule: string, description: string, mutated: unknown, at = path) => out.push({ rule, path: pointerOf(at), description, value: mutated });
   const name = label(path);
 
   if (path.length > 0 && type) {

@@ -65,6 +65,11 @@ export function pointerSteps(pointer: string): string[] {
   return pointer === '' ? [] : pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
+/** The JSON Pointer of steps, pointerSteps's inverse: ["a", 0, "b/c"] is "/a/0/b~1c". */
+export function pointerOf(steps: ReadonlyArray<string | number>): string {
+  return steps.map((step) => `/${String(step).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
 /** The JSON text of a value with every object's keys sorted: two values that differ only in key order have the same text. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

@@ -7,6 +7,7 @@
  * where part 7 shows no error of the operation at all (speech, userinfo), how a refusal's body is
  * written is a policy of the area, not part of the refusal.
  */
+import { isServerError, isSuccess } from './checks/answer.ts';
 import { failure, type Failure } from './checks/failure.ts';
 import { jsonWhereBody } from './checks/json-answer.ts';
 import type { CapturedResponse } from './http.ts';
@@ -21,8 +22,7 @@ export async function expectRefusal(
   options: { jsonBody?: boolean } = {},
 ): Promise<void> {
   const failures = [...refusal, ...(options.jsonBody === false ? [] : jsonWhereBody(res, t.id))];
-  const served = res.status >= 200 && res.status < 300;
-  if (served || res.status >= 500) t.expectNone(failures.length ? failures : [failure(t.id, 'a refusal', `status ${res.status}`)], res, note);
+  if (isSuccess(res.status) || isServerError(res.status)) t.expectNone(failures.length ? failures : [failure(t.id, 'a refusal', `status ${res.status}`)], res, note);
   await control();
   t.expectNone(failures, res, note);
 }

@@ -17,6 +17,7 @@
 import { setMaxListeners } from 'node:events';
 import fc from 'fast-check';
 import { inject, it, type TestContext } from 'vitest';
+import { isSuccess } from './checks/answer.ts';
 import { ConformanceError, type Failure } from './checks/failure.ts';
 import { inconclusive, isInconclusive, isSkip, isToolFailure, ToolError, type ErrorCode } from './errors.ts';
 import type { CapturedResponse } from './http.ts';
@@ -114,7 +115,7 @@ export const DEFAULT_TEST_BUDGET_MS = 60_000;
 
 /** Controls of refusal tests, made once per target and key; one that failed to send is asked again. */
 const controls = perScope(() => new PromiseMemo<string, CapturedResponse>('forget'));
-const is2xx = (res: CapturedResponse) => res.status >= 200 && res.status < 300;
+const is2xx = (res: CapturedResponse) => isSuccess(res.status);
 
 /** Errors of the suite's own code, as opposed to a contract failure. */
 const SUITE_BUGS = ['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError'];

@@ -4,20 +4,17 @@
  * the schema cannot state, the mTLS paths resolved against the file's folder, and every credential the
  * schema marks registered with the redactor. A bad file fails at once with one short message that names
  * the file, the key and what is wrong (never a value: it may be a credential).
- * The sections are typed by the readers of harness/config/.
+ * Each service section is typed by its area's reader, which adds it to ServiceSections: this file
+ * imports no area.
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { readBounded } from './config/bounded-file.ts';
-import type { BusinessSection } from './config/business.ts';
-import type { IdentitySection } from './config/identity.ts';
-import type { InsuranceSection } from './config/insurance.ts';
-import type { InvestSection } from './config/invest.ts';
 import { describeSchemaErrors } from './config/schema-errors.ts';
-import type { SpeechSection } from './config/speech.ts';
 import { formatPath, stringsWithKind, TARGET_FILE_SCHEMA_ID } from './config/target-schema.ts';
 import { urlProblem } from './config/url-rules.ts';
 import { parseYamlText, YamlProblem } from './config/yaml-text.ts';
 import { ToolError } from './errors.ts';
+import { setAt } from './json.ts';
 import { Redactor } from './redact.ts';
 import { schemaRegistry } from './schemas.ts';
 import { inject } from 'vitest';
@@ -36,14 +33,17 @@ export interface TokenRateLimit extends RateLimit {
   per?: 'service' | 'token';
 }
 
-/** Each service section as typed by its reader in harness/config/. */
-export interface ServiceSections {
-  speech: SpeechSection;
-  identity: IdentitySection;
-  invest: InvestSection;
-  insurance: InsuranceSection;
-  business: BusinessSection;
+/** What every service section has. */
+export interface ServiceSection {
+  url: string;
+  rateLimit?: TokenRateLimit;
 }
+
+/**
+ * Each service section, as its area's reader types it: the reader merges its own entry into this
+ * interface (`declare module` of this file), so that the shared machinery names no area's type.
+ */
+export interface ServiceSections extends Record<Area, ServiceSection> {}
 
 /** Any service section: what every one has. */
 export type ServiceConfig = ServiceSections[Area];
@@ -99,7 +99,6 @@ export const DEFAULT_SETTINGS: Readonly<TargetSettings> = Object.freeze({
 export { MAX_TARGET_FILE_BYTES } from './config/bounded-file.ts';
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-const MTLS_PATH_KEYS = ['cert', 'key', 'ca'] as const;
 
 const invalid = (file: string, what: string) => new ToolError('TARGET_FILE_INVALID', `${file}: ${what}`);
 
@@ -163,13 +162,10 @@ function parseTargetFile(file: string, env: NodeJS.ProcessEnv): TargetFileData {
   return data as TargetFileData;
 }
 
-/** Relative certificate paths are relative to the target file's folder. */
-function resolveMtlsPaths(services: Target['services'], base: string): void {
-  const mtls = services.business?.mtls;
-  if (!mtls) return;
-  for (const key of MTLS_PATH_KEYS) {
-    const value = mtls[key];
-    if (value !== undefined && !isAbsolute(value)) mtls[key] = resolve(base, value);
+/** Every file path the schema marks ($defs/filePath), a relative one made relative to the target file's folder. */
+function resolveFilePaths(services: Target['services'], base: string): void {
+  for (const { path, value, kind } of [...stringsWithKind({ services })]) {
+    if (kind === 'filePath' && !isAbsolute(value)) setAt(services, path.slice(1).map(String), resolve(base, value));
   }
 }
 
@@ -242,7 +238,7 @@ export function schemaChecked(target: Target): boolean {
 /** The target of checked data (targetFileData); the data's certificate paths are made absolute in place. */
 export function targetOf(file: string, data: TargetFileData): LoadedTarget {
   const services = data.services;
-  resolveMtlsPaths(services, dirname(resolve(file)));
+  resolveFilePaths(services, dirname(resolve(file)));
   const redactor = new Redactor();
   registerSecrets(services, redactor);
   const { safety, notices } = safetyOf(data);

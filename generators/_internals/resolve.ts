@@ -1,4 +1,5 @@
 /** $ref resolution against the schema registry (absolute `$id`s, relative refs, local JSON pointers). */
+import { pointerSteps } from '../../harness/json.ts';
 import type { SchemaRegistry } from '../../harness/schemas.ts';
 
 export type Schema = Record<string, unknown>;
@@ -13,9 +14,8 @@ export function resolveRef(registry: SchemaRegistry, ref: string, base: string):
   const absolute = new URL(ref, base).href;
   const [docId, pointer = ''] = absolute.split('#');
   let node: unknown = registry.schema(docId);
-  for (const part of pointer.split('/').slice(1)) {
-    node = (node as Schema)?.[decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
+  // A fragment is percent-decoded before it is read as a JSON Pointer (RFC 6901, section 6).
+  for (const part of pointerSteps(decodeURIComponent(pointer))) node = (node as Schema)?.[part];
   if (!node || typeof node !== 'object') throw new Error(`cannot resolve $ref ${ref} from ${base}`);
   return { schema: node as Schema, base: docId };
 }

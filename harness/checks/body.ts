@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { CapturedResponse } from '../http.ts';
+import { pointerSteps } from '../json.ts';
 import { schemaRegistry } from '../schemas.ts';
 import { failure, type Failure } from './failure.ts';
 
@@ -30,9 +31,7 @@ function schemaExpectation(e: ErrorObject): string {
 
 function receivedAt(value: unknown, pointer: string): string {
   let node: unknown = value;
-  for (const part of pointer.split('/').slice(1)) {
-    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-  }
+  for (const part of pointerSteps(pointer)) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
   const text = JSON.stringify(node);
   return text === undefined ? 'nothing' : text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

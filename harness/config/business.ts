@@ -112,3 +112,9 @@ export function rulesSection(target: Target): RulesSection {
   const rules = businessConfig(target).rules ?? {};
   return rules.sbp ? { ...rules, sbp: { ...SBP_DEFAULTS, ...rules.sbp } } : rules;
 }
+
+declare module '../target.ts' {
+  interface ServiceSections {
+    business: BusinessSection;
+  }
+}

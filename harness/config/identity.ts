@@ -57,3 +57,9 @@ export function identityToken(target: Target, name: IdentityTokenName): string {
   if (!value) throw new ToolError('CREDENTIAL_MISSING', `the target file ${target.name} has no services.identity.tokens.${name}`);
   return value;
 }
+
+declare module '../target.ts' {
+  interface ServiceSections {
+    identity: IdentitySection;
+  }
+}

@@ -31,3 +31,9 @@ export type InsuranceConfig = InsuranceSection;
 export function insuranceConfig(target: Target): InsuranceConfig {
   return checkedSection(target, 'insurance');
 }
+
+declare module '../target.ts' {
+  interface ServiceSections {
+    insurance: InsuranceSection;
+  }
+}

@@ -42,3 +42,9 @@ export function investConfig(target: Target): InvestConfig {
   const section = checkedSection(target, 'invest');
   return { ...INVEST_DEFAULTS, ...section, accountIds: section.accountIds ?? [] };
 }
+
+declare module '../target.ts' {
+  interface ServiceSections {
+    invest: InvestSection;
+  }
+}

@@ -5,6 +5,7 @@
  * quoted: they may be credentials.
  */
 import type { ErrorObject } from 'ajv';
+import { pointerSteps } from '../json.ts';
 import { formatPath, keysAt, kindAt, targetFileSchema, type SchemaNode } from './target-schema.ts';
 
 /** Keywords that only summarise their branches' errors. */
@@ -15,12 +16,7 @@ const SUMMARIES = new Set(['oneOf', 'anyOf', 'if', 'not', 'allOf']);
  */
 const RANK = ['additionalProperties', 'required', 'enum', 'const', 'pattern', 'minLength', 'minimum', 'maximum', 'exclusiveMinimum', 'minItems', 'uniqueItems', 'minProperties', 'type'];
 
-const pathOf = (error: ErrorObject): Array<string | number> =>
-  error.instancePath
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+const pathOf = (error: ErrorObject): Array<string | number> => pointerSteps(error.instancePath).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 
 function depth(error: ErrorObject): number {
   const extra = error.keyword === 'additionalProperties' || error.keyword === 'required' ? 1 : 0;

@@ -56,3 +56,9 @@ export function speechConfig(target: Target): SpeechConfig {
     ...(streaming ? { streaming: { ...STREAMING_DEFAULTS, ...streaming } } : {}),
   };
 }
+
+declare module '../target.ts' {
+  interface ServiceSections {
+    speech: SpeechSection;
+  }
+}

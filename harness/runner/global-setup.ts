@@ -1,11 +1,9 @@
 /**
- * vitest globalSetup: resolves the target (CONFORMANCE_TARGET, or the embedded sandbox started on free
- * loopback ports), validates it, starts the shared pacer, and hands the workers what they need.
- * The only place outside selftest/ that starts the sandbox.
+ * vitest globalSetup: loads the target file (CONFORMANCE_TARGET; without one, sandbox/global-setup.ts,
+ * listed before this one, has started the embedded sandbox and named its file there), validates it,
+ * starts the shared pacer, and hands the workers what they need.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { ToolError } from '../errors.ts';
 import type { TestProject } from 'vitest/node';
 import { startPacerServer } from '../pacer.ts';
 import { probeServices, type ProbeFailure } from '../probe.ts';
@@ -43,17 +41,8 @@ async function start(): Promise<Shared> {
   const ready = (async (): Promise<Provided> => {
     const settings = runSettings(process.env);
     if (settings.batch) return startBatch(settings, closers);
-    let targetFile = settings.targetFile;
-    if (!targetFile) {
-      const { startSandbox } = await import('../../sandbox/server.ts');
-      const sandbox = await startSandbox({ faults: settings.sandboxFaults });
-      const dir = mkdtempSync(join(tmpdir(), 'pc-target-'));
-      targetFile = sandbox.writeTarget(join(dir, 'sandbox-target.yaml'));
-      closers.push(async () => {
-        await sandbox.close();
-        rmSync(dir, { recursive: true, force: true });
-      });
-    }
+    const targetFile = settings.targetFile;
+    if (!targetFile) throw new ToolError('SETTING_INVALID', 'no target file: CONFORMANCE_TARGET is not set and sandbox/global-setup.ts, which starts the embedded sandbox without one, is not in the run');
     const data = targetFileData(targetFile);
     const file = targetOf(targetFile, data);
     const final = runSettings(process.env, file);

@@ -1,9 +1,11 @@
 /**
- * The import table of ARCHITECTURE.md, enforced: each top-level folder imports only what the table allows,
- * and nothing imports the sandbox except the one bridge (the global setup). A row may name a sub-folder
- * (harness/business): its files follow that row, and a file elsewhere may import it only where its own
- * row names it. The table is read from the `import-rules` block of ARCHITECTURE.md, so the document and
- * the check cannot drift apart.
+ * The import table of ARCHITECTURE.md, enforced, without exceptions: each top-level folder imports only
+ * what the table allows. A file read through a URL built from the module's own (`new URL('../specs/…',
+ * import.meta.url)`, `import.meta.resolve('…')`) counts as an import of the folder it names, so a folder
+ * whose row does not allow specs cannot read them either. A row may name a sub-folder (harness/business):
+ * its files follow that row, and a file elsewhere may import it only where its own row names it. The
+ * table is read from the `import-rules` block of ARCHITECTURE.md, so the document and the check cannot
+ * drift apart.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -12,19 +14,17 @@ import { ROOT } from '../helpers.ts';
 
 interface Rules {
   allowed: Map<string, Set<string> | '*'>;
-  exceptions: Array<{ file: string; folder: string }>;
 }
 
 export function readRules(markdown: string): Rules {
   const block = /```import-rules\n([\s\S]*?)```/.exec(markdown)?.[1];
   if (!block) throw new Error('ARCHITECTURE.md has no import-rules block');
-  const rules: Rules = { allowed: new Map(), exceptions: [] };
+  const rules: Rules = { allowed: new Map() };
   for (const line of block.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))) {
     const [key, value] = [line.slice(0, line.indexOf(':')).trim(), line.slice(line.indexOf(':') + 1).trim()];
-    if (key === 'exception') {
-      const [file, folder] = value.split('->').map((s) => s.trim());
-      rules.exceptions.push({ file, folder });
-    } else rules.allowed.set(key, value === '*' ? '*' : new Set(value === '-' ? [] : value.split(/\s+/)));
+    // A row is a folder; one file allowed what its folder is not would be an exception the table does not have.
+    if (!/^[a-z][a-z0-9-]*(\/[a-z0-9-]+)*$/.test(key) || value.includes('->')) throw new Error(`import-rules: "${line}" is not a folder's row`);
+    rules.allowed.set(key, value === '*' ? '*' : new Set(value === '-' ? [] : value.split(/\s+/)));
   }
   return rules;
 }
@@ -39,6 +39,14 @@ function* sourceFiles(dir: string): Generator<string> {
 }
 
 const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+/** A path built from the module's own URL: a read (or import) of whatever folder it names. */
+const URL_READ = /(?:\bnew\s+URL\s*\(\s*|\bimport\.meta\.resolve\s*\(\s*)['"`](\.{1,2}(?:\/[^'"`]*)?)['"`]/g;
+
+/** Every relative path a file imports or reads by URL, with how. */
+function* references(text: string): Generator<{ path: string; how: 'imports' | 'reads' }> {
+  for (const match of text.matchAll(IMPORT)) yield { path: match[1], how: 'imports' };
+  for (const match of text.matchAll(URL_READ)) yield { path: match[1], how: 'reads' };
+}
 
 /** The most specific row holding the path: a sub-folder row before its top-level folder. */
 function rowOf(rules: Rules, rel: string): string {
@@ -58,11 +66,13 @@ function violations(rules: Rules): string[] {
     for (const file of files) {
       const rel = relative(ROOT, file);
       if (rowOf(rules, rel) !== folder) continue;
-      for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-        const target = rowOf(rules, relative(ROOT, resolve(dirname(file), match[1])));
+      for (const { path, how } of references(readFileSync(file, 'utf8'))) {
+        const into = relative(ROOT, resolve(dirname(file), path));
+        // The project's root itself (a package.json, the path other files are joined to) is no folder's.
+        if (into === '' || into.startsWith('..')) continue;
+        const target = rowOf(rules, into);
         if (target === folder || allowed === '*') continue;
-        if (rules.exceptions.some((e) => e.file === rel && e.folder === target)) continue;
-        if (!allowed.has(target)) out.push(`${rel} imports ${match[1]} (${folder}/ may import ${[...allowed].join(', ') || 'nothing'})`);
+        if (!allowed.has(target)) out.push(`${rel} ${how} ${path} (${folder}/ may import ${[...allowed].join(', ') || 'nothing'})`);
       }
     }
   }
@@ -80,15 +90,26 @@ describe('the import table of ARCHITECTURE.md', () => {
     expect(violations(rules)).toEqual([]);
   });
 
+  it('has no exception: every row is a folder, and a row naming one file is refused', () => {
+    expect([...rules.allowed.keys()].filter((row) => row.includes('.'))).toEqual([]);
+    expect(() => readRules('```import-rules\nharness: specs\nexception:  harness/runner/global-setup.ts -> sandbox\n```')).toThrow(/not a folder's row/);
+  });
+
   it('catches an import it forbids (the check can fail)', () => {
-    const strict: Rules = { allowed: new Map([['harness', new Set<string>()]]), exceptions: [] };
+    const strict: Rules = { allowed: new Map([['harness', new Set<string>()]]) };
     expect(violations(strict).length).toBeGreaterThan(0);
   });
 
+  it('counts a read of specs/ through the module URL as an import of specs', () => {
+    const withoutSpecs: Rules = { allowed: new Map([['harness', new Set<string>()]]) };
+    expect(violations(withoutSpecs)).toContain("harness/limits.ts reads ../specs/limits.yaml (harness/ may import nothing)");
+    expect([...references("const dir = new URL('../../specs/catalog/', import.meta.url);")]).toEqual([{ path: '../../specs/catalog/', how: 'reads' }]);
+  });
+
   it('holds a sub-folder to its own row, and the rest of its folder to theirs', () => {
-    const withoutGenerators: Rules = { allowed: new Map([...rules.allowed, ['harness/business', new Set(['specs', 'harness'])]]), exceptions: [] };
+    const withoutGenerators: Rules = { allowed: new Map([...rules.allowed, ['harness/business', new Set(['specs', 'harness'])]]) };
     expect(violations(withoutGenerators).some((v) => v.startsWith('harness/business/'))).toBe(true);
-    const unnamed: Rules = { allowed: new Map([...rules.allowed, ['suites', new Set(['harness', 'generators', 'specs'])]]), exceptions: [] };
+    const unnamed: Rules = { allowed: new Map([...rules.allowed, ['suites', new Set(['harness', 'generators', 'specs'])]]) };
     expect(violations(unnamed).some((v) => v.startsWith('suites/business/') && v.includes('harness/business'))).toBe(true);
   });
 });

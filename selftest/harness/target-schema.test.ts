@@ -4,16 +4,30 @@
  * object is closed, every key is described, the defaults agree, and the credentials are marked.
  */
 import { describe, expect, it } from 'vitest';
-import { BUSINESS_DEFAULTS, NDFL3_DEFAULTS, SBP_DEFAULTS } from '../../harness/config/business.ts';
-import { TARGET_FILE_SHAPE } from '../../harness/config/file-shape.ts';
-import { IDENTITY_DEFAULTS } from '../../harness/config/identity.ts';
-import { INVEST_DEFAULTS } from '../../harness/config/invest.ts';
-import { shapePaths } from '../../harness/config/shape.ts';
-import { SPEECH_DEFAULTS, STREAMING_DEFAULTS } from '../../harness/config/speech.ts';
+import { BUSINESS_DEFAULTS, BUSINESS_SHAPE, NDFL3_DEFAULTS, SBP_DEFAULTS } from '../../harness/config/business.ts';
+import { IDENTITY_DEFAULTS, IDENTITY_SHAPE } from '../../harness/config/identity.ts';
+import { INSURANCE_SHAPE } from '../../harness/config/insurance.ts';
+import { INVEST_DEFAULTS, INVEST_SHAPE } from '../../harness/config/invest.ts';
+import { shapeOf, shapePaths } from '../../harness/config/shape.ts';
+import { SPEECH_DEFAULTS, SPEECH_SHAPE, STREAMING_DEFAULTS } from '../../harness/config/speech.ts';
 import { keyPaths, keysAt, targetFileSchema, type SchemaNode } from '../../harness/config/target-schema.ts';
 import { documentedLimits } from '../../harness/limits.ts';
 import { workflow } from '../../harness/ndfl3/workflow.ts';
-import { DEFAULT_SETTINGS } from '../../harness/target.ts';
+import { DEFAULT_SETTINGS, type TargetFileData } from '../../harness/target.ts';
+
+/** The keys of a whole target file as the harness reads them: target.ts the top level, the readers of harness/config/ each service. */
+const TARGET_FILE_SHAPE = shapeOf<TargetFileData>({
+  name: true,
+  kind: true,
+  vendorConventions: true,
+  strictPolicy: true,
+  waivers: true,
+  areas: true,
+  safety: { allowDestructive: true, allowMoney: true, allowBursts: true },
+  // Run settings grow with the harness: their keys are compared with DEFAULT_SETTINGS and SETTINGS_TABLE.
+  settings: 'map',
+  services: { speech: SPEECH_SHAPE, identity: IDENTITY_SHAPE, invest: INVEST_SHAPE, insurance: INSURANCE_SHAPE, business: BUSINESS_SHAPE },
+});
 
 const schemaPaths = () => keyPaths().map((k) => k.path);
 /** Shape entries marked 'map': their keys are data, compared separately below. */
