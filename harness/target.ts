@@ -8,7 +8,7 @@
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { readBounded } from './config/bounded-file.ts';
-import type { BusinessSection } from './config/business.ts';
+import type { BusinessSection } from './business/config.ts';
 import type { IdentitySection } from './config/identity.ts';
 import type { InsuranceSection } from './config/insurance.ts';
 import type { InvestSection } from './config/invest.ts';

@@ -10,16 +10,16 @@
  * (`serverView`: decoded, coerced to the parameter's type) before it is kept: a "valid" request must
  * still be valid there, an invalid one still invalid (a mutation lost in serialization is dropped).
  */
-import { isJsonObject } from '../harness/json.ts';
+import { isJsonObject } from '../../harness/json.ts';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { convertSchema } from '../harness/openapi/json-schema.ts';
-import { jsonBodyOf, type OperationModel, type ParameterLocation } from '../harness/openapi/operation-model.ts';
-import { matchPath } from '../harness/openapi/paths.ts';
-import { schemaRegistry, type SchemaRegistry } from '../harness/schemas.ts';
-import { flatten, typeOf, type Schema } from './_internals/resolve.ts';
-import { failsOnRule, invalidCases } from './invalid-cases.ts';
-import { schemaArbitrary } from './schema-arbitrary.ts';
+import { convertSchema } from '../../harness/business/openapi/json-schema.ts';
+import { jsonBodyOf, type OperationModel, type ParameterLocation } from '../../harness/business/openapi/operation-model.ts';
+import { matchPath } from '../../harness/business/openapi/paths.ts';
+import { schemaRegistry, type SchemaRegistry } from '../../harness/schemas.ts';
+import { flatten, typeOf, type Schema } from '../_internals/resolve.ts';
+import { failsOnRule, invalidCases } from '../invalid-cases.ts';
+import { schemaArbitrary } from '../schema-arbitrary.ts';
 
 export interface GeneratedRequest {
   path: Record<string, unknown>;

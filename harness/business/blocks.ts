@@ -4,9 +4,9 @@
  * never zero tests. The logic behind them is in harness/business/.
  */
 import { describe } from 'vitest';
-import type { OperationPlan, RuntimePlan } from '../../harness/business/plan.ts';
-import { inconclusive, type ToolError } from '../../harness/errors.ts';
-import { requirementTest } from '../../harness/suite.ts';
+import type { OperationPlan, RuntimePlan } from './runtime/plan.ts';
+import { inconclusive, type ToolError } from '../errors.ts';
+import { requirementTest } from '../suite.ts';
 
 /** A row that cannot run here (known while collecting), ending with the error that says why. */
 export function skippedRow(id: string, row: string, why: ToolError): void {

@@ -1,12 +1,12 @@
 /** How the business suites get the served OpenAPI document: fetched once per worker, shared by every test. */
-import { changeNoteFailures } from '../../harness/checks/business.ts';
-import { failure, type Failure } from '../../harness/checks/failure.ts';
-import { inconclusive } from '../../harness/errors.ts';
-import type { ChangeNote } from '../../harness/openapi/catalog.ts';
-import { evaluateChangeNote } from '../../harness/openapi/change-notes.ts';
-import { loadServedDocument, type ReadableDocument, type ServedDocument } from '../../harness/openapi/load.ts';
-import { NotLocated } from '../../harness/openapi/locate.ts';
-import type { RequirementContext } from '../../harness/suite.ts';
+import { changeNoteFailures } from './checks/document.ts';
+import { failure, type Failure } from '../checks/failure.ts';
+import { inconclusive } from '../errors.ts';
+import type { ChangeNote } from './openapi/catalog.ts';
+import { evaluateChangeNote } from './openapi/change-notes.ts';
+import { loadServedDocument, type ReadableDocument, type ServedDocument } from './openapi/load.ts';
+import { NotLocated } from './openapi/locate.ts';
+import type { RequirementContext } from '../suite.ts';
 
 export function servedDocument(t: RequirementContext): Promise<ServedDocument> {
   return loadServedDocument(t.client, t.target);

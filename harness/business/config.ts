@@ -4,8 +4,8 @@
  * 3-NDFL workflow (ndfl3) and the fixtures of the rule suites (rules).
  */
 import type { RateLimit, Target } from '../target.ts';
-import { checkedSection } from './section.ts';
-import { SERVICE_SHAPE, shapeOf } from './shape.ts';
+import { checkedSection } from '../config/section.ts';
+import { SERVICE_SHAPE, shapeOf } from '../config/shape.ts';
 
 export interface MtlsSection {
   cert?: string;

@@ -8,9 +8,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { Agent } from 'undici';
-import { businessConfig } from './config/business.ts';
-import { ToolError } from './errors.ts';
-import type { Target } from './target.ts';
+import { businessConfig } from './config.ts';
+import { ToolError } from '../errors.ts';
+import type { Target } from '../target.ts';
 
 export interface MtlsFiles {
   cert: string;

@@ -3,7 +3,7 @@
  * harness/config/ each service. A selftest compares these paths with the schema's.
  */
 import type { TargetFileData } from '../target.ts';
-import { BUSINESS_SHAPE } from './business.ts';
+import { BUSINESS_SHAPE } from '../business/config.ts';
 import { IDENTITY_SHAPE } from './identity.ts';
 import { INSURANCE_SHAPE } from './insurance.ts';
 import { INVEST_SHAPE } from './invest.ts';

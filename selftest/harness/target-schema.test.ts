@@ -4,7 +4,7 @@
  * object is closed, every key is described, the defaults agree, and the credentials are marked.
  */
 import { describe, expect, it } from 'vitest';
-import { BUSINESS_DEFAULTS, NDFL3_DEFAULTS, SBP_DEFAULTS } from '../../harness/config/business.ts';
+import { BUSINESS_DEFAULTS, NDFL3_DEFAULTS, SBP_DEFAULTS } from '../../harness/business/config.ts';
 import { TARGET_FILE_SHAPE } from '../../harness/config/file-shape.ts';
 import { IDENTITY_DEFAULTS } from '../../harness/config/identity.ts';
 import { INVEST_DEFAULTS } from '../../harness/config/invest.ts';
@@ -12,7 +12,7 @@ import { shapePaths } from '../../harness/config/shape.ts';
 import { SPEECH_DEFAULTS, STREAMING_DEFAULTS } from '../../harness/config/speech.ts';
 import { keyPaths, keysAt, targetFileSchema, type SchemaNode } from '../../harness/config/target-schema.ts';
 import { documentedLimits } from '../../harness/limits.ts';
-import { workflow } from '../../harness/ndfl3/workflow.ts';
+import { workflow } from '../../harness/business/ndfl3/workflow.ts';
 import { DEFAULT_SETTINGS } from '../../harness/target.ts';
 
 const schemaPaths = () => keyPaths().map((k) => k.path);

@@ -10,7 +10,7 @@ import type { ServedDocument } from '../openapi/load.ts';
 import { parseOperationName, type OperationIndex, type OperationName } from '../openapi/paths.ts';
 import { describeProblem } from '../openapi/parse.ts';
 import { readablePointer, type ValidationResult } from '../openapi/validate.ts';
-import { failure, type Failure } from './failure.ts';
+import { failure, type Failure } from '../../checks/failure.ts';
 
 const name = (op: OperationName) => `${op.method} ${op.path}`;
 

@@ -3,7 +3,7 @@
  * enumeration validation error ("enumeration validation errors have a fixed output format") and whether
  * a 403 carries the reasons of the error ("403 responses carry the reasons of the error").
  */
-import { isJsonObject } from '../json.ts';
+import { isJsonObject } from '../../json.ts';
 
 const kindOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
 

@@ -5,10 +5,10 @@
  * the vendor's error body. Pure functions of (operation model, response); each failure names the
  * requirement, what was expected and what came back.
  */
-import type { CapturedResponse } from '../http.ts';
+import type { CapturedResponse } from '../../http.ts';
 import type { DocumentSchemas } from '../openapi/json-schema.ts';
 import { responseFor, type OperationModel } from '../openapi/operation-model.ts';
-import { failure, type Failure } from './failure.ts';
+import { failure, type Failure } from '../../checks/failure.ts';
 
 const mediaOf = (res: CapturedResponse) => res.headers['content-type']?.split(';')[0].trim().toLowerCase();
 const isJsonMedia = (media: string | undefined) => media !== undefined && (media === 'application/json' || media.endsWith('+json'));

@@ -5,14 +5,14 @@
  * suite shares. Where the state and the version live in an answer is configuration (config.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { inconclusive, ToolError } from '../errors.ts';
-import type { CapturedResponse, HttpClient, RequestSpec } from '../http.ts';
+import { inconclusive, ToolError } from '../../errors.ts';
+import type { CapturedResponse, HttpClient, RequestSpec } from '../../http.ts';
 import { catalogOperations } from '../openapi/catalog.ts';
 import { operationKey } from '../openapi/paths.ts';
-import type { SideEffect } from '../safety.ts';
-import { credentialOf, serviceOf, type Target } from '../target.ts';
-import { businessRateGroup } from '../rate-groups.ts';
-import { recordServerError, serverErrorOf } from '../server-errors.ts';
+import type { SideEffect } from '../../safety.ts';
+import { credentialOf, serviceOf, type Target } from '../../target.ts';
+import { businessRateGroup } from '../../rate-groups.ts';
+import { recordServerError, serverErrorOf } from '../../server-errors.ts';
 import { ndfl3Config, valueAt, type Ndfl3Config } from './config.ts';
 import type { WorkflowOperation } from './workflow.ts';
 

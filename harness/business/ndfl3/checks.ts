@@ -2,10 +2,10 @@
  * Checks of the 3-NDFL suites: pure functions of what was sent and what came back, returning
  * failures that name the requirement, what was expected and what was received.
  */
-import { isRefusal } from '../checks/answer.ts';
-import { failure, type Failure } from '../checks/failure.ts';
-import type { CapturedResponse } from '../http.ts';
-import { isJsonObject } from '../json.ts';
+import { isRefusal } from '../../checks/answer.ts';
+import { failure, type Failure } from '../../checks/failure.ts';
+import type { CapturedResponse } from '../../http.ts';
+import { isJsonObject } from '../../json.ts';
 import type { Snapshot } from './api.ts';
 import type { WorkflowOperation } from './workflow.ts';
 

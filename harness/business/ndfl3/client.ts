@@ -1,15 +1,15 @@
 /**
  * How the 3-NDFL suites reach the target: one Ndfl3Api per target, and one RequestSource per pool
- * user (a test file's share of the request pool, or the sandbox's provisioning). See harness/ndfl3/.
+ * user (a test file's share of the request pool, or the sandbox's provisioning). See harness/business/ndfl3/.
  */
-import type { CapturedResponse } from '../../../harness/http.ts';
-import { Ndfl3Api } from '../../../harness/ndfl3/api.ts';
-import { requireMachine, requireStateField } from '../../../harness/ndfl3/config.ts';
-import { RequestSource, type PoolUser } from '../../../harness/ndfl3/requests.ts';
-import type { WorkflowOperation } from '../../../harness/ndfl3/workflow.ts';
-import { assertAllowed } from '../../../harness/safety.ts';
-import type { RequirementContext } from '../../../harness/suite.ts';
-import { perScope } from '../../../harness/runner/run-scope.ts';
+import type { CapturedResponse } from '../../http.ts';
+import { Ndfl3Api } from './api.ts';
+import { requireMachine, requireStateField } from './config.ts';
+import { RequestSource, type PoolUser } from './requests.ts';
+import type { WorkflowOperation } from './workflow.ts';
+import { assertAllowed } from '../../safety.ts';
+import type { RequirementContext } from '../../suite.ts';
+import { perScope } from '../../runner/run-scope.ts';
 
 /** Per target: the API, and each pool user's request source. */
 const state = perScope((): { api?: Ndfl3Api; sources: Map<PoolUser, RequestSource> } => ({ sources: new Map() }));

@@ -1,6 +1,6 @@
 /**
  * The 3-NDFL part of a target file, services.business.ndfl3 (all optional; described with every other
- * key in specs/schemas/common/target-file.json, read typed by harness/config/business.ts):
+ * key in specs/schemas/common/target-file.json, read typed by harness/business/config.ts):
  *   requestPool    [taxRequestId, ...]  requests the suite may use; the spec has no call that creates one
  *   provisioning   true, or a path relative to services.business.url: a call outside the contract that
  *                  makes a fresh request (POST, answers its id as taxRequestId). Used only when the
@@ -13,10 +13,10 @@
  *                  and the model-based test are skipped with that reason
  * The schema checks every value (operations and states included) when the file is loaded.
  */
-import { ToolError } from '../errors.ts';
-import { isJsonObject } from '../json.ts';
-import { ndfl3Section } from '../config/business.ts';
-import type { Target } from '../target.ts';
+import { ToolError } from '../../errors.ts';
+import { isJsonObject } from '../../json.ts';
+import { ndfl3Section } from '../config.ts';
+import type { Target } from '../../target.ts';
 import { Machine } from './machine.ts';
 import { workflow, type State } from './workflow.ts';
 

@@ -4,14 +4,14 @@
  * checked against it, so that a partner whose document describes other payloads gets a skip with the
  * reason instead of a false alarm.
  */
-import { businessRefusal } from '../checks/business-runtime.ts';
-import { failure, type Failure } from '../checks/failure.ts';
-import { inconclusive } from '../errors.ts';
-import type { CapturedResponse, HttpClient } from '../http.ts';
+import { businessRefusal } from '../checks/runtime.ts';
+import { failure, type Failure } from '../../checks/failure.ts';
+import { inconclusive } from '../../errors.ts';
+import type { CapturedResponse, HttpClient } from '../../http.ts';
 import { DocumentSchemas } from '../openapi/json-schema.ts';
 import { loadServedDocument, type ReadableDocument } from '../openapi/load.ts';
 import { locateRoot, NotLocated } from '../openapi/locate.ts';
-import type { Target } from '../target.ts';
+import type { Target } from '../../target.ts';
 
 const compiled = new WeakMap<ReadableDocument, DocumentSchemas>();
 

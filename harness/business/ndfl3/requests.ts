@@ -11,9 +11,9 @@
  * POOL_USERS.length gets the ids at positions k, k + n, k + 2n, ... A request a test is done with goes
  * back to its file's idle list, so the next test of the same file may continue from it.
  */
-import { describeResponse } from '../checks/failure.ts';
-import { ToolError } from '../errors.ts';
-import { refusal } from '../safety.ts';
+import { describeResponse } from '../../checks/failure.ts';
+import { ToolError } from '../../errors.ts';
+import { refusal } from '../../safety.ts';
 import type { Ndfl3Api, Snapshot } from './api.ts';
 import type { Machine } from './machine.ts';
 import type { State, WorkflowOperation } from './workflow.ts';

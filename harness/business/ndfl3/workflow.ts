@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { parsedOnce } from '../parsed-once.ts';
+import { parsedOnce } from '../../parsed-once.ts';
 import { catalogOperations } from '../openapi/catalog.ts';
 import { operationKey } from '../openapi/paths.ts';
-import type { SideEffect } from '../safety.ts';
+import type { SideEffect } from '../../safety.ts';
 
 export type State = string;
 
@@ -32,7 +32,7 @@ export interface Workflow {
   byName: ReadonlyMap<string, WorkflowOperation>;
 }
 
-const FILE = fileURLToPath(new URL('../../specs/workflows/declaration.yaml', import.meta.url));
+const FILE = fileURLToPath(new URL('../../../specs/workflows/declaration.yaml', import.meta.url));
 let cached: Workflow | undefined;
 
 export function workflow(): Workflow {

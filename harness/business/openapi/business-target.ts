@@ -1,5 +1,5 @@
 /**
- * The business section of the target file (typed by harness/config/business.ts), as the document-level
+ * The business section of the target file (typed by harness/business/config.ts), as the document-level
  * suites read it:
  *   url              the spec's {business_url}
  *   documentPath     where the machine-readable specification is served, relative to url or an
@@ -10,9 +10,9 @@
  *                    do not), so this is configuration; the sandbox writes its own list.
  *   mtlsUrl, mtls    {cert, key, ca}: the secured host and the client certificate (runtime suites)
  */
-import { BUSINESS_DEFAULTS, businessConfig } from '../config/business.ts';
-import { ToolError } from '../errors.ts';
-import type { Target } from '../target.ts';
+import { BUSINESS_DEFAULTS, businessConfig } from '../config.ts';
+import { ToolError } from '../../errors.ts';
+import type { Target } from '../../target.ts';
 import { parseOperationName, type OperationName } from './paths.ts';
 
 export const DEFAULT_DOCUMENT_PATH = BUSINESS_DEFAULTS.documentPath;

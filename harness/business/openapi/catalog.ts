@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { parsedOnce } from '../parsed-once.ts';
-import type { SideEffect } from '../safety.ts';
+import { parsedOnce } from '../../parsed-once.ts';
+import type { SideEffect } from '../../safety.ts';
 import { HTTP_METHODS, operationKey, parseOperationName } from './paths.ts';
 
 export type OperationStatus = 'current' | 'deprecated' | 'removed';
@@ -70,7 +70,7 @@ export interface ChangeNote {
   reading?: string;
 }
 
-const CATALOG_DIR = new URL('../../specs/catalog/', import.meta.url);
+const CATALOG_DIR = new URL('../../../specs/catalog/', import.meta.url);
 const STATUSES = new Set(['current', 'deprecated', 'removed']);
 const SIDE_EFFECTS = new Set(['read', 'write', 'destructive', 'money']);
 const EXPECTATIONS = new Set(['present', 'required', 'type', 'default', 'enumIncludes', 'enumExcludes', 'enumLike', 'accepts', 'rejects', 'noneRequired', 'deprecated', 'ifDeclared']);

@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeDirs } from '../report/report-dir.ts';
+import { makeDirs } from '../../report/report-dir.ts';
 import type { CatalogOperation } from './catalog.ts';
 import { operationKey, type OperationIndex } from './paths.ts';
 

@@ -7,7 +7,7 @@ import { unfollowedRef } from './dereference.ts';
 import type { OperationIndex, DocumentOperation } from './paths.ts';
 import { parseOperationName } from './paths.ts';
 import type { Location } from './catalog.ts';
-import { isJsonObject } from '../json.ts';
+import { isJsonObject } from '../../json.ts';
 
 export type Schema = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  * responses by status key, and whether it needs credentials. Works on the document as parsed (schema
  * `$ref`s stay, for the JSON Schema conversion to bundle them).
  */
-import { isJsonObject } from '../json.ts';
+import { isJsonObject } from '../../json.ts';
 import type { OperationIndex } from './paths.ts';
 import { resolvePointer } from './refs.ts';
 

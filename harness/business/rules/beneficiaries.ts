@@ -5,10 +5,10 @@
  * LEGAL_ENTITY_ADDRESS) and the vendor's for the rest.
  */
 import { randomUUID } from 'node:crypto';
-import type { GeneratedRequest } from '../../generators/openapi.ts';
-import type { JsonObject } from '../json.ts';
+import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import type { JsonObject } from '../../json.ts';
 import { innIndividual, innLegal } from './inn.ts';
-import { loadedPlan, type OperationPlan } from './plan.ts';
+import { loadedPlan, type OperationPlan } from '../runtime/plan.ts';
 
 export const BENEFICIARY_CREATE = 'POST /api/v1/nominal-accounts/beneficiaries';
 

@@ -5,11 +5,11 @@
  * every item has weight and declaredValue).
  */
 import { randomUUID } from 'node:crypto';
-import type { GeneratedRequest } from '../../generators/openapi.ts';
-import { getAt, isJsonObject, removeAt, setAt, type JsonObject } from '../json.ts';
-import type { OperationPlan } from './plan.ts';
+import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import { getAt, isJsonObject, removeAt, setAt, type JsonObject } from '../../json.ts';
+import type { OperationPlan } from '../runtime/plan.ts';
 import { generatedRequest, rulesConfig } from './rules.ts';
-import { fieldSites, needSite, siteOf } from './schema-sites.ts';
+import { fieldSites, needSite, siteOf } from '../runtime/schema-sites.ts';
 
 const DELIVERY_FIELDS = ['shippingParameters', 'deliveryPayment', 'deliveryCondition', 'delivery'];
 

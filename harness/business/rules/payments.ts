@@ -5,12 +5,12 @@
  * a transfer with `from.accountNumber` and a `to` block. The tax fields are found by name wherever the
  * body declares them (at the top of a draft, in the `tax` block of a transfer).
  */
-import { ToolError } from '../errors.ts';
-import { getAt, isJsonObject, removeAt, setAt, type JsonObject, type JsonPath } from '../json.ts';
-import type { GeneratedRequest } from '../../generators/openapi.ts';
-import type { OperationPlan } from './plan.ts';
+import { ToolError } from '../../errors.ts';
+import { getAt, isJsonObject, removeAt, setAt, type JsonObject, type JsonPath } from '../../json.ts';
+import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import type { OperationPlan } from '../runtime/plan.ts';
 import { freshCounterparty, generatedRequest, uniqueId } from './rules.ts';
-import { fieldSites, siteOf, typeAt } from './schema-sites.ts';
+import { fieldSites, siteOf, typeAt } from '../runtime/schema-sites.ts';
 
 export const PAYMENT_DRAFT = 'POST /api/v1/payment/create';
 export const RUBLE_TRANSFER = 'POST /api/v1/payment/ruble-transfer/pay';

@@ -14,21 +14,21 @@
  * sandbox writes its own. A test whose fixture is missing is skipped and names the key.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import { documentedSuccess } from '../checks/business-runtime.ts';
-import { refused as refusedAnswer } from '../checks/answer.ts';
-import { rejectedWith } from '../checks/status.ts';
-import type { Failure } from '../checks/failure.ts';
-import { inconclusive, ToolError } from '../errors.ts';
-import type { CapturedResponse, RequestSpec } from '../http.ts';
-import type { RequirementContext } from '../suite.ts';
-import { rulesSection, type RulesSection } from '../config/business.ts';
-import { credentialOf } from '../target.ts';
-import type { GeneratedRequest } from '../../generators/openapi.ts';
-import { isJsonObject, type JsonObject } from '../json.ts';
+import { documentedSuccess } from '../checks/runtime.ts';
+import { refused as refusedAnswer } from '../../checks/answer.ts';
+import { rejectedWith } from '../../checks/status.ts';
+import type { Failure } from '../../checks/failure.ts';
+import { inconclusive, ToolError } from '../../errors.ts';
+import type { CapturedResponse, RequestSpec } from '../../http.ts';
+import type { RequirementContext } from '../../suite.ts';
+import { rulesSection, type RulesSection } from '../config.ts';
+import { credentialOf } from '../../target.ts';
+import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import { isJsonObject, type JsonObject } from '../../json.ts';
 import { innIndividual, innLegal } from './inn.ts';
-import { notAfterServerError } from './judge.ts';
-import { loadedPlan, type OperationPlan } from './plan.ts';
-import { baseUrl, send } from './send.ts';
+import { notAfterServerError } from '../runtime/judge.ts';
+import { loadedPlan, type OperationPlan } from '../runtime/plan.ts';
+import { baseUrl, send } from '../runtime/send.ts';
 
 /** The served document's operation of this catalog row, if it describes it (after runtimePlan()). */
 export const opOf = (row: string): OperationPlan | undefined => loadedPlan().operations.find((op) => op.row === row);

@@ -14,13 +14,13 @@
  * one: every answer is kept, and every 5xx counts.
  */
 import { randomUUID } from 'node:crypto';
-import { type InvalidRequest, type GeneratedRequest } from '../../generators/openapi.ts';
+import { type InvalidRequest, type GeneratedRequest } from '../../../generators/business/openapi.ts';
 import { withFreshValue } from './fresh.ts';
 import { locate, releaseTaxRequests, requestsFor, withIdentifiers, type Located } from './identifiers.ts';
 import { pathParams } from './links.ts';
 import { generatedFor, type OperationPlan, type RuntimePlan } from './plan.ts';
 import { send, type Exchange, type Variant } from './send.ts';
-import { ScopedMap } from '../runner/run-scope.ts';
+import { ScopedMap } from '../../runner/run-scope.ts';
 
 export interface AuthExchanges {
   unknownToken: Exchange;

@@ -4,13 +4,13 @@
  * replaced by one that meets them (a beneficiary of some type, a checkout order, a small payment from a
  * fresh payer account). Any other operation's request, or one the builders cannot fit, is left as it is.
  */
-import { isSkip } from '../errors.ts';
-import type { GeneratedRequest } from '../../generators/openapi.ts';
-import { BENEFICIARY_CREATE, beneficiary } from './beneficiaries.ts';
-import { order } from './checkout.ts';
-import { PAYMENT_DRAFT, RUBLE_TRANSFER, payment } from './payments.ts';
+import { isSkip } from '../../errors.ts';
+import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import { BENEFICIARY_CREATE, beneficiary } from '../rules/beneficiaries.ts';
+import { order } from '../rules/checkout.ts';
+import { PAYMENT_DRAFT, RUBLE_TRANSFER, payment } from '../rules/payments.ts';
 import type { OperationPlan } from './plan.ts';
-import { PAYER_ROLES, payerAccount } from './rules.ts';
+import { PAYER_ROLES, payerAccount } from '../rules/rules.ts';
 
 const TYPES = ['UL_RESIDENT', 'FL_RESIDENT', 'UL_NONRESIDENT', 'IP_RESIDENT'];
 

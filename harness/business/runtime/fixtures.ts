@@ -12,11 +12,11 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { businessConfig, type IdentifierSet } from '../config/business.ts';
-import { isJsonObject } from '../json.ts';
+import { businessConfig, type IdentifierSet } from '../config.ts';
+import { isJsonObject } from '../../json.ts';
 import { operationKey, parseOperationName } from '../openapi/paths.ts';
-import { currentScope, ScopedMap } from '../runner/run-scope.ts';
-import { removeOldRunFiles, runFile } from '../run-files.ts';
+import { currentScope, ScopedMap } from '../../runner/run-scope.ts';
+import { removeOldRunFiles, runFile } from '../../run-files.ts';
 import { served } from './judge.ts';
 import { commonPrefix, pathParams } from './links.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';

@@ -18,14 +18,14 @@
  * value in every request (fresh.ts): a generated one may be blank or repeat within the run, and a
  * repeat is refused as a duplicate.
  */
-import { ToolError, isSkip } from '../errors.ts';
-import type { CapturedResponse } from '../http.ts';
+import { ToolError, isSkip } from '../../errors.ts';
+import type { CapturedResponse } from '../../http.ts';
 import { Ndfl3Api } from '../ndfl3/api.ts';
 import { RequestSource, SetupError, type Goal, type Handle } from '../ndfl3/requests.ts';
 import { workflow } from '../ndfl3/workflow.ts';
 import { operationKey } from '../openapi/paths.ts';
-import type { GeneratedRequest } from '../../generators/openapi.ts';
-import { isJsonObject } from '../json.ts';
+import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import { isJsonObject } from '../../json.ts';
 import { disposableSet, namedValue } from './fixtures.ts';
 import { meetingRules } from './fit.ts';
 import { freshIdentifiers } from './fresh.ts';
@@ -33,7 +33,7 @@ import { served } from './judge.ts';
 import { pathParams, requiredInBody, sourcesOf } from './links.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
 import { send } from './send.ts';
-import { perScope, ScopedMap, ScopedSet } from '../runner/run-scope.ts';
+import { perScope, ScopedMap, ScopedSet } from '../../runner/run-scope.ts';
 
 /** Where an identifier came from: named by the target file, made in this run, found in a list or a distant create, or generated. */
 export type Origin = 'named' | 'created' | 'found' | 'generated';

@@ -2,12 +2,12 @@
  * Small rules the runtime suites share about which exchanges can be judged, what a document promises,
  * and the evidence a pass needs: an answer to a valid request that shows the target did its job.
  */
-import { documentedSuccess } from '../checks/business-runtime.ts';
-import { inconclusive, ToolError } from '../errors.ts';
-import type { CapturedResponse } from '../http.ts';
+import { documentedSuccess } from '../checks/runtime.ts';
+import { inconclusive, ToolError } from '../../errors.ts';
+import type { CapturedResponse } from '../../http.ts';
 import type { OperationModel } from '../openapi/operation-model.ts';
-import { cite } from '../report/evidence-log.ts';
-import { serverErrorOf } from '../server-errors.ts';
+import { cite } from '../../report/evidence-log.ts';
+import { serverErrorOf } from '../../server-errors.ts';
 import type { OperationExchanges } from './exchanges.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
 import type { Exchange } from './send.ts';

@@ -11,7 +11,7 @@
  */
 import { resolvePointer } from '../openapi/refs.ts';
 import { templateKey } from '../openapi/paths.ts';
-import { isJsonObject, type JsonObject } from '../json.ts';
+import { isJsonObject, type JsonObject } from '../../json.ts';
 import type { OperationPlan } from './plan.ts';
 
 export interface ReadLink {

@@ -10,13 +10,13 @@ import { catalogOperations, type CatalogOperation } from '../openapi/catalog.ts'
 import { mtlsOperations } from '../openapi/business-target.ts';
 import { DocumentSchemas } from '../openapi/json-schema.ts';
 import { loadServedDocument } from '../openapi/load.ts';
-import { inconclusive, ToolError, type ErrorCode } from '../errors.ts';
+import { inconclusive, ToolError, type ErrorCode } from '../../errors.ts';
 import { jsonBodyOf, operationModel, type OperationModel } from '../openapi/operation-model.ts';
 import { OperationIndex, sameOperation, type OperationName } from '../openapi/paths.ts';
-import { businessRateGroup, type RateGroup } from '../rate-groups.ts';
-import { runContext, type RunContext } from '../suite.ts';
-import { perScope } from '../runner/run-scope.ts';
-import { GenerationError, OpenApiRequests, seedFor, type GeneratedRequest, type InvalidRequest } from '../../generators/openapi.ts';
+import { businessRateGroup, type RateGroup } from '../../rate-groups.ts';
+import { runContext, type RunContext } from '../../suite.ts';
+import { perScope } from '../../runner/run-scope.ts';
+import { GenerationError, OpenApiRequests, seedFor, type GeneratedRequest, type InvalidRequest } from '../../../generators/business/openapi.ts';
 
 export interface OperationPlan {
   /** "GET /api/v1/card/{ucid}" as the catalog names it. */

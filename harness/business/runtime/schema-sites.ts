@@ -3,8 +3,8 @@
  * wherever the schema declares it (through $ref, allOf, oneOf, anyOf and arrays, where the path steps
  * through "*"), so that a rule test sets the fields the spec names whatever the document's nesting.
  */
-import { ToolError } from '../errors.ts';
-import { isJsonObject, type JsonObject, type JsonPath } from '../json.ts';
+import { ToolError } from '../../errors.ts';
+import { isJsonObject, type JsonObject, type JsonPath } from '../../json.ts';
 import { jsonBodyOf } from '../openapi/operation-model.ts';
 import { resolvePointer } from '../openapi/refs.ts';
 import { loadedPlan, type OperationPlan } from './plan.ts';

@@ -6,15 +6,15 @@
  * run (harness/server-errors.ts). A valid request that draws a 5xx may be sent once more, only to tell
  * an intermittent 5xx from a steady one: every answer is kept, and every 5xx counts.
  */
-import { ToolError } from '../errors.ts';
-import type { CapturedResponse, RequestSpec } from '../http.ts';
+import { ToolError } from '../../errors.ts';
+import type { CapturedResponse, RequestSpec } from '../../http.ts';
 import { mtlsDispatcher, mtlsUrl } from '../mtls.ts';
-import { recordServerError } from '../server-errors.ts';
-import { credentialOf, serviceOf } from '../target.ts';
-import { toWire, type GeneratedRequest } from '../../generators/openapi.ts';
+import { recordServerError } from '../../server-errors.ts';
+import { credentialOf, serviceOf } from '../../target.ts';
+import { toWire, type GeneratedRequest } from '../../../generators/business/openapi.ts';
 import type { Origin } from './identifiers.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
-import { ScopedMap } from '../runner/run-scope.ts';
+import { ScopedMap } from '../../runner/run-scope.ts';
 
 export type Variant = 'valid' | 'unknown-id' | 'invalid' | 'no-token' | 'bad-token' | 'no-scope' | 'no-certificate' | 'plain-url';
 export type Host = 'own' | 'plain' | 'secured-without-certificate';

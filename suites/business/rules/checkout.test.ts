@@ -9,12 +9,12 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { statusIn } from '../../../harness/checks/status.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import { identify, order } from '../../../harness/business/checkout.ts';
-import { accepted, controlRefused, expectRefused, fitsDocument, generatedRequest, refused, ruleControl, rulesConfig, submit } from '../../../harness/business/rules.ts';
-import { enumOf, fieldSites, needSite } from '../../../harness/business/schema-sites.ts';
+import { identify, order } from '../../../harness/business/rules/checkout.ts';
+import { accepted, controlRefused, expectRefused, fitsDocument, generatedRequest, refused, ruleControl, rulesConfig, submit } from '../../../harness/business/rules/rules.ts';
+import { enumOf, fieldSites, needSite } from '../../../harness/business/runtime/schema-sites.ts';
 import { getAt, isJsonObject, type JsonObject, type JsonPath, removeAt, setAt } from '../../../harness/json.ts';
-import { rulesBlock } from '../_blocks.ts';
-import { runtimePlan, type OperationPlan } from '../../../harness/business/plan.ts';
+import { rulesBlock } from '../../../harness/business/blocks.ts';
+import { runtimePlan, type OperationPlan } from '../../../harness/business/runtime/plan.ts';
 
 const plan = await runtimePlan();
 

@@ -4,21 +4,21 @@
  * reasons of the error. Each is judged next to a control: the same operation, valid, accepted in this
  * run. An answer the fact is not about (a 2xx to a broken value, a 401) leaves it untried: inconclusive.
  */
-import { errorFormat, reasonsOf } from '../../../harness/checks/business-errors.ts';
+import { errorFormat, reasonsOf } from '../../../harness/business/checks/errors.ts';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { inconclusive, ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
-import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import { send } from '../../../harness/business/send.ts';
-import { locate } from '../../../harness/business/identifiers.ts';
-import { notAfterServerError } from '../../../harness/business/judge.ts';
-import { generatedFor, type OperationPlan, runtimePlan } from '../../../harness/business/plan.ts';
-import { beneficiary, BENEFICIARY_CREATE, beneficiaryRequest } from '../../../harness/business/beneficiaries.ts';
-import { accepted, generatedRequest, opOf, ruleControl, submit, submitRaw } from '../../../harness/business/rules.ts';
-import { fieldSites } from '../../../harness/business/schema-sites.ts';
+import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import { send } from '../../../harness/business/runtime/send.ts';
+import { locate } from '../../../harness/business/runtime/identifiers.ts';
+import { notAfterServerError } from '../../../harness/business/runtime/judge.ts';
+import { generatedFor, type OperationPlan, runtimePlan } from '../../../harness/business/runtime/plan.ts';
+import { beneficiary, BENEFICIARY_CREATE, beneficiaryRequest } from '../../../harness/business/rules/beneficiaries.ts';
+import { accepted, generatedRequest, opOf, ruleControl, submit, submitRaw } from '../../../harness/business/rules/rules.ts';
+import { fieldSites } from '../../../harness/business/runtime/schema-sites.ts';
 import { isJsonObject, type JsonObject, setAt } from '../../../harness/json.ts';
-import { rulesBlock } from '../_blocks.ts';
+import { rulesBlock } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();
 

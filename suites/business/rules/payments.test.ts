@@ -9,12 +9,12 @@
 import { failure } from '../../../harness/checks/failure.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
-import { runtimePlan, type OperationPlan } from '../../../harness/business/plan.ts';
-import { payment, PAYMENT_DRAFT, paymentOpWith, type Recipient, RUBLE_TRANSFER } from '../../../harness/business/payments.ts';
-import { accepted, expectRefused, fitsDocument, freshCounterparty, opOf, PAYER_ROLES, payerAccount, refused, refusedByPractice, ruleControl, submit, uniqueId } from '../../../harness/business/rules.ts';
+import { runtimePlan, type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import { payment, PAYMENT_DRAFT, paymentOpWith, type Recipient, RUBLE_TRANSFER } from '../../../harness/business/rules/payments.ts';
+import { accepted, expectRefused, fitsDocument, freshCounterparty, opOf, PAYER_ROLES, payerAccount, refused, refusedByPractice, ruleControl, submit, uniqueId } from '../../../harness/business/rules/rules.ts';
 import { isJsonObject, removeAt, setAt } from '../../../harness/json.ts';
-import { needSite } from '../../../harness/business/schema-sites.ts';
-import { rulesBlock } from '../_blocks.ts';
+import { needSite } from '../../../harness/business/runtime/schema-sites.ts';
+import { rulesBlock } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();
 

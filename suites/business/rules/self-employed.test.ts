@@ -13,11 +13,11 @@ import { statusIn } from '../../../harness/checks/status.ts';
 import { inconclusive, ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import { runtimePlan, type OperationPlan } from '../../../harness/business/plan.ts';
-import { accepted, controlRefused, generatedRequest, rulesConfig, submit } from '../../../harness/business/rules.ts';
+import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import { runtimePlan, type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import { accepted, controlRefused, generatedRequest, rulesConfig, submit } from '../../../harness/business/rules/rules.ts';
 import { isJsonObject, type JsonObject } from '../../../harness/json.ts';
-import { rulesBlock } from '../_blocks.ts';
+import { rulesBlock } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();
 
