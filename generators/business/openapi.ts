@@ -16,39 +16,11 @@ import fc from 'fast-check';
 import { convertSchema } from '../../harness/business/openapi/json-schema.ts';
 import { jsonBodyOf, type OperationModel, type ParameterLocation } from '../../harness/business/openapi/operation-model.ts';
 import { matchPath } from '../../harness/business/openapi/paths.ts';
+import { GenerationError, toWire, type GeneratedRequest, type InvalidRequest, type RequestGenerator, type WireRequest } from '../../harness/business/runtime/request.ts';
 import { schemaRegistry, type SchemaRegistry } from '../../harness/schemas.ts';
 import { flatten, typeOf, type Schema } from '../_internals/resolve.ts';
 import { failsOnRule, invalidCases } from '../invalid-cases.ts';
 import { schemaArbitrary } from '../schema-arbitrary.ts';
-
-export interface GeneratedRequest {
-  path: Record<string, unknown>;
-  query: Record<string, unknown>;
-  header: Record<string, unknown>;
-  body?: unknown;
-}
-
-export interface WireRequest {
-  /** The path with every parameter filled in and percent-encoded. */
-  path: string;
-  /** "" or "?a=1&b=2". */
-  search: string;
-  headers: Record<string, string>;
-  /** The JSON body, when one is sent. */
-  body?: unknown;
-  /** False when a value cannot travel as generated (a "." path segment, a header with a line break, an empty query value). */
-  sendable: boolean;
-}
-
-export interface InvalidRequest {
-  request: GeneratedRequest;
-  rule: string;
-  /** Where the broken rule is: "query.limit", "body.items[0].price", "header.Idempotency-Key", "body". */
-  at: string;
-  description: string;
-}
-
-export class GenerationError extends Error {}
 
 /** String formats the schema generators do not know, and the realistic maker that fits each. */
 const FORMAT_MAKERS: Record<string, string> = { uri: 'url', url: 'url', 'uri-reference': 'url', byte: 'base64', hostname: 'hostname', ipv4: 'ipv4', time: 'isoTime' };
@@ -89,49 +61,7 @@ function prng(seed: number): () => number {
   };
 }
 
-/** A number from a seed and a text, so that every operation gets its own stream of a run's seed. */
-export function seedFor(seed: number, text: string): number {
-  return (seed ^ createHash('sha256').update(text).digest().readUInt32BE(0)) >>> 0;
-}
-
-function wireString(value: unknown): string {
-  return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-const SENDABLE_HEADER = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
-
-/** The request as it travels: parameters as strings, in the path, the query string and the headers. */
-export function toWire(op: Pick<OperationModel, 'path' | 'parameters'>, request: GeneratedRequest): WireRequest {
-  let sendable = true;
-  const path = op.path.replace(/\{([^{}/]*)\}/g, (_m, name: string) => {
-    const text = wireString(request.path[name]);
-    if (text === '' || text === '.' || text === '..') sendable = false;
-    return encodeURIComponent(text);
-  });
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(request.query)) {
-    if (value === undefined || value === null) continue;
-    for (const item of Array.isArray(value) ? value : [value]) {
-      const text = wireString(item);
-      // "?name=" is read as absent by many servers, as an empty string by others: never sent.
-      if (text === '') sendable = false;
-      search.append(name, text);
-    }
-  }
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.header)) {
-    if (value === undefined || value === null) continue;
-    const text = Array.isArray(value) ? value.map(wireString).join(',') : wireString(value);
-    if (!SENDABLE_HEADER.test(text)) sendable = false;
-    headers[name] = text;
-  }
-  const query = search.toString();
-  const wire: WireRequest = { path, search: query ? `?${query}` : '', headers, sendable };
-  if (request.body !== undefined) wire.body = JSON.parse(JSON.stringify(request.body));
-  return wire;
-}
-
-export class OpenApiRequests {
+export class OpenApiRequests implements RequestGenerator {
   private readonly bundleId: string;
   private readonly base: string;
   private readonly ids = new Map<string, string>();

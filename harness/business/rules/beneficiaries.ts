@@ -5,7 +5,7 @@
  * LEGAL_ENTITY_ADDRESS) and the vendor's for the rest.
  */
 import { randomUUID } from 'node:crypto';
-import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import type { GeneratedRequest } from '../runtime/request.ts';
 import type { JsonObject } from '../../json.ts';
 import { innIndividual, innLegal } from './inn.ts';
 import { loadedPlan, type OperationPlan } from '../runtime/plan.ts';

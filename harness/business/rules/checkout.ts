@@ -5,7 +5,7 @@
  * every item has weight and declaredValue).
  */
 import { randomUUID } from 'node:crypto';
-import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import type { GeneratedRequest } from '../runtime/request.ts';
 import { getAt, isJsonObject, removeAt, setAt, type JsonObject } from '../../json.ts';
 import type { OperationPlan } from '../runtime/plan.ts';
 import { generatedRequest, rulesConfig } from './rules.ts';

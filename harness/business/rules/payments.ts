@@ -7,7 +7,7 @@
  */
 import { ToolError } from '../../errors.ts';
 import { getAt, isJsonObject, removeAt, setAt, type JsonObject, type JsonPath } from '../../json.ts';
-import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import type { GeneratedRequest } from '../runtime/request.ts';
 import type { OperationPlan } from '../runtime/plan.ts';
 import { freshCounterparty, generatedRequest, uniqueId } from './rules.ts';
 import { fieldSites, siteOf, typeAt } from '../runtime/schema-sites.ts';

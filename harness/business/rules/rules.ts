@@ -23,7 +23,7 @@ import type { CapturedResponse, RequestSpec } from '../../http.ts';
 import type { RequirementContext } from '../../suite.ts';
 import { rulesSection, type RulesSection } from '../config.ts';
 import { credentialOf } from '../../target.ts';
-import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import type { GeneratedRequest } from '../runtime/request.ts';
 import { isJsonObject, type JsonObject } from '../../json.ts';
 import { innIndividual, innLegal } from './inn.ts';
 import { notAfterServerError } from '../runtime/judge.ts';

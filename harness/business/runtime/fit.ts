@@ -5,7 +5,7 @@
  * fresh payer account). Any other operation's request, or one the builders cannot fit, is left as it is.
  */
 import { isSkip } from '../../errors.ts';
-import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import type { GeneratedRequest } from './request.ts';
 import { BENEFICIARY_CREATE, beneficiary } from '../rules/beneficiaries.ts';
 import { order } from '../rules/checkout.ts';
 import { PAYMENT_DRAFT, RUBLE_TRANSFER, payment } from '../rules/payments.ts';

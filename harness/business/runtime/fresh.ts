@@ -8,7 +8,7 @@
  * shop an order belongs to) stays as it was. The same values name nothing in a read of an unknown thing.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import type { GeneratedRequest } from './request.ts';
 import { isJsonObject } from '../../json.ts';
 import { pathParams, readLinks } from './links.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';

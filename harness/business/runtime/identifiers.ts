@@ -24,7 +24,7 @@ import { Ndfl3Api } from '../ndfl3/api.ts';
 import { RequestSource, SetupError, type Goal, type Handle } from '../ndfl3/requests.ts';
 import { workflow } from '../ndfl3/workflow.ts';
 import { operationKey } from '../openapi/paths.ts';
-import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import type { GeneratedRequest } from './request.ts';
 import { isJsonObject } from '../../json.ts';
 import { disposableSet, namedValue } from './fixtures.ts';
 import { meetingRules } from './fit.ts';

@@ -16,7 +16,8 @@ import { OperationIndex, sameOperation, type OperationName } from '../openapi/pa
 import { businessRateGroup, type RateGroup } from '../../rate-groups.ts';
 import { runContext, type RunContext } from '../../suite.ts';
 import { perScope } from '../../runner/run-scope.ts';
-import { GenerationError, OpenApiRequests, seedFor, type GeneratedRequest, type InvalidRequest } from '../../../generators/business/openapi.ts';
+import { seedFor } from '../../seeds.ts';
+import { GenerationError, type GeneratedRequest, type InvalidRequest, type RequestGenerator } from './request.ts';
 
 export interface OperationPlan {
   /** "GET /api/v1/card/{ucid}" as the catalog names it. */
@@ -52,7 +53,7 @@ export interface RuntimePlan {
   notApplicable?: ToolError;
   raw: Record<string, unknown>;
   operations: OperationPlan[];
-  requests: OpenApiRequests;
+  requests: RequestGenerator;
   schemas: DocumentSchemas;
   /** Why the mTLS rows cannot run (services.business.mtlsOperations missing or malformed), when they cannot. */
   mtlsUnconfigured?: ToolError;
@@ -63,9 +64,12 @@ export function perOperation(runs: number): number {
   return Math.max(1, Math.round(runs / 25));
 }
 
-async function build(): Promise<RuntimePlan> {
+/** The generator of requests over a served document: handed in by generators/business (harness never imports generators). */
+export type RequestGeneratorFor = (document: Record<string, unknown>) => RequestGenerator;
+
+async function build(generatorFor: RequestGeneratorFor): Promise<RuntimePlan> {
   const run = runContext();
-  const empty = { run, raw: {}, operations: [], requests: undefined as unknown as OpenApiRequests, schemas: undefined as unknown as DocumentSchemas };
+  const empty = { run, raw: {}, operations: [], requests: undefined as unknown as RequestGenerator, schemas: undefined as unknown as DocumentSchemas };
   if (!run.target.areas.includes('business')) return { ...empty, notApplicable: new ToolError('AREA_NOT_SELECTED', `area business is not selected in target "${run.target.name}"`) };
   if (!run.target.services.business) return { ...empty, notApplicable: new ToolError('CREDENTIAL_MISSING', `services.business is not described in target "${run.target.name}"`) };
   let served: Awaited<ReturnType<typeof loadServedDocument>>;
@@ -87,7 +91,7 @@ async function build(): Promise<RuntimePlan> {
     mtlsUnconfigured = error;
   }
   const operations = operationPlans(raw, secured, run.seed);
-  return { run, raw, operations, requests: new OpenApiRequests(raw), schemas: new DocumentSchemas(raw), mtlsUnconfigured };
+  return { run, raw, operations, requests: generatorFor(raw), schemas: new DocumentSchemas(raw), mtlsUnconfigured };
 }
 
 /** The catalog operations (current or deprecated) the document describes, as the suites exercise them. */
@@ -103,7 +107,7 @@ export function operationPlans(raw: Record<string, unknown>, secured: OperationN
     const plainUrlProbe = mtls && !probedAreas.has(catalog.area);
     if (plainUrlProbe) probedAreas.add(catalog.area);
     const breakable = model.parameters.length > 0 || jsonBodyOf(model) !== undefined;
-    operations.push({ row, catalog, model, rateGroup: businessRateGroup(model.path), mtls, plainUrlProbe, authProbe: false, breakable, seed: seedFor(seed, row) });
+    operations.push({ row, catalog, model, rateGroup: businessRateGroup(model.path), mtls, plainUrlProbe, authProbe: false, breakable, seed: seedFor(seed, 'operation', row) });
   }
   for (const op of authProbes(operations)) op.authProbe = true;
   return operations;
@@ -135,7 +139,7 @@ export function generatedFor(plan: RuntimePlan, op: OperationPlan): Generated {
     let invalid = plan.requests.invalid(op.model, valid[0], { seed: op.seed, count });
     // A valid request without its optional parameters has nothing to break there: try a few others.
     for (let extra = 1; invalid.length === 0 && op.breakable && extra <= 8; extra++) {
-      const other = plan.requests.valid(op.model, { seed: op.seed + 1000 * extra, count: 1 })[0];
+      const other = plan.requests.valid(op.model, { seed: seedFor(op.seed, 'breakable-valid', extra), count: 1 })[0];
       invalid = plan.requests.invalid(op.model, other, { seed: op.seed, count });
     }
     out = { valid, invalid };
@@ -149,24 +153,27 @@ export function generatedFor(plan: RuntimePlan, op: OperationPlan): Generated {
 
 const plans = perScope((): { plan?: Promise<RuntimePlan>; settled?: RuntimePlan } => ({}));
 
-/** The plan, built on first use for the target; it never rejects (a plan that cannot be made says why). */
-export function runtimePlan(): Promise<RuntimePlan> {
+/**
+ * The plan, built on first use for the target with the generator its first caller hands in; it never
+ * rejects (a plan that cannot be made says why).
+ */
+export function runtimePlanWith(generatorFor: RequestGeneratorFor): Promise<RuntimePlan> {
   const state = plans();
-  return (state.plan ??= build()
+  return (state.plan ??= build(generatorFor)
     .catch((error: unknown): RuntimePlan => {
       const run = runContext();
-      const empty = { run, raw: {}, operations: [], requests: undefined as unknown as OpenApiRequests, schemas: undefined as unknown as DocumentSchemas };
+      const empty = { run, raw: {}, operations: [], requests: undefined as unknown as RequestGenerator, schemas: undefined as unknown as DocumentSchemas };
       return { ...empty, unusable: error instanceof ToolError ? error : new ToolError('SUITE_ERROR', `the runtime plan could not be made: ${(error as Error).message}`) };
     })
     .then((made) => (state.settled = made)));
 }
 
 /**
- * The plan runtimePlan() made, for the rule helpers that read the served document synchronously. A
+ * The plan runtimePlanWith() made, for the rule helpers that read the served document synchronously. A
  * suite file awaits runtimePlan() before it declares its tests; using a helper before that is our bug.
  */
 export function loadedPlan(): RuntimePlan {
   const { settled } = plans();
-  if (!settled) throw new ToolError('SUITE_ERROR', 'the business plan was used before runtimePlan() had made it');
+  if (!settled) throw new ToolError('SUITE_ERROR', 'the business plan was used before the runtime plan had been made');
   return settled;
 }

@@ -11,7 +11,7 @@ import type { CapturedResponse, RequestSpec } from '../../http.ts';
 import { mtlsDispatcher, mtlsUrl } from '../mtls.ts';
 import { recordServerError } from '../../server-errors.ts';
 import { credentialOf, serviceOf } from '../../target.ts';
-import { toWire, type GeneratedRequest } from '../../../generators/business/openapi.ts';
+import { toWire, type GeneratedRequest } from './request.ts';
 import type { Origin } from './identifiers.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
 import { ScopedMap } from '../../runner/run-scope.ts';

@@ -10,11 +10,11 @@ import { randomUUID } from 'node:crypto';
 import { failure } from '../../../harness/checks/failure.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
-import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import type { GeneratedRequest } from '../../../harness/business/runtime/request.ts';
 import { beneficiary, BENEFICIARY_CREATE, beneficiaryRequest, document, DOCUMENT_TYPES, OWN_FIELD } from '../../../harness/business/rules/beneficiaries.ts';
 import { accepted, expectRefused, fitsDocument, ruleControl, submit } from '../../../harness/business/rules/rules.ts';
 import { isJsonObject, type JsonObject } from '../../../harness/json.ts';
-import { runtimePlan } from '../../../harness/business/runtime/plan.ts';
+import { runtimePlan } from '../../../generators/business/plan.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();

@@ -15,13 +15,14 @@ import { rejectedWith } from '../../../harness/checks/status.ts';
 import { inconclusive } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
-import type { GeneratedRequest } from '../../../generators/business/openapi.ts';
+import type { GeneratedRequest } from '../../../harness/business/runtime/request.ts';
 import { itemsOf } from '../../../harness/business/runtime/paging.ts';
 import { canonicalJson, isJsonObject } from '../../../harness/json.ts';
 import { type Host, send } from '../../../harness/business/runtime/send.ts';
 import { conclusive, notAfterServerError } from '../../../harness/business/runtime/judge.ts';
 import { notLocatedRow, unusableRows } from '../../../harness/business/blocks.ts';
-import { type OperationPlan, runtimePlan } from '../../../harness/business/runtime/plan.ts';
+import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import { runtimePlan } from '../../../generators/business/plan.ts';
 
 const plan = await runtimePlan();
 const LISTS = ['GET /api/v1/card', 'GET /api/v3/card'];
