@@ -16,6 +16,7 @@ import fc from 'fast-check';
 import { convertSchema } from '../../harness/business/openapi/json-schema.ts';
 import { jsonBodyOf, type OperationModel, type ParameterLocation } from '../../harness/business/openapi/operation-model.ts';
 import { matchPath } from '../../harness/business/openapi/paths.ts';
+import { escapePointer } from '../../harness/business/openapi/refs.ts';
 import { GenerationError, toWire, type GeneratedRequest, type InvalidRequest, type RequestGenerator, type WireRequest } from '../../harness/business/runtime/request.ts';
 import { schemaRegistry, type SchemaRegistry } from '../../harness/schemas.ts';
 import { flatten, typeOf, type Schema } from '../_internals/resolve.ts';
@@ -121,7 +122,7 @@ export class OpenApiRequests implements RequestGenerator {
     for (const p of op.parameters) {
       const sent = p.in === 'path' ? path[p.name] : p.in === 'query' ? search.getAll(p.name) : wire.headers[p.name];
       if (sent === undefined || (Array.isArray(sent) && sent.length === 0)) continue;
-      view[p.in][p.name] = this.coerce(sent, { $ref: `#/properties/${p.in}/properties/${escapeToken(p.name)}` }, id);
+      view[p.in][p.name] = this.coerce(sent, { $ref: `#/properties/${p.in}/properties/${escapePointer(p.name)}` }, id);
     }
     if (wire.body !== undefined) view.body = wire.body;
     return view;
@@ -192,10 +193,6 @@ export class OpenApiRequests implements RequestGenerator {
     }
     return out;
   }
-}
-
-function escapeToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /**

@@ -9,6 +9,8 @@ import type { CapturedResponse } from '../../http.ts';
 import type { DocumentSchemas } from '../openapi/json-schema.ts';
 import { responseFor, type OperationModel } from '../openapi/operation-model.ts';
 import { failure, type Failure } from '../../checks/failure.ts';
+import { isSuccess } from '../../checks/answer.ts';
+import { getAt, pointerSteps } from '../../json.ts';
 
 const mediaOf = (res: CapturedResponse) => res.headers['content-type']?.split(';')[0].trim().toLowerCase();
 const isJsonMedia = (media: string | undefined) => media !== undefined && (media === 'application/json' || media.endsWith('+json'));
@@ -81,9 +83,7 @@ export function bodyConforms(op: OperationModel, res: CapturedResponse, schemas:
 }
 
 function shown(value: unknown, pointer: string): string {
-  let node = value;
-  for (const part of pointer.split('/').slice(1)) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-  const text = JSON.stringify(node);
+  const text = JSON.stringify(getAt(value, pointerSteps(pointer)));
   return text === undefined ? 'nothing' : text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
@@ -134,7 +134,7 @@ export function businessRefusal(status: number): string | undefined {
  */
 export function acceptanceOf(op: OperationModel, res: CapturedResponse, schemas: DocumentSchemas, requirement: string, context: { identifiersExist: boolean; unknownIdentifierIs400?: boolean }): AcceptanceVerdict {
   const { status } = res;
-  if (status >= 200 && status < 300) {
+  if (isSuccess(status)) {
     const off = documentedSuccess(op, res, schemas, requirement);
     return off.length ? { failures: [], unjudged: `answered ${status}, but not as the document describes its success (${off[0].received}; BUS-RUN-002, 003 and 004 judge that)` } : { failures: [] };
   }

@@ -2,7 +2,7 @@
  * Checks of the 3-NDFL suites: pure functions of what was sent and what came back, returning
  * failures that name the requirement, what was expected and what was received.
  */
-import { isRefusal } from '../../checks/answer.ts';
+import { isRefusal, isSuccess } from '../../checks/answer.ts';
 import { failure, type Failure } from '../../checks/failure.ts';
 import type { CapturedResponse } from '../../http.ts';
 import { isJsonObject } from '../../json.ts';
@@ -18,13 +18,12 @@ import type { WorkflowOperation } from './workflow.ts';
 export const isWorkflowRefusal = isRefusal;
 export const REFUSAL = 'refused (neither a 2xx nor a 5xx)';
 
-const ok = (status: number) => status >= 200 && status <= 299;
 const statusText = (res: CapturedResponse) => `HTTP ${res.status}${res.json && typeof res.json === 'object' && 'errorCode' in res.json ? ` ${String((res.json as { errorCode: unknown }).errorCode)}` : ''}`;
 
 /** An accepted call followed by a GET that reads exactly the operation's target state. */
 export function landedIn(requirement: string, op: WorkflowOperation, from: string, res: CapturedResponse, after: Snapshot): Failure[] {
   const out: Failure[] = [];
-  if (!ok(res.status)) out.push(failure(requirement, `${op.name} from ${from} accepted (2xx)`, statusText(res)));
+  if (!isSuccess(res.status)) out.push(failure(requirement, `${op.name} from ${from} accepted (2xx)`, statusText(res)));
   else if (after.state !== op.target) out.push(failure(requirement, `GET reads state ${op.target} after ${op.name} (3.1)`, `state ${after.state ?? '(none)'}`));
   return out;
 }
@@ -52,7 +51,7 @@ export function refusedUnchanged(
 ): Failure[] {
   const out: Failure[] = [];
   if (allowed === 'any' ? !isRefusal(res.status) : !allowed.includes(res.status)) {
-    const how = ok(res.status) ? 'accepted with' : res.status >= 500 ? 'server error' : 'status';
+    const how = isSuccess(res.status) ? 'accepted with' : res.status >= 500 ? 'server error' : 'status';
     out.push(failure(requirement, `${what} refused with ${allowed === 'any' ? 'neither a 2xx nor a 5xx' : allowed.join(', ')}`, `${how} ${statusText(res)}`));
   }
   if (after.state !== before.state) out.push(failure(requirement, `${what} leaves the state ${before.state}`, `state ${after.state ?? '(none)'}`));

@@ -3,6 +3,7 @@
  * user (a test file's share of the request pool, or the sandbox's provisioning). See harness/business/ndfl3/.
  */
 import type { CapturedResponse } from '../../http.ts';
+import { isSuccess } from '../../checks/answer.ts';
 import { Ndfl3Api } from './api.ts';
 import { requireMachine, requireStateField } from './config.ts';
 import { RequestSource, type PoolUser } from './requests.ts';
@@ -49,6 +50,6 @@ export function workflowControl(t: RequirementContext, user: PoolUser): Promise<
         return (await api.step(h, op)).res;
       });
     },
-    (res) => res.status >= 200 && res.status < 300,
+    (res) => isSuccess(res.status),
   );
 }

@@ -6,6 +6,7 @@
  */
 import { businessRefusal } from '../checks/runtime.ts';
 import { failure, type Failure } from '../../checks/failure.ts';
+import { isSuccess } from '../../checks/answer.ts';
 import { inconclusive } from '../../errors.ts';
 import type { CapturedResponse, HttpClient } from '../../http.ts';
 import { DocumentSchemas } from '../openapi/json-schema.ts';
@@ -58,7 +59,7 @@ export async function conformsToServedDocument(run: Run, operation: string, res:
  * business refusal (a 400 or 422 of a rule beyond the served schema, a 409) ends the test inconclusive.
  */
 export async function acceptedAsDocumented(run: Run, operation: string, res: CapturedResponse, requirement: string, what: string): Promise<Failure[]> {
-  if (res.status >= 200 && res.status <= 299) return conformsToServedDocument(run, operation, res, requirement, { required: false });
+  if (isSuccess(res.status)) return conformsToServedDocument(run, operation, res, requirement, { required: false });
   const business = businessRefusal(res.status);
   if (business) throw inconclusive('PRECONDITION_MISSING', `${what} ${business}: ${res.rawBody.length > 200 ? `${res.rawBody.slice(0, 200)}…` : res.rawBody}`);
   return [failure(requirement, `${what} accepted (2xx)`, `HTTP ${res.status}`)];

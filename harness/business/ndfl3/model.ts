@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import type { CapturedResponse } from '../../http.ts';
+import { isSuccess } from '../../checks/answer.ts';
 import type { Ndfl3Api, Snapshot } from './api.ts';
 import { isWorkflowRefusal, REFUSAL } from './checks.ts';
 import type { Machine } from './machine.ts';
@@ -39,7 +40,6 @@ export class SequenceMismatch extends Error {
 }
 
 const short = (op: WorkflowOperation) => `POST .../workflow/${op.name}`;
-const ok = (status: number) => status >= 200 && status <= 299;
 
 function got(res: CapturedResponse, after: Snapshot, versionBefore?: string): string {
   const code = res.json && typeof res.json === 'object' && 'errorCode' in res.json ? ` ${String((res.json as { errorCode: unknown }).errorCode)}` : '';
@@ -107,7 +107,7 @@ class WorkflowCommand implements fc.AsyncCommand<ModelState, RealSystem> {
     const unchanged = after.state === from && (model.version === undefined || after.version === model.version);
     if (expectation === 'allowed') {
       expected = `accepted, state ${op.target}`;
-      agrees = ok(res.status) && after.state === op.target;
+      agrees = isSuccess(res.status) && after.state === op.target;
     } else if (expectation === 'refused') {
       expected = `${REFUSAL}, state stays ${from}`;
       agrees = isWorkflowRefusal(res.status) && unchanged;
@@ -115,7 +115,7 @@ class WorkflowCommand implements fc.AsyncCommand<ModelState, RealSystem> {
       // A repeat in the target state: 3.1 says nothing of it, so it may be answered or refused; only a
       // move would disagree with the table (the vendor's 200 that changes nothing is NDF-WF-002's).
       expected = `a repeat: state stays ${from}`;
-      agrees = (ok(res.status) || isWorkflowRefusal(res.status)) && after.state === from;
+      agrees = (isSuccess(res.status) || isWorkflowRefusal(res.status)) && after.state === from;
     }
     if (after.response.status !== 200) agrees = false;
     real.steps.push(`${real.steps.length + 1}. ${short(op)} from ${from} → expected ${expected}, got ${got(res, after, model.version)}`);

@@ -7,6 +7,7 @@
  */
 import type { CapturedResponse, HttpClient } from '../../http.ts';
 import { isJsonObject } from '../../json.ts';
+import { PromiseMemo } from '../../memo.ts';
 import { recordServerError, serverErrorOf } from '../../server-errors.ts';
 import { cite } from '../../report/evidence-log.ts';
 import { recordFetchedDocument } from '../../report/fetched-documents.ts';
@@ -41,7 +42,7 @@ export interface ServedDocument {
 
 const OPERATION = `GET ${DEFAULT_DOCUMENT_PATH}`;
 const ACCEPT = 'application/yaml, application/x-yaml, text/yaml, application/json;q=0.9, */*;q=0.5';
-const cache = new Map<string, Promise<ServedDocument>>();
+const cache = new PromiseMemo<string, ServedDocument>('keep');
 
 const snippet = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text || '(empty)');
 
@@ -110,9 +111,7 @@ export function documentServerError(): string | undefined {
 /** The served document; the exchange that fetched it is evidence of every test that asks for it. */
 export function loadServedDocument(client: HttpClient, target: Target): Promise<ServedDocument> {
   const url = businessDocumentUrl(target);
-  let pending = cache.get(url);
-  if (!pending) cache.set(url, (pending = load(client, target, url)));
-  return pending.then((served) => {
+  return cache.get(url, () => load(client, target, url)).then((served) => {
     cite(served.response);
     return served;
   });
@@ -121,7 +120,7 @@ export function loadServedDocument(client: HttpClient, target: Target): Promise<
 /** The document this process already fetched, if any (for after-all reports that must not fetch). */
 export function alreadyLoaded(target: Target): Promise<ServedDocument> | undefined {
   try {
-    return cache.get(businessDocumentUrl(target));
+    return cache.peek(businessDocumentUrl(target));
   } catch {
     return undefined;
   }

@@ -7,6 +7,7 @@
  * property 'description'".
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { pointerSteps } from '../../json.ts';
 import { templateKey } from './paths.ts';
 import { brokenRefs, escapePointer, resolvePointer } from './refs.ts';
 
@@ -96,9 +97,5 @@ function sameTemplates(document: Record<string, unknown>): Finding[] {
 /** "/paths/~1api~1v1~1card/get/responses/200" -> "paths./api/v1/card.get.responses.200" */
 export function readablePointer(pointer: string): string {
   if (pointer === '') return '(document root)';
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .join(' › ');
+  return pointerSteps(pointer).join(' › ');
 }

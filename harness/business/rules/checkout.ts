@@ -26,8 +26,8 @@ export function identify(op: OperationPlan, body: JsonObject): void {
  * A v2 order that meets every rule: itemsAmount equal to the items' total, no deprecated amount, and
  * no delivery services unless `delivery` (then every item has weight and declaredValue).
  */
-export function order(op: OperationPlan, salt: number, options: { delivery?: boolean; wanted?: (b: JsonObject) => boolean } = {}): GeneratedRequest & { body: JsonObject } {
-  const request = generatedRequest(op, salt, options.wanted);
+export function order(op: OperationPlan, purpose: string, options: { delivery?: boolean; wanted?: (b: JsonObject) => boolean } = {}): GeneratedRequest & { body: JsonObject } {
+  const request = generatedRequest(op, purpose, options.wanted);
   const body = request.body;
   identify(op, body);
   removeAt(body, ['amount']);

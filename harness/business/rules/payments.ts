@@ -59,7 +59,8 @@ export interface PaymentOptions {
   counterparty?: { accountNumber: string; inn: string };
   amount?: number;
   tax?: boolean;
-  salt?: number;
+  /** What the payment is for, which seeds its generated request ('payment' by default). */
+  purpose?: string;
 }
 
 /** Top-level and nested sites of the recipient's field among its names. */
@@ -74,7 +75,7 @@ function recipientSite(op: OperationPlan, shape: Shape, ...names: string[]): Jso
 /** A payment that meets every rule: a fresh client id, the payer, a realistic recipient, no rule field unless asked. */
 export function payment(op: OperationPlan, options: PaymentOptions): GeneratedRequest & { body: JsonObject } {
   const shape = shapeOf(op);
-  const request = generatedRequest(op, options.salt ?? 1, (b) => !(shape.recipient.length && !isJsonObject(getAt(b, shape.recipient))));
+  const request = generatedRequest(op, options.purpose ?? 'payment', (b) => !(shape.recipient.length && !isJsonObject(getAt(b, shape.recipient))));
   const body = request.body;
   for (const name of RULE_FIELDS) for (const site of fieldSites(op, name)) if (!site.path.includes('*')) removeAt(body, site.path);
   const recipient = options.recipient ?? 'legal';

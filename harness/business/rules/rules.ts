@@ -26,6 +26,7 @@ import { credentialOf } from '../../target.ts';
 import type { GeneratedRequest } from '../runtime/request.ts';
 import { isJsonObject, type JsonObject } from '../../json.ts';
 import { innIndividual, innLegal } from './inn.ts';
+import { seedFor } from '../../seeds.ts';
 import { notAfterServerError } from '../runtime/judge.ts';
 import { loadedPlan, type OperationPlan } from '../runtime/plan.ts';
 import { baseUrl, send } from '../runtime/send.ts';
@@ -76,11 +77,12 @@ export const uniqueId = (prefix = 'pc') => `${prefix}-${randomUUID()}`;
 
 /**
  * A generated valid request of the operation whose body satisfies `wanted` (tried over up to 40
- * generated requests), with a copy of its body to edit. Skips when none does.
+ * generated requests, seeded by the purpose it is made for), with a copy of its body to edit. Skips
+ * when none does.
  */
-export function generatedRequest(op: OperationPlan, salt: number, wanted: (body: JsonObject) => boolean = () => true): GeneratedRequest & { body: JsonObject } {
+export function generatedRequest(op: OperationPlan, purpose: string, wanted: (body: JsonObject) => boolean = () => true): GeneratedRequest & { body: JsonObject } {
   for (let i = 0; i < 40; i++) {
-    const [request] = loadedPlan().requests.valid(op.model, { seed: op.seed + salt * 100 + i, count: 1 });
+    const [request] = loadedPlan().requests.valid(op.model, { seed: seedFor(op.seed, purpose, i), count: 1 });
     if (isJsonObject(request.body) && wanted(request.body)) return { ...request, body: structuredClone(request.body) };
   }
   throw new ToolError('PRECONDITION_MISSING', `no request generated from the served document for ${op.row} had the shape the rule needs`);

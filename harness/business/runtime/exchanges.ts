@@ -20,7 +20,8 @@ import { locate, releaseTaxRequests, requestsFor, withIdentifiers, type Located 
 import { pathParams } from './links.ts';
 import { generatedFor, type OperationPlan, type RuntimePlan } from './plan.ts';
 import { send, type Exchange, type Variant } from './send.ts';
-import { ScopedMap } from '../../runner/run-scope.ts';
+import { PromiseMemo } from '../../memo.ts';
+import { perScope } from '../../runner/run-scope.ts';
 
 export interface AuthExchanges {
   unknownToken: Exchange;
@@ -50,16 +51,14 @@ function onLocated(c: InvalidRequest, located: Located, op: OperationPlan): Gene
   return withIdentifiers({ ...c.request, header: { ...c.request.header, ...header } }, values, op);
 }
 
-const locatedMade = new ScopedMap<string, Promise<Located[]>>();
+const locatedMade = perScope(() => new PromiseMemo<string, Located[]>('keep'));
 
 /** The operation's valid requests with identifiers that exist where the run can have them (made once). */
 function locatedValid(plan: RuntimePlan, op: OperationPlan): Promise<Located[]> {
-  let pending = locatedMade.get(op.row);
-  if (!pending) {
+  return locatedMade().get(op.row, () => {
     const count = generatedFor(plan, op).valid.length;
-    locatedMade.set(op.row, (pending = Promise.all(requestsFor(plan, op, count, 0).slice(0, count).map((request) => locate(plan, op, request)))));
-  }
-  return pending;
+    return Promise.all(requestsFor(plan, op, count, 'valid exchange').slice(0, count).map((request) => locate(plan, op, request)));
+  });
 }
 
 async function make(plan: RuntimePlan, op: OperationPlan): Promise<OperationExchanges> {
@@ -86,12 +85,10 @@ async function make(plan: RuntimePlan, op: OperationPlan): Promise<OperationExch
   return out;
 }
 
-const made = new ScopedMap<string, Promise<OperationExchanges>>();
+const made = perScope(() => new PromiseMemo<string, OperationExchanges>('keep'));
 
 export function exchangesOf(plan: RuntimePlan, op: OperationPlan): Promise<OperationExchanges> {
-  let pending = made.get(op.row);
-  if (!pending) made.set(op.row, (pending = make(plan, op)));
-  return pending;
+  return made().get(op.row, () => make(plan, op));
 }
 
 async function makeAuth(plan: RuntimePlan, op: OperationPlan): Promise<AuthExchanges> {
@@ -106,13 +103,11 @@ async function makeAuth(plan: RuntimePlan, op: OperationPlan): Promise<AuthExcha
   return { unknownToken, malformedToken, noScope };
 }
 
-const authMade = new ScopedMap<string, Promise<AuthExchanges>>();
+const authMade = perScope(() => new PromiseMemo<string, AuthExchanges>('keep'));
 
 /** The token checks of an operation that stands for its group. */
 export function authExchangesOf(plan: RuntimePlan, op: OperationPlan): Promise<AuthExchanges> {
-  let pending = authMade.get(op.row);
-  if (!pending) authMade.set(op.row, (pending = makeAuth(plan, op)));
-  return pending;
+  return authMade().get(op.row, () => makeAuth(plan, op));
 }
 
 /**

@@ -26,6 +26,9 @@ import { workflow } from '../ndfl3/workflow.ts';
 import { operationKey } from '../openapi/paths.ts';
 import type { GeneratedRequest } from './request.ts';
 import { isJsonObject } from '../../json.ts';
+import { isSuccess } from '../../checks/answer.ts';
+import { PromiseMemo } from '../../memo.ts';
+import { seedFor } from '../../seeds.ts';
 import { disposableSet, namedValue } from './fixtures.ts';
 import { meetingRules } from './fit.ts';
 import { freshIdentifiers } from './fresh.ts';
@@ -50,7 +53,7 @@ export interface Created {
   values: Record<string, unknown>;
 }
 
-export const ok = (res: CapturedResponse | undefined): res is CapturedResponse => res !== undefined && res.status >= 200 && res.status < 300;
+export const ok = (res: CapturedResponse | undefined): res is CapturedResponse => res !== undefined && isSuccess(res.status);
 const ID_LIKE = /(^id$|Id$|Number$|^inn$|^ucid$)/;
 /** Required query parameters named like identifiers (a result read by its correlationId). */
 const queryIdentifiers = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'query' && p.required && ID_LIKE.test(p.name)).map((p) => p.name);
@@ -88,8 +91,8 @@ const bodyNames = new WeakMap<OperationPlan, string[]>();
  * create; for operations with known rules of 2.6, requests that meet them (fit.ts), kept only
  * where they are valid against the served document, the generated ones after them as fallbacks.
  */
-export function requestsFor(p: RuntimePlan, op: OperationPlan, count = 3, salt = 7): GeneratedRequest[] {
-  const generated = p.requests.valid(op.model, { seed: op.seed + salt, count });
+export function requestsFor(p: RuntimePlan, op: OperationPlan, count = 3, purpose = 'create'): GeneratedRequest[] {
+  const generated = p.requests.valid(op.model, { seed: seedFor(op.seed, purpose), count });
   const fitted = generated.map((request, i) => meetingRules(op, request, i)).filter((request, i) => request !== generated[i] && p.requests.validOnWire(op.model, request));
   return [...fitted, ...generated].map((request) => freshIdentifiers(p, op, request));
 }
@@ -172,7 +175,7 @@ function continues(create: OperationPlan, op: OperationPlan): boolean {
   return op.model.path.startsWith(`${path}/`) || (/^(create|send|issue)$/.test(last) && op.model.path.startsWith(`${parent}/`));
 }
 
-const shared = new ScopedMap<string, Promise<Created | undefined>>();
+const shared = perScope(() => new PromiseMemo<string, Created | undefined>('keep'));
 /**
  * Sources that could not give an identifier once (a create not answered as documented, an empty list):
  * not asked again, so that a target that refuses everything costs a handful of requests, not one
@@ -183,9 +186,7 @@ const barren = new ScopedSet<string>();
 /** A 2xx create of `op` with these known identifiers, shared by every caller that only reads what it makes. */
 function sharedCreate(p: RuntimePlan, op: OperationPlan, known: Record<string, unknown>, depth: number): Promise<Created | undefined> {
   const key = `${op.row} ${JSON.stringify(known)} ${depth}`;
-  let pending = shared.get(key);
-  if (!pending) shared.set(key, (pending = create(p, op, known, depth).catch(absentOnPrecondition)));
-  return pending;
+  return shared().get(key, () => create(p, op, known, depth).catch(absentOnPrecondition));
 }
 
 function absentOnPrecondition(error: unknown): undefined {
@@ -222,14 +223,13 @@ async function existing(p: RuntimePlan, op: OperationPlan, name: string, known: 
   return undefined;
 }
 
-const lists = new ScopedMap<string, Promise<unknown>>();
+const lists = perScope(() => new PromiseMemo<string, unknown>('keep'));
 
 /** The first value of `name` a list shows (only its required query parameters sent: a filter could hide what it holds). */
 function listed(p: RuntimePlan, op: OperationPlan, name: string, known: Record<string, unknown>, depth: number): Promise<unknown> {
   const key = `${op.row} ${name} ${JSON.stringify(known)} ${depth}`;
-  let pending = lists.get(key);
-  if (!pending) {
-    pending = (async () => {
+  return lists().get(key, () =>
+    (async () => {
       const generated = requestsFor(p, op, 1)[0];
       const required = new Set(op.model.parameters.filter((q) => q.in === 'query' && q.required).map((q) => q.name));
       const bare = { ...generated, query: Object.fromEntries(Object.entries(generated.query).filter(([q]) => required.has(q))) };
@@ -240,10 +240,8 @@ function listed(p: RuntimePlan, op: OperationPlan, name: string, known: Record<s
       if (has(res.json)) return res.json[name];
       const arrays = Array.isArray(res.json) ? [res.json] : Object.values(res.json as Record<string, unknown>).filter(Array.isArray);
       return arrays.flat().find(has)?.[name];
-    })().catch(absentOnPrecondition);
-    lists.set(key, pending);
-  }
-  return pending;
+    })().catch(absentOnPrecondition),
+  );
 }
 
 /**

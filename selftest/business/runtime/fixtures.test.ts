@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disposableSet, namedValue } from '../../../harness/business/runtime/fixtures.ts';
 import { requestsFor } from '../../../harness/business/runtime/identifiers.ts';
+import { seedFor } from '../../../harness/seeds.ts';
 import { operationPlans, type OperationPlan, type RuntimePlan } from '../../../harness/business/runtime/plan.ts';
 import { send } from '../../../harness/business/runtime/send.ts';
 import { HttpClient } from '../../../harness/http.ts';
@@ -100,7 +101,7 @@ describe('fresh identifiers of a create', () => {
     const [a, b] = requestsFor(plan, create, 2);
     const [bodyA, bodyB] = [a.body, b.body] as Array<Record<string, unknown>>;
     expect(bodyA.orderId).not.toEqual(bodyB.orderId);
-    const generated = plan.requests.valid(create.model, { seed: create.seed + 7, count: 1 })[0].body as Record<string, unknown>;
+    const generated = plan.requests.valid(create.model, { seed: seedFor(create.seed, 'create'), count: 1 })[0].body as Record<string, unknown>;
     expect(bodyA.shopId).toEqual(generated.shopId);
   });
 });
