@@ -33,6 +33,7 @@ export interface InvalidRequest {
   description: string;
 }
 
+/** A served document the generators cannot work from: the plan skips the operation's tests with it. */
 export class GenerationError extends Error {}
 
 /** What the engine needs of a request generator over the served document. */
