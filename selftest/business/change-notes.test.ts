@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { ChangeNote } from '../../harness/openapi/catalog.ts';
-import { changeNotes } from '../../harness/openapi/catalog.ts';
-import { evaluateChangeNote, type Outcome } from '../../harness/openapi/change-notes.ts';
-import { dereferenceDocument } from '../../harness/openapi/dereference.ts';
-import { OperationIndex } from '../../harness/openapi/paths.ts';
-import { verdictOn } from '../../harness/openapi/schema-behaviour.ts';
+import type { ChangeNote } from '../../harness/business/openapi/catalog.ts';
+import { changeNotes } from '../../harness/business/openapi/catalog.ts';
+import { evaluateChangeNote, type Outcome } from '../../harness/business/openapi/change-notes.ts';
+import { dereferenceDocument } from '../../harness/business/openapi/dereference.ts';
+import { OperationIndex } from '../../harness/business/openapi/paths.ts';
+import { verdictOn } from '../../harness/business/openapi/schema-behaviour.ts';
 import { ROOT } from '../helpers.ts';
 
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });

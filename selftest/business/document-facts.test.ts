@@ -4,12 +4,12 @@
  * loyalty history errors and certificates in PEM, on small documents made for each case.
  */
 import { describe, expect, it } from 'vitest';
-import { dereferenceDocument } from '../../harness/openapi/dereference.ts';
-import { additionsOptional, certificatesInPem, heavyLoadErrorDocumented, loyaltyHistoryErrorsDocumented } from '../../harness/openapi/document-facts.ts';
-import { NotLocated } from '../../harness/openapi/locate.ts';
-import { OperationIndex } from '../../harness/openapi/paths.ts';
-import { refusal, verdictOn } from '../../harness/openapi/schema-behaviour.ts';
-import { versionGroups } from '../../harness/openapi/versions.ts';
+import { dereferenceDocument } from '../../harness/business/openapi/dereference.ts';
+import { additionsOptional, certificatesInPem, heavyLoadErrorDocumented, loyaltyHistoryErrorsDocumented } from '../../harness/business/openapi/document-facts.ts';
+import { NotLocated } from '../../harness/business/openapi/locate.ts';
+import { OperationIndex } from '../../harness/business/openapi/paths.ts';
+import { refusal, verdictOn } from '../../harness/business/openapi/schema-behaviour.ts';
+import { versionGroups } from '../../harness/business/openapi/versions.ts';
 
 const UIN_SPEC = '^(0|[А-Яа-яA-Za-z0-9]{4}|[А-ЯA-Z0-9]{20}|[А-ЯA-Z0-9]{25})$';
 const accepts = (schema: Record<string, unknown>, sample: string) => verdictOn([[schema]], sample).accepted;

@@ -6,11 +6,11 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { documentServed, openApiValid } from '../../harness/checks/business.ts';
-import { dereferenceDocument, unfollowedRef } from '../../harness/openapi/dereference.ts';
-import { documentServerError, loadServedDocument } from '../../harness/openapi/load.ts';
-import { describeProblem, parseOpenApiText } from '../../harness/openapi/parse.ts';
-import { condense, validateOpenApi } from '../../harness/openapi/validate.ts';
+import { documentServed, openApiValid } from '../../harness/business/checks/document.ts';
+import { dereferenceDocument, unfollowedRef } from '../../harness/business/openapi/dereference.ts';
+import { documentServerError, loadServedDocument } from '../../harness/business/openapi/load.ts';
+import { describeProblem, parseOpenApiText } from '../../harness/business/openapi/parse.ts';
+import { condense, validateOpenApi } from '../../harness/business/openapi/validate.ts';
 import { HttpClient } from '../../harness/http.ts';
 import { LocalPacer } from '../../harness/pacer.ts';
 import { Redactor } from '../../harness/redact.ts';

@@ -1,6 +1,6 @@
-/** The error-body facts of spec 7 (harness/checks/business-errors.ts): the format of an enumeration error, the reasons of a 403. */
+/** The error-body facts of spec 7 (harness/business/checks/errors.ts): the format of an enumeration error, the reasons of a 403. */
 import { describe, expect, it } from 'vitest';
-import { errorFormat, reasonsOf } from '../../harness/checks/business-errors.ts';
+import { errorFormat, reasonsOf } from '../../harness/business/checks/errors.ts';
 
 describe('errorFormat', () => {
   it('is the top-level fields and their types, not their values', () => {

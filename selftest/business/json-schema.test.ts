@@ -1,6 +1,6 @@
 /** OpenAPI 3.0 schemas to JSON Schema 2020-12, judged by ajv as the runtime suites will use them. */
 import { describe, expect, it } from 'vitest';
-import { convertSchema, DocumentSchemas } from '../../harness/openapi/json-schema.ts';
+import { convertSchema, DocumentSchemas } from '../../harness/business/openapi/json-schema.ts';
 
 const DOC = {
   openapi: '3.0.3',

@@ -1,6 +1,6 @@
 /** The path-matching rule: parameter names ignored, trailing slash and version segment significant. */
 import { describe, expect, it } from 'vitest';
-import { matchPath, OperationIndex, operationKey, parseOperationName, sameOperation } from '../../harness/openapi/paths.ts';
+import { matchPath, OperationIndex, operationKey, parseOperationName, sameOperation } from '../../harness/business/openapi/paths.ts';
 
 const doc = {
   paths: {

@@ -9,7 +9,7 @@ import { faults as runtimeFaults } from '../../sandbox/services/business/runtime
 import { operationByKey } from '../../sandbox/services/business/runtime/operations.ts';
 import { sbpCommission } from '../../sandbox/services/business/runtime/payments.ts';
 import { normalised, ruleRefusal } from '../../sandbox/services/business/runtime/rules.ts';
-import { innIndividual, innLegal } from '../../harness/business/inn.ts';
+import { innIndividual, innLegal } from '../../harness/business/rules/inn.ts';
 import { getAt, removeAt, setAt } from '../../harness/json.ts';
 
 const catalog = new Map(runtimeFaults.map((f) => [f.id, f]));

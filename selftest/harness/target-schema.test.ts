@@ -4,7 +4,7 @@
  * object is closed, every key is described, the defaults agree, and the credentials are marked.
  */
 import { describe, expect, it } from 'vitest';
-import { BUSINESS_DEFAULTS, BUSINESS_SHAPE, NDFL3_DEFAULTS, SBP_DEFAULTS } from '../../harness/config/business.ts';
+import { BUSINESS_DEFAULTS, BUSINESS_SHAPE, NDFL3_DEFAULTS, SBP_DEFAULTS } from '../../harness/business/config.ts';
 import { IDENTITY_DEFAULTS, IDENTITY_SHAPE } from '../../harness/config/identity.ts';
 import { INSURANCE_SHAPE } from '../../harness/config/insurance.ts';
 import { INVEST_DEFAULTS, INVEST_SHAPE } from '../../harness/config/invest.ts';
@@ -12,7 +12,7 @@ import { shapeOf, shapePaths } from '../../harness/config/shape.ts';
 import { SPEECH_DEFAULTS, SPEECH_SHAPE, STREAMING_DEFAULTS } from '../../harness/config/speech.ts';
 import { keyPaths, keysAt, targetFileSchema, type SchemaNode } from '../../harness/config/target-schema.ts';
 import { documentedLimits } from '../../harness/limits.ts';
-import { workflow } from '../../harness/ndfl3/workflow.ts';
+import { workflow } from '../../harness/business/ndfl3/workflow.ts';
 import { DEFAULT_SETTINGS, type TargetFileData } from '../../harness/target.ts';
 
 /** The keys of a whole target file as the harness reads them: target.ts the top level, the readers of harness/config/ each service. */

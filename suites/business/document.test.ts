@@ -17,18 +17,18 @@ import {
   operationDeprecated,
   operationPresent,
   successDocumented,
-} from '../../harness/checks/business.ts';
-import { mtlsOperations } from '../../harness/openapi/business-target.ts';
-import { catalogOperations, changeNote } from '../../harness/openapi/catalog.ts';
-import { computeDrift, summariseDrift, writeDrift } from '../../harness/openapi/drift.ts';
-import { additionsOptional, certificatesInPem, heavyLoadErrorDocumented, loyaltyHistoryErrorsDocumented } from '../../harness/openapi/document-facts.ts';
-import { alreadyLoaded, documentServerError } from '../../harness/openapi/load.ts';
-import { NotLocated } from '../../harness/openapi/locate.ts';
-import { parseOperationName } from '../../harness/openapi/paths.ts';
+} from '../../harness/business/checks/document.ts';
+import { mtlsOperations } from '../../harness/business/openapi/business-target.ts';
+import { catalogOperations, changeNote } from '../../harness/business/openapi/catalog.ts';
+import { computeDrift, summariseDrift, writeDrift } from '../../harness/business/openapi/drift.ts';
+import { additionsOptional, certificatesInPem, heavyLoadErrorDocumented, loyaltyHistoryErrorsDocumented } from '../../harness/business/openapi/document-facts.ts';
+import { alreadyLoaded, documentServerError } from '../../harness/business/openapi/load.ts';
+import { NotLocated } from '../../harness/business/openapi/locate.ts';
+import { parseOperationName } from '../../harness/business/openapi/paths.ts';
 import { scoped } from '../../harness/runner/run-scope.ts';
 import { runSettings } from '../../harness/runner/settings.ts';
 import { requirementTest, runContext } from '../../harness/suite.ts';
-import { expectChangeNote, expectFacts, readableDocument, servedDocument } from './_document.ts';
+import { expectChangeNote, expectFacts, readableDocument, servedDocument } from '../../harness/business/client.ts';
 
 const rows = (status: string) => catalogOperations().filter((row) => row.status === status);
 /** The rows a document must describe: not the specification file itself, nor a row only one reading of 4.5 gives. */

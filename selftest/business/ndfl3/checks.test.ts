@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { cannedResponse } from '../../helpers.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
-import type { Snapshot } from '../../../harness/ndfl3/api.ts';
-import { businessErrorBody, containsText, landedIn, refusedUnchanged, repeatChangesNothing, valuesOfKey, writtenIsRead } from '../../../harness/ndfl3/checks.ts';
-import { workflow } from '../../../harness/ndfl3/workflow.ts';
+import type { Snapshot } from '../../../harness/business/ndfl3/api.ts';
+import { businessErrorBody, containsText, landedIn, refusedUnchanged, repeatChangesNothing, valuesOfKey, writtenIsRead } from '../../../harness/business/ndfl3/checks.ts';
+import { workflow } from '../../../harness/business/ndfl3/workflow.ts';
 
 function res(status: number, body?: unknown, contentType = 'application/json'): CapturedResponse {
   return cannedResponse(status, body, { 'content-type': contentType });

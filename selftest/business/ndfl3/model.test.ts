@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CapturedResponse } from '../../../harness/http.ts';
-import { Machine } from '../../../harness/ndfl3/machine.ts';
-import { runModel } from '../../../harness/ndfl3/model.ts';
-import { RequestSource } from '../../../harness/ndfl3/requests.ts';
-import { workflow, type WorkflowOperation } from '../../../harness/ndfl3/workflow.ts';
+import { Machine } from '../../../harness/business/ndfl3/machine.ts';
+import { runModel } from '../../../harness/business/ndfl3/model.ts';
+import { RequestSource } from '../../../harness/business/ndfl3/requests.ts';
+import { workflow, type WorkflowOperation } from '../../../harness/business/ndfl3/workflow.ts';
 import { sourceStateTable } from '../../../sandbox/services/business/ndfl3/machine.ts';
 import { apiOf, sandbox, targetOf } from './_sandbox.ts';
 

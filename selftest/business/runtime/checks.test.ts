@@ -1,5 +1,5 @@
 /**
- * The checks of the business operations as served (harness/checks/business-runtime.ts): each can fail,
+ * The checks of the business operations as served (harness/business/checks/runtime.ts): each can fail,
  * none falls into the false-alarm traps (charset in Content-Type, status ranges and default, an
  * undocumented 401 on a refusal of missing credentials, 204 without a body), and none passes what a
  * target that does nothing useful answers (an empty 200, `{}`, JSON labelled HTML, 401 to a valid token).
@@ -18,11 +18,11 @@ import {
   servedWithCertificate,
   statusDocumented,
   vendorErrorBody,
-} from '../../../harness/checks/business-runtime.ts';
+} from '../../../harness/business/checks/runtime.ts';
 import { cannedResponse } from '../../helpers.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
-import { DocumentSchemas } from '../../../harness/openapi/json-schema.ts';
-import type { OperationModel } from '../../../harness/openapi/operation-model.ts';
+import { DocumentSchemas } from '../../../harness/business/openapi/json-schema.ts';
+import type { OperationModel } from '../../../harness/business/openapi/operation-model.ts';
 
 const ID = 'BUS-RUN-000';
 

@@ -1,6 +1,6 @@
 /**
- * The target file's test data per operation (harness/business/fixtures.ts) and the fresh identifiers of
- * creates (harness/business/fresh.ts), against a real sandbox on loopback: an operation's own fixture
+ * The target file's test data per operation (harness/business/runtime/fixtures.ts) and the fresh identifiers of
+ * creates (harness/business/runtime/fresh.ts), against a real sandbox on loopback: an operation's own fixture
  * wins over the identifiers by name and never reaches another operation; a destructive operation gets
  * only a disposable set, each once, and not one a read shows gone; a create that names its new thing
  * gets a value that is never blank and never repeats.
@@ -9,16 +9,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { disposableSet, namedValue } from '../../../harness/business/fixtures.ts';
-import { requestsFor } from '../../../harness/business/identifiers.ts';
-import { operationPlans, type OperationPlan, type RuntimePlan } from '../../../harness/business/plan.ts';
-import { send } from '../../../harness/business/send.ts';
+import { disposableSet, namedValue } from '../../../harness/business/runtime/fixtures.ts';
+import { requestsFor } from '../../../harness/business/runtime/identifiers.ts';
+import { seedFor } from '../../../harness/seeds.ts';
+import { operationPlans, type OperationPlan, type RuntimePlan } from '../../../harness/business/runtime/plan.ts';
+import { send } from '../../../harness/business/runtime/send.ts';
 import { HttpClient } from '../../../harness/http.ts';
-import { mtlsOperations } from '../../../harness/openapi/business-target.ts';
-import { DocumentSchemas } from '../../../harness/openapi/json-schema.ts';
+import { mtlsOperations } from '../../../harness/business/openapi/business-target.ts';
+import { DocumentSchemas } from '../../../harness/business/openapi/json-schema.ts';
 import { LocalPacer } from '../../../harness/pacer.ts';
 import { loadTarget } from '../../../harness/target.ts';
-import { OpenApiRequests } from '../../../generators/openapi.ts';
+import { OpenApiRequests } from '../../../generators/business/openapi.ts';
 import { cleanDocument } from '../../../sandbox/services/business/document.ts';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/server.ts';
 
@@ -100,7 +101,7 @@ describe('fresh identifiers of a create', () => {
     const [a, b] = requestsFor(plan, create, 2);
     const [bodyA, bodyB] = [a.body, b.body] as Array<Record<string, unknown>>;
     expect(bodyA.orderId).not.toEqual(bodyB.orderId);
-    const generated = plan.requests.valid(create.model, { seed: create.seed + 7, count: 1 })[0].body as Record<string, unknown>;
+    const generated = plan.requests.valid(create.model, { seed: seedFor(create.seed, 'create'), count: 1 })[0].body as Record<string, unknown>;
     expect(bodyA.shopId).toEqual(generated.shopId);
   });
 });

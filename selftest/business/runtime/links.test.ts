@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cleanDocument } from '../../../sandbox/services/business/document.ts';
-import { deletePairs, readLinks, sourcesOf } from '../../../harness/business/links.ts';
-import { operationPlans } from '../../../harness/business/plan.ts';
+import { deletePairs, readLinks, sourcesOf } from '../../../harness/business/runtime/links.ts';
+import { operationPlans } from '../../../harness/business/runtime/plan.ts';
 
 const raw = cleanDocument();
 const operations = operationPlans(raw, [], 1);

@@ -1,5 +1,5 @@
 /**
- * The mTLS listener of the sandbox and harness/mtls.ts, against a real sandbox on loopback: the target
+ * The mTLS listener of the sandbox and harness/business/mtls.ts, against a real sandbox on loopback: the target
  * file names absolute PEM files; the client certificate opens the secured operations, no certificate,
  * a certificate of another CA, or the plain listener do not; a resumed TLS session without a
  * certificate is still refused (node reports such a session as authorized).
@@ -10,7 +10,7 @@ import { isAbsolute, join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from '../../../harness/errors.ts';
-import { isTlsRefusal, mtlsDispatcher, mtlsFiles } from '../../../harness/mtls.ts';
+import { isTlsRefusal, mtlsDispatcher, mtlsFiles } from '../../../harness/business/mtls.ts';
 import { loadTarget, type Target } from '../../../harness/target.ts';
 import { makeCertificates } from '../../../sandbox/certificates.ts';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/server.ts';
@@ -89,7 +89,7 @@ describe('the mTLS listener', () => {
   });
 });
 
-describe('harness/mtls.ts', () => {
+describe('harness/business/mtls.ts', () => {
   it('says which key is missing', () => {
     const bare = { ...target, name: 'bare', services: { business: { url: 'http://x' } } } as Target;
     expect(() => mtlsFiles(bare)).toThrow(ToolError);

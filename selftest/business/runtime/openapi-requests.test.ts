@@ -4,10 +4,11 @@
  * wire would undo (an object in a string path parameter) are dropped.
  */
 import { describe, expect, it } from 'vitest';
-import { operationModel, type OperationModel } from '../../../harness/openapi/operation-model.ts';
-import { OperationIndex } from '../../../harness/openapi/paths.ts';
+import { operationModel, type OperationModel } from '../../../harness/business/openapi/operation-model.ts';
+import { OperationIndex } from '../../../harness/business/openapi/paths.ts';
 import { SchemaRegistry } from '../../../harness/schemas.ts';
-import { OpenApiRequests, toWire } from '../../../generators/openapi.ts';
+import { OpenApiRequests } from '../../../generators/business/openapi.ts';
+import { toWire } from '../../../harness/business/runtime/request.ts';
 import { cleanDocument } from '../../../sandbox/services/business/document.ts';
 
 const doc = cleanDocument();

@@ -4,8 +4,8 @@
  * 3.0 to JSON Schema 2020-12, formats on), for every operation and several seeds.
  */
 import { describe, expect, it } from 'vitest';
-import { DocumentSchemas } from '../../../harness/openapi/json-schema.ts';
-import { resolvePointer } from '../../../harness/openapi/refs.ts';
+import { DocumentSchemas } from '../../../harness/business/openapi/json-schema.ts';
+import { resolvePointer } from '../../../harness/business/openapi/refs.ts';
 import { cleanDocument } from '../../../sandbox/services/business/document.ts';
 import { allOperations } from '../../../sandbox/services/business/runtime/operations.ts';
 import { Synthesizer } from '../../../sandbox/services/business/runtime/synthesize.ts';

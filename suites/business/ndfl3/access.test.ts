@@ -14,12 +14,12 @@ import type { Failure } from '../../../harness/checks/failure.ts';
 import { statusIn } from '../../../harness/checks/status.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
-import { isJsonAnswer, NDFL3 } from '../../../harness/ndfl3/api.ts';
-import { businessErrorBody, refusedUnchanged } from '../../../harness/ndfl3/checks.ts';
-import { anyState, type Goal } from '../../../harness/ndfl3/requests.ts';
-import type { WorkflowOperation } from '../../../harness/ndfl3/workflow.ts';
+import { isJsonAnswer, NDFL3 } from '../../../harness/business/ndfl3/api.ts';
+import { businessErrorBody, refusedUnchanged } from '../../../harness/business/ndfl3/checks.ts';
+import { anyState, type Goal } from '../../../harness/business/ndfl3/requests.ts';
+import type { WorkflowOperation } from '../../../harness/business/ndfl3/workflow.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
-import { ndfl3 } from './_ndfl3.ts';
+import { ndfl3 } from '../../../harness/business/ndfl3/client.ts';
 
 const CREDENTIALS: Array<[string, () => string | null]> = [
   ['without a bearer token', () => null],

@@ -2,22 +2,22 @@
  * Spec 4.5: what hangs off a tax request. The request data carries a state of 3.1; every read conforms
  * to the target's own served document (spec 9); a declaration edit is read back as written; a chat
  * message appears in the chat; the form's attachments can be read; document data and a tax form are
- * accepted. The payloads are "not shown" in the spec: the suite builds them (generators/ndfl3.ts) and
+ * accepted. The payloads are "not shown" in the spec: the suite builds them (generators/business/ndfl3.ts) and
  * skips, with the reason, where the target's document describes other ones.
  */
 import { describe } from 'vitest';
 import { failure } from '../../../harness/checks/failure.ts';
 import { statusIn } from '../../../harness/checks/status.ts';
 import { ToolError } from '../../../harness/errors.ts';
-import { NDFL3, sideEffectOf } from '../../../harness/ndfl3/api.ts';
-import { containsText, valuesOfKey, writtenIsRead } from '../../../harness/ndfl3/checks.ts';
-import { acceptedAsDocumented, bodyMisfit, conformsToServedDocument } from '../../../harness/ndfl3/document.ts';
-import { anyState, type Goal } from '../../../harness/ndfl3/requests.ts';
-import { workflow } from '../../../harness/ndfl3/workflow.ts';
+import { NDFL3, sideEffectOf } from '../../../harness/business/ndfl3/api.ts';
+import { containsText, valuesOfKey, writtenIsRead } from '../../../harness/business/ndfl3/checks.ts';
+import { acceptedAsDocumented, bodyMisfit, conformsToServedDocument } from '../../../harness/business/ndfl3/document.ts';
+import { anyState, type Goal } from '../../../harness/business/ndfl3/requests.ts';
+import { workflow } from '../../../harness/business/ndfl3/workflow.ts';
 import { assertAllowed } from '../../../harness/safety.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
-import { chatText, declarationEdit, documentData, one, taxFormUpload } from '../../../generators/ndfl3.ts';
-import { ndfl3 } from './_ndfl3.ts';
+import { chatText, declarationEdit, documentData, one, taxFormUpload } from '../../../generators/business/ndfl3.ts';
+import { ndfl3 } from '../../../harness/business/ndfl3/client.ts';
 
 
 async function fits(t: RequirementContext, operation: string, body: unknown): Promise<void> {

@@ -9,10 +9,10 @@
 import { describe } from 'vitest';
 import { failure } from '../../../harness/checks/failure.ts';
 import { ToolError } from '../../../harness/errors.ts';
-import { requireMachine } from '../../../harness/ndfl3/config.ts';
-import { runModel } from '../../../harness/ndfl3/model.ts';
+import { requireMachine } from '../../../harness/business/ndfl3/config.ts';
+import { runModel } from '../../../harness/business/ndfl3/model.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import { ndfl3 } from './_ndfl3.ts';
+import { ndfl3 } from '../../../harness/business/ndfl3/client.ts';
 
 const MAX_COMMANDS = 8;
 /** Exploring and shrinking stop after this long; the test reports what it found by then. */

@@ -10,13 +10,13 @@
 import { describe } from 'vitest';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { ToolError } from '../../../harness/errors.ts';
-import { requireMachine } from '../../../harness/ndfl3/config.ts';
-import { businessErrorBody, isWorkflowRefusal, REFUSAL, refusedUnchanged } from '../../../harness/ndfl3/checks.ts';
-import { inState, type Goal, type Handle, type RequestSource } from '../../../harness/ndfl3/requests.ts';
-import { workflow, type State, type WorkflowOperation } from '../../../harness/ndfl3/workflow.ts';
+import { requireMachine } from '../../../harness/business/ndfl3/config.ts';
+import { businessErrorBody, isWorkflowRefusal, REFUSAL, refusedUnchanged } from '../../../harness/business/ndfl3/checks.ts';
+import { inState, type Goal, type Handle, type RequestSource } from '../../../harness/business/ndfl3/requests.ts';
+import { workflow, type State, type WorkflowOperation } from '../../../harness/business/ndfl3/workflow.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
-import { ndfl3, workflowControl } from './_ndfl3.ts';
+import { ndfl3, workflowControl } from '../../../harness/business/ndfl3/client.ts';
 
 const wf = workflow();
 // An order in which each state is usually one call away from the previous one (the sandbox's happy path first).

@@ -6,11 +6,11 @@
  */
 import { describe } from 'vitest';
 import { ToolError } from '../../../harness/errors.ts';
-import { isWorkflowRefusal, landedIn, repeatChangesNothing } from '../../../harness/ndfl3/checks.ts';
-import { anyState, inState, type Goal } from '../../../harness/ndfl3/requests.ts';
-import { workflow, type WorkflowOperation } from '../../../harness/ndfl3/workflow.ts';
+import { isWorkflowRefusal, landedIn, repeatChangesNothing } from '../../../harness/business/ndfl3/checks.ts';
+import { anyState, inState, type Goal } from '../../../harness/business/ndfl3/requests.ts';
+import { workflow, type WorkflowOperation } from '../../../harness/business/ndfl3/workflow.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
-import { gateAllows, ndfl3 } from './_ndfl3.ts';
+import { gateAllows, ndfl3 } from '../../../harness/business/ndfl3/client.ts';
 
 const TOUR = ['start-work', 'resume-work', 'ready', 'acknowledge', 'pending-payment', 'payment-done', 'clarification', 'start-review', 'decline', 'cancel'];
 const wf = workflow();

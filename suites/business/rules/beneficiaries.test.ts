@@ -10,21 +10,21 @@ import { randomUUID } from 'node:crypto';
 import { failure } from '../../../harness/checks/failure.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
-import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import { beneficiary, BENEFICIARY_CREATE, beneficiaryRequest, document, DOCUMENT_TYPES, OWN_FIELD } from '../../../harness/business/beneficiaries.ts';
-import { accepted, expectRefused, fitsDocument, ruleControl, submit } from '../../../harness/business/rules.ts';
+import type { GeneratedRequest } from '../../../harness/business/runtime/request.ts';
+import { beneficiary, BENEFICIARY_CREATE, beneficiaryRequest, document, DOCUMENT_TYPES, OWN_FIELD } from '../../../harness/business/rules/beneficiaries.ts';
+import { accepted, expectRefused, fitsDocument, ruleControl, submit } from '../../../harness/business/rules/rules.ts';
 import { isJsonObject, type JsonObject } from '../../../harness/json.ts';
-import { runtimePlan } from '../../../harness/business/plan.ts';
-import { rulesBlock } from '../_blocks.ts';
+import { runtimePlan } from '../../../generators/business/plan.ts';
+import { rulesBlock } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();
 
 const clean = (node: JsonObject): JsonObject => JSON.parse(JSON.stringify(node)) as JsonObject;
 
 rulesBlock(plan, 'business rules: beneficiaries (2.6)', ['BUS-BEN-001', 'BUS-BEN-002', 'BUS-BEN-003', 'BUS-BEN-004', 'BUS-BEN-005', 'BUS-BEN-006', 'BUS-BEN-007', 'BUS-BEN-008', 'BUS-BEN-009', 'BUS-BEN-010'], [BENEFICIARY_CREATE], ([create]) => {
-  let salt = 0;
+  let made = 0;
   /** The create request with this body: generated parameters (a fresh Idempotency-Key), the body as given. */
-  const request = (body: JsonObject): GeneratedRequest => beneficiaryRequest(create, salt++, clean(body));
+  const request = (body: JsonObject): GeneratedRequest => beneficiaryRequest(create, made++, clean(body));
 
   /** Sends a beneficiary the rules accept; the example must also be valid against the served document. */
   async function expectAccepted(id: string, body: JsonObject, what: string, t: RequirementContext) {
@@ -142,7 +142,7 @@ rulesBlock(plan, 'business rules: one beneficiary per Idempotency-Key (vendor)',
   requirementTest('BUS-BEN-011', { row: `${BENEFICIARY_CREATE} repeated with one Idempotency-Key` }, async (t) => {
     const key = create.model.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
     if (!key) throw new ToolError('PRECONDITION_MISSING', `${BENEFICIARY_CREATE} declares no Idempotency-Key header in the served document`);
-    const sent = beneficiaryRequest(create, 900, clean(beneficiary('UL_RESIDENT')));
+    const sent = beneficiaryRequest(create, 'echo', clean(beneficiary('UL_RESIDENT')));
     fitsDocument(create, sent, 'a UL_RESIDENT beneficiary');
     const idOf = (json: unknown) => (isJsonObject(json) ? json.beneficiaryId : undefined);
     const first = await submit(create, sent, 'a beneficiary');

@@ -9,12 +9,13 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { statusIn } from '../../../harness/checks/status.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import { identify, order } from '../../../harness/business/checkout.ts';
-import { accepted, controlRefused, expectRefused, fitsDocument, generatedRequest, refused, ruleControl, rulesConfig, submit } from '../../../harness/business/rules.ts';
-import { enumOf, fieldSites, needSite } from '../../../harness/business/schema-sites.ts';
+import { identify, order } from '../../../harness/business/rules/checkout.ts';
+import { accepted, controlRefused, expectRefused, fitsDocument, generatedRequest, refused, ruleControl, rulesConfig, submit } from '../../../harness/business/rules/rules.ts';
+import { enumOf, fieldSites, needSite } from '../../../harness/business/runtime/schema-sites.ts';
 import { getAt, isJsonObject, type JsonObject, type JsonPath, removeAt, setAt } from '../../../harness/json.ts';
-import { rulesBlock } from '../_blocks.ts';
-import { runtimePlan, type OperationPlan } from '../../../harness/business/plan.ts';
+import { rulesBlock } from '../../../harness/business/blocks.ts';
+import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import { runtimePlan } from '../../../generators/business/plan.ts';
 
 const plan = await runtimePlan();
 
@@ -25,11 +26,11 @@ rulesBlock(plan, 'business rules: checkout v2 order (2.6)', ['BUS-CHK-001', 'BUS
   requirementTest('BUS-CHK-001', { row: 'an order with neither itemsAmount nor amount is refused, with itemsAmount accepted' }, async (t) => {
     const condition = rulesConfig().checkout?.itemsAmountCondition;
     if (condition !== 'without-amount') throw new ToolError('CREDENTIAL_MISSING', `the condition of itemsAmount is not in the spec: services.business.rules.checkout.itemsAmountCondition is ${condition === undefined ? 'not set' : `"${String(condition)}"`} (the suite knows without-amount)`);
-    const withIt = order(create, 2);
+    const withIt = order(create, 'with amount');
     fitsDocument(create, withIt, 'an order with itemsAmount');
     const ok = await submit(create, withIt, 'an order with itemsAmount');
     t.expectNone(accepted(create, ok, t.id), ok, 'an order with itemsAmount');
-    const without = order(create, 1);
+    const without = order(create, 'without amount');
     removeAt(without.body, needSite(create, 'itemsAmount').path);
     const res = await submit(create, without, 'the order with neither itemsAmount nor amount');
     t.expectNone(refused(res, t.id), res, 'the same order with neither itemsAmount nor the deprecated amount');
@@ -37,7 +38,7 @@ rulesBlock(plan, 'business rules: checkout v2 order (2.6)', ['BUS-CHK-001', 'BUS
 
   for (const field of ['weight', 'declaredValue']) {
     requirementTest('BUS-CHK-002', { row: `an order with delivery services and an item without ${field} is refused` }, async (t) => {
-      const request = order(create, 10, { delivery: true });
+      const request = order(create, 'delivery', { delivery: true });
       removeAt(request.body, needSite(create, field).path);
       const res = await submit(create, request, `delivery services, an item without ${field}`);
       await expectRefused(t, res, () => ruleControl(t, create, 'an order with delivery services, weight and declaredValue', () => withDelivery(create)), `an order with shippingParameters whose item has no ${field}`);
@@ -64,7 +65,7 @@ rulesBlock(plan, 'business rules: checkout v2 order (2.6)', ['BUS-CHK-001', 'BUS
 
 /** An order with delivery services, every item with weight and declaredValue. */
 function withDelivery(create: OperationPlan) {
-  return order(create, 11, { delivery: true });
+  return order(create, 'delivery base', { delivery: true });
 }
 
 /** The paths of DeliveryKind values (an enum holding post_office) in the body schema. */
@@ -79,7 +80,7 @@ function withKind(create: OperationPlan, value: string): { request: ReturnType<t
   const sites = kindSites(create);
   if (!sites.length) throw new ToolError('PRECONDITION_MISSING', `no field of the request body of ${V2_CREATE} takes a DeliveryKind (an enum with post_office) in the served document`);
   const has = (b: JsonObject) => sites.some((p) => getAt(b, p) !== undefined);
-  const request = order(create, 20, { wanted: has });
+  const request = order(create, 'deprecated field', { wanted: has });
   if (isJsonObject(request.body.shippingParameters)) for (const [name, v] of [['weight', 1200], ['declaredValue', 500]] as const) setAt(request.body, needSite(create, name).path, v);
   const site = sites.find((p) => getAt(request.body, p) !== undefined)!;
   setKind(request.body, site, value);
@@ -95,7 +96,7 @@ function setKind(body: JsonObject, path: JsonPath, value: string): void {
 
 rulesBlock(plan, 'business rules: checkout order read back (2.6)', ['BUS-CHK-004'], [V2_CREATE, V2_READ], ([create, read]) => {
   requirementTest('BUS-CHK-004', { row: 'the order read back carries the itemsAmount sent' }, async (t) => {
-    const request = order(create, 30);
+    const request = order(create, 'items amount');
     const created = await submit(create, request, 'an order to read back');
     if (accepted(create, created, t.id).length) controlRefused('the order create', created);
     const sent = getAt(request.body, needSite(create, 'itemsAmount').path);
@@ -111,7 +112,7 @@ rulesBlock(plan, 'business rules: checkout order read back (2.6)', ['BUS-CHK-004
 
 rulesBlock(plan, 'business rules: checkout v1 create (4.5)', ['BUS-CHK-003'], [V1_CREATE], ([create]) => {
   requirementTest('BUS-CHK-003', { row: `${V1_CREATE} answers 201` }, async (t) => {
-    const request = generatedRequest(create, 40);
+    const request = generatedRequest(create, 'v1 order');
     identify(create, request.body);
     const res = await submit(create, request, 'a valid v1 order');
     t.expectNone(statusIn(res, [201], t.id), res, 'a valid v1 order create');

@@ -4,21 +4,22 @@
  * reasons of the error. Each is judged next to a control: the same operation, valid, accepted in this
  * run. An answer the fact is not about (a 2xx to a broken value, a 401) leaves it untried: inconclusive.
  */
-import { errorFormat, reasonsOf } from '../../../harness/checks/business-errors.ts';
+import { errorFormat, reasonsOf } from '../../../harness/business/checks/errors.ts';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { inconclusive, ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
-import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import { send } from '../../../harness/business/send.ts';
-import { locate } from '../../../harness/business/identifiers.ts';
-import { notAfterServerError } from '../../../harness/business/judge.ts';
-import { generatedFor, type OperationPlan, runtimePlan } from '../../../harness/business/plan.ts';
-import { beneficiary, BENEFICIARY_CREATE, beneficiaryRequest } from '../../../harness/business/beneficiaries.ts';
-import { accepted, generatedRequest, opOf, ruleControl, submit, submitRaw } from '../../../harness/business/rules.ts';
-import { fieldSites } from '../../../harness/business/schema-sites.ts';
+import type { GeneratedRequest } from '../../../harness/business/runtime/request.ts';
+import { send } from '../../../harness/business/runtime/send.ts';
+import { locate } from '../../../harness/business/runtime/identifiers.ts';
+import { notAfterServerError } from '../../../harness/business/runtime/judge.ts';
+import { generatedFor, type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import { runtimePlan } from '../../../generators/business/plan.ts';
+import { beneficiary, BENEFICIARY_CREATE, beneficiaryRequest } from '../../../harness/business/rules/beneficiaries.ts';
+import { accepted, generatedRequest, opOf, ruleControl, submit, submitRaw } from '../../../harness/business/rules/rules.ts';
+import { fieldSites } from '../../../harness/business/runtime/schema-sites.ts';
 import { isJsonObject, type JsonObject, setAt } from '../../../harness/json.ts';
-import { rulesBlock } from '../_blocks.ts';
+import { rulesBlock } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();
 
@@ -34,12 +35,12 @@ function jsonIf400(res: CapturedResponse, id: string, what: string): Failure[] {
 }
 
 /** The controls of this file: a valid beneficiary create, and the cards list without parameters. */
-const beneficiaryControl = (t: RequirementContext, create: OperationPlan) => ruleControl(t, create, 'a UL_RESIDENT beneficiary', () => beneficiaryRequest(create, 0, beneficiary('UL_RESIDENT')));
+const beneficiaryControl = (t: RequirementContext, create: OperationPlan) => ruleControl(t, create, 'a UL_RESIDENT beneficiary', () => beneficiaryRequest(create, 'control', beneficiary('UL_RESIDENT')));
 const cardsControl = (t: RequirementContext, cards: OperationPlan) => ruleControl(t, cards, 'the cards list', () => ({ path: {}, query: {}, header: {} }));
 
 rulesBlock(plan, 'business rules: 400 answers are JSON (7)', ['BUS-ERR-002'], [BENEFICIARY_CREATE, CARDS], ([create, cards]) => {
   requirementTest('BUS-ERR-002', { row: 'a body that is not JSON' }, async (t) => {
-    const res = await submitRaw(create, beneficiaryRequest(create, 1, {}), '{"type": "UL_RESIDENT",', 'a truncated JSON body');
+    const res = await submitRaw(create, beneficiaryRequest(create, 'truncated', {}), '{"type": "UL_RESIDENT",', 'a truncated JSON body');
     t.expectNone(jsonIf400(res, t.id, 'a truncated JSON body'), res, 'a truncated JSON body');
     await beneficiaryControl(t, create);
   });
@@ -49,7 +50,7 @@ rulesBlock(plan, 'business rules: 400 answers are JSON (7)', ['BUS-ERR-002'], [B
     await cardsControl(t, cards);
   });
   requirementTest('BUS-ERR-002', { row: 'a broken body field (type of the wrong kind)' }, async (t) => {
-    const res = await submit(create, beneficiaryRequest(create, 2, { ...beneficiary('UL_RESIDENT'), type: 42 }), 'type 42');
+    const res = await submit(create, beneficiaryRequest(create, 'type 42', { ...beneficiary('UL_RESIDENT'), type: 42 }), 'type 42');
     t.expectNone(jsonIf400(res, t.id, 'a beneficiary whose type is the number 42'), res);
     await beneficiaryControl(t, create);
   });
@@ -59,15 +60,15 @@ rulesBlock(plan, 'business rules: one format for enumeration errors (7)', ['BUS-
   requirementTest('BUS-ERR-003', { row: 'unknown enumeration values in different operations and fields' }, async (t) => {
     const cases: Array<{ what: string; op: OperationPlan; request: GeneratedRequest }> = [];
     const ul = beneficiary('UL_RESIDENT');
-    cases.push({ what: 'beneficiary type NOT_A_TYPE', op: create, request: beneficiaryRequest(create, 3, { ...ul, type: 'NOT_A_TYPE' }) });
+    cases.push({ what: 'beneficiary type NOT_A_TYPE', op: create, request: beneficiaryRequest(create, 'unknown type', { ...ul, type: 'NOT_A_TYPE' }) });
     // The unknown address type next to the LEGAL_ENTITY_ADDRESS a legal entity needs, so only the enumeration is broken.
-    cases.push({ what: 'beneficiary address type NOT_AN_ADDRESS', op: create, request: beneficiaryRequest(create, 4, { ...ul, addresses: [...(ul.addresses as JsonObject[]), { type: 'NOT_AN_ADDRESS', address: 'г. Москва' }] }) });
+    cases.push({ what: 'beneficiary address type NOT_AN_ADDRESS', op: create, request: beneficiaryRequest(create, 'unknown address type', { ...ul, addresses: [...(ul.addresses as JsonObject[]), { type: 'NOT_AN_ADDRESS', address: 'г. Москва' }] }) });
     const person = beneficiary('FL_RESIDENT');
-    cases.push({ what: 'beneficiary document type NOT_A_DOCUMENT', op: create, request: beneficiaryRequest(create, 5, { ...person, documents: [...(person.documents as JsonObject[]), { type: 'NOT_A_DOCUMENT', number: '1', date: '2019-06-14' }] }) });
+    cases.push({ what: 'beneficiary document type NOT_A_DOCUMENT', op: create, request: beneficiaryRequest(create, 'unknown document type', { ...person, documents: [...(person.documents as JsonObject[]), { type: 'NOT_A_DOCUMENT', number: '1', date: '2019-06-14' }] }) });
     const checkout = opOf(CHECKOUT);
     const kind = checkout && fieldSites(checkout, 'deliveryType').find((s) => s.path.length === 3);
     if (checkout && kind) {
-      const request = generatedRequest(checkout, 6);
+      const request = generatedRequest(checkout, 'checkout error');
       setAt(request.body, kind.path, 'NOT_A_DELIVERY');
       cases.push({ what: `checkout ${kind.path.join('.')} NOT_A_DELIVERY`, op: checkout, request });
     }

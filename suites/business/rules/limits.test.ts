@@ -9,20 +9,21 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import { runtimePlan, type OperationPlan } from '../../../harness/business/plan.ts';
-import { payment, RUBLE_TRANSFER, SBP_TRANSFER } from '../../../harness/business/payments.ts';
-import { accepted, expectRefused, freshCounterparty, generatedRequest, PAYER_ROLES, payerAccount, refused, ruleControl, rulesConfig, submit, uniqueId } from '../../../harness/business/rules.ts';
+import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import { runtimePlan } from '../../../generators/business/plan.ts';
+import { payment, RUBLE_TRANSFER, SBP_TRANSFER } from '../../../harness/business/rules/payments.ts';
+import { accepted, expectRefused, freshCounterparty, generatedRequest, PAYER_ROLES, payerAccount, refused, ruleControl, rulesConfig, submit, uniqueId } from '../../../harness/business/rules/rules.ts';
 import { isJsonObject, setAt } from '../../../harness/json.ts';
-import { needSite } from '../../../harness/business/schema-sites.ts';
-import { rulesBlock } from '../_blocks.ts';
+import { needSite } from '../../../harness/business/runtime/schema-sites.ts';
+import { rulesBlock } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();
 
 const kopecks = (rubles: number) => Math.round(rubles * 100);
 
 rulesBlock(plan, 'business rules: ruble transfer limits (8)', ['BUS-LIM-001', 'BUS-LIM-002', 'BUS-LIM-003', 'BUS-LIM-004'], [RUBLE_TRANSFER], ([transfer]) => {
-  const pay = async (payer: string, amount: number, note: string, counterparty = freshCounterparty('legal'), salt = 1) =>
-    submit(transfer, payment(transfer, { payer, amount, counterparty, salt }), note);
+  const pay = async (payer: string, amount: number, note: string, counterparty = freshCounterparty('legal'), purpose = 'transfer') =>
+    submit(transfer, payment(transfer, { payer, amount, counterparty, purpose }), note);
 
   requirementTest('BUS-LIM-001', { row: 'a ruble transfer of exactly 100 000 rubles is accepted' }, async (t) => {
     const res = await pay(payerAccount(PAYER_ROLES.singleAtLimit), 100_000, '100 000 rubles from a fresh payer account');
@@ -31,7 +32,7 @@ rulesBlock(plan, 'business rules: ruble transfer limits (8)', ['BUS-LIM-001', 'B
 
   requirementTest('BUS-LIM-001', { row: 'a ruble transfer of 100 000.01 rubles is refused' }, async (t) => {
     const res = await pay(payerAccount(PAYER_ROLES.singleAbove), 100_000.01, '100 000.01 rubles from a fresh payer account');
-    await expectRefused(t, res, () => ruleControl(t, transfer, 'a small ruble transfer', () => payment(transfer, { payer: payerAccount(PAYER_ROLES.other), amount: 10, salt: 990 })), '100 000.01 rubles, a kopeck above the single-payment limit');
+    await expectRefused(t, res, () => ruleControl(t, transfer, 'a small ruble transfer', () => payment(transfer, { payer: payerAccount(PAYER_ROLES.other), amount: 10, purpose: 'control' })), '100 000.01 rubles, a kopeck above the single-payment limit');
   });
 
   requirementTest('BUS-LIM-002', { row: "60 000 + 40 000 accepted, then 0.01 above the day's 100 000 refused" }, async (t) => {
@@ -61,18 +62,18 @@ rulesBlock(plan, 'business rules: ruble transfer limits (8)', ['BUS-LIM-001', 'B
     const payer = payerAccount(PAYER_ROLES.counterparty);
     const counterparty = freshCounterparty('legal');
     for (let n = 1; n <= 3; n++) {
-      const res = await pay(payer, 10, `payment ${n} to one counterparty`, counterparty, n);
+      const res = await pay(payer, 10, `payment ${n} to one counterparty`, counterparty, `counterparty ${n}`);
       t.expectNone(accepted(transfer, res, t.id), res, `payment ${n} of 3 allowed today to counterparty ${counterparty.accountNumber}`);
     }
-    const fourth = await pay(payer, 10, 'the fourth payment to one counterparty', counterparty, 4);
+    const fourth = await pay(payer, 10, 'the fourth payment to one counterparty', counterparty, 'counterparty 4');
     t.expectNone(refused(fourth, t.id), fourth, `the fourth payment today to counterparty ${counterparty.accountNumber}`);
   });
 });
 
 rulesBlock(plan, 'business rules: instant-payment commission (8)', ['BUS-LIM-005'], [SBP_TRANSFER], ([sbp]) => {
   /** An instant payment from the payer, with a fresh client id. */
-  function sbpPayment(op: OperationPlan, payer: string, amount: number, salt: number) {
-    const request = generatedRequest(op, salt);
+  function sbpPayment(op: OperationPlan, payer: string, amount: number, purpose: string) {
+    const request = generatedRequest(op, purpose);
     setAt(request.body, needSite(op, 'from').path.concat('accountNumber'), payer);
     setAt(request.body, needSite(op, 'amount').path, amount);
     const id = needSite(op, 'id');
@@ -92,13 +93,13 @@ rulesBlock(plan, 'business rules: instant-payment commission (8)', ['BUS-LIM-005
     if (typeof freeLimit !== 'number') throw new ToolError('CREDENTIAL_MISSING', 'the free limit of instant payments is not in the spec: services.business.rules.sbp.freeLimit (rubles per payer account and month) is not in the target file');
     if (freeLimit > 100_000) throw new ToolError('PRECONDITION_MISSING', `sbp.freeLimit ${freeLimit} cannot be used up in one payment of at most 100 000 rubles`);
     const payer = payerAccount(PAYER_ROLES.sbp);
-    const inside = await submit(sbp, sbpPayment(sbp, payer, freeLimit, 1), `${freeLimit} rubles, the whole free limit`);
+    const inside = await submit(sbp, sbpPayment(sbp, payer, freeLimit, 'sbp free limit'), `${freeLimit} rubles, the whole free limit`);
     t.expectNone(accepted(sbp, inside, t.id), inside, `${freeLimit} rubles, inside the free limit`);
     const free = commissionOf(inside, field) ?? 0;
     t.expectNone(free === 0 ? [] : [failure(t.id, `no commission inside the free limit of ${freeLimit} rubles`, `${field} ${free}`)], inside);
     // Whole rubles (1 % exact in kopecks), and amounts whose 1 % ends in half a kopeck or less.
     for (const [i, amount] of [1234, 5000, 1000.5, 99.99, 777.77].entries()) {
-      const res = await submit(sbp, sbpPayment(sbp, payer, amount, 10 + i), `${amount} rubles after the free limit`);
+      const res = await submit(sbp, sbpPayment(sbp, payer, amount, `sbp after limit ${i}`), `${amount} rubles after the free limit`);
       t.expectNone(accepted(sbp, res, t.id), res, `${amount} rubles after the free limit`);
       const charged = commissionOf(res, field);
       const exact = kopecks(amount) + 250_000; // 100 × (1 % of amount + 25 rubles), in hundredths of a kopeck

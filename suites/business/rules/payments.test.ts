@@ -9,12 +9,13 @@
 import { failure } from '../../../harness/checks/failure.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
-import { runtimePlan, type OperationPlan } from '../../../harness/business/plan.ts';
-import { payment, PAYMENT_DRAFT, paymentOpWith, type Recipient, RUBLE_TRANSFER } from '../../../harness/business/payments.ts';
-import { accepted, expectRefused, fitsDocument, freshCounterparty, opOf, PAYER_ROLES, payerAccount, refused, refusedByPractice, ruleControl, submit, uniqueId } from '../../../harness/business/rules.ts';
+import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import { runtimePlan } from '../../../generators/business/plan.ts';
+import { payment, PAYMENT_DRAFT, paymentOpWith, type Recipient, RUBLE_TRANSFER } from '../../../harness/business/rules/payments.ts';
+import { accepted, expectRefused, fitsDocument, freshCounterparty, opOf, PAYER_ROLES, payerAccount, refused, refusedByPractice, ruleControl, submit, uniqueId } from '../../../harness/business/rules/rules.ts';
 import { isJsonObject, removeAt, setAt } from '../../../harness/json.ts';
-import { needSite } from '../../../harness/business/schema-sites.ts';
-import { rulesBlock } from '../_blocks.ts';
+import { needSite } from '../../../harness/business/runtime/schema-sites.ts';
+import { rulesBlock } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();
 
@@ -51,15 +52,15 @@ const ROWS = [PAYMENT_DRAFT, RUBLE_TRANSFER];
 rulesBlock(plan, 'business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PAY-002', 'BUS-PAY-003', 'BUS-PAY-004', 'BUS-PAY-005', 'BUS-PAY-006', 'BUS-PAY-007', 'BUS-PAY-008', 'BUS-PAY-009'], [], () => {
   const served = ROWS.map(opOf).filter((op): op is OperationPlan => op !== undefined);
   const pick = (...names: string[]) => paymentOpWith(served, ...names);
-  const base = (op: OperationPlan, recipient: Recipient, tax: boolean, salt: number) => payment(op, { payer: payerAccount(PAYER_ROLES.other), recipient, tax, salt });
+  const base = (op: OperationPlan, recipient: Recipient, tax: boolean, purpose: string) => payment(op, { payer: payerAccount(PAYER_ROLES.other), recipient, tax, purpose });
   /** The control of a refusal: the same kind of payment, every rule met, accepted. */
   const control = (t: RequirementContext, op: OperationPlan, recipient: Recipient, tax: boolean) =>
-    ruleControl(t, op, `a ${tax ? 'tax ' : ''}payment to ${recipient === 'legal' ? 'a legal entity' : 'an individual'}`, () => base(op, recipient, tax, 990));
+    ruleControl(t, op, `a ${tax ? 'tax ' : ''}payment to ${recipient === 'legal' ? 'a legal entity' : 'an individual'}`, () => base(op, recipient, tax, 'control'));
 
   /** Sets the field on a payment that meets every rule, and sends it. */
-  async function withField(id: string, names: string[], value: unknown, options: { recipient?: Recipient; tax?: boolean; salt: number; mustFit?: boolean }) {
+  async function withField(id: string, names: string[], value: unknown, options: { recipient?: Recipient; tax?: boolean; purpose: string; mustFit?: boolean }) {
     const op = pick(...names);
-    const request = base(op, options.recipient ?? 'legal', options.tax ?? false, options.salt);
+    const request = base(op, options.recipient ?? 'legal', options.tax ?? false, options.purpose);
     const site = needSite(op, ...names);
     setAt(request.body, site.path, value);
     if (options.mustFit) fitsDocument(op, request, `a payment with ${names[0]} ${JSON.stringify(value)}`);
@@ -68,14 +69,14 @@ rulesBlock(plan, 'business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PA
 
   UIN_VALID.forEach(([uin, what], i) => {
     requirementTest('BUS-PAY-001', { row: `uin "${uin}" (${what}) is accepted` }, async (t) => {
-      const { op, res } = await withField(t.id, ['uin'], uin, { tax: true, salt: 10 + i });
+      const { op, res } = await withField(t.id, ['uin'], uin, { tax: true, purpose: `uin valid ${i}` });
       t.expectNone(accepted(op, res, t.id), res, `a tax payment with uin "${uin}"`);
     });
   });
 
   UIN_NEAR_MISSES.forEach(([uin, what], i) => {
     requirementTest('BUS-PAY-002', { row: `uin "${uin}" (${what}) is refused` }, async (t) => {
-      const { op, res } = await withField(t.id, ['uin'], uin, { tax: true, salt: 30 + i });
+      const { op, res } = await withField(t.id, ['uin'], uin, { tax: true, purpose: `uin invalid ${i}` });
       await expectRefused(t, res, () => control(t, op, 'legal', true), `a tax payment with uin "${uin}"`);
     });
   });
@@ -85,7 +86,7 @@ rulesBlock(plan, 'business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PA
       const op = pick('documentNumber');
       const site = needSite(op, 'documentNumber');
       const value = site.schema.type === 'integer' || site.schema.type === 'number' ? Number(digits) : digits;
-      const request = base(op, 'legal', false, 50 + digits.length);
+      const request = base(op, 'legal', false, `document number of ${digits.length} digits`);
       setAt(request.body, site.path, value);
       const res = await submit(op, request, `documentNumber ${JSON.stringify(value)}`);
       if (verdict === 'accepted') return t.expectNone(accepted(op, res, t.id), res);
@@ -97,7 +98,7 @@ rulesBlock(plan, 'business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PA
   requirementTest('BUS-PAY-004', { row: 'a tax document number of 2 letters and 13 digits is accepted (Latin or Cyrillic letters)' }, async (t) => {
     const tried: Array<{ what: string; op: OperationPlan; res: CapturedResponse }> = [];
     for (const [value, what] of [['AB1234567890123', 'Latin capitals'], ['ФЛ1234567890123', 'Cyrillic capitals']]) {
-      const { op, res } = await withField(t.id, ['taxDocNumber', 'docNumber'], value, { tax: true, salt: 60 + tried.length });
+      const { op, res } = await withField(t.id, ['taxDocNumber', 'docNumber'], value, { tax: true, purpose: `document number ${tried.length}` });
       if (!accepted(op, res, t.id).length) return;
       tried.push({ what: `"${value}" (2 ${what} and 13 digits)`, op, res });
     }
@@ -105,13 +106,13 @@ rulesBlock(plan, 'business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PA
   });
 
   requirementTest('BUS-PAY-005', { row: 'a tax payment with budget classification code "0" is accepted' }, async (t) => {
-    const { op, res } = await withField(t.id, ['kbk', 'budgetClassificationCode'], '0', { tax: true, salt: 70 });
+    const { op, res } = await withField(t.id, ['kbk', 'budgetClassificationCode'], '0', { tax: true, purpose: 'kbk' });
     t.expectNone(accepted(op, res, t.id), res);
   });
 
   for (const [value, verdict] of [['1', 'accepted'], ['2', 'accepted'], ['3', 'accepted'], ['0', 'refused'], ['4', 'refused'], ['12', 'refused'], [1, 'refused']] as const) {
     requirementTest('BUS-PAY-006', { row: `revenueTypeCode ${JSON.stringify(value)} is ${verdict}` }, async (t) => {
-      const { op, res } = await withField(t.id, ['revenueTypeCode'], value, { recipient: 'individual', salt: 80 });
+      const { op, res } = await withField(t.id, ['revenueTypeCode'], value, { recipient: 'individual', purpose: 'revenue type' });
       if (verdict === 'accepted') return t.expectNone(accepted(op, res, t.id), res);
       await expectRefused(t, res, () => control(t, op, 'individual', false));
     });
@@ -119,7 +120,7 @@ rulesBlock(plan, 'business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PA
 
   requirementTest('BUS-PAY-007', { row: "a payment to an individual with recipient inn '0' is accepted" }, async (t) => {
     const op = pick('inn');
-    const request = payment(op, { payer: payerAccount(PAYER_ROLES.other), recipient: 'individual', counterparty: { ...freshCounterparty('individual'), inn: '0' }, salt: 90 });
+    const request = payment(op, { payer: payerAccount(PAYER_ROLES.other), recipient: 'individual', counterparty: { ...freshCounterparty('individual'), inn: '0' }, purpose: 'individual inn' });
     const res = await submit(op, request, "recipient inn '0'");
     t.expectNone(accepted(op, res, t.id), res);
   });
@@ -127,10 +128,10 @@ rulesBlock(plan, 'business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PA
   requirementTest('BUS-PAY-008', { row: 'a tax payment without recipientCorrAccountNumber is refused, with it accepted' }, async (t) => {
     const op = pick('recipientCorrAccountNumber');
     const site = needSite(op, 'recipientCorrAccountNumber');
-    const withIt = base(op, 'legal', true, 101);
+    const withIt = base(op, 'legal', true, 'with corr account');
     const acceptedRes = await submit(op, withIt, 'a tax payment with recipientCorrAccountNumber');
     t.expectNone(accepted(op, acceptedRes, t.id), acceptedRes, 'a tax payment with recipientCorrAccountNumber');
-    const without = base(op, 'legal', true, 100);
+    const without = base(op, 'legal', true, 'without corr account');
     removeAt(without.body, site.path);
     const refusedRes = await submit(op, without, 'the same tax payment without recipientCorrAccountNumber');
     t.expectNone(refused(refusedRes, t.id), refusedRes, 'the same tax payment without recipientCorrAccountNumber');
@@ -138,7 +139,7 @@ rulesBlock(plan, 'business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PA
 
   for (const recipient of ['individual', 'legal'] as const) {
     requirementTest('BUS-PAY-009', { row: `collectionAmount on a payment to ${recipient === 'individual' ? 'an individual is accepted' : 'a legal entity is refused'}` }, async (t) => {
-      const { op, res } = await withField(t.id, ['collectionAmount'], 150.5, { recipient, salt: 110 });
+      const { op, res } = await withField(t.id, ['collectionAmount'], 150.5, { recipient, purpose: `collection amount ${recipient}` });
       const note = `collectionAmount 150.5, recipient inn of ${recipient === 'individual' ? '12' : '10'} digits`;
       if (recipient === 'individual') return t.expectNone(accepted(op, res, t.id), res, note);
       await expectRefused(t, res, () => control(t, op, 'legal', false), note, refusedByPractice);
@@ -148,7 +149,7 @@ rulesBlock(plan, 'business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PA
 
 rulesBlock(plan, 'business rules: one payment per client payment id (vendor)', ['BUS-PAY-010'], [RUBLE_TRANSFER], ([transfer]) => {
   requirementTest('BUS-PAY-010', { row: `${RUBLE_TRANSFER} sent twice with one id` }, async (t) => {
-    const request = payment(transfer, { payer: payerAccount(PAYER_ROLES.other), amount: 10, salt: 120 });
+    const request = payment(transfer, { payer: payerAccount(PAYER_ROLES.other), amount: 10, purpose: 'control' });
     if (typeof request.body.id !== 'string') request.body.id = uniqueId('pay');
     const first = await submit(transfer, request, 'a ruble transfer');
     t.expectNone(accepted(transfer, first, t.id), first, 'the first transfer');

@@ -13,11 +13,12 @@ import { statusIn } from '../../../harness/checks/status.ts';
 import { inconclusive, ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import { runtimePlan, type OperationPlan } from '../../../harness/business/plan.ts';
-import { accepted, controlRefused, generatedRequest, rulesConfig, submit } from '../../../harness/business/rules.ts';
+import type { GeneratedRequest } from '../../../harness/business/runtime/request.ts';
+import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import { runtimePlan } from '../../../generators/business/plan.ts';
+import { accepted, controlRefused, generatedRequest, rulesConfig, submit } from '../../../harness/business/rules/rules.ts';
 import { isJsonObject, type JsonObject } from '../../../harness/json.ts';
-import { rulesBlock } from '../_blocks.ts';
+import { rulesBlock } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();
 
@@ -33,8 +34,8 @@ const REGISTRY_STATUSES = ['DRAFT', 'ERROR', 'ACCEPTED', 'EXECUTED', 'PART_EXEC'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A receipt create for the taxpayer, generated from the served document. */
-function receipt(op: OperationPlan, inn: string | undefined, salt: number): GeneratedRequest {
-  const request = generatedRequest(op, salt);
+function receipt(op: OperationPlan, inn: string | undefined, purpose: string): GeneratedRequest {
+  const request = generatedRequest(op, purpose);
   return { ...request, path: { ...request.path, ...(inn ? { inn } : {}) } };
 }
 
@@ -57,8 +58,8 @@ rulesBlock(plan, 'business rules: self-employed receipts (2.6, 3.2)', ['BUS-SEL-
   const config = rulesConfig().selfEmployed ?? {};
 
   /** Creates a receipt and reads back one that was created (2xx); both answers. */
-  async function createAndRead(inn: string | undefined, salt: number, what: string) {
-    const request = receipt(create, inn, salt);
+  async function createAndRead(inn: string | undefined, purpose: string, what: string) {
+    const request = receipt(create, inn, purpose);
     const created = await submit(create, request, what);
     if (created.status < 200 || created.status > 299) return { created };
     const body = receiptOf(created);
@@ -69,7 +70,7 @@ rulesBlock(plan, 'business rules: self-employed receipts (2.6, 3.2)', ['BUS-SEL-
   }
 
   requirementTest('BUS-SEL-001', { row: 'a created receipt answers IN_PROGRESS' }, async (t) => {
-    const { created } = await createAndRead(config.inn, 1, 'a receipt');
+    const { created } = await createAndRead(config.inn, 'receipt', 'a receipt');
     const status = receiptOf(created).status;
     // A receipt generated from the document may meet a rule of the vendor's that 2.6 does not give: no receipt, no status to judge.
     // A receipt answered (2xx) with a status is judged by it, whether or not the rest of its body is as documented (BUS-RUN-004's).
@@ -80,7 +81,7 @@ rulesBlock(plan, 'business rules: self-employed receipts (2.6, 3.2)', ['BUS-SEL-
   const taxpayers: Array<[string | undefined, string]> = [[config.inn, 'the taxpayer'], ...(config.inactiveInn ? [[config.inactiveInn, 'the inactive taxpayer'] as [string, string]] : [])];
   taxpayers.forEach(([inn, who], i) => {
     requirementTest('BUS-SEL-002', { row: `receipts of ${who} are never NEW` }, async (t) => {
-      const { created, read: back } = await createAndRead(inn, 10 + i, `a receipt of ${who}`);
+      const { created, read: back } = await createAndRead(inn, `taxpayer ${i}`, `a receipt of ${who}`);
       let judged = 0;
       for (const [res, where] of [[created, 'the create answer'], [back, 'the read']] as const) {
         if (!res || res.status >= 300) continue;
@@ -97,7 +98,7 @@ rulesBlock(plan, 'business rules: self-employed receipts (2.6, 3.2)', ['BUS-SEL-
   // One row over every taxpayer's receipts: an errorMessage is what a failed registration carries, and
   // only the inactive taxpayer's fails, so a row of the active one alone would never judge anything.
   requirementTest('BUS-SEL-003', { row: `errorMessage, where present, is a string: receipts of ${taxpayers.map(([, who]) => who).join(' and ')}` }, async (t) => {
-    const answers = await Promise.all(taxpayers.map(([inn, who], i) => createAndRead(inn, 20 + i, `a receipt of ${who}`)));
+    const answers = await Promise.all(taxpayers.map(([inn, who], i) => createAndRead(inn, `concurrent ${i}`, `a receipt of ${who}`)));
     const served = answers.filter(({ created }) => accepted(create, created, t.id).length === 0);
     if (!served.length) controlRefused(`a receipt create for ${taxpayers[0][1]}`, answers[0].created);
     const seen = served.flatMap(({ created, read: back }) => [created, back]).filter((r): r is CapturedResponse => r !== undefined && r.status < 300);
@@ -111,7 +112,7 @@ rulesBlock(plan, 'business rules: self-employed payment registry (4.5)', ['BUS-S
   requirementTest('BUS-SEL-004', { row: 'a registry create, its result, and the registry', timeoutMs: 90_000 }, async (t) => {
     const param = result.model.parameters.find((p) => p.in === 'query' && p.required);
     if (!param) throw new ToolError('PRECONDITION_MISSING', `${REGISTRY_RESULT} has no required query parameter to name the create by`);
-    const request = generatedRequest(create, 1);
+    const request = generatedRequest(create, 'no inn');
     if (param.name in request.body) request.body[param.name] = randomUUID();
     const created = await submit(create, request, 'a payment registry');
     t.expectNone(accepted(create, created, t.id), created, 'the registry create');

@@ -8,20 +8,21 @@
  * refusal counts only next to a control, the same list without the broken value accepted in this run.
  */
 import { describe } from 'vitest';
-import { documentedSuccess } from '../../../harness/checks/business-runtime.ts';
+import { documentedSuccess } from '../../../harness/business/checks/runtime.ts';
 import { refused } from '../../../harness/checks/answer.ts';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { rejectedWith } from '../../../harness/checks/status.ts';
 import { inconclusive } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
-import type { GeneratedRequest } from '../../../generators/openapi.ts';
-import { itemsOf } from '../../../harness/business/paging.ts';
+import type { GeneratedRequest } from '../../../harness/business/runtime/request.ts';
+import { itemsOf } from '../../../harness/business/runtime/paging.ts';
 import { canonicalJson, isJsonObject } from '../../../harness/json.ts';
-import { type Host, send } from '../../../harness/business/send.ts';
-import { conclusive, notAfterServerError } from '../../../harness/business/judge.ts';
-import { notLocatedRow, unusableRows } from '../_blocks.ts';
-import { type OperationPlan, runtimePlan } from '../../../harness/business/plan.ts';
+import { type Host, send } from '../../../harness/business/runtime/send.ts';
+import { conclusive, notAfterServerError } from '../../../harness/business/runtime/judge.ts';
+import { notLocatedRow, unusableRows } from '../../../harness/business/blocks.ts';
+import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import { runtimePlan } from '../../../generators/business/plan.ts';
 
 const plan = await runtimePlan();
 const LISTS = ['GET /api/v1/card', 'GET /api/v3/card'];

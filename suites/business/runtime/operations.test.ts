@@ -27,22 +27,23 @@ import {
   servedWithCertificate,
   statusDocumented,
   vendorErrorBody,
-} from '../../../harness/checks/business-runtime.ts';
+} from '../../../harness/business/checks/runtime.ts';
 import { refused } from '../../../harness/checks/answer.ts';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { inconclusive } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
-import { isTlsRefusal } from '../../../harness/mtls.ts';
+import { isTlsRefusal } from '../../../harness/business/mtls.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import { scoped } from '../../../harness/runner/run-scope.ts';
 import { credentialOf } from '../../../harness/target.ts';
-import { allAnswered, authExchangesOf, exchangesOf, prefetch } from '../../../harness/business/exchanges.ts';
-import { type Exchange, serverErrorsOf } from '../../../harness/business/send.ts';
-import { disposableShortage } from '../../../harness/business/fixtures.ts';
-import { identifiersExist } from '../../../harness/business/identifiers.ts';
-import { answered, conclusive, documentsContent, documentsJsonSchema, operationControl, served, unknownIdentifierIs400 } from '../../../harness/business/judge.ts';
-import { type OperationPlan, runtimePlan, type RuntimePlan } from '../../../harness/business/plan.ts';
-import { skippedRow, unusableRows } from '../_blocks.ts';
+import { allAnswered, authExchangesOf, exchangesOf, prefetch } from '../../../harness/business/runtime/exchanges.ts';
+import { type Exchange, serverErrorsOf } from '../../../harness/business/runtime/send.ts';
+import { disposableShortage } from '../../../harness/business/runtime/fixtures.ts';
+import { identifiersExist } from '../../../harness/business/runtime/identifiers.ts';
+import { answered, conclusive, documentsContent, documentsJsonSchema, operationControl, served, unknownIdentifierIs400 } from '../../../harness/business/runtime/judge.ts';
+import { type OperationPlan, type RuntimePlan } from '../../../harness/business/runtime/plan.ts';
+import { runtimePlan } from '../../../generators/business/plan.ts';
+import { skippedRow, unusableRows } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();
 

@@ -5,16 +5,17 @@
  * unpaged list holding more (a list of one or none is paged whatever the parameter does).
  */
 import { describe } from 'vitest';
-import { documentedSuccess } from '../../../harness/checks/business-runtime.ts';
+import { documentedSuccess } from '../../../harness/business/checks/runtime.ts';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { inconclusive } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import { conclusive, notAfterServerError } from '../../../harness/business/judge.ts';
-import { itemsOf, PAGING_NAMES, pagingOf } from '../../../harness/business/paging.ts';
-import { type OperationPlan, runtimePlan } from '../../../harness/business/plan.ts';
-import { send } from '../../../harness/business/send.ts';
-import { notLocatedRow, unusableRows } from '../_blocks.ts';
+import { conclusive, notAfterServerError } from '../../../harness/business/runtime/judge.ts';
+import { itemsOf, PAGING_NAMES, pagingOf } from '../../../harness/business/runtime/paging.ts';
+import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import { runtimePlan } from '../../../generators/business/plan.ts';
+import { send } from '../../../harness/business/runtime/send.ts';
+import { notLocatedRow, unusableRows } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();
 const APPLICATIONS = 'GET /api/v3/card/virtual/issue/application';

@@ -1,8 +1,8 @@
 /**
  * Spec 4.5, stateful: what a create answers can be read, and what a DELETE removed is gone. Create and
- * read operations are paired from the served document (harness/business/links.ts); identifiers a create needs for
- * itself come from another create or from a list (harness/business/identifiers.ts). Every resource is fresh for this run,
- * or one the target file marks disposable where nothing creates it (harness/business/fixtures.ts).
+ * read operations are paired from the served document (harness/business/runtime/links.ts); identifiers a create needs for
+ * itself come from another create or from a list (harness/business/runtime/identifiers.ts). Every resource is fresh for this run,
+ * or one the target file marks disposable where nothing creates it (harness/business/runtime/fixtures.ts).
  *
  * Evidence: the create must be the documented success (a 2xx with the documented body), and the read
  * after it too; an answer that is neither a success nor "not found" says nothing either way.
@@ -12,13 +12,14 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { inconclusive } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import { send } from '../../../harness/business/send.ts';
-import { create, requestsFor, withIdentifiers } from '../../../harness/business/identifiers.ts';
-import { served } from '../../../harness/business/judge.ts';
-import { disposableSet } from '../../../harness/business/fixtures.ts';
-import { deletePairs, type ReadLink, readLinks } from '../../../harness/business/links.ts';
-import { type OperationPlan, runtimePlan } from '../../../harness/business/plan.ts';
-import { skippedRow, unusableRows } from '../_blocks.ts';
+import { send } from '../../../harness/business/runtime/send.ts';
+import { create, requestsFor, withIdentifiers } from '../../../harness/business/runtime/identifiers.ts';
+import { served } from '../../../harness/business/runtime/judge.ts';
+import { disposableSet } from '../../../harness/business/runtime/fixtures.ts';
+import { deletePairs, type ReadLink, readLinks } from '../../../harness/business/runtime/links.ts';
+import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import { runtimePlan } from '../../../generators/business/plan.ts';
+import { skippedRow, unusableRows } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,11 @@
+/**
+ * The business runtime plan with its requests generated from the served document: what the runtime
+ * and rule suites await before they declare their tests. The plan itself is harness's; the generator is
+ * handed in from here, since harness never imports generators.
+ */
+import { runtimePlanWith, type RuntimePlan } from '../../harness/business/runtime/plan.ts';
+import { OpenApiRequests } from './openapi.ts';
+
+export function runtimePlan(): Promise<RuntimePlan> {
+  return runtimePlanWith((document) => new OpenApiRequests(document));
+}

@@ -1,0 +1,208 @@
+/**
+ * Checks of the business operations as served, against the FETCHED document (spec 4.5, 5.5, 7, 8):
+ * no server error, a documented status, a documented content type, a body that conforms to the
+ * documented schema, valid requests accepted and invalid ones rejected, refusals without credentials,
+ * the vendor's error body. Pure functions of (operation model, response); each failure names the
+ * requirement, what was expected and what came back.
+ */
+import type { CapturedResponse } from '../../http.ts';
+import type { DocumentSchemas } from '../openapi/json-schema.ts';
+import { responseFor, type OperationModel } from '../openapi/operation-model.ts';
+import { failure, type Failure } from '../../checks/failure.ts';
+import { isSuccess } from '../../checks/answer.ts';
+import { getAt, pointerSteps } from '../../json.ts';
+
+const mediaOf = (res: CapturedResponse) => res.headers['content-type']?.split(';')[0].trim().toLowerCase();
+const isJsonMedia = (media: string | undefined) => media !== undefined && (media === 'application/json' || media.endsWith('+json'));
+/** An answer labelled JSON (application/json or a +json type). */
+export const isJsonAnswer = (res: CapturedResponse) => isJsonMedia(mediaOf(res));
+const documented = (op: OperationModel) => op.responses.map((r) => r.key.toLowerCase()).join(', ') || 'none';
+
+/** Spec part 7 / CHECKS no-5xx: a 5xx is never the answer to a request the document allows. */
+export function noServerError(res: CapturedResponse, requirement: string): Failure[] {
+  if (res.status < 500) return [];
+  const gateway = [502, 503, 504].includes(res.status) ? ' (a gateway or availability error: the target may be overloaded or down)' : '';
+  return [failure(requirement, 'no 5xx answer to a valid request', `status ${res.status}${gateway}`)];
+}
+
+/**
+ * The status is documented for the operation (exact, its range, or `default`). An undocumented 401 is
+ * tolerated only on a refusal of missing or bad credentials (the gateway's answer, CHECKS #2); a 429 never
+ * reaches a check (the client waits it out, or the test ends as TARGET_RATE_LIMITED).
+ */
+export function statusDocumented(op: OperationModel, res: CapturedResponse, requirement: string, options: { credentialRefusal?: boolean } = {}): Failure[] {
+  if (responseFor(op, res.status) || (options.credentialRefusal && res.status === 401)) return [];
+  return [failure(requirement, `a status ${op.name} documents (${documented(op)})`, `undocumented status ${res.status}`)];
+}
+
+/** Whether the document promises a body for the answer's status (HEAD and 204 never carry one): what BUS-RUN-003 judges. */
+export function bodyDocumented(op: OperationModel, res: CapturedResponse): boolean {
+  const response = responseFor(op, res.status);
+  return response !== undefined && response.content.length > 0 && res.status !== 204 && op.method !== 'HEAD';
+}
+
+/**
+ * A documented body is present and its Content-Type (type/subtype; charset ignored) is one the document
+ * lists for that status. An answer the document gives no body for is not judged here.
+ */
+export function contentTypeDocumented(op: OperationModel, res: CapturedResponse, requirement: string): Failure[] {
+  if (!bodyDocumented(op, res)) return [];
+  const listed = responseFor(op, res.status)!.content.map((c) => c.mediaType);
+  if (res.rawBody === '') return [failure(requirement, `a body (${listed.join(' or ')}) for status ${res.status}, as documented`, `an empty body${res.headers['content-type'] ? '' : ' and no Content-Type'}`)];
+  const media = mediaOf(res);
+  const fits = (m: string) => m === media || m === '*/*' || (m.endsWith('/*') && media?.startsWith(m.slice(0, -1)));
+  if (media && listed.some(fits)) return [];
+  return [failure(requirement, `Content-Type ${listed.join(' or ')} for status ${res.status}`, media ? `Content-Type ${res.headers['content-type']}` : 'no Content-Type')];
+}
+
+/**
+ * The JSON schema an answer's body is judged against (BUS-RUN-004), or undefined when it is not judged:
+ * no JSON schema documented for its status, a body labelled otherwise where the status lists other
+ * media too, or no body at all (a documented body missing is BUS-RUN-003's failure, not this one's).
+ */
+export function judgedSchema(op: OperationModel, res: CapturedResponse): Record<string, unknown> | undefined {
+  const response = responseFor(op, res.status);
+  const json = response?.content.find((c) => isJsonMedia(c.mediaType) && c.schema);
+  if (!json?.schema || !bodyDocumented(op, res) || res.rawBody === '') return undefined;
+  const onlyJson = response!.content.every((c) => isJsonMedia(c.mediaType));
+  return isJsonMedia(mediaOf(res)) || onlyJson ? json.schema : undefined;
+}
+
+/**
+ * The body of an answer whose documented media is JSON conforms to the schema documented for its status
+ * (one failure per ajv error). A body labelled otherwise is still read as JSON when JSON is all the
+ * document lists for the status (the label is BUS-RUN-003's business, the content this check's).
+ */
+export function bodyConforms(op: OperationModel, res: CapturedResponse, schemas: DocumentSchemas, requirement: string): Failure[] {
+  const schema = judgedSchema(op, res);
+  if (!schema) return [];
+  if (res.jsonError) return [failure(requirement, `a JSON body for status ${res.status}`, `a body that is not JSON (${res.jsonError.split('\n')[0]})`)];
+  const validate = schemas.validator(schema, 'response');
+  if (validate(res.json)) return [];
+  return (validate.errors ?? []).slice(0, 10).map((e) => failure(requirement, `${e.message ?? e.keyword} [${e.schemaPath}] (status ${res.status} of ${op.name})`, shown(res.json, e.instancePath), e.instancePath || '/'));
+}
+
+function shown(value: unknown, pointer: string): string {
+  const text = JSON.stringify(getAt(value, pointerSteps(pointer)));
+  return text === undefined ? 'nothing' : text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/**
+ * The documented success of an operation: a 2xx the document lists, with the documented body (present,
+ * of a listed Content-Type, conforming to its schema). The evidence every other runtime check of the
+ * operation needs before it may pass: an answer to a valid request that shows the target did its job.
+ */
+export function documentedSuccess(op: OperationModel, res: CapturedResponse, schemas: DocumentSchemas, requirement: string): Failure[] {
+  if (res.status < 200 || res.status > 299) return [failure(requirement, `the documented success of ${op.name} (2xx)`, `status ${res.status}`)];
+  return [...statusDocumented(op, res, requirement), ...contentTypeDocumented(op, res, requirement), ...bodyConforms(op, res, schemas, requirement)];
+}
+
+export interface AcceptanceVerdict {
+  failures: Failure[];
+  /** Why the answer neither proves nor disproves acceptance (the test ends inconclusive), when it does not. */
+  unjudged?: string;
+}
+
+/**
+ * Statuses that refuse a request for its form, which a request the document describes cannot have: a
+ * documented method (405), the documented media types (406, 415), a length header (411).
+ */
+const FORM_REFUSALS = [405, 406, 411, 415];
+
+/**
+ * Why a refusal of a request the served document describes (sent with the target file's credentials,
+ * to something that exists) proves nothing about acceptance, or undefined when it disproves it: a
+ * refusal for the credentials (401, 403), for the form (405, 406, 411, 415), or a 404. A 400 or 422
+ * may come from a rule beyond the document's schema (a checksum, a value that must exist: 2.6 gives
+ * only some of them, and part 7 says only how a 400 looks, not what it refuses); 409 and the other
+ * 4xx are business outcomes. The served document is read as the vendor's specification: what it
+ * states binds, what it cannot state (every business rule) does not.
+ */
+export function businessRefusal(status: number): string | undefined {
+  if (status < 400 || status >= 500 || status === 401 || status === 403 || status === 404 || FORM_REFUSALS.includes(status)) return undefined;
+  if (status === 400 || status === 422) return `answered ${status}: a rule beyond the served schema (a checksum, a value that must exist) may refuse a request the document allows`;
+  return `answered ${status}, a business outcome that neither proves nor disproves acceptance`;
+}
+
+/**
+ * A request valid against the document, with credentials the target file gives, reaches the documented
+ * success. Refused for its form (405, 406, 411, 415) or for its credentials (401, 403): a failure.
+ * A 404 is a failure where every identifier of the request exists (named by the target file or created
+ * in this run), else it only says that a generated identifier is unknown. A business refusal
+ * (businessRefusal: 400, 409, 422, ...), a 5xx (BUS-RUN-001's) or a 2xx that is not the documented
+ * answer (BUS-RUN-002..004's) proves nothing either way.
+ */
+export function acceptanceOf(op: OperationModel, res: CapturedResponse, schemas: DocumentSchemas, requirement: string, context: { identifiersExist: boolean; unknownIdentifierIs400?: boolean }): AcceptanceVerdict {
+  const { status } = res;
+  if (isSuccess(status)) {
+    const off = documentedSuccess(op, res, schemas, requirement);
+    return off.length ? { failures: [], unjudged: `answered ${status}, but not as the document describes its success (${off[0].received}; BUS-RUN-002, 003 and 004 judge that)` } : { failures: [] };
+  }
+  if (status >= 500) return { failures: [], unjudged: `answered ${status} (BUS-RUN-001 judges server errors)` };
+  if (status === 400 && context.unknownIdentifierIs400 && !context.identifiersExist) return { failures: [], unjudged: 'answered 400 for a generated (unknown) identifier, which this operation answers 400 (a vendor fact)' };
+  const business = businessRefusal(status);
+  if (business) return { failures: [], unjudged: business };
+  if (status === 401 || status === 403) return { failures: [failure(requirement, `${op.name}: a valid request with the target file's credentials reaches its documented success`, `refused with ${status}: the credentials were not accepted`)] };
+  if (status === 404) {
+    if (context.identifiersExist) return { failures: [failure(requirement, `${op.name}: found (its identifiers exist: named in the target file or created in this run)`, 'status 404')] };
+    return { failures: [], unjudged: 'answered 404 for an identifier that was generated, or found but not known to be of this kind' };
+  }
+  return { failures: [failure(requirement, `${op.name}: a request in the documented method and media type reaches its documented success`, `status ${status}, as if its method or media type were not the documented ones`)] };
+}
+
+/** CHECKS negative-data-rejection; the statuses that mean "this request is refused". */
+export const REJECTION = [400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 428];
+
+/** A request that breaks one rule is rejected with a 4xx; a 400 carries a JSON body (spec part 7). */
+export function rejectedAsInvalid(res: CapturedResponse, requirement: string): Failure[] {
+  if (!REJECTION.includes(res.status)) {
+    const what = res.status < 300 ? 'accepted with' : res.status >= 500 ? 'server error' : 'status';
+    return [failure(requirement, `rejected with a 4xx (${REJECTION.join(', ')})`, `${what} ${res.status}`)];
+  }
+  if (res.status !== 400) return [];
+  if (res.rawBody === '' || res.jsonError || !isJsonMedia(mediaOf(res))) {
+    const why = res.rawBody === '' ? 'an empty body' : res.jsonError ? `a body that is not JSON (${res.jsonError.split('\n')[0]})` : `Content-Type ${res.headers['content-type'] ?? 'none'}`;
+    return [failure(requirement, 'a 400 with a JSON body (spec part 7)', `400 with ${why}`)];
+  }
+  return [];
+}
+
+/** The vendor's business error body: errorId, errorMessage, errorCode (strings), errorDetails (an object) when present. */
+export function vendorErrorBody(res: CapturedResponse, requirement: string, where: string): Failure[] {
+  if (res.status < 400 || res.status === 429 || !isJsonMedia(mediaOf(res))) return [];
+  const body = res.json as Record<string, unknown> | undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return [failure(requirement, `${where}: the business error body { errorId, errorMessage, errorCode }`, res.jsonError ? 'a body that is not JSON' : `${JSON.stringify(res.json)?.slice(0, 120)}`)];
+  const out: Failure[] = [];
+  for (const key of ['errorId', 'errorMessage', 'errorCode']) {
+    if (typeof body[key] !== 'string' || body[key] === '') out.push(failure(requirement, `${where}: ${key}, a non-empty string`, body[key] === undefined ? 'absent' : JSON.stringify(body[key])));
+  }
+  if ('errorDetails' in body && (typeof body.errorDetails !== 'object' || body.errorDetails === null || Array.isArray(body.errorDetails))) {
+    out.push(failure(requirement, `${where}: errorDetails, an object`, JSON.stringify(body.errorDetails)));
+  }
+  return out;
+}
+
+/** Statuses with which a host refuses a request for its client certificate (nginx uses 400, 495, 496). */
+export const CERTIFICATE_REFUSALS = [400, 401, 403, 421, 495, 496];
+
+/** Without the client certificate on the secured host: refused in the TLS handshake or with a refusal status. */
+export function refusedWithoutCertificate(outcome: { response?: CapturedResponse; error?: string }, requirement: string, isTlsRefusal: (error: string) => boolean): Failure[] {
+  const expected = `refused for the missing client certificate (TLS handshake, or ${CERTIFICATE_REFUSALS.join(', ')})`;
+  if (outcome.error !== undefined) return isTlsRefusal(outcome.error) ? [] : [failure(requirement, expected, `no answer, for a reason that is not a TLS refusal: ${outcome.error}`)];
+  const res = outcome.response!;
+  if (CERTIFICATE_REFUSALS.includes(res.status)) return [];
+  return [failure(requirement, expected, res.status < 300 ? `served with ${res.status}` : `status ${res.status}`)];
+}
+
+/** On the plain host, where no certificate can be shown: never served. */
+export function notServedOnPlainHost(res: CapturedResponse, requirement: string): Failure[] {
+  if (res.status >= 300 && res.status < 500) return [];
+  return [failure(requirement, 'not served on the plain url (a 3xx or 4xx)', res.status < 300 ? `served with ${res.status}` : `status ${res.status}`)];
+}
+
+/** With the client certificate: not refused for it. */
+export function servedWithCertificate(res: CapturedResponse, requirement: string): Failure[] {
+  if (![401, 403, 495, 496].includes(res.status)) return [];
+  const body = res.rawBody.length > 160 ? `${res.rawBody.slice(0, 160)}…` : res.rawBody;
+  return [failure(requirement, 'served with the client certificate (no 401, 403, 495 or 496)', `status ${res.status}: ${body}`)];
+}

@@ -1,0 +1,43 @@
+/** How the business suites get the served OpenAPI document: fetched once per worker, shared by every test. */
+import { changeNoteFailures } from './checks/document.ts';
+import { failure, type Failure } from '../checks/failure.ts';
+import { inconclusive } from '../errors.ts';
+import type { ChangeNote } from './openapi/catalog.ts';
+import { evaluateChangeNote } from './openapi/change-notes.ts';
+import { loadServedDocument, type ReadableDocument, type ServedDocument } from './openapi/load.ts';
+import { NotLocated } from './openapi/locate.ts';
+import type { RequirementContext } from '../suite.ts';
+
+export function servedDocument(t: RequirementContext): Promise<ServedDocument> {
+  return loadServedDocument(t.client, t.target);
+}
+
+/** The readable document, or a failure of this test saying the document could not be read and why. */
+export async function readableDocument(t: RequirementContext): Promise<ReadableDocument> {
+  const served = await servedDocument(t);
+  if (served.readable) return served.readable;
+  t.expectNone([failure(t.id, `a readable OpenAPI document at ${served.url}`, `the document could not be read, so this cannot be checked (see BUS-DOC-001): ${served.unreadable}`)]);
+  throw new Error('unreachable: expectNone throws on a failure');
+}
+
+/** Runs a document check; what the document does not describe ends the test inconclusive, never passed. */
+export async function expectFacts(t: RequirementContext, check: (doc: ReadableDocument) => Failure[]): Promise<void> {
+  const doc = await readableDocument(t);
+  let failures: Failure[];
+  try {
+    failures = check(doc);
+  } catch (error) {
+    if (error instanceof NotLocated) throw inconclusive('NOT_LOCATED', error.message);
+    throw error;
+  }
+  t.expectNone(failures);
+}
+
+/** One change note: holds passes, broken fails, not located is inconclusive, not declared (where the note is conditional) too. */
+export async function expectChangeNote(t: RequirementContext, note: ChangeNote): Promise<void> {
+  const outcome = evaluateChangeNote((await readableDocument(t)).index, note);
+  const where = `${note.operation}, ${note.in}${note.path.length ? ` › ${note.path.join(' › ')}` : ''}`;
+  if (outcome.kind === 'not-located') throw inconclusive('NOT_LOCATED', `${note.text}: not located in the document (${where}): ${outcome.reason}`);
+  if (outcome.kind === 'not-declared') throw inconclusive('NOT_SUPPORTED', `${note.text}: ${outcome.reason}`);
+  t.expectNone(changeNoteFailures(outcome, t.id));
+}

@@ -1,0 +1,53 @@
+/**
+ * Checkout v2 orders that meet every rule of 2.6, built from a request generated from the served
+ * document: a fresh order id (in the target's shop, rules.checkout.shopId, where given), itemsAmount
+ * equal to the items' total and no deprecated amount, and delivery services only when asked for (then
+ * every item has weight and declaredValue).
+ */
+import { randomUUID } from 'node:crypto';
+import type { GeneratedRequest } from '../runtime/request.ts';
+import { getAt, isJsonObject, removeAt, setAt, type JsonObject } from '../../json.ts';
+import type { OperationPlan } from '../runtime/plan.ts';
+import { generatedRequest, rulesConfig } from './rules.ts';
+import { fieldSites, needSite, siteOf } from '../runtime/schema-sites.ts';
+
+const DELIVERY_FIELDS = ['shippingParameters', 'deliveryPayment', 'deliveryCondition', 'delivery'];
+
+/** Identifies the order: the target's shop (rules.checkout.shopId) or the generated one, and a fresh order id. */
+export function identify(op: OperationPlan, body: JsonObject): void {
+  const shop = rulesConfig().checkout?.shopId;
+  const shopSite = siteOf(op, 'shopId');
+  if (shopSite && typeof shop === 'string') setAt(body, shopSite.path, shop);
+  const orderSite = siteOf(op, 'orderId');
+  if (orderSite) setAt(body, orderSite.path, `pc-${randomUUID().slice(0, 30)}`);
+}
+
+/**
+ * A v2 order that meets every rule: itemsAmount equal to the items' total, no deprecated amount, and
+ * no delivery services unless `delivery` (then every item has weight and declaredValue).
+ */
+export function order(op: OperationPlan, purpose: string, options: { delivery?: boolean; wanted?: (b: JsonObject) => boolean } = {}): GeneratedRequest & { body: JsonObject } {
+  const request = generatedRequest(op, purpose, options.wanted);
+  const body = request.body;
+  identify(op, body);
+  removeAt(body, ['amount']);
+  if (!options.wanted) for (const name of DELIVERY_FIELDS) removeAt(body, [name]);
+  const items = Array.isArray(body.items) ? (body.items as JsonObject[]) : [];
+  const itemPrice = fieldSites(op, 'price').some((s) => s.path.join('.') === 'items.*.price');
+  let total = 0;
+  for (const item of items) {
+    if (!isJsonObject(item)) continue;
+    if ('quantity' in item) item.quantity = 1;
+    if (itemPrice) item.price = 500;
+    total += 500;
+  }
+  const itemsAmount = needSite(op, 'itemsAmount');
+  setAt(body, itemsAmount.path, total || 500);
+  if (options.delivery) {
+    const shipping = needSite(op, 'shippingParameters');
+    if (!isJsonObject(getAt(body, shipping.path))) setAt(body, shipping.path, { metashipShopId: 'shop-1', metashipWarehouseId: 'wh-1' });
+    for (const [name, value] of [['weight', 1200], ['declaredValue', 500]] as const) setAt(body, needSite(op, name).path, value);
+  }
+  return request;
+}
+
