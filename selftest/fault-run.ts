@@ -28,7 +28,7 @@ import { startSandbox } from '../sandbox/server.ts';
 import { runSuite, tempDir } from './helpers.ts';
 import { rmSync } from 'node:fs';
 import { runBatch, type BatchRun } from './variants/batch.ts';
-import { allSuiteFiles, batchesOf, leaks, markerCredentials, reportTexts, suiteFilesFor } from './variants/common.ts';
+import { allSuiteFiles, batchesOf, leaks, markerCredentials, reportTexts, slowestFiles, suiteFilesFor } from './variants/common.ts';
 import { batchesAtOnce, inOrder } from './variants/pool.ts';
 
 /** Faults per batch run: enough that the harness's imports and the business plan are paid rarely, few enough to keep memory small. */
@@ -108,7 +108,7 @@ async function main(): Promise<number> {
     const batchLeaks = leaks([['console output', run.stdout + run.stderr], ...run.reports], markers);
     for (const l of batchLeaks) console.log(`    ✗ leak in the batch of ${batch[0].area}: ${l}`);
     if (batchLeaks.length) leaked = true;
-    console.log(`  batch of ${batch.length} ${batch[0].area} fault(s): ${(run.wallMs / 1000).toFixed(1)} s`);
+    console.log(`  batch of ${batch.length} ${batch[0].area} fault(s): ${(run.wallMs / 1000).toFixed(1)} s (test time by file: ${slowestFiles(run.byVariant)})`);
     for (const fault of batch) {
       const o = outcomeOf(fault, run);
       outcomes.push(o);

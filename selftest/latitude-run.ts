@@ -15,7 +15,7 @@ import { faultRunSettings } from '../harness/runner/settings.ts';
 import { loadLatitudes } from '../sandbox/faults/index.ts';
 import type { Latitude } from '../sandbox/faults/types.ts';
 import { runBatch } from './variants/batch.ts';
-import { areaFiles, batchesOf } from './variants/common.ts';
+import { areaFiles, batchesOf, slowestFiles } from './variants/common.ts';
 import { batchesAtOnce, inOrder } from './variants/pool.ts';
 
 const BATCH_SIZE = 40;
@@ -51,7 +51,7 @@ async function main(): Promise<number> {
   let alarms = 0;
   const run = (batch: Latitude[]) => runBatch(batch.map((l) => ({ id: l.id, switches: [l.id], files: areaFiles(l.area) })));
   await inOrder(batches, batchesAtOnce(faultRunSettings().parallel), run, (batch, run) => {
-    console.log(`  batch of ${batch.length} ${batch[0].area} latitude(s): ${(run.wallMs / 1000).toFixed(1)} s`);
+    console.log(`  batch of ${batch.length} ${batch[0].area} latitude(s): ${(run.wallMs / 1000).toFixed(1)} s (test time by file: ${slowestFiles(run.byVariant)})`);
     const failedRun = run.summary ? undefined : `the batch run wrote no summary (exit ${run.code}): ${(run.stderr || run.stdout).slice(-400)}`;
     for (const latitude of batch) {
       const o = judge(latitude, run.byVariant.get(latitude.id) ?? [], failedRun);
