@@ -16,6 +16,7 @@
  *   FAULTS=id,id   only these faults      AREA=insurance   only this area's faults
  *   FAULT_BATCH=40 faults per batch run    SKIP_CLEAN=1     skip step 1 (while developing faults)
  *   SKIP_DEGENERATE=1 skip step 3          DEGENERATE=id,id only these degenerate targets (run even with FAULTS)
+ *   FAULT_PARALLEL=2  batch runs at a time (default: one per core)
  */
 import { join } from 'node:path';
 import { requirements } from '../harness/requirements.ts';
@@ -27,7 +28,8 @@ import { startSandbox } from '../sandbox/server.ts';
 import { runSuite, tempDir } from './helpers.ts';
 import { rmSync } from 'node:fs';
 import { runBatch, type BatchRun } from './variants/batch.ts';
-import { allSuiteFiles, batchesOf, leaks, markerCredentials, reportTexts, suiteFilesFor } from './variants/common.ts';
+import { allSuiteFiles, batchesOf, leaks, markerCredentials, reportTexts, slowestFiles, suiteFilesFor } from './variants/common.ts';
+import { batchesAtOnce, inOrder } from './variants/pool.ts';
 
 /** Faults per batch run: enough that the harness's imports and the business plan are paid rarely, few enough to keep memory small. */
 const BATCH_SIZE = 40;
@@ -101,15 +103,12 @@ async function main(): Promise<number> {
   console.log(`fault run: ${faults.length} faults in ${batches.length} batch run(s), each fault against its own sandbox`);
   const outcomes: Outcome[] = [];
   let leaked = false;
-  for (const batch of batches) {
-    const run = await runBatch(
-      batch.map((f) => ({ id: f.id, switches: [f.id], files: suiteFilesFor(f), only: f.catches })),
-      { credentials: overrides },
-    );
+  const run = (batch: Fault[]) => runBatch(batch.map((f) => ({ id: f.id, switches: [f.id], files: suiteFilesFor(f), only: f.catches })), { credentials: overrides });
+  await inOrder(batches, batchesAtOnce(settings.parallel), run, (batch, run) => {
     const batchLeaks = leaks([['console output', run.stdout + run.stderr], ...run.reports], markers);
     for (const l of batchLeaks) console.log(`    ✗ leak in the batch of ${batch[0].area}: ${l}`);
     if (batchLeaks.length) leaked = true;
-    console.log(`  batch of ${batch.length} ${batch[0].area} fault(s): ${(run.wallMs / 1000).toFixed(1)} s`);
+    console.log(`  batch of ${batch.length} ${batch[0].area} fault(s): ${(run.wallMs / 1000).toFixed(1)} s (test time by file: ${slowestFiles(run.byVariant)})`);
     for (const fault of batch) {
       const o = outcomeOf(fault, run);
       outcomes.push(o);
@@ -118,7 +117,7 @@ async function main(): Promise<number> {
       const also = o.alsoFailed.length ? `  also failed: ${o.alsoFailed.join(', ')}` : '';
       console.log(`  ${mark} ${o.fault.id.padEnd(40)} [${o.fault.catches.join(', ')}]${extra}${also}`);
     }
-  }
+  });
   const killed = outcomes.filter((o) => o.killed).length;
   if (!wanted.length && !settings.area) {
     const named = new Set(catalog.flatMap((f) => f.catches));

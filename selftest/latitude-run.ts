@@ -7,7 +7,7 @@
  * vendor failures, warnings and inconclusive tests are counted and reported, never held against the
  * suite. Prints `latitude: N held, K false alarms`; exits non-zero on any false alarm.
  *   LATITUDES=id,id   only these latitudes     AREA=insurance   only this area's latitudes
- *   FAULT_BATCH=40    variants per batch run
+ *   FAULT_BATCH=40    variants per batch run      FAULT_PARALLEL=2   batch runs at a time (default: one per core)
  */
 import { requirements } from '../harness/requirements.ts';
 import type { TestRecord } from '../harness/report/records.ts';
@@ -15,7 +15,8 @@ import { faultRunSettings } from '../harness/runner/settings.ts';
 import { loadLatitudes } from '../sandbox/faults/index.ts';
 import type { Latitude } from '../sandbox/faults/types.ts';
 import { runBatch } from './variants/batch.ts';
-import { areaFiles, batchesOf } from './variants/common.ts';
+import { areaFiles, batchesOf, slowestFiles } from './variants/common.ts';
+import { batchesAtOnce, inOrder } from './variants/pool.ts';
 
 const BATCH_SIZE = 40;
 
@@ -48,9 +49,9 @@ async function main(): Promise<number> {
   console.log(`latitude run: ${latitudes.length} latitudes in ${batches.length} batch run(s), each alone against its own sandbox and its area's suites`);
   let held = 0;
   let alarms = 0;
-  for (const batch of batches) {
-    const run = await runBatch(batch.map((l) => ({ id: l.id, switches: [l.id], files: areaFiles(l.area) })));
-    console.log(`  batch of ${batch.length} ${batch[0].area} latitude(s): ${(run.wallMs / 1000).toFixed(1)} s`);
+  const run = (batch: Latitude[]) => runBatch(batch.map((l) => ({ id: l.id, switches: [l.id], files: areaFiles(l.area) })));
+  await inOrder(batches, batchesAtOnce(faultRunSettings().parallel), run, (batch, run) => {
+    console.log(`  batch of ${batch.length} ${batch[0].area} latitude(s): ${(run.wallMs / 1000).toFixed(1)} s (test time by file: ${slowestFiles(run.byVariant)})`);
     const failedRun = run.summary ? undefined : `the batch run wrote no summary (exit ${run.code}): ${(run.stderr || run.stdout).slice(-400)}`;
     for (const latitude of batch) {
       const o = judge(latitude, run.byVariant.get(latitude.id) ?? [], failedRun);
@@ -60,7 +61,7 @@ async function main(): Promise<number> {
       for (const a of o.falseAlarms) console.log(`      ✗ ${a}`);
       for (const r of o.reported) console.log(`      · ${r}`);
     }
-  }
+  });
   console.log(`latitude: ${held} held, ${alarms} false alarms`);
   console.log(`latitude run wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return alarms === 0 ? 0 : 1;

@@ -54,6 +54,7 @@ const ROWS = [
   { variable: 'FAULTS', default: 'every fault', meaning: 'only these faults (comma-separated ids)', scope: 'fault-run' },
   { variable: 'AREA', default: 'every area', meaning: "only this area's faults", scope: 'fault-run' },
   { variable: 'FAULT_BATCH', default: '40', meaning: 'variants (faults, latitudes) checked in one batch run, each against its own sandbox', scope: 'fault-run' },
+  { variable: 'FAULT_PARALLEL', default: 'cores', meaning: 'batch runs of the fault and latitude runs at a time', scope: 'fault-run' },
   { variable: 'SKIP_CLEAN', default: 'unset', meaning: 'set: skips the run against the clean sandbox', scope: 'fault-run' },
   { variable: 'SKIP_DEGENERATE', default: 'unset', meaning: 'set: skips the degenerate target-wide faults', scope: 'fault-run' },
   { variable: 'DEGENERATE', default: 'every one', meaning: 'only these degenerate target-wide faults (comma-separated ids)', scope: 'fault-run' },
@@ -180,6 +181,8 @@ export interface FaultRunSettings {
   area?: string;
   /** Variants per batch run; undefined: the fault run's default. */
   batchSize?: number;
+  /** Batch runs at a time; undefined: one per core. */
+  parallel?: number;
   skipClean: boolean;
   skipDegenerate: boolean;
   degenerate: string[];
@@ -191,6 +194,7 @@ export function faultRunSettings(env: Environment = process.env): FaultRunSettin
     faults: list(env.FAULTS),
     area: env.AREA || undefined,
     batchSize: integer(env, 'FAULT_BATCH', (n) => n > 0, 'a positive integer'),
+    parallel: integer(env, 'FAULT_PARALLEL', (n) => n > 0, 'a positive integer'),
     skipClean: Boolean(env.SKIP_CLEAN),
     skipDegenerate: Boolean(env.SKIP_DEGENERATE),
     degenerate: list(env.DEGENERATE),

@@ -87,6 +87,6 @@ describe('settings', () => {
 
   it("reads the fault run's variables", () => {
     expect(faultRunSettings({})).toEqual({ faults: [], area: undefined, concurrency: undefined, skipClean: false, skipDegenerate: false, degenerate: [] });
-    expect(faultRunSettings({ FAULTS: 'a, b', AREA: 'invest', FAULT_BATCH: '3', SKIP_CLEAN: '1', SKIP_DEGENERATE: '1', DEGENERATE: 'x' })).toEqual({ faults: ['a', 'b'], area: 'invest', batchSize: 3, skipClean: true, skipDegenerate: true, degenerate: ['x'] });
+    expect(faultRunSettings({ FAULTS: 'a, b', AREA: 'invest', FAULT_BATCH: '3', FAULT_PARALLEL: '2', SKIP_CLEAN: '1', SKIP_DEGENERATE: '1', DEGENERATE: 'x' })).toEqual({ faults: ['a', 'b'], area: 'invest', batchSize: 3, parallel: 2, skipClean: true, skipDegenerate: true, degenerate: ['x'] });
   });
 });

@@ -1,0 +1,64 @@
+/** Batch runs side by side: never more at a time than asked, started in order, reported in order. */
+import { describe, expect, it } from 'vitest';
+import { batchesAtOnce, inOrder } from './pool.ts';
+
+const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('inOrder', () => {
+  it('runs at most `limit` at a time, starts them in order, and reports each in order as soon as the earlier ones are done', async () => {
+    let running = 0;
+    let most = 0;
+    const started: number[] = [];
+    const events: string[] = [];
+    // The second item takes longest: the third and fourth finish first and wait for it to be reported.
+    const delays = [10, 60, 5, 5, 5];
+    await inOrder(
+      delays.map((_, i) => i),
+      2,
+      async (i) => {
+        started.push(i);
+        most = Math.max(most, ++running);
+        await later(delays[i]);
+        running--;
+        events.push(`done ${i}`);
+        return i * 10;
+      },
+      (i, result) => events.push(`report ${i}=${result}`),
+    );
+    expect(most).toBe(2);
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+    const reports = events.filter((e) => e.startsWith('report'));
+    expect(reports).toEqual(['report 0=0', 'report 1=10', 'report 2=20', 'report 3=30', 'report 4=40']);
+    // Item 0 was reported before item 1 finished, not after the whole pool.
+    expect(events.indexOf('report 0=0')).toBeLessThan(events.indexOf('done 1'));
+  });
+
+  it('one at a time is one after the other', async () => {
+    const events: string[] = [];
+    await inOrder([1, 2, 3], 1, async (i) => {
+      events.push(`start ${i}`);
+      await later(1);
+      events.push(`end ${i}`);
+      return i;
+    }, () => undefined);
+    expect(events).toEqual(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3']);
+  });
+
+  it('a failed run is thrown where it is reported', async () => {
+    const reported: number[] = [];
+    const run = inOrder([1, 2], 2, async (i) => {
+      if (i === 2) throw new Error('batch 2 broke');
+      return i;
+    }, (i) => reported.push(i));
+    await expect(run).rejects.toThrow('batch 2 broke');
+    expect(reported).toEqual([1]);
+  });
+});
+
+describe('batchesAtOnce', () => {
+  it('is what is asked, at least one, one per core by default', () => {
+    expect(batchesAtOnce(3)).toBe(3);
+    expect(batchesAtOnce(0)).toBe(1);
+    expect(batchesAtOnce()).toBeGreaterThanOrEqual(1);
+  });
+});
