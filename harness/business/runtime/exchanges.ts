@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { type InvalidRequest, type GeneratedRequest } from './request.ts';
 import { withFreshValue } from './fresh.ts';
-import { locate, releaseTaxRequests, requestsFor, withIdentifiers, type Located } from './identifiers.ts';
+import { locate, releaseTaxRequests, OWN, requestsFor, withIdentifiers, type Located } from './identifiers.ts';
 import { pathParams } from './links.ts';
 import { generatedFor, type OperationPlan, type RuntimePlan } from './plan.ts';
 import { send, type Exchange, type Variant } from './send.ts';
@@ -57,7 +57,7 @@ const locatedMade = perScope(() => new PromiseMemo<string, Located[]>('keep'));
 function locatedValid(plan: RuntimePlan, op: OperationPlan): Promise<Located[]> {
   return locatedMade().get(op.row, () => {
     const count = generatedFor(plan, op).valid.length;
-    return Promise.all(requestsFor(plan, op, count, 'valid exchange').slice(0, count).map((request) => locate(plan, op, request)));
+    return Promise.all(requestsFor(plan, op, count, OWN).slice(0, count).map((request) => locate(plan, op, request)));
   });
 }
 

@@ -91,8 +91,10 @@ const bodyNames = new WeakMap<OperationPlan, string[]>();
  * create; for operations with known rules of 2.6, requests that meet them (fit.ts), kept only
  * where they are valid against the served document, the generated ones after them as fallbacks.
  */
+/** The purpose of the operation's own valid requests: the seed generatedFor uses, so its invalid cases are built on them. */
+export const OWN = 'own';
 export function requestsFor(p: RuntimePlan, op: OperationPlan, count = 3, purpose = 'create'): GeneratedRequest[] {
-  const generated = p.requests.valid(op.model, { seed: seedFor(op.seed, purpose), count });
+  const generated = p.requests.valid(op.model, { seed: purpose === OWN ? op.seed : seedFor(op.seed, purpose), count });
   const fitted = generated.map((request, i) => meetingRules(op, request, i)).filter((request, i) => request !== generated[i] && p.requests.validOnWire(op.model, request));
   return [...fitted, ...generated].map((request) => freshIdentifiers(p, op, request));
 }
