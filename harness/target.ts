@@ -9,11 +9,11 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { readBounded } from './config/bounded-file.ts';
 import type { BusinessSection } from './config/business.ts';
-import type { IdentitySection } from './config/identity.ts';
-import type { InsuranceSection } from './config/insurance.ts';
-import type { InvestSection } from './config/invest.ts';
+import type { IdentitySection } from './identity/config.ts';
+import type { InsuranceSection } from './insurance/config.ts';
+import type { InvestSection } from './invest/config.ts';
 import { describeSchemaErrors } from './config/schema-errors.ts';
-import type { SpeechSection } from './config/speech.ts';
+import type { SpeechSection } from './speech/config.ts';
 import { formatPath, stringsWithKind, TARGET_FILE_SCHEMA_ID } from './config/target-schema.ts';
 import { urlProblem } from './config/url-rules.ts';
 import { parseYamlText, YamlProblem } from './config/yaml-text.ts';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { CapturedResponse } from '../../harness/http.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { credentialOf } from '../../harness/target.ts';
-import { fixtureOf, mainAccount, sendPortfolio, unknownAccountLike } from './_portfolio.ts';
+import { fixtureOf, mainAccount, sendPortfolio, unknownAccountLike } from '../../harness/invest/client.ts';
 import { ScopedMap } from '../../harness/runner/run-scope.ts';
 
 export interface ErrorCase {

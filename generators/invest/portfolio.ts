@@ -7,10 +7,10 @@
  */
 import { randomInt } from 'node:crypto';
 import fc from 'fast-check';
-import { add, fromNanos, INT64_MAX, INT64_MIN, NANOS_PER_UNIT } from '../harness/decimal.ts';
-import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE, REQUEST_CURRENCIES, type RequestCurrency } from '../harness/invest/portfolio.ts';
-import { pointerSteps, setAt } from '../harness/json.ts';
-import { schemaArbitrary } from './schema-arbitrary.ts';
+import { add, fromNanos, INT64_MAX, INT64_MIN, NANOS_PER_UNIT } from '../../harness/decimal.ts';
+import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE, REQUEST_CURRENCIES, type RequestCurrency } from '../../harness/invest/portfolio.ts';
+import { pointerSteps, setAt } from '../../harness/json.ts';
+import { schemaArbitrary } from '../schema-arbitrary.ts';
 
 export interface AmountConstraints {
   /** Bounds in nanos (default: the whole int64 range of units). */

@@ -5,7 +5,7 @@
  */
 import { generateKeyPairSync, randomBytes, randomUUID, sign as rsaSign, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { hmacKey, speechHeader, speechPayload } from '../harness/speech-token.ts';
+import { hmacKey, speechHeader, speechPayload } from '../../harness/speech/token.ts';
 import {
   bodyDigest,
   callWithHashText,
@@ -24,7 +24,7 @@ import {
   type SpeechCall,
   type SpeechKit,
   type ValidCall,
-} from './speech.ts';
+} from './calls.ts';
 
 export interface Attack {
   /** The requirement that must refuse it. */

@@ -6,9 +6,9 @@
  */
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { schemaId } from '../harness/schemas.ts';
-import { buildSpeechToken, hmacKey, speechHeader, speechPayload, type KeyEncoding, type SpeechClaims } from '../harness/speech-token.ts';
-import { schemaArbitrary } from './schema-arbitrary.ts';
+import { schemaId } from '../../harness/schemas.ts';
+import { buildSpeechToken, hmacKey, speechHeader, speechPayload, type KeyEncoding, type SpeechClaims } from '../../harness/speech/token.ts';
+import { schemaArbitrary } from '../schema-arbitrary.ts';
 
 export const SPEECH_CLAIMS = schemaId('speech/jwt-claims');
 

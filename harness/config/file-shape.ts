@@ -4,11 +4,11 @@
  */
 import type { TargetFileData } from '../target.ts';
 import { BUSINESS_SHAPE } from './business.ts';
-import { IDENTITY_SHAPE } from './identity.ts';
-import { INSURANCE_SHAPE } from './insurance.ts';
-import { INVEST_SHAPE } from './invest.ts';
+import { IDENTITY_SHAPE } from '../identity/config.ts';
+import { INSURANCE_SHAPE } from '../insurance/config.ts';
+import { INVEST_SHAPE } from '../invest/config.ts';
 import { shapeOf } from './shape.ts';
-import { SPEECH_SHAPE } from './speech.ts';
+import { SPEECH_SHAPE } from '../speech/config.ts';
 
 export const TARGET_FILE_SHAPE = shapeOf<TargetFileData>({
   name: true,

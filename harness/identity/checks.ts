@@ -3,9 +3,9 @@
  * formats live in specs/schemas/identity/userinfo.json; these are the rules a schema cannot say.
  */
 import type { CapturedResponse } from '../http.ts';
-import { isSuccess, noServerError } from './answer.ts';
-import { contentTypeIn, jsonBody, valueConformsTo } from './body.ts';
-import { failure, type Failure } from './failure.ts';
+import { isSuccess, noServerError } from '../checks/answer.ts';
+import { contentTypeIn, jsonBody, valueConformsTo } from '../checks/body.ts';
+import { failure, type Failure } from '../checks/failure.ts';
 import { isJsonObject } from '../json.ts';
 import { schemaId } from '../schemas.ts';
 

@@ -6,15 +6,15 @@
  * inconclusive when that leaves nobody; a 5xx always counts; a redirect or an endless 429 is a tool
  * error, never a verdict.
  */
-import { noServerError } from '../../harness/checks/answer.ts';
-import { carriesNoUserValues, isUserinfoAnswer, refusedWithoutData, userValues } from '../../harness/checks/identity.ts';
-import type { CapturedResponse } from '../../harness/http.ts';
-import type { RequirementContext } from '../../harness/suite.ts';
-import { inconclusive } from '../../harness/errors.ts';
-import { identityConfig, identityToken, type IdentityTokenName } from '../../harness/config/identity.ts';
-import { credentialOf } from '../../harness/target.ts';
-import { expectRefusal } from '../../harness/refusal.ts';
-import { CANONICAL_REQUEST, encodeForm, formPairs, percentEncodeAll, type RequestVariation } from '../../generators/identity.ts';
+import { noServerError } from '../checks/answer.ts';
+import { carriesNoUserValues, isUserinfoAnswer, refusedWithoutData, userValues } from './checks.ts';
+import type { CapturedResponse } from '../http.ts';
+import type { RequirementContext } from '../suite.ts';
+import { inconclusive } from '../errors.ts';
+import { identityConfig, identityToken, type IdentityTokenName } from './config.ts';
+import { credentialOf } from '../target.ts';
+import { expectRefusal } from '../refusal.ts';
+import { CANONICAL_REQUEST, encodeForm, formPairs, percentEncodeAll, type RequestVariation } from '../../generators/identity/userinfo.ts';
 
 export const USERINFO_PATH = '/userinfo/userinfo';
 export const OPERATION = `POST ${USERINFO_PATH}`;

@@ -6,17 +6,17 @@
  * INS-CTY-001's; an acceptance test whose 201 shows nothing stored ends inconclusive with the reason.
  */
 import { randomUUID } from 'node:crypto';
-import { recordBody, recordConforms, servedAsSent, whyNotStored } from '../../harness/checks/insurance.ts';
-import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
-import { rejectedWith, statusDocumented, statusIn } from '../../harness/checks/status.ts';
-import { inconclusive } from '../../harness/errors.ts';
-import { expectRefusal } from '../../harness/refusal.ts';
-import { jsonPayload, type CapturedResponse } from '../../harness/http.ts';
-import type { RequirementContext } from '../../harness/suite.ts';
-import { insuranceConfig } from '../../harness/config/insurance.ts';
-import { ordinaryToken } from '../../harness/insurance/tokens.ts';
-import { credentialOf } from '../../harness/target.ts';
-import { sampleRequest, type SurrenderRequest } from '../../generators/insurance.ts';
+import { recordBody, recordConforms, servedAsSent, whyNotStored } from './checks.ts';
+import { jsonWhereBody } from '../checks/json-answer.ts';
+import { rejectedWith, statusDocumented, statusIn } from '../checks/status.ts';
+import { inconclusive } from '../errors.ts';
+import { expectRefusal } from '../refusal.ts';
+import { jsonPayload, type CapturedResponse } from '../http.ts';
+import type { RequirementContext } from '../suite.ts';
+import { insuranceConfig } from './config.ts';
+import { ordinaryToken } from './tokens.ts';
+import { credentialOf } from '../target.ts';
+import { sampleRequest, type SurrenderRequest } from '../../generators/insurance/surrender.ts';
 
 export const SURRENDER_PATH = '/invest/axiom/providers-api/v1/contracts/surrender/create/';
 export const OPERATION = `POST ${SURRENDER_PATH}`;

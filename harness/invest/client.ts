@@ -6,20 +6,20 @@
  * with a field of 2.4; harness/checks/invest.ts whyNoPortfolio), and a refusal only next to the control
  * (the main account's portfolio, read in this run).
  */
-import type { Failure } from '../../harness/checks/failure.ts';
-import { failure } from '../../harness/checks/failure.ts';
-import { whyNoPortfolio } from '../../harness/checks/invest.ts';
-import { refused } from '../../harness/checks/answer.ts';
-import { rejectedWith } from '../../harness/checks/status.ts';
-import { ToolError } from '../../harness/errors.ts';
-import { jsonPayload, type CapturedResponse } from '../../harness/http.ts';
-import { REQUEST_CURRENCIES, type RequestCurrency as Currency } from '../../harness/invest/portfolio.ts';
-import { expectRefusal } from '../../harness/refusal.ts';
-import type { RequirementContext } from '../../harness/suite.ts';
-import { investConfig, type InvestSection } from '../../harness/config/invest.ts';
-import { credentialOf, type StringKey } from '../../harness/target.ts';
-import { accountIdLike } from '../../generators/invest.ts';
-import { ScopedMap } from '../../harness/runner/run-scope.ts';
+import type { Failure } from '../checks/failure.ts';
+import { failure } from '../checks/failure.ts';
+import { whyNoPortfolio } from './checks.ts';
+import { refused } from '../checks/answer.ts';
+import { rejectedWith } from '../checks/status.ts';
+import { ToolError } from '../errors.ts';
+import { jsonPayload, type CapturedResponse } from '../http.ts';
+import { REQUEST_CURRENCIES, type RequestCurrency as Currency } from './portfolio.ts';
+import { expectRefusal } from '../refusal.ts';
+import type { RequirementContext } from '../suite.ts';
+import { investConfig, type InvestSection } from './config.ts';
+import { credentialOf, type StringKey } from '../target.ts';
+import { accountIdLike } from '../../generators/invest/portfolio.ts';
+import { ScopedMap } from '../runner/run-scope.ts';
 
 export const OPERATION = 'POST /rest/{package}.OperationsService/GetPortfolio';
 /** Spec part 7, besides "default: unexpected error". */

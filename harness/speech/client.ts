@@ -14,19 +14,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import { TestRunner } from 'vitest';
-import { isSuccess, noServerError, refused } from '../../harness/checks/answer.ts';
-import { failure } from '../../harness/checks/failure.ts';
-import { isAccepted, tokenAcceptance, type TokenRefusals } from '../../harness/checks/speech.ts';
-import { inconclusive, ToolError } from '../../harness/errors.ts';
-import type { CapturedResponse } from '../../harness/http.ts';
-import { hmacKey, secretVariants, type KeyEncoding } from '../../harness/speech-token.ts';
-import { requirementTest, type RequirementContext } from '../../harness/suite.ts';
-import { speechConfig } from '../../harness/config/speech.ts';
-import { credentialOf, type Target } from '../../harness/target.ts';
-import { expectRefusal } from '../../harness/refusal.ts';
-import { ATTACKS, type Attack } from '../../generators/speech-attacks.ts';
-import { recognizeBody, streamBody, streamMessages, validCall, validStream, type SpeechCall, type SpeechEndpoint, type SpeechKit } from '../../generators/speech.ts';
-import { ScopedMap } from '../../harness/runner/run-scope.ts';
+import { isSuccess, noServerError, refused } from '../checks/answer.ts';
+import { failure } from '../checks/failure.ts';
+import { isAccepted, tokenAcceptance, type TokenRefusals } from './checks.ts';
+import { inconclusive, ToolError } from '../errors.ts';
+import type { CapturedResponse } from '../http.ts';
+import { hmacKey, secretVariants, type KeyEncoding } from './token.ts';
+import { requirementTest, type RequirementContext } from '../suite.ts';
+import { speechConfig } from './config.ts';
+import { credentialOf, type Target } from '../target.ts';
+import { expectRefusal } from '../refusal.ts';
+import { ATTACKS, type Attack } from '../../generators/speech/attacks.ts';
+import { recognizeBody, streamBody, streamMessages, validCall, validStream, type SpeechCall, type SpeechEndpoint, type SpeechKit } from '../../generators/speech/calls.ts';
+import { ScopedMap } from '../runner/run-scope.ts';
 
 export const RECOGNIZE_PATH = '/v1/stt:recognize';
 

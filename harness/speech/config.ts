@@ -3,8 +3,8 @@
  * typed, with the defaults of the schema applied.
  */
 import type { RateLimit, Target } from '../target.ts';
-import { checkedSection } from './section.ts';
-import { SERVICE_SHAPE, shapeOf } from './shape.ts';
+import { checkedSection } from '../config/section.ts';
+import { SERVICE_SHAPE, shapeOf } from '../config/shape.ts';
 
 export interface SpeechSection {
   url: string;

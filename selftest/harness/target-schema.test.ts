@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { BUSINESS_DEFAULTS, NDFL3_DEFAULTS, SBP_DEFAULTS } from '../../harness/config/business.ts';
 import { TARGET_FILE_SHAPE } from '../../harness/config/file-shape.ts';
-import { IDENTITY_DEFAULTS } from '../../harness/config/identity.ts';
-import { INVEST_DEFAULTS } from '../../harness/config/invest.ts';
+import { IDENTITY_DEFAULTS } from '../../harness/identity/config.ts';
+import { INVEST_DEFAULTS } from '../../harness/invest/config.ts';
 import { shapePaths } from '../../harness/config/shape.ts';
-import { SPEECH_DEFAULTS, STREAMING_DEFAULTS } from '../../harness/config/speech.ts';
+import { SPEECH_DEFAULTS, STREAMING_DEFAULTS } from '../../harness/speech/config.ts';
 import { keyPaths, keysAt, targetFileSchema, type SchemaNode } from '../../harness/config/target-schema.ts';
 import { documentedLimits } from '../../harness/limits.ts';
 import { workflow } from '../../harness/ndfl3/workflow.ts';

@@ -15,9 +15,9 @@ import { HttpClient } from '../../harness/http.ts';
 import { LocalPacer } from '../../harness/pacer.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { loadTarget, type Target } from '../../harness/target.ts';
-import { describeVariation, freshlyEncoded, requestVariation } from '../../generators/identity.ts';
+import { describeVariation, freshlyEncoded, requestVariation } from '../../generators/identity/userinfo.ts';
 import { startSandbox } from '../../sandbox/server.ts';
-import { callUserinfo, nearMissOf, peopleOf } from '../../suites/identity/_userinfo.ts';
+import { callUserinfo, nearMissOf, peopleOf } from '../../harness/identity/client.ts';
 import { tempDir } from '../helpers.ts';
 
 const SECRET = 'sëcret/with+odd&chars=%';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
 import { requirementTest, type RequirementContext } from '../../harness/suite.ts';
 import { credentialOf } from '../../harness/target.ts';
-import { callUserinfo, expectRefused, nearMissOf, tokenOf } from './_userinfo.ts';
+import { callUserinfo, expectRefused, nearMissOf, tokenOf } from '../../harness/identity/client.ts';
 
 describe('identity userinfo: who may call', () => {
   requirementTest('IDN-AUT-001', async (t) => {

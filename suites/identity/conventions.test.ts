@@ -6,12 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
 import { conformsTo } from '../../harness/checks/body.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
-import { hasRequestId } from '../../harness/checks/identity.ts';
+import { hasRequestId } from '../../harness/identity/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../harness/suite.ts';
-import { IDENTITY_ERROR } from '../../generators/identity.ts';
-import { callUserinfo, expectRefused, tokenOf } from './_userinfo.ts';
+import { IDENTITY_ERROR } from '../../generators/identity/userinfo.ts';
+import { callUserinfo, expectRefused, tokenOf } from '../../harness/identity/client.ts';
 
 describe('identity userinfo: how refusals are written', () => {
   const refusals: Array<[string, (t: RequirementContext) => Promise<CapturedResponse>]> = [

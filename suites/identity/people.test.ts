@@ -10,12 +10,12 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { noServerError } from '../../harness/checks/answer.ts';
-import { answeredWithUserinfo, isUserinfoAnswer, sameFieldsOf22 } from '../../harness/checks/identity.ts';
+import { answeredWithUserinfo, isUserinfoAnswer, sameFieldsOf22 } from '../../harness/identity/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../harness/suite.ts';
-import { describeVariation, requestVariation, type RequestVariationConstraints } from '../../generators/identity.ts';
-import { callUserinfo, peopleOf } from './_userinfo.ts';
+import { describeVariation, requestVariation, type RequestVariationConstraints } from '../../generators/identity/userinfo.ts';
+import { callUserinfo, peopleOf } from '../../harness/identity/client.ts';
 
 async function overPeople(t: RequirementContext, constraints: RequestVariationConstraints): Promise<void> {
   const people = peopleOf(t);

@@ -8,11 +8,11 @@
 import { describe } from 'vitest';
 import { noServerError } from '../../harness/checks/answer.ts';
 import { conformsTo } from '../../harness/checks/body.ts';
-import { answeredWithUserinfo, consentedKindsServed, isPhoneOf22, isUserinfoAnswer, nameHoldsFamilyAndGiven, phoneIsE164, sameUser } from '../../harness/checks/identity.ts';
+import { answeredWithUserinfo, consentedKindsServed, isPhoneOf22, isUserinfoAnswer, nameHoldsFamilyAndGiven, phoneIsE164, sameUser } from '../../harness/identity/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { USERINFO } from '../../generators/identity.ts';
-import { askPeople, callUserinfo, peopleOf, servedPeople } from './_userinfo.ts';
+import { USERINFO } from '../../generators/identity/userinfo.ts';
+import { askPeople, callUserinfo, peopleOf, servedPeople } from '../../harness/identity/client.ts';
 
 const POOL = 'services.identity (accessToken, tokens.people)';
 

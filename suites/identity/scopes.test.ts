@@ -4,10 +4,10 @@
  * scope brings, none of a scope not granted), and sub is always there.
  */
 import { describe } from 'vitest';
-import { CONSENTED_KINDS, consentedKindsServed, followsScopeMapping, hasSub, scopeFieldsServed } from '../../harness/checks/identity.ts';
+import { CONSENTED_KINDS, consentedKindsServed, followsScopeMapping, hasSub, scopeFieldsServed } from '../../harness/identity/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { askPeople, callUserinfo, expectRefused, grantedScopes, servedPeople, tokenOf } from './_userinfo.ts';
+import { askPeople, callUserinfo, expectRefused, grantedScopes, servedPeople, tokenOf } from '../../harness/identity/client.ts';
 
 const SCOPES = [['profile', 'withoutProfile'], ['phone', 'withoutPhone'], ['email', 'withoutEmail']] as const;
 

@@ -1,13 +1,13 @@
 /** Spec 5.4 and 7: authentication (401), authorization (403), X-Request-Id, the documented statuses. */
 import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
-import { echoesRequest } from '../../harness/checks/insurance.ts';
+import { echoesRequest } from '../../harness/insurance/checks.ts';
 import { Tally } from '../../harness/checks/judged.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { credentialOf } from '../../harness/target.ts';
-import { freshContractId, sampleItem, sampleRequest } from '../../generators/insurance.ts';
-import { control, expectAccepted, expectDocumented, expectRefused, sendSurrender } from './_surrender.ts';
+import { freshContractId, sampleItem, sampleRequest } from '../../generators/insurance/surrender.ts';
+import { control, expectAccepted, expectDocumented, expectRefused, sendSurrender } from '../../harness/insurance/client.ts';
 
 describe('insurance surrender: access and headers', () => {
   requirementTest('INS-AUT-001', async (t) => {

@@ -13,7 +13,7 @@
  */
 import { describe } from 'vitest';
 import { noServerError } from '../../harness/checks/answer.ts';
-import { whyNotStored } from '../../harness/checks/insurance.ts';
+import { whyNotStored } from '../../harness/insurance/checks.ts';
 import { failure } from '../../harness/checks/failure.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { inconclusive } from '../../harness/errors.ts';
@@ -22,8 +22,8 @@ import { assertBurstAllowed } from '../../harness/safety.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { perScope } from '../../harness/runner/run-scope.ts';
-import { sampleRequest } from '../../generators/insurance.ts';
-import { sendSurrender, surrenderUrl } from './_surrender.ts';
+import { sampleRequest } from '../../generators/insurance/surrender.ts';
+import { sendSurrender, surrenderUrl } from '../../harness/insurance/client.ts';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

@@ -4,15 +4,15 @@
  * Every refusal counts only next to the control (the main account's portfolio read in this run).
  */
 import { describe } from 'vitest';
-import { noPortfolioIn, vendorErrorBody } from '../../harness/checks/invest.ts';
+import { noPortfolioIn, vendorErrorBody } from '../../harness/invest/checks.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { inconclusive, isSkip, ToolError } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { answerTo, ERROR_CASES, errorCase, type ErrorCase } from './_errors.ts';
-import { control, expectRefused, statusDocumentedOrError } from './_portfolio.ts';
+import { answerTo, ERROR_CASES, errorCase, type ErrorCase } from '../../generators/invest/errors.ts';
+import { control, expectRefused, statusDocumentedOrError } from '../../harness/invest/client.ts';
 
 /**
  * Requirement, the matrix cases it reads, and the statuses the spec accepts for them. Part 7 maps no

@@ -25,15 +25,15 @@ import {
   unitsFitInt64,
   virtualExpireDatesUtc,
   whyNoPortfolio,
-} from '../../harness/checks/invest.ts';
+} from '../../harness/invest/checks.ts';
 import { judged, Tally, type Judged } from '../../harness/checks/judged.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { inconclusive, ToolError } from '../../harness/errors.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { investConfig } from '../../harness/config/invest.ts';
-import { portfolioRequest } from '../../generators/invest.ts';
-import { accountsOf, control, CURRENCIES, describeRequest, mainAccount, portfolioOf, sample, type Sampled, statusDocumentedOrError } from './_portfolio.ts';
+import { investConfig } from '../../harness/invest/config.ts';
+import { portfolioRequest } from '../../generators/invest/portfolio.ts';
+import { accountsOf, control, CURRENCIES, describeRequest, mainAccount, portfolioOf, sample, type Sampled, statusDocumentedOrError } from '../../harness/invest/client.ts';
 
 /**
  * Runs `judge` on every sampled answer that `which` picks and that shows a portfolio. An answer that

@@ -8,14 +8,14 @@
  */
 import { describe } from 'vitest';
 import { failure } from '../../harness/checks/failure.ts';
-import { readablePortfolio } from '../../harness/checks/invest.ts';
+import { readablePortfolio } from '../../harness/invest/checks.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { assertBurstAllowed } from '../../harness/safety.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { investConfig } from '../../harness/config/invest.ts';
+import { investConfig } from '../../harness/invest/config.ts';
 import { credentialOf } from '../../harness/target.ts';
-import { mainAccount, portfolioUrl, sendPortfolio } from './_portfolio.ts';
+import { mainAccount, portfolioUrl, sendPortfolio } from '../../harness/invest/client.ts';
 
 describe('invest portfolio: rate limit', () => {
   requirementTest('INV-RAT-001', { timeoutMs: 60_000 }, async (t) => {

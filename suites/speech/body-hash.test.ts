@@ -4,11 +4,11 @@
  * Upper-case hex is a policy of its own (RFC 4648 section 8 calls base16 case-insensitive).
  */
 import { describe } from 'vitest';
-import { emptyBodyHashVerdict } from '../../harness/checks/speech.ts';
+import { emptyBodyHashVerdict } from '../../harness/speech/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { bodyDigest, callWithHashText, NO_BODY, recognizeBody, sampleClaims, validCall } from '../../generators/speech.ts';
-import { attackTests, expectAccepted, plainTokenAccepted, sendSpeech, speechSettings, validTokenNote } from './_speech.ts';
+import { bodyDigest, callWithHashText, NO_BODY, recognizeBody, sampleClaims, validCall } from '../../generators/speech/calls.ts';
+import { attackTests, expectAccepted, plainTokenAccepted, sendSpeech, speechSettings, validTokenNote } from '../../harness/speech/client.ts';
 
 describe('speech: the body hash', () => {
   attackTests(['SPE-HSH-001', 'SPE-HSH-002', 'SPE-HSH-004']);

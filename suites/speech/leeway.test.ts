@@ -4,10 +4,10 @@
  */
 import { describe } from 'vitest';
 import { isSuccess } from '../../harness/checks/answer.ts';
-import { clockOffsetSeconds, leewayFigure, type LeewayProbe } from '../../harness/checks/speech.ts';
+import { clockOffsetSeconds, leewayFigure, type LeewayProbe } from '../../harness/speech/checks.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { sampleClaims, unixNow, validCall } from '../../generators/speech.ts';
-import { expectAccepted, plainTokenAccepted, reportFigure, sendSpeech, speechSettings } from './_speech.ts';
+import { sampleClaims, unixNow, validCall } from '../../generators/speech/calls.ts';
+import { expectAccepted, plainTokenAccepted, reportFigure, sendSpeech, speechSettings } from '../../harness/speech/client.ts';
 
 const LADDER_SECONDS = [2, 10, 20, 45, 75, 150, 300];
 const PROBES: Record<'exp' | 'nbf' | 'iat', (now: number, x: number) => Record<string, number>> = {

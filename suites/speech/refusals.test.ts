@@ -6,15 +6,15 @@
 import { describe } from 'vitest';
 import { isSuccess } from '../../harness/checks/answer.ts';
 import type { Failure } from '../../harness/checks/failure.ts';
-import { echoesNoSecret, isAccepted, refusedWith401 } from '../../harness/checks/speech.ts';
+import { echoesNoSecret, isAccepted, refusedWith401 } from '../../harness/speech/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { requirement } from '../../harness/requirements.ts';
-import { secretVariants } from '../../harness/speech-token.ts';
+import { secretVariants } from '../../harness/speech/token.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { ATTACKS } from '../../generators/speech-attacks.ts';
-import { validCall, type SpeechCall } from '../../generators/speech.ts';
-import { sendSpeech, speechSettings, validControl } from './_speech.ts';
+import { ATTACKS } from '../../generators/speech/attacks.ts';
+import { validCall, type SpeechCall } from '../../generators/speech/calls.ts';
+import { sendSpeech, speechSettings, validControl } from '../../harness/speech/client.ts';
 
 /** The token in an Authorization value, whatever the scheme. */
 const tokenOf = (authorization: string | null) => (authorization ?? '').trim().split(/\s+/).pop() ?? '';

@@ -1,6 +1,6 @@
 /** Spec 5.1 step 6: the token travels as `Authorization: Bearer <token>`. */
 import { describe } from 'vitest';
-import { attackTests } from './_speech.ts';
+import { attackTests } from '../../harness/speech/client.ts';
 
 describe('speech: the Bearer scheme', () => {
   attackTests(['SPE-BRR-001', 'SPE-BRR-002']);

@@ -5,9 +5,9 @@
  */
 import { describe } from 'vitest';
 import { requirementTest } from '../../harness/suite.ts';
-import { STREAM_ATTACKS } from '../../generators/speech-attacks.ts';
-import { validStream } from '../../generators/speech.ts';
-import { attackTests, expectAccepted, sendSpeech, speechSettings, streamingOf } from './_speech.ts';
+import { STREAM_ATTACKS } from '../../generators/speech/attacks.ts';
+import { validStream } from '../../generators/speech/calls.ts';
+import { attackTests, expectAccepted, sendSpeech, speechSettings, streamingOf } from '../../harness/speech/client.ts';
 
 describe('speech: streaming', () => {
   requirementTest('SPE-STR-001', async (t) => {

@@ -9,13 +9,13 @@ import { describe } from 'vitest';
 import { conformsTo } from '../../harness/checks/body.ts';
 import { isRefusal, noServerError } from '../../harness/checks/answer.ts';
 import { failure } from '../../harness/checks/failure.ts';
-import { tokenAcceptance, type TokenVerdict } from '../../harness/checks/speech.ts';
+import { tokenAcceptance, type TokenVerdict } from '../../harness/speech/checks.ts';
 import { inconclusive, ToolError } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { schemaId } from '../../harness/schemas.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { claimsAt, claimsDraft, recognizeBody, sampleClaims, validCall } from '../../generators/speech.ts';
-import { expectAccepted, plainTokenAccepted, reportFigure, sendSpeech, speechSettings, tokenRefusals, validTokenNote } from './_speech.ts';
+import { claimsAt, claimsDraft, recognizeBody, sampleClaims, validCall } from '../../generators/speech/calls.ts';
+import { expectAccepted, plainTokenAccepted, reportFigure, sendSpeech, speechSettings, tokenRefusals, validTokenNote } from '../../harness/speech/client.ts';
 
 describe('speech: valid tokens', () => {
   requirementTest('SPE-TOK-001', async (t) => {
