@@ -22,9 +22,9 @@ import {
   validCall,
   validStream,
   type SpeechCall,
-  type SpeechKit,
   type ValidCall,
 } from './calls.ts';
+import type { SpeechKit } from '../../harness/speech/token.ts';
 
 export interface Attack {
   /** The requirement that must refuse it. */

@@ -1,6 +1,6 @@
 /**
- * How the speech suites read their settings, call the recognize method (spec 4.1) and the target's
- * streaming call, and give every verdict its evidence:
+ * How the speech suites call the recognize method (spec 4.1) and the target's streaming call (their
+ * settings: ./config.ts, speechSettings), and give every verdict its evidence:
  * - a refusal counts only next to a control: a valid call whose token was accepted in the same run
  *   (`t.control`); where that call was answered for its audio (not a 2xx), an attack answered the same
  *   way got past the token check, which fails;
@@ -17,87 +17,29 @@ import { TestRunner } from 'vitest';
 import { isSuccess, noServerError, refused } from '../checks/answer.ts';
 import { failure } from '../checks/failure.ts';
 import { isAccepted, tokenAcceptance, type TokenRefusals } from './checks.ts';
-import { inconclusive, ToolError } from '../errors.ts';
+import { inconclusive } from '../errors.ts';
 import type { CapturedResponse } from '../http.ts';
-import { hmacKey, secretVariants, type KeyEncoding } from './token.ts';
 import { requirementTest, type RequirementContext } from '../suite.ts';
-import { speechConfig } from './config.ts';
-import { credentialOf, type Target } from '../target.ts';
+import { RECOGNIZE_PATH, speechSettings, streamingOf, type SpeechSettings } from './config.ts';
 import { expectRefusal } from '../refusal.ts';
-import { ATTACKS, type Attack } from '../../generators/speech/attacks.ts';
-import { recognizeBody, streamBody, streamMessages, validCall, validStream, type SpeechCall, type SpeechEndpoint, type SpeechKit } from '../../generators/speech/calls.ts';
-import { ScopedMap } from '../runner/run-scope.ts';
+import { PromiseMemo } from '../memo.ts';
+import { perScope } from '../runner/run-scope.ts';
+import type { Attack } from '../../generators/speech/attacks.ts';
+import { recognizeBody, streamBody, streamMessages, validCall, validStream, type SpeechCall, type SpeechEndpoint } from '../../generators/speech/calls.ts';
 
-export const RECOGNIZE_PATH = '/v1/stt:recognize';
-
-export interface StreamingSettings {
-  url: string;
-  method: 'POST' | 'GET';
-  contentType: string;
-}
-
-export interface SpeechSettings extends SpeechKit {
-  url: string;
-  method: 'GET' | 'POST';
-  /** Where `audience` came from, for failure notes. */
-  audienceFrom: 'services.speech.audience' | 'the vendor example (services.speech.audience not set)';
-  /** The target's streaming call (services.speech.streaming), when it offers one. */
-  streaming?: StreamingSettings;
-}
-
-const settingsCache = new WeakMap<Target, SpeechSettings>();
-
-/**
- * The speech settings of the target file (harness/config/speech.ts: typed, checked against the
- * target-file schema, defaults applied; the audience defaults to the vendor's example).
- * Registers every form of the secret with the redactor (the target loader registers it as given).
- */
-export function speechSettings(t: RequirementContext): SpeechSettings {
-  const cached = settingsCache.get(t.target);
-  if (cached) return cached;
-  const service = speechConfig(t.target);
-  const apiKey = credentialOf(t.target, 'speech', 'apiKey');
-  const secretKey = credentialOf(t.target, 'speech', 'secretKey');
-  const keyEncoding: KeyEncoding = service.keyEncoding;
-  try {
-    hmacKey(secretKey, keyEncoding);
-  } catch (error) {
-    throw new ToolError('TARGET_FILE_INVALID', `${t.target.file}: key "services.speech.secretKey": ${(error as Error).message}`);
-  }
-  t.target.redactor.register(...secretVariants(secretKey, keyEncoding));
-  const base = service.url.replace(/\/$/, '');
-  const streaming = service.streaming;
-  const settings: SpeechSettings = {
-    url: `${base}${RECOGNIZE_PATH}`,
-    method: service.method,
-    apiKey,
-    secretKey,
-    keyEncoding,
-    audience: service.audience,
-    audienceFrom: service.audienceGiven ? 'services.speech.audience' : 'the vendor example (services.speech.audience not set)',
-    tokenIdClaim: service.tokenIdClaim,
-    ...(streaming ? { streaming: { url: `${base}${streaming.path}`, method: streaming.method, contentType: streaming.contentType } } : {}),
-  };
-  settingsCache.set(t.target, settings);
-  return settings;
-}
-
-/** The streaming settings, or an inconclusive NOT_SUPPORTED: the spec's streaming case is optional. */
-export function streamingOf(s: SpeechSettings): StreamingSettings {
-  if (s.streaming) return s.streaming;
-  throw inconclusive('NOT_SUPPORTED', 'the target file declares no streaming call (services.speech.streaming: { path }), so "the first message of the request when streaming" cannot be checked');
-}
+export const OPERATION = `POST ${RECOGNIZE_PATH}`;
 
 /**
  * Sends a call with the headers of 4.1: Host (set by the client from the URL), Content-Type:
  * application/json (a stream: the streaming content type) and Authorization (when the call has one).
  */
-export async function sendSpeech(t: RequirementContext, s: SpeechSettings, call: SpeechCall): Promise<CapturedResponse> {
+export async function sendSpeech(t: RequirementContext, call: SpeechCall): Promise<CapturedResponse> {
+  const s = speechSettings(t);
   const stream = call.endpoint === 'stream' ? streamingOf(s) : undefined;
   const headers: Record<string, string> = { 'content-type': stream ? stream.contentType : 'application/json' };
   if (call.authorization !== null) headers.authorization = call.authorization;
   const method = stream ? stream.method : s.method;
-  const res = await t.client.send({
+  return t.client.send({
     area: 'speech',
     operation: stream ? `${method} (streaming call)` : `${method} ${RECOGNIZE_PATH}`,
     sideEffect: 'read',
@@ -106,7 +48,6 @@ export async function sendSpeech(t: RequirementContext, s: SpeechSettings, call:
     headers,
     ...(call.body !== undefined ? { body: call.body } : {}),
   });
-  return res;
 }
 
 /** What a refused valid token most likely means, for the failure note. */
@@ -119,93 +60,101 @@ export function validTokenNote(s: SpeechSettings, what: string): string {
  * 4), or, where the call was answered for its audio, a token accepted as tokenAcceptance reads it. The
  * valid call's answer, or an inconclusive NO_CONTROL naming `what`.
  */
-async function acceptedControl(t: RequirementContext, s: SpeechSettings, res: CapturedResponse, what: string, endpoint: SpeechEndpoint): Promise<CapturedResponse> {
+async function acceptedControl(t: RequirementContext, res: CapturedResponse, what: string, endpoint: SpeechEndpoint): Promise<CapturedResponse> {
   if (isAccepted(res)) return res;
-  const verdict = tokenAcceptance(res, await tokenRefusals(t, s, endpoint), t.id);
+  const verdict = tokenAcceptance(res, await tokenRefusals(t, endpoint), t.id);
   if (!verdict.failures.length && !verdict.noEvidence) return res;
   throw inconclusive('NO_CONTROL', `${what} was answered ${res.status}, not as a call whose token is accepted (${verdict.noEvidence ?? verdict.failures[0].received}), so a refusal proves nothing; control: ${res.curl}`);
 }
 
-/** The control of a refusal test: a valid call to the same endpoint, its token accepted in this run (`acceptedControl`). */
-export async function validControl(t: RequirementContext, s: SpeechSettings, endpoint: SpeechEndpoint = 'recognize'): Promise<CapturedResponse> {
-  const res = await t.control(`speech:${endpoint}:valid`, async () => sendSpeech(t, s, endpoint === 'stream' ? await validStream(s) : await validCall(s)), () => true);
-  return acceptedControl(t, s, res, 'the control request (a valid call, with valid credentials)', endpoint);
+/** The plain valid call to `endpoint`, sent once per worker (the shared control of harness/suite.ts), whatever it was answered. */
+function validAnswer(t: RequirementContext, endpoint: SpeechEndpoint): Promise<CapturedResponse> {
+  const s = speechSettings(t);
+  return t.control(`speech:${endpoint}:valid`, async () => sendSpeech(t, endpoint === 'stream' ? await validStream(s) : await validCall(s)), () => true);
 }
 
-const references = new ScopedMap<string, Promise<TokenRefusals>>();
+/** The control of a refusal test: a valid call to the same endpoint, its token accepted in this run (`acceptedControl`). */
+export async function control(t: RequirementContext, endpoint: SpeechEndpoint = 'recognize'): Promise<CapturedResponse> {
+  return acceptedControl(t, await validAnswer(t, endpoint), 'the control request (a valid call, with valid credentials)', endpoint);
+}
+
+// A reference that failed to send is asked again by the next test.
+const references = perScope(() => new PromiseMemo<SpeechEndpoint, TokenRefusals>('forget'));
 
 /**
  * How the endpoint refuses bad tokens: the same kind of call without a token, and with a token signed
  * with another secret. Made once per worker and endpoint; what an acceptance is judged against.
  */
-export function tokenRefusals(t: RequirementContext, s: SpeechSettings, endpoint: SpeechEndpoint = 'recognize'): Promise<TokenRefusals> {
-  let pending = references.get(endpoint);
-  if (!pending) {
-    const send = async (): Promise<TokenRefusals> => {
-      const body = endpoint === 'stream' ? streamBody(streamMessages()) : recognizeBody();
-      const none = await sendSpeech(t, s, { authorization: null, body, endpoint });
-      const other = { ...s, secretKey: s.keyEncoding === 'base64' ? randomBytes(32).toString('base64') : randomBytes(24).toString('hex') };
-      const wrongSecret = await sendSpeech(t, s, endpoint === 'stream' ? await validStream(other) : await validCall(other));
-      return { none, wrongSecret };
-    };
-    references.set(endpoint, (pending = send()));
-    pending.catch(() => references.delete(endpoint));
-  }
-  return pending;
+export function tokenRefusals(t: RequirementContext, endpoint: SpeechEndpoint = 'recognize'): Promise<TokenRefusals> {
+  return references().get(endpoint, async () => {
+    const s = speechSettings(t);
+    const body = endpoint === 'stream' ? streamBody(streamMessages()) : recognizeBody();
+    const none = await sendSpeech(t, { authorization: null, body, endpoint });
+    const other = { ...s, secretKey: s.keyEncoding === 'base64' ? randomBytes(32).toString('base64') : randomBytes(24).toString('hex') };
+    const wrongSecret = await sendSpeech(t, endpoint === 'stream' ? await validStream(other) : await validCall(other));
+    return { none, wrongSecret };
+  });
 }
 
 /**
- * The token of the call was accepted, as evidence (harness/checks/speech.ts, tokenAcceptance): a 2xx, or
+ * The token of the call was accepted, as evidence (harness/speech/checks.ts, tokenAcceptance): a 2xx, or
  * an answer that neither a call without a token nor one with a wrongly signed token got, from a target
  * that refuses both. Returns how the acceptance was seen.
  */
-export async function expectAccepted(t: RequirementContext, s: SpeechSettings, res: CapturedResponse, note: string, endpoint: SpeechEndpoint = 'recognize'): Promise<string> {
+export async function expectAccepted(t: RequirementContext, res: CapturedResponse, note: string, endpoint: SpeechEndpoint = 'recognize'): Promise<string> {
+  const s = speechSettings(t);
   t.expectNone(noServerError(res, t.id), res, validTokenNote(s, note));
-  const verdict = tokenAcceptance(res, await tokenRefusals(t, s, endpoint), t.id);
+  const verdict = tokenAcceptance(res, await tokenRefusals(t, endpoint), t.id);
   t.expectNone(verdict.failures, res, validTokenNote(s, note));
   if (verdict.noEvidence) throw inconclusive('NO_CONTROL', verdict.noEvidence);
   return verdict.seen!;
 }
 
-const plainCalls = new ScopedMap<string, Promise<CapturedResponse>>();
-
 /**
  * For a test whose own token is a valid token changed in one respect (an aud naming a set, upper-case
- * hex, a time probe): the plain valid call, sent once per worker, must have been seen accepted first.
- * When it was not, SPE-TOK-001 and SPE-HDR-001 fail on that one cause, and this test is inconclusive.
+ * hex, a time probe): the plain valid call (the control's, sent once per worker) must have been seen
+ * accepted first. When it was not, SPE-TOK-001 and SPE-HDR-001 fail on that one cause, and this test is
+ * inconclusive.
  */
-export async function plainTokenAccepted(t: RequirementContext, s: SpeechSettings): Promise<CapturedResponse> {
-  let pending = plainCalls.get('recognize');
-  if (!pending) {
-    plainCalls.set('recognize', (pending = (async () => sendSpeech(t, s, await validCall(s)))()));
-    pending.catch(() => plainCalls.delete('recognize'));
-  }
-  const plain = await pending;
-  const verdict = tokenAcceptance(plain, await tokenRefusals(t, s), t.id);
+export async function plainTokenAccepted(t: RequirementContext): Promise<CapturedResponse> {
+  const plain = await validAnswer(t, 'recognize');
+  const verdict = tokenAcceptance(plain, await tokenRefusals(t), t.id);
   if (verdict.failures.length || verdict.noEvidence) {
-    throw inconclusive('PRECONDITION_MISSING', `the plain valid call (the claims of 2.1, the token id spelled ${s.tokenIdClaim}) was not seen accepted (${plain.status}): SPE-TOK-001 and SPE-HDR-001 judge that, and this variation of it proves nothing alone; plain call: ${plain.curl}`);
+    throw inconclusive('PRECONDITION_MISSING', `the plain valid call (the claims of 2.1, the token id spelled ${speechSettings(t).tokenIdClaim}) was not seen accepted (${plain.status}): SPE-TOK-001 and SPE-HDR-001 judge that, and this variation of it proves nothing alone; plain call: ${plain.curl}`);
   }
   return plain;
 }
 
 /**
- * Sends an attack and expects a refusal with evidence (harness/refusal.ts: a 2xx or a 5xx fails at
- * once, anything else is judged next to its control; any body or none). A tamper case's original is its control and is
- * sent first (else the case proves nothing: inconclusive); any other attack has the endpoint's valid control.
+ * A tamper case's control: its untampered original, sent before the tampered call and seen accepted
+ * (else the case proves nothing: inconclusive).
  */
-export async function expectRefused(t: RequirementContext, s: SpeechSettings, built: SpeechCall & { before?: SpeechCall }, row: string): Promise<CapturedResponse> {
-  const endpoint = built.endpoint ?? 'recognize';
-  let control: CapturedResponse | undefined;
-  if (built.before) {
-    const original = await sendSpeech(t, s, built.before);
-    t.expectNone(noServerError(original, t.id), original, `the untampered original of: ${row}`);
-    control = await acceptedControl(t, s, original, 'the untampered original', endpoint);
-  }
-  const res = await sendSpeech(t, s, built);
-  await expectRefusal(t, res, refused(res, t.id), async () => void (control ??= await validControl(t, s, endpoint)), row, { jsonBody: false });
-  // A valid token answered for its audio (not a 2xx): the same answer to this call means its token passed as well.
-  if (!isSuccess(control!.status) && res.status === control!.status) {
-    t.expectNone([failure(t.id, 'refused for its token', `answered ${res.status}, as the valid token was (${control!.status}): its token passed, and the call was answered for something else`)], res, row);
+export async function originalControl(t: RequirementContext, original: SpeechCall, row: string): Promise<CapturedResponse> {
+  const res = await sendSpeech(t, original);
+  t.expectNone(noServerError(res, t.id), res, `the untampered original of: ${row}`);
+  return acceptedControl(t, res, 'the untampered original', original.endpoint ?? 'recognize');
+}
+
+export interface RefusalOptions {
+  /** What the request was, for the failure note. */
+  note?: string;
+  /** The endpoint whose valid call is the control. Default: recognize. */
+  endpoint?: SpeechEndpoint;
+  /** A control already seen accepted for this case (a tamper case's original: `originalControl`), instead of the endpoint's. */
+  control?: CapturedResponse;
+}
+
+/**
+ * An answer refused with evidence (harness/refusal.ts: a 2xx or a 5xx fails at once, anything else is
+ * judged next to its control; any body or none). A valid token answered for its audio (not a 2xx): the
+ * same answer to this call means its token passed as well.
+ */
+export async function expectRefused(t: RequirementContext, res: CapturedResponse, options: RefusalOptions = {}): Promise<CapturedResponse> {
+  const { note, endpoint = 'recognize' } = options;
+  let served = options.control;
+  await expectRefusal(t, res, refused(res, t.id), async () => void (served ??= await control(t, endpoint)), note, { jsonBody: false });
+  if (!isSuccess(served!.status) && res.status === served!.status) {
+    t.expectNone([failure(t.id, 'refused for its token', `answered ${res.status}, as the valid token was (${served!.status}): its token passed, and the call was answered for something else`)], res, note);
   }
   return res;
 }
@@ -224,17 +173,20 @@ export async function reportFigure(t: RequirementContext, text: string): Promise
 }
 
 /**
- * One test per attack on each of `requirements` (named here, so a reader and the fault run see what a
- * file proves): the call is refused (neither 2xx nor 5xx), next to its control.
+ * One test per attack of `matrix` on each of `requirements` (named here, so a reader and the fault run
+ * see what a file proves): the call is refused (neither 2xx nor 5xx), next to its control. A tamper
+ * case's original is sent first and is its control.
  */
-export function attackTests(requirements: readonly string[], matrix: readonly Attack[] = ATTACKS): void {
+export function attackTests(requirements: readonly string[], matrix: readonly Attack[]): void {
   const attacks = matrix.filter((a) => requirements.includes(a.requirement));
   const without = requirements.filter((id) => !attacks.some((a) => a.requirement === id));
-  if (without.length) throw new Error(`attackTests: no attack in generators/speech-attacks.ts for ${without.join(', ')}`);
+  if (without.length) throw new Error(`attackTests: no attack in generators/speech/attacks.ts for ${without.join(', ')}`);
   for (const a of attacks) {
     requirementTest(a.requirement, { row: `${a.row} is refused` }, async (t) => {
-      const s = speechSettings(t);
-      await expectRefused(t, s, await a.build(s), a.row);
+      const built = await a.build(speechSettings(t));
+      const original = built.before ? await originalControl(t, built.before, a.row) : undefined;
+      const res = await sendSpeech(t, built);
+      await expectRefused(t, res, { note: a.row, endpoint: built.endpoint ?? 'recognize', ...(original ? { control: original } : {}) });
     });
   }
 }

@@ -82,7 +82,7 @@ describe('insurance surrender: invalid requests', () => {
       async (request) => {
         for (const c of invalidCases(SURRENDER_REQUEST, request)) {
           const res = await sendSurrender(t, c.value);
-          await expectRefused(t, res, undefined, `${c.description} (breaks ${c.rule} at ${c.path || '/'})`);
+          await expectRefused(t, res, { note: `${c.description} (breaks ${c.rule} at ${c.path || '/'})` });
         }
       },
       Math.max(1, Math.ceil(t.runs / 10)),
