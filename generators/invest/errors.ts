@@ -12,7 +12,7 @@ import { unknownAccountLike } from './portfolio.ts';
 
 type Context = { target: Target };
 
-export interface ErrorCase {
+export interface PortfolioErrorCase {
   id: string;
   /** What is wrong with the request, for test titles. */
   what: string;
@@ -26,7 +26,7 @@ const account = mainAccount;
 /** The target's account id as a JSON number, written raw so that long ids keep every digit. */
 const accountAsNumber = (t: Context) => (/^[1-9][0-9]{0,17}$/.test(account(t)) ? account(t) : '2000123456');
 
-export const ERROR_CASES: readonly ErrorCase[] = [
+export const ERROR_CASES: readonly PortfolioErrorCase[] = [
   { id: 'no-token', what: 'no Authorization header', request: (t) => ({ body: { accountId: account(t) }, options: { token: null } }), vendor: { status: 401, description: 40003 } },
   {
     id: 'unknown-token',
@@ -67,7 +67,7 @@ export const ERROR_CASES: readonly ErrorCase[] = [
   },
 ];
 
-export function errorCase(id: string): ErrorCase {
+export function errorCase(id: string): PortfolioErrorCase {
   const found = ERROR_CASES.find((c) => c.id === id);
   if (!found) throw new Error(`no error case "${id}"`);
   return found;

@@ -65,22 +65,22 @@ export function answerTo(t: RequirementContext, id: string): Promise<CapturedRes
   });
 }
 
-export interface Sampled {
+export interface SampledPortfolio {
   accountId: string;
   currency: RequestCurrency;
   res: CapturedResponse;
 }
 
 /** Every account of the target file in every currency and with none: the area's whole sample. */
-export async function sample(t: RequirementContext): Promise<Sampled[]> {
-  const out: Sampled[] = [];
+export async function sample(t: RequirementContext): Promise<SampledPortfolio[]> {
+  const out: SampledPortfolio[] = [];
   for (const accountId of accountsOf(t)) {
     for (const currency of [undefined, ...CURRENCIES]) out.push({ accountId, currency, res: await portfolioOf(t, accountId, currency) });
   }
   return out;
 }
 
-export const describeRequest = (s: Pick<Sampled, 'accountId' | 'currency'>) => `account ${s.accountId}, currency ${s.currency ?? '(omitted)'}`;
+export const describeRequest = (s: Pick<SampledPortfolio, 'accountId' | 'currency'>) => `account ${s.accountId}, currency ${s.currency ?? '(omitted)'}`;
 
 /** The control of every refusal test: the main account's portfolio (memoised), shown in this run. */
 export function control(t: RequirementContext): Promise<CapturedResponse> {

@@ -12,7 +12,7 @@ import type { CapturedResponse } from '../../harness/http.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { ERROR_CASES, errorCase, type ErrorCase } from '../../generators/invest/errors.ts';
+import { ERROR_CASES, errorCase, type PortfolioErrorCase } from '../../generators/invest/errors.ts';
 import { answerTo, control, expectRefused } from '../../harness/invest/client.ts';
 
 /**
@@ -43,8 +43,8 @@ const VENDOR_BAD_REQUESTS = ['missing-account', 'account-number', 'account-objec
  * left out). A matrix answered only with server errors shows how the target fails, not what it
  * answers: the tests that read the whole matrix are then inconclusive (each case's own test fails).
  */
-async function matrixAnswers(t: RequirementContext): Promise<Array<[ErrorCase, CapturedResponse]>> {
-  const out: Array<[ErrorCase, CapturedResponse]> = [];
+async function matrixAnswers(t: RequirementContext): Promise<Array<[PortfolioErrorCase, CapturedResponse]>> {
+  const out: Array<[PortfolioErrorCase, CapturedResponse]> = [];
   for (const c of ERROR_CASES) {
     try {
       out.push([c, await answerTo(t, c.id)]);

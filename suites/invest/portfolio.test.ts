@@ -34,14 +34,14 @@ import type { RequirementContext } from '../../harness/suite.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { accountsOf, investConfig, mainAccount } from '../../harness/invest/config.ts';
 import { portfolioRequest } from '../../generators/invest/portfolio.ts';
-import { control, CURRENCIES, describeRequest, portfolioOf, sample, type Sampled } from '../../harness/invest/client.ts';
+import { control, CURRENCIES, describeRequest, portfolioOf, sample, type SampledPortfolio } from '../../harness/invest/client.ts';
 
 /**
  * Runs `judge` on every sampled answer that `which` picks and that shows a portfolio. An answer that
  * shows none fails INV-RSP-001 and INV-GEN-001, which state it; here it is passed over with the reason.
  * A test that judged nothing ends inconclusive (`what` says what it looked for), never passed.
  */
-async function everyPortfolio(t: RequirementContext, what: string, judge: (s: Sampled) => Judged, which: (s: Sampled) => boolean = () => true, fixture?: string): Promise<void> {
+async function everyPortfolio(t: RequirementContext, what: string, judge: (s: SampledPortfolio) => Judged, which: (s: SampledPortfolio) => boolean = () => true, fixture?: string): Promise<void> {
   const tally = new Tally();
   for (const s of (await sample(t)).filter(which)) {
     const why = whyNoPortfolio(s.res);
