@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { fetch, request } from 'undici';
 import { invalidCases } from '../generators/invalid-cases.ts';
-import { SURRENDER_REQUEST, sampleRequest, surrenderRequest } from '../generators/insurance.ts';
+import { SURRENDER_REQUEST, sampleRequest, surrenderRequest } from '../generators/insurance/surrender.ts';
 import { HttpClient } from '../harness/http.ts';
 import { Redactor } from '../harness/redact.ts';
 import { schemaRegistry } from '../harness/schemas.ts';

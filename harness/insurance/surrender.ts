@@ -7,6 +7,10 @@ import { schemaId } from '../schemas.ts';
 
 export const SURRENDER_REQUEST = schemaId('insurance/surrender-request');
 export const CONTRACT_RECORD = schemaId('insurance/contract-record');
+/** Spec part 7: the statuses of the surrender method. */
+export const SURRENDER_STATUSES = [201, 400, 401, 403, 422, 429, 500] as const;
+/** "Rejected" for the surrender method: 400 incorrect request or 422 data processing error. */
+export const SURRENDER_REJECTED = [400, 422] as const;
 
 export interface SurrenderItem {
   calcPeriodFrom: string;

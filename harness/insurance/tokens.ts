@@ -6,7 +6,7 @@
  * (every file that does not say so) every request goes with `token`, one budget for the service. The
  * rate-limit tests never come here: their burst and pace go with `token` alone.
  */
-import { insuranceConfig } from '../config/insurance.ts';
+import { insuranceConfig } from './config.ts';
 import { perScope } from '../runner/run-scope.ts';
 import { credentialOf, type Target } from '../target.ts';
 

@@ -12,6 +12,9 @@ const MONEY_VALUE = schemaId('invest/money-value');
 const QUOTATION = schemaId('invest/quotation');
 
 /** Spec 4.3: the currencies a request may ask for (RUB when left out). */
+/** Spec part 7, besides "default: unexpected error". */
+export const PORTFOLIO_STATUSES = [200, 400, 401, 403, 404, 408, 415, 429, 500, 501, 503, 504] as const;
+
 export const REQUEST_CURRENCIES = ['RUB', 'USD', 'EUR'] as const;
 export type RequestCurrency = (typeof REQUEST_CURRENCIES)[number];
 
@@ -63,4 +66,22 @@ export function amountsIn(body: unknown, rootId: string = PORTFOLIO_RESPONSE): F
   };
   visit(body, registry.schema(rootId), rootId, '');
   return out;
+}
+
+/** How a GetPortfolio request departs from the valid one, besides its body (the client's RequestOptions). */
+export interface PortfolioRequestOptions {
+  /** Bearer token; `null` sends no Authorization header. Default: services.invest.token. */
+  token?: string | null;
+  /** A whole Authorization header value instead of a bearer token. */
+  authorization?: string;
+  /** Raw body instead of JSON. */
+  raw?: string;
+  contentType?: string;
+  pacing?: 'paced' | 'burst';
+}
+
+/** A GetPortfolio request as data: its JSON body (or none, with `options.raw`) and how it departs from the valid one. */
+export interface PortfolioRequest {
+  body?: unknown;
+  options?: PortfolioRequestOptions;
 }

@@ -5,17 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BUSINESS_DEFAULTS, BUSINESS_SHAPE, NDFL3_DEFAULTS, SBP_DEFAULTS } from '../../harness/business/config.ts';
-import { IDENTITY_DEFAULTS, IDENTITY_SHAPE } from '../../harness/config/identity.ts';
-import { INSURANCE_SHAPE } from '../../harness/config/insurance.ts';
-import { INVEST_DEFAULTS, INVEST_SHAPE } from '../../harness/config/invest.ts';
+import { IDENTITY_DEFAULTS, IDENTITY_SHAPE } from '../../harness/identity/config.ts';
+import { INSURANCE_SHAPE } from '../../harness/insurance/config.ts';
+import { INVEST_DEFAULTS, INVEST_SHAPE } from '../../harness/invest/config.ts';
 import { shapeOf, shapePaths } from '../../harness/config/shape.ts';
-import { SPEECH_DEFAULTS, SPEECH_SHAPE, STREAMING_DEFAULTS } from '../../harness/config/speech.ts';
+import { SPEECH_DEFAULTS, SPEECH_SHAPE, STREAMING_DEFAULTS } from '../../harness/speech/config.ts';
 import { keyPaths, keysAt, targetFileSchema, type SchemaNode } from '../../harness/config/target-schema.ts';
 import { documentedLimits } from '../../harness/limits.ts';
 import { workflow } from '../../harness/business/ndfl3/workflow.ts';
 import { DEFAULT_SETTINGS, type TargetFileData } from '../../harness/target.ts';
 
-/** The keys of a whole target file as the harness reads them: target.ts the top level, the readers of harness/config/ each service. */
+/** The keys of a whole target file as the harness reads them: target.ts the top level, each area's reader (harness/<area>/config.ts) its service. */
 const TARGET_FILE_SHAPE = shapeOf<TargetFileData>({
   name: true,
   kind: true,

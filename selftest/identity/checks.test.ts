@@ -16,7 +16,7 @@ import {
   sameUser,
   scopeFieldsServed,
   userValues,
-} from '../../harness/checks/identity.ts';
+} from '../../harness/identity/checks.ts';
 import { cannedResponse } from '../helpers.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 

@@ -15,9 +15,9 @@ import { HttpClient } from '../../harness/http.ts';
 import { LocalPacer } from '../../harness/pacer.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { loadTarget, type Target } from '../../harness/target.ts';
-import { describeVariation, freshlyEncoded, requestVariation } from '../../generators/identity.ts';
+import { describeVariation, freshlyEncoded, requestVariation } from '../../generators/identity/userinfo.ts';
 import { startSandbox } from '../../sandbox/server.ts';
-import { callUserinfo, nearMissOf, peopleOf } from '../../suites/identity/_userinfo.ts';
+import { sendUserinfo, nearMissOf, peopleOf } from '../../harness/identity/client.ts';
 import { tempDir } from '../helpers.ts';
 
 const SECRET = 'sëcret/with+odd&chars=%';
@@ -55,14 +55,14 @@ function context(identity: Record<string, unknown>): RequirementContext {
   return { target, client, seed: 1, runs: 1, shrink: false, id: 'IDN-X', title: 'x', signal: new AbortController().signal, expectNone: () => undefined, property: async () => undefined, control: async () => { throw new Error('no control in this unit test'); } };
 }
 
-describe('callUserinfo', () => {
+describe('sendUserinfo', () => {
   const t = () => context({ accessToken: TOKEN, clientId: 'partner client', clientSecret: SECRET });
 
   it('sends the same token and fields under every generated variation', async () => {
     const ctx = t();
     await fc.assert(
       fc.asyncProperty(requestVariation(), async (v) => {
-        const res = await callUserinfo(ctx, { variation: v });
+        const res = await sendUserinfo(ctx, { variation: v });
         const seen = res.json as Seen;
         const fields = Object.fromEntries(seen.fields);
         expect(fields.client_id, describeVariation(v)).toBe('partner client');
@@ -81,7 +81,7 @@ describe('callUserinfo', () => {
     const ctx = context({ accessToken: TOKEN, clientId: 'partner-client-0001', clientSecret: SECRET });
     const bodies = new Set<string>();
     for (let i = 0; i < 20; i++) {
-      const res = await callUserinfo(ctx);
+      const res = await sendUserinfo(ctx);
       bodies.add(res.request.bodyText!);
       expect(Object.fromEntries((res.json as Seen).fields)).toEqual({ client_id: 'partner-client-0001', client_secret: SECRET });
     }
@@ -93,21 +93,21 @@ describe('callUserinfo', () => {
 
   it('leaves a field out when asked, and sends JSON when asked', async () => {
     const ctx = t();
-    const without = (await callUserinfo(ctx, { clientId: null })).json as Seen;
+    const without = (await sendUserinfo(ctx, { clientId: null })).json as Seen;
     expect(without.fields.map(([k]) => k)).toEqual(['client_secret']);
-    const none = (await callUserinfo(ctx, { token: null, clientId: null, clientSecret: null })).json as Seen;
+    const none = (await sendUserinfo(ctx, { token: null, clientId: null, clientSecret: null })).json as Seen;
     expect(none).toMatchObject({ fields: [] });
     expect(none.authorization).toBeUndefined();
-    const json = (await callUserinfo(ctx, { asJson: true })).json as Seen;
+    const json = (await sendUserinfo(ctx, { asJson: true })).json as Seen;
     expect(json.contentType).toBe('application/json');
   });
 
   it('masks the secret in the curl line, plain, percent-encoded or a near miss', async () => {
     const ctx = t();
-    const encoded = await callUserinfo(ctx, { variation: { scheme: 'bEARER', secretFirst: false, charset: true, percentEncodeAll: true } });
+    const encoded = await sendUserinfo(ctx, { variation: { scheme: 'bEARER', secretFirst: false, charset: true, percentEncodeAll: true } });
     expect(encoded.request.bodyText).toContain('%73'); // the 's' of the secret, encoded
     const miss = nearMissOf(ctx, SECRET);
-    const near = await callUserinfo(ctx, { clientSecret: miss });
+    const near = await sendUserinfo(ctx, { clientSecret: miss });
     for (const res of [encoded, near]) {
       expect(res.curl).not.toContain(TOKEN);
       expect(res.curl).not.toContain(encodeURIComponent(SECRET));

@@ -5,9 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { valueConformsTo } from '../../harness/checks/body.ts';
-import { nameHoldsFamilyAndGiven } from '../../harness/checks/identity.ts';
+import { nameHoldsFamilyAndGiven } from '../../harness/identity/checks.ts';
 import { invalidCaseArbitrary } from '../../generators/invalid-cases.ts';
-import { IDENTITY_ERROR, USERINFO, userinfoBody } from '../../generators/identity.ts';
+import { IDENTITY_ERROR, USERINFO, userinfoBody } from '../../generators/identity/userinfo.ts';
 
 const failuresOf = (value: unknown) => valueConformsTo(value, USERINFO, 'R');
 

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConformanceError } from '../../harness/checks/failure.ts';
-import { echoesRequest, recordConforms, servedAsSent, storedRecordsConsistent, whyNotStored } from '../../harness/checks/insurance.ts';
+import { echoesRequest, recordConforms, servedAsSent, storedRecordsConsistent, whyNotStored } from '../../harness/insurance/checks.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { rejectedWith } from '../../harness/checks/status.ts';
 import { inconclusive, isInconclusive } from '../../harness/errors.ts';
@@ -13,7 +13,7 @@ import type { CapturedResponse } from '../../harness/http.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
-import { sampleItem, sampleRequest } from '../../generators/insurance.ts';
+import { sampleItem, sampleRequest } from '../../generators/insurance/surrender.ts';
 import { cannedResponse } from '../helpers.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };

@@ -23,12 +23,12 @@ import {
   vendorErrorBody,
   virtualExpireDatesUtc,
   whyNoPortfolio,
-} from '../../harness/checks/invest.ts';
+} from '../../harness/invest/checks.ts';
 import { isIsoUtcDateTime } from '../../harness/iso8601.ts';
 import { cannedResponse } from '../helpers.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { valueConformsTo } from '../../harness/checks/body.ts';
-import { accountIdLike, portfolioRequest, portfolioResponse } from '../../generators/invest.ts';
+import { accountIdLike, portfolioRequest, portfolioResponse } from '../../generators/invest/portfolio.ts';
 import { amountsIn, PORTFOLIO_REQUEST, TOTALS } from '../../harness/invest/portfolio.ts';
 import { getAt, pointerSteps, setAt } from '../../harness/json.ts';
 

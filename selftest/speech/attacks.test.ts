@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requirements } from '../../harness/requirements.ts';
 import { ROOT } from '../helpers.ts';
-import { ATTACKS, STREAM_ATTACKS } from '../../generators/speech-attacks.ts';
-import { bodyDigest, callWithHashText, claimsAt, NO_BODY, recognizeBody, sampleClaims, streamMessages, validCall, validStream, type SpeechCall, type SpeechKit } from '../../generators/speech.ts';
+import { ATTACKS, STREAM_ATTACKS } from '../../generators/speech/attacks.ts';
+import { bodyDigest, callWithHashText, claimsAt, NO_BODY, recognizeBody, sampleClaims, streamMessages, validCall, validStream, type SpeechCall } from '../../generators/speech/calls.ts';
+import type { SpeechKit } from '../../harness/speech/token.ts';
 
 const KIT: SpeechKit = { apiKey: 'kit-api-key-01', secretKey: 'hjWAemtz9xalKHfIhz+45d4eafoZ/9Ma8btOk3OKkAw=', keyEncoding: 'base64', audience: 'tinkoff.cloud.stt', tokenIdClaim: 'jti' };
 

@@ -1,8 +1,8 @@
 /** The speech checks (and the answer checks they share with identity): acceptance and refusal, the leeway ladder, secret echoes, the clock offset. */
 import { describe, expect, it } from 'vitest';
 import { refused } from '../../harness/checks/answer.ts';
-import { accepted, clockOffsetSeconds, echoesNoSecret, emptyBodyHashVerdict, leewayFigure, refusedWith401, tokenAcceptance } from '../../harness/checks/speech.ts';
-import { embeddedBase64urlForms } from '../../harness/speech-token.ts';
+import { accepted, clockOffsetSeconds, echoesNoSecret, emptyBodyHashVerdict, leewayFigure, refusedWith401, tokenAcceptance } from '../../harness/speech/checks.ts';
+import { embeddedBase64urlForms } from '../../harness/speech/token.ts';
 import { cannedResponse } from '../helpers.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { embeddedBase64urlForms, secretVariants } from '../../harness/speech-token.ts';
+import { embeddedBase64urlForms, secretVariants } from '../../harness/speech/token.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { QUICK_RUN, runSuite, SELFTEST_RUN, tempDir } from '../helpers.ts';
 import { reportTexts } from '../variants/common.ts';

@@ -5,7 +5,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { schemaId, schemaRegistry } from '../../harness/schemas.ts';
-import { buildSpeechToken, contentSha256, hmacKey, secretVariants, type KeyEncoding, type SpeechClaims } from '../../harness/speech-token.ts';
+import { buildSpeechToken, contentSha256, hmacKey, secretVariants, type KeyEncoding, type SpeechClaims } from '../../harness/speech/token.ts';
 
 const API_KEY = 'partner-api-key-0042';
 const BASE64_SECRET = 'hjWAemtz9xalKHfIhz+45d4eafoZ/9Ma8btOk3OKkAw=';

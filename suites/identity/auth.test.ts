@@ -7,11 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
 import { requirementTest, type RequirementContext } from '../../harness/suite.ts';
 import { credentialOf } from '../../harness/target.ts';
-import { callUserinfo, expectRefused, nearMissOf, tokenOf } from './_userinfo.ts';
+import { sendUserinfo, expectRefused, nearMissOf, tokenOf } from '../../harness/identity/client.ts';
 
 describe('identity userinfo: who may call', () => {
   requirementTest('IDN-AUT-001', async (t) => {
-    await expectRefused(t, () => callUserinfo(t, { token: null }));
+    await expectRefused(t, await sendUserinfo(t, { token: null }));
   });
 
   const badAuthorizations: Array<[string, (t: RequirementContext) => string]> = [
@@ -23,7 +23,7 @@ describe('identity userinfo: who may call', () => {
   ];
   for (const [what, authorization] of badAuthorizations) {
     requirementTest('IDN-AUT-002', { row: `${what} is refused with no user data` }, async (t) => {
-      await expectRefused(t, () => callUserinfo(t, { authorization: authorization(t) }));
+      await expectRefused(t, await sendUserinfo(t, { authorization: authorization(t) }));
     });
   }
 
@@ -33,7 +33,7 @@ describe('identity userinfo: who may call', () => {
   ];
   for (const [what, secret] of wrongSecrets) {
     requirementTest('IDN-CLI-001', { row: `${what} is refused with no user data` }, async (t) => {
-      await expectRefused(t, () => callUserinfo(t, { clientSecret: secret(t) }));
+      await expectRefused(t, await sendUserinfo(t, { clientSecret: secret(t) }));
     });
   }
 
@@ -43,16 +43,16 @@ describe('identity userinfo: who may call', () => {
     ['an empty form', { clientId: null, clientSecret: null }],
   ] as const) {
     requirementTest('IDN-CLI-002', { row: `${what} is refused with no user data` }, async (t) => {
-      await expectRefused(t, () => callUserinfo(t, fields));
+      await expectRefused(t, await sendUserinfo(t, fields));
     });
   }
 
   requirementTest('IDN-CLI-003', async (t) => {
-    await expectRefused(t, () => callUserinfo(t, { clientId: `pc-unknown-client-${randomUUID()}` }));
+    await expectRefused(t, await sendUserinfo(t, { clientId: `pc-unknown-client-${randomUUID()}` }));
   });
 
   requirementTest('IDN-PRT-001', async (t) => {
-    await expectRefused(t, () => callUserinfo(t, {
+    await expectRefused(t, await sendUserinfo(t, {
       token: tokenOf(t, 'nonPartner'),
       clientId: credentialOf(t.target, 'identity', 'nonPartnerClientId'),
       clientSecret: credentialOf(t.target, 'identity', 'nonPartnerClientSecret'),
@@ -60,6 +60,6 @@ describe('identity userinfo: who may call', () => {
   });
 
   requirementTest('IDN-CNS-001', async (t) => {
-    await expectRefused(t, () => callUserinfo(t, { token: tokenOf(t, 'withoutConsent') }));
+    await expectRefused(t, await sendUserinfo(t, { token: tokenOf(t, 'withoutConsent') }));
   });
 });

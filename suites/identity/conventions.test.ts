@@ -6,34 +6,34 @@ import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
 import { conformsTo } from '../../harness/checks/body.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
-import { hasRequestId } from '../../harness/checks/identity.ts';
+import { hasRequestId } from '../../harness/identity/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../harness/suite.ts';
-import { IDENTITY_ERROR } from '../../generators/identity.ts';
-import { callUserinfo, expectRefused, tokenOf } from './_userinfo.ts';
+import { IDENTITY_ERROR } from '../../generators/identity/userinfo.ts';
+import { sendUserinfo, expectRefused, tokenOf } from '../../harness/identity/client.ts';
 
 describe('identity userinfo: how refusals are written', () => {
   const refusals: Array<[string, (t: RequirementContext) => Promise<CapturedResponse>]> = [
-    ['no Authorization header', (t) => callUserinfo(t, { token: null })],
-    ['an unknown token', (t) => callUserinfo(t, { token: `pc-unknown-${randomUUID()}` })],
-    ['a wrong client_secret', (t) => callUserinfo(t, { clientSecret: `pc-wrong-secret-${randomUUID()}` })],
-    ['a form without client_id', (t) => callUserinfo(t, { clientId: null })],
-    ['a token without the phone scope', (t) => callUserinfo(t, { token: tokenOf(t, 'withoutPhone') })],
+    ['no Authorization header', (t) => sendUserinfo(t, { token: null })],
+    ['an unknown token', (t) => sendUserinfo(t, { token: `pc-unknown-${randomUUID()}` })],
+    ['a wrong client_secret', (t) => sendUserinfo(t, { clientSecret: `pc-wrong-secret-${randomUUID()}` })],
+    ['a form without client_id', (t) => sendUserinfo(t, { clientId: null })],
+    ['a token without the phone scope', (t) => sendUserinfo(t, { token: tokenOf(t, 'withoutPhone') })],
   ];
   for (const [what, send] of refusals) {
     requirementTest('IDN-ERR-001', { row: `${what}: refused with the error body and X-Request-Id` }, async (t) => {
-      const res = await expectRefused(t, () => send(t), what);
+      const res = await expectRefused(t, await send(t), { note: what });
       t.expectNone([...conformsTo(res, IDENTITY_ERROR, t.id), ...hasRequestId(res, t.id)], res);
     });
     requirementTest('IDN-ERR-002', { row: `${what}: a refusal body, if any, is JSON` }, async (t) => {
-      const res = await expectRefused(t, () => send(t), what);
+      const res = await expectRefused(t, await send(t), { note: what });
       t.expectNone(jsonWhereBody(res, t.id), res, what);
       if (res.rawBody === '') throw inconclusive('NOT_SUPPORTED', `the refusal (${res.status}) has no body, so how its body is written cannot be judged`);
     });
   }
 
   requirementTest('IDN-MED-001', async (t) => {
-    await expectRefused(t, () => callUserinfo(t, { asJson: true }));
+    await expectRefused(t, await sendUserinfo(t, { asJson: true }));
   });
 });

@@ -7,21 +7,22 @@
  * IDN-RSP-001's finding and is not judged here. The auth scheme in another letter case and an extra
  * unknown form field are a policy of their own (RFC 9110, our reading of 4.2).
  */
+import { PromiseMemo } from '../../harness/memo.ts';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { noServerError } from '../../harness/checks/answer.ts';
-import { answeredWithUserinfo, isUserinfoAnswer, sameFieldsOf22 } from '../../harness/checks/identity.ts';
+import { answeredWithUserinfo, isUserinfoAnswer, sameFieldsOf22 } from '../../harness/identity/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../harness/suite.ts';
-import { describeVariation, requestVariation, type RequestVariationConstraints } from '../../generators/identity.ts';
-import { callUserinfo, peopleOf } from './_userinfo.ts';
+import { describeVariation, requestVariation, type RequestVariationConstraints } from '../../generators/identity/userinfo.ts';
+import { sendUserinfo, peopleOf } from '../../harness/identity/client.ts';
 
 async function overPeople(t: RequirementContext, constraints: RequestVariationConstraints): Promise<void> {
   const people = peopleOf(t);
   // The request of 4.2 for each person, asked once per test: what every variation is compared with.
-  const canonical = new Map<number, Promise<CapturedResponse>>();
-  const canonicalOf = (i: number) => canonical.get(i) ?? canonical.set(i, callUserinfo(t, { token: people[i].token })).get(i)!;
+  const canonical = new PromiseMemo<number, CapturedResponse>('keep');
+  const canonicalOf = (i: number) => canonical.get(i, () => sendUserinfo(t, { token: people[i].token }));
   let judged = 0;
   // Indices, not tokens, go into the arbitrary: fast-check may print its values.
   const cases = fc.record({ person: fc.nat({ max: people.length - 1 }), variation: requestVariation(constraints) });
@@ -29,7 +30,7 @@ async function overPeople(t: RequirementContext, constraints: RequestVariationCo
     const plain = await canonicalOf(person);
     t.expectNone(noServerError(plain, t.id), plain, `${people[person].label}; the request of 4.2`);
     if (!isUserinfoAnswer(plain)) return;
-    const res = await callUserinfo(t, { token: people[person].token, variation });
+    const res = await sendUserinfo(t, { token: people[person].token, variation });
     const note = `${people[person].label}; ${describeVariation(variation)}`;
     t.expectNone(answeredWithUserinfo(res, t.id), res, note);
     // One token names one user in every answer: that is IDN-GEN-002's, so sub is left to it.

@@ -6,13 +6,13 @@
  * userinfo, and are inconclusive when none of them holds what they judge.
  */
 import { describe } from 'vitest';
-import { noServerError } from '../../harness/checks/answer.ts';
+import { noServerError, isServerError } from '../../harness/checks/answer.ts';
 import { conformsTo } from '../../harness/checks/body.ts';
-import { answeredWithUserinfo, consentedKindsServed, isPhoneOf22, isUserinfoAnswer, nameHoldsFamilyAndGiven, phoneIsE164, sameUser } from '../../harness/checks/identity.ts';
+import { answeredWithUserinfo, consentedKindsServed, isPhoneOf22, isUserinfoAnswer, nameHoldsFamilyAndGiven, phoneIsE164, sameUser } from '../../harness/identity/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { USERINFO } from '../../generators/identity.ts';
-import { askPeople, callUserinfo, peopleOf, servedPeople } from './_userinfo.ts';
+import { USERINFO } from '../../generators/identity/userinfo.ts';
+import { askPeople, sendUserinfo, peopleOf, servedPeople } from '../../harness/identity/client.ts';
 
 const POOL = 'services.identity (accessToken, tokens.people)';
 
@@ -53,9 +53,9 @@ describe('identity userinfo: the 200 answer', () => {
   requirementTest('IDN-GEN-002', async (t) => {
     let compared = 0;
     for (const person of peopleOf(t)) {
-      const first = await callUserinfo(t, { token: person.token });
-      const second = await callUserinfo(t, { token: person.token });
-      t.expectNone([...noServerError(first, t.id), ...noServerError(second, t.id)], first.status >= 500 ? first : second, person.label);
+      const first = await sendUserinfo(t, { token: person.token });
+      const second = await sendUserinfo(t, { token: person.token });
+      t.expectNone([...noServerError(first, t.id), ...noServerError(second, t.id)], isServerError(first.status) ? first : second, person.label);
       // A person not served the first time is IDN-SCP-002's finding; the repeat of an answer is judged here.
       if (!isUserinfoAnswer(first)) continue;
       t.expectNone(answeredWithUserinfo(second, t.id), second, `${person.label}: the second of two calls with one token`);

@@ -4,17 +4,17 @@
  * scope brings, none of a scope not granted), and sub is always there.
  */
 import { describe } from 'vitest';
-import { CONSENTED_KINDS, consentedKindsServed, followsScopeMapping, hasSub, scopeFieldsServed } from '../../harness/checks/identity.ts';
+import { CONSENTED_KINDS, consentedKindsServed, followsScopeMapping, hasSub, scopeFieldsServed } from '../../harness/identity/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { askPeople, callUserinfo, expectRefused, grantedScopes, servedPeople, tokenOf } from './_userinfo.ts';
+import { askPeople, sendUserinfo, expectRefused, grantedScopes, servedPeople, tokenOf } from '../../harness/identity/client.ts';
 
 const SCOPES = [['profile', 'withoutProfile'], ['phone', 'withoutPhone'], ['email', 'withoutEmail']] as const;
 
 describe('identity userinfo: scopes', () => {
   for (const [scope, key] of SCOPES) {
     requirementTest('IDN-SCP-001', { row: `a token without the ${scope} scope (tokens.${key}) is refused with no user data` }, async (t) => {
-      await expectRefused(t, () => callUserinfo(t, { token: tokenOf(t, key) }));
+      await expectRefused(t, await sendUserinfo(t, { token: tokenOf(t, key) }));
     });
   }
 

@@ -1,18 +1,20 @@
 /** Spec 5.4 and 7: authentication (401), authorization (403), X-Request-Id, the documented statuses. */
 import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
-import { echoesRequest } from '../../harness/checks/insurance.ts';
+import { echoesRequest } from '../../harness/insurance/checks.ts';
 import { Tally } from '../../harness/checks/judged.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { credentialOf } from '../../harness/target.ts';
-import { freshContractId, sampleItem, sampleRequest } from '../../generators/insurance.ts';
-import { control, expectAccepted, expectDocumented, expectRefused, sendSurrender } from './_surrender.ts';
+import { freshContractId, sampleItem, sampleRequest } from '../../generators/insurance/surrender.ts';
+import { control, expectAccepted, expectRefused, sendSurrender } from '../../harness/insurance/client.ts';
+import { SURRENDER_STATUSES } from '../../harness/insurance/surrender.ts';
+import { statusDocumented } from '../../harness/checks/status.ts';
 
 describe('insurance surrender: access and headers', () => {
   requirementTest('INS-AUT-001', async (t) => {
     const res = await sendSurrender(t, sampleRequest(), { token: null });
-    await expectRefused(t, res, [401]);
+    await expectRefused(t, res, { allowed: [401] });
   });
 
   for (const [what, token] of [
@@ -21,14 +23,14 @@ describe('insurance surrender: access and headers', () => {
   ] as const) {
     requirementTest('INS-AUT-002', { row: `${what} is refused with 401` }, async (t) => {
       const res = await sendSurrender(t, sampleRequest(), { token });
-      await expectRefused(t, res, [401]);
+      await expectRefused(t, res, { allowed: [401] });
     });
   }
 
   requirementTest('INS-AUT-003', async (t) => {
     const token = credentialOf(t.target, 'insurance', 'tokenWithoutScope');
     const res = await sendSurrender(t, sampleRequest(), { token });
-    await expectRefused(t, res, [403]);
+    await expectRefused(t, res, { allowed: [403] });
   });
 
   for (const [key, scope] of [
@@ -38,7 +40,7 @@ describe('insurance surrender: access and headers', () => {
     requirementTest('INS-AUT-004', { row: `a token with every partner scope but the one for ${scope} (services.insurance.${key}) is refused with 403` }, async (t) => {
       const token = credentialOf(t.target, 'insurance', key);
       const res = await sendSurrender(t, sampleRequest(), { token });
-      await expectRefused(t, res, [403]);
+      await expectRefused(t, res, { allowed: [403] });
     });
   }
 
@@ -50,7 +52,7 @@ describe('insurance surrender: access and headers', () => {
     expectAccepted(t, withOther, 'the same kind of request with another X-Request-Id');
     // The same X-Request-Id again, on a request that must be rejected on its own merits.
     const invalidSameId = await sendSurrender(t, sampleRequest({ contractId: freshContractId(129) }), { requestId });
-    await expectRefused(t, invalidSameId, undefined, 'an invalid request that reuses the first X-Request-Id must still be rejected');
+    await expectRefused(t, invalidSameId, { note: 'an invalid request that reuses the first X-Request-Id must still be rejected' });
     // And on a valid one, with other amounts: it must be stored as itself, not answered with the earlier contract.
     const second = sampleRequest({ surrender: [sampleItem({ surrenderPercent: 42.42, surrenderValue: 4242.42 })] });
     const validSameId = await sendSurrender(t, second, { requestId });
@@ -88,7 +90,10 @@ describe('insurance surrender: access and headers', () => {
       ['a truncated JSON body', () => sendSurrender(t, undefined, { raw: '{"contractId":' })],
       ['an unknown currency', () => sendSurrender(t, sampleRequest({ surrender: [sampleItem({ currency: 'JPY' })] }))],
     ];
-    for (const [what, send] of cases) expectDocumented(t, await send(), what);
+    for (const [what, send] of cases) {
+      const res = await send();
+      t.expectNone(statusDocumented(res, SURRENDER_STATUSES, t.id), res, what);
+    }
     // Documented statuses alone prove nothing (401 to everything is documented): the valid request must have been served.
     await control(t);
   });

@@ -2,8 +2,8 @@
 import { describe } from 'vitest';
 import { schemaId, schemaRegistry } from '../../harness/schemas.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { sampleItem, sampleRequest } from '../../generators/insurance.ts';
-import { expectAccepted, expectRefused, sendSurrender } from './_surrender.ts';
+import { sampleItem, sampleRequest } from '../../generators/insurance/surrender.ts';
+import { expectAccepted, expectRefused, sendSurrender } from '../../harness/insurance/client.ts';
 
 const enumOf = (id: string) => schemaRegistry().schema(schemaId(id)).enum as string[];
 

@@ -12,8 +12,8 @@
  * than with 429 is INS-GEN-001's, so such answers leave these tests inconclusive, never failed.
  */
 import { describe } from 'vitest';
-import { noServerError } from '../../harness/checks/answer.ts';
-import { whyNotStored } from '../../harness/checks/insurance.ts';
+import { noServerError, isServerError } from '../../harness/checks/answer.ts';
+import { whyNotStored } from '../../harness/insurance/checks.ts';
 import { failure } from '../../harness/checks/failure.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { inconclusive } from '../../harness/errors.ts';
@@ -22,8 +22,8 @@ import { assertBurstAllowed } from '../../harness/safety.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { perScope } from '../../harness/runner/run-scope.ts';
-import { sampleRequest } from '../../generators/insurance.ts';
-import { sendSurrender, surrenderUrl } from './_surrender.ts';
+import { sampleRequest } from '../../generators/insurance/surrender.ts';
+import { sendSurrender, surrenderUrl } from '../../harness/insurance/client.ts';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -56,7 +56,7 @@ describe('insurance surrender: rate limit of part 8', () => {
     const limit = t.client.limitOf('insurance');
     const { size, responses, limited } = await burst(t);
     const counts = tally(responses);
-    const errors = responses.filter((r) => r.status >= 500);
+    const errors = responses.filter((r) => isServerError(r.status));
     t.expectNone(
       [
         ...(limited > 0 ? [] : [failure(t.id, `some 429 among ${size} concurrent requests (limit ${limit.requests} per ${limit.perSeconds} s)`, `no 429; statuses ${counts}`)]),

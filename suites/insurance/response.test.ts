@@ -1,10 +1,10 @@
 /** Spec 2.5 and 4.4: what a valid request gets back. */
 import { describe } from 'vitest';
-import { echoesRequest, storedRecordsConsistent } from '../../harness/checks/insurance.ts';
+import { echoesRequest, storedRecordsConsistent } from '../../harness/insurance/checks.ts';
 import { Tally } from '../../harness/checks/judged.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { freshContractId, sampleItem, sampleRequest, surrenderRequest } from '../../generators/insurance.ts';
-import { expectAccepted, expectRecord, sendSurrender } from './_surrender.ts';
+import { freshContractId, sampleItem, sampleRequest, surrenderRequest } from '../../generators/insurance/surrender.ts';
+import { expectAccepted, expectRecord, sendSurrender } from '../../harness/insurance/client.ts';
 
 describe('insurance surrender: the 201 answer', () => {
   requirementTest('INS-RSP-001', async (t) => {

@@ -4,8 +4,8 @@ import { failure } from '../../harness/checks/failure.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { invalidCases } from '../../generators/invalid-cases.ts';
-import { freshContractId, sampleItem, sampleRequest, SURRENDER_REQUEST, surrenderRequest } from '../../generators/insurance.ts';
-import { control, expectRecord, expectRefused, sendSurrender } from './_surrender.ts';
+import { freshContractId, sampleItem, sampleRequest, SURRENDER_REQUEST, surrenderRequest } from '../../generators/insurance/surrender.ts';
+import { control, expectRecord, expectRefused, sendSurrender } from '../../harness/insurance/client.ts';
 
 const withoutKey = (obj: object, key: string) => Object.fromEntries(Object.entries(obj).filter(([k]) => k !== key));
 
@@ -82,7 +82,7 @@ describe('insurance surrender: invalid requests', () => {
       async (request) => {
         for (const c of invalidCases(SURRENDER_REQUEST, request)) {
           const res = await sendSurrender(t, c.value);
-          await expectRefused(t, res, undefined, `${c.description} (breaks ${c.rule} at ${c.path || '/'})`);
+          await expectRefused(t, res, { note: `${c.description} (breaks ${c.rule} at ${c.path || '/'})` });
         }
       },
       Math.max(1, Math.ceil(t.runs / 10)),

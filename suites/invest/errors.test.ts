@@ -1,18 +1,19 @@
 /**
  * Spec 5.3 and 7: access, bad requests and the documented statuses; the vendor's stricter statuses and
- * error body (public facts) on the same answers. One request per case of the matrix in _errors.ts.
+ * error body (public facts) on the same answers. One request per case of the matrix in generators/invest/errors.ts.
  * Every refusal counts only next to the control (the main account's portfolio read in this run).
  */
+import { isServerError } from '../../harness/checks/answer.ts';
 import { describe } from 'vitest';
-import { noPortfolioIn, vendorErrorBody } from '../../harness/checks/invest.ts';
+import { noPortfolioIn, portfolioStatusDocumented, vendorErrorBody } from '../../harness/invest/checks.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { inconclusive, isSkip, ToolError } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { answerTo, ERROR_CASES, errorCase, type ErrorCase } from './_errors.ts';
-import { control, expectRefused, statusDocumentedOrError } from './_portfolio.ts';
+import { ERROR_CASES, errorCase, type PortfolioErrorCase } from '../../generators/invest/errors.ts';
+import { answerTo, control, expectRefused } from '../../harness/invest/client.ts';
 
 /**
  * Requirement, the matrix cases it reads, and the statuses the spec accepts for them. Part 7 maps no
@@ -42,8 +43,8 @@ const VENDOR_BAD_REQUESTS = ['missing-account', 'account-number', 'account-objec
  * left out). A matrix answered only with server errors shows how the target fails, not what it
  * answers: the tests that read the whole matrix are then inconclusive (each case's own test fails).
  */
-async function matrixAnswers(t: RequirementContext): Promise<Array<[ErrorCase, CapturedResponse]>> {
-  const out: Array<[ErrorCase, CapturedResponse]> = [];
+async function matrixAnswers(t: RequirementContext): Promise<Array<[PortfolioErrorCase, CapturedResponse]>> {
+  const out: Array<[PortfolioErrorCase, CapturedResponse]> = [];
   for (const c of ERROR_CASES) {
     try {
       out.push([c, await answerTo(t, c.id)]);
@@ -52,7 +53,7 @@ async function matrixAnswers(t: RequirementContext): Promise<Array<[ErrorCase, C
     }
   }
   if (out.length === 0) throw new ToolError('FIXTURE_MISSING', 'no case of the error matrix could be sent: the target file lacks what every case needs (services.invest.accountId)');
-  if (out.every(([, res]) => res.status >= 500)) throw inconclusive('PRECONDITION_MISSING', `every case of the error matrix was answered with a server error (${out.map(([, r]) => r.status).join(', ')}): the target processed none of them`);
+  if (out.every(([, res]) => isServerError(res.status))) throw inconclusive('PRECONDITION_MISSING', `every case of the error matrix was answered with a server error (${out.map(([, r]) => r.status).join(', ')}): the target processed none of them`);
   return out;
 }
 
@@ -64,7 +65,7 @@ describe('invest portfolio: errors of part 7', () => {
       requirementTest(id, { row }, async (t) => {
         const res = await answerTo(t, caseId);
         const leak = id === 'INV-AUT-003' || id === 'INV-ACC-001' ? noPortfolioIn(res, t.id) : [];
-        await expectRefused(t, res, allowed, c.what, leak);
+        await expectRefused(t, res, { allowed, note: c.what, extra: leak });
       });
     }
   }
@@ -77,7 +78,7 @@ describe('invest portfolio: errors of part 7', () => {
     for (const caseId of cases) {
       const c = errorCase(caseId);
       requirementTest(id, { row: `${c.what} is refused with exactly ${c.vendor!.status}` }, async (t) => {
-        await expectRefused(t, await answerTo(t, caseId), [c.vendor!.status], c.what);
+        await expectRefused(t, await answerTo(t, caseId), { allowed: [c.vendor!.status], note: c.what });
       });
     }
   }
@@ -85,7 +86,7 @@ describe('invest portfolio: errors of part 7', () => {
   for (const caseId of VENDOR_BAD_REQUESTS) {
     const c = errorCase(caseId);
     requirementTest('INV-REQ-003', { row: `${c.what} is refused with exactly 400` }, async (t) => {
-      await expectRefused(t, await answerTo(t, caseId), [400], c.what);
+      await expectRefused(t, await answerTo(t, caseId), { allowed: [400], note: c.what });
     });
   }
 
@@ -97,7 +98,7 @@ describe('invest portfolio: errors of part 7', () => {
   }
 
   requirementTest('INV-STA-001', { row: 'every answer of the error matrix has a documented status' }, async (t) => {
-    for (const [c, res] of await matrixAnswers(t)) t.expectNone(statusDocumentedOrError(res, t.id), res, c.what);
+    for (const [c, res] of await matrixAnswers(t)) t.expectNone(portfolioStatusDocumented(res, t.id), res, c.what);
     // A documented status alone proves nothing (401 to everything is documented): the control must have been served.
     await control(t);
   });

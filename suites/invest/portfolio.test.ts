@@ -17,6 +17,7 @@ import {
   portfolioConforms,
   portfolioIsSumOfClasses,
   rateLimitHeaders,
+  portfolioStatusDocumented,
   readablePortfolio,
   signsAgree,
   totalsInCurrency,
@@ -25,22 +26,22 @@ import {
   unitsFitInt64,
   virtualExpireDatesUtc,
   whyNoPortfolio,
-} from '../../harness/checks/invest.ts';
+} from '../../harness/invest/checks.ts';
 import { judged, Tally, type Judged } from '../../harness/checks/judged.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { inconclusive, ToolError } from '../../harness/errors.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { investConfig } from '../../harness/config/invest.ts';
-import { portfolioRequest } from '../../generators/invest.ts';
-import { accountsOf, control, CURRENCIES, describeRequest, mainAccount, portfolioOf, sample, type Sampled, statusDocumentedOrError } from './_portfolio.ts';
+import { accountsOf, investConfig, mainAccount } from '../../harness/invest/config.ts';
+import { portfolioRequest } from '../../generators/invest/portfolio.ts';
+import { control, CURRENCIES, describeRequest, portfolioOf, sample, type SampledPortfolio } from '../../harness/invest/client.ts';
 
 /**
  * Runs `judge` on every sampled answer that `which` picks and that shows a portfolio. An answer that
  * shows none fails INV-RSP-001 and INV-GEN-001, which state it; here it is passed over with the reason.
  * A test that judged nothing ends inconclusive (`what` says what it looked for), never passed.
  */
-async function everyPortfolio(t: RequirementContext, what: string, judge: (s: Sampled) => Judged, which: (s: Sampled) => boolean = () => true, fixture?: string): Promise<void> {
+async function everyPortfolio(t: RequirementContext, what: string, judge: (s: SampledPortfolio) => Judged, which: (s: SampledPortfolio) => boolean = () => true, fixture?: string): Promise<void> {
   const tally = new Tally();
   for (const s of (await sample(t)).filter(which)) {
     const why = whyNoPortfolio(s.res);
@@ -130,7 +131,7 @@ describe('invest portfolio: the 200 answer', () => {
   requirementTest('INV-HDR-001', async (t) => everyPortfolio(t, 'no answer showed a portfolio', (s) => judged(rateLimitHeaders(s.res, t.id), 1)));
 
   requirementTest('INV-STA-001', { row: 'every answer to a valid request, for every account and currency, has a documented status' }, async (t) => {
-    for (const s of await sample(t)) t.expectNone(statusDocumentedOrError(s.res, t.id), s.res, describeRequest(s));
+    for (const s of await sample(t)) t.expectNone(portfolioStatusDocumented(s.res, t.id), s.res, describeRequest(s));
     // A documented status alone proves nothing (401 to everything is documented): the control must have been served.
     await control(t);
   });

@@ -6,16 +6,17 @@
  * The 429s count only where the answers within the limit are portfolios: a target that answers 429 to
  * everything shows no limit.
  */
+import { isServerError } from '../../harness/checks/answer.ts';
 import { describe } from 'vitest';
 import { failure } from '../../harness/checks/failure.ts';
-import { readablePortfolio } from '../../harness/checks/invest.ts';
+import { readablePortfolio } from '../../harness/invest/checks.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { assertBurstAllowed } from '../../harness/safety.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { investConfig } from '../../harness/config/invest.ts';
+import { investConfig, mainAccount } from '../../harness/invest/config.ts';
 import { credentialOf } from '../../harness/target.ts';
-import { mainAccount, portfolioUrl, sendPortfolio } from './_portfolio.ts';
+import { portfolioUrl, sendPortfolio } from '../../harness/invest/client.ts';
 
 describe('invest portfolio: rate limit', () => {
   requirementTest('INV-RAT-001', { timeoutMs: 60_000 }, async (t) => {
@@ -26,7 +27,7 @@ describe('invest portfolio: rate limit', () => {
     const size = 2 * limit.requests;
     const responses = await Promise.all(Array.from({ length: size }, () => sendPortfolio(t, { accountId }, { token, pacing: 'burst' })));
     const limited = responses.filter((r) => r.status === 429).length;
-    const errors = responses.filter((r) => r.status >= 500);
+    const errors = responses.filter((r) => isServerError(r.status));
     const counts = tally(responses);
     t.expectNone(
       [

@@ -4,10 +4,11 @@
  */
 import { describe } from 'vitest';
 import { isSuccess } from '../../harness/checks/answer.ts';
-import { clockOffsetSeconds, leewayFigure, type LeewayProbe } from '../../harness/checks/speech.ts';
+import { clockOffsetSeconds, leewayFigure, type LeewayProbe } from '../../harness/speech/checks.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { sampleClaims, unixNow, validCall } from '../../generators/speech.ts';
-import { expectAccepted, plainTokenAccepted, reportFigure, sendSpeech, speechSettings } from './_speech.ts';
+import { sampleClaims, unixNow, validCall } from '../../generators/speech/calls.ts';
+import { expectAccepted, plainTokenAccepted, reportFigure, sendSpeech } from '../../harness/speech/client.ts';
+import { speechSettings } from '../../harness/speech/config.ts';
 
 const LADDER_SECONDS = [2, 10, 20, 45, 75, 150, 300];
 const PROBES: Record<'exp' | 'nbf' | 'iat', (now: number, x: number) => Record<string, number>> = {
@@ -20,15 +21,15 @@ describe('speech: clock leeway', () => {
   requirementTest('SPE-TIM-005', { timeoutMs: 120_000 }, async (t) => {
     const s = speechSettings(t);
     const sentAt = Date.now();
-    const baseline = await sendSpeech(t, s, await validCall(s));
-    await plainTokenAccepted(t, s);
-    await expectAccepted(t, s, baseline, 'a valid token must be accepted before the leeway can be measured');
+    const baseline = await sendSpeech(t, await validCall(s));
+    await plainTokenAccepted(t);
+    await expectAccepted(t, baseline, 'a valid token must be accepted before the leeway can be measured');
     const offset = clockOffsetSeconds(baseline, sentAt);
     const figures = [];
     for (const [claim, changes] of Object.entries(PROBES)) {
       const probes: LeewayProbe[] = [];
       for (const x of LADDER_SECONDS) {
-        const res = await sendSpeech(t, s, await validCall(s, sampleClaims(s, changes(unixNow(), x))));
+        const res = await sendSpeech(t, await validCall(s, sampleClaims(s, changes(unixNow(), x))));
         // Accepted as the valid token was: its 2xx, or (a target that refuses the audio) the same status.
         probes.push({ offsetSeconds: x, status: res.status, accepted: isSuccess(baseline.status) ? isSuccess(res.status) : res.status === baseline.status });
       }

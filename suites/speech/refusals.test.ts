@@ -6,15 +6,16 @@
 import { describe } from 'vitest';
 import { isSuccess } from '../../harness/checks/answer.ts';
 import type { Failure } from '../../harness/checks/failure.ts';
-import { echoesNoSecret, isAccepted, refusedWith401 } from '../../harness/checks/speech.ts';
+import { echoesNoSecret, isAccepted, refusedWith401 } from '../../harness/speech/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { requirement } from '../../harness/requirements.ts';
-import { secretVariants } from '../../harness/speech-token.ts';
+import { secretVariants } from '../../harness/speech/token.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { ATTACKS } from '../../generators/speech-attacks.ts';
-import { validCall, type SpeechCall } from '../../generators/speech.ts';
-import { sendSpeech, speechSettings, validControl } from './_speech.ts';
+import { ATTACKS } from '../../generators/speech/attacks.ts';
+import { validCall, type SpeechCall } from '../../generators/speech/calls.ts';
+import { sendSpeech, control } from '../../harness/speech/client.ts';
+import { speechSettings } from '../../harness/speech/config.ts';
 
 /** The token in an Authorization value, whatever the scheme. */
 const tokenOf = (authorization: string | null) => (authorization ?? '').trim().split(/\s+/).pop() ?? '';
@@ -25,16 +26,16 @@ const ONE_PER_REQUIREMENT = ATTACKS.filter((a, i) => ATTACKS.findIndex((b) => b.
 describe('speech: refusals', () => {
   requirementTest('SPE-STA-001', { timeoutMs: 120_000 }, async (t) => {
     const s = speechSettings(t);
-    const control = await validControl(t, s);
+    const served = await control(t);
     const failures: Failure[] = [];
     let firstOff: CapturedResponse | undefined;
     let judged = 0;
     for (const a of SPEC_ATTACKS) {
       const built = await a.build(s);
-      if (built.before) await sendSpeech(t, s, built.before);
-      const res = await sendSpeech(t, s, built);
+      if (built.before) await sendSpeech(t, built.before);
+      const res = await sendSpeech(t, built);
       // An accepted attack, or one answered as the valid token was, is its own requirement's failure; this policy judges how refusals look.
-      if (isSuccess(res.status) || res.status === control.status) continue;
+      if (isSuccess(res.status) || res.status === served.status) continue;
       judged++;
       const off = refusedWith401(res, t.id, `${a.row} (${a.requirement})`);
       failures.push(...off);
@@ -52,7 +53,7 @@ describe('speech: refusals', () => {
     for (const a of ONE_PER_REQUIREMENT) calls.push([a.row, await a.build(s)]);
     let acceptedSeen = false;
     for (const [what, call] of calls) {
-      const res = await sendSpeech(t, s, call);
+      const res = await sendSpeech(t, call);
       if (call === valid) acceptedSeen = isAccepted(res);
       const parts = tokenOf(call.authorization).split('.');
       const sent = [

@@ -5,16 +5,17 @@
  */
 import { describe } from 'vitest';
 import { requirementTest } from '../../harness/suite.ts';
-import { STREAM_ATTACKS } from '../../generators/speech-attacks.ts';
-import { validStream } from '../../generators/speech.ts';
-import { attackTests, expectAccepted, sendSpeech, speechSettings, streamingOf } from './_speech.ts';
+import { STREAM_ATTACKS } from '../../generators/speech/attacks.ts';
+import { validStream } from '../../generators/speech/calls.ts';
+import { attackTests, expectAccepted, sendSpeech } from '../../harness/speech/client.ts';
+import { speechSettings, streamingOf } from '../../harness/speech/config.ts';
 
 describe('speech: streaming', () => {
   requirementTest('SPE-STR-001', async (t) => {
     const s = speechSettings(t);
     streamingOf(s);
-    const res = await sendSpeech(t, s, await validStream(s));
-    await expectAccepted(t, s, res, 'a stream whose token carries the SHA-256 of its first message', 'stream');
+    const res = await sendSpeech(t, await validStream(s));
+    await expectAccepted(t, res, 'a stream whose token carries the SHA-256 of its first message', 'stream');
   });
 
   attackTests(['SPE-STR-002'], STREAM_ATTACKS);

@@ -9,21 +9,22 @@ import { describe } from 'vitest';
 import { conformsTo } from '../../harness/checks/body.ts';
 import { isRefusal, noServerError } from '../../harness/checks/answer.ts';
 import { failure } from '../../harness/checks/failure.ts';
-import { tokenAcceptance, type TokenVerdict } from '../../harness/checks/speech.ts';
+import { tokenAcceptance, type TokenVerdict } from '../../harness/speech/checks.ts';
 import { inconclusive, ToolError } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { schemaId } from '../../harness/schemas.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { claimsAt, claimsDraft, recognizeBody, sampleClaims, validCall } from '../../generators/speech.ts';
-import { expectAccepted, plainTokenAccepted, reportFigure, sendSpeech, speechSettings, tokenRefusals, validTokenNote } from './_speech.ts';
+import { claimsAt, claimsDraft, recognizeBody, sampleClaims, validCall } from '../../generators/speech/calls.ts';
+import { expectAccepted, plainTokenAccepted, reportFigure, sendSpeech, tokenRefusals, validTokenNote } from '../../harness/speech/client.ts';
+import { speechSettings } from '../../harness/speech/config.ts';
 
 describe('speech: valid tokens', () => {
   requirementTest('SPE-TOK-001', async (t) => {
     const s = speechSettings(t);
-    const refusals = await tokenRefusals(t, s);
+    const refusals = await tokenRefusals(t);
     await t.property(claimsDraft(), async (draft) => {
       const call = await validCall(s, claimsAt(draft, s));
-      const res = await sendSpeech(t, s, call);
+      const res = await sendSpeech(t, call);
       const verdict = tokenAcceptance(res, refusals, t.id);
       t.expectNone(verdict.failures, res, validTokenNote(s, `claims ${JSON.stringify(call.claims)}`));
       if (verdict.noEvidence) throw inconclusive('NO_CONTROL', verdict.noEvidence);
@@ -32,10 +33,10 @@ describe('speech: valid tokens', () => {
 
   requirementTest('SPE-JTI-001', async (t) => {
     const s = speechSettings(t);
-    const refusals = await tokenRefusals(t, s);
+    const refusals = await tokenRefusals(t);
     const answers: Array<{ spelling: 'jti' | 'jit'; res: CapturedResponse; verdict: TokenVerdict }> = [];
     for (const spelling of ['jti', 'jit'] as const) {
-      const res = await sendSpeech(t, s, await validCall(s, sampleClaims({ ...s, tokenIdClaim: spelling })));
+      const res = await sendSpeech(t, await validCall(s, sampleClaims({ ...s, tokenIdClaim: spelling })));
       answers.push({ spelling, res, verdict: tokenAcceptance(res, refusals, t.id) });
     }
     const said = ({ res, verdict }: (typeof answers)[number]) => (verdict.noEvidence ? `no evidence (${res.status})` : verdict.failures.length ? `not accepted (${res.status})` : `accepted (${res.status})`);
@@ -50,14 +51,14 @@ describe('speech: valid tokens', () => {
 
   requirementTest('SPE-JTI-002', async (t) => {
     const s = speechSettings(t);
-    const res = await sendSpeech(t, s, await validCall(s, sampleClaims({ ...s, tokenIdClaim: 'jti' })));
-    await expectAccepted(t, s, res, 'a valid token with its id spelled jti');
+    const res = await sendSpeech(t, await validCall(s, sampleClaims({ ...s, tokenIdClaim: 'jti' })));
+    await expectAccepted(t, res, 'a valid token with its id spelled jti');
   });
 
   requirementTest('SPE-HDR-001', async (t) => {
     const s = speechSettings(t);
     const call = await validCall(s, sampleClaims(s), recognizeBody());
-    const res = await sendSpeech(t, s, call);
+    const res = await sendSpeech(t, call);
     const sent = Object.keys(res.request.headers).map((h) => h.toLowerCase()).sort();
     if (sent.join() !== 'authorization,content-type' || res.request.headers['content-type'] !== 'application/json' || !/^Bearer \S+$/.test(res.request.headers.authorization ?? '')) {
       throw new ToolError('SUITE_ERROR', `the suite did not send the headers of 4.1 (it sent ${sent.join(', ')})`);
@@ -65,24 +66,24 @@ describe('speech: valid tokens', () => {
     // 415 refuses the request's media type (RFC 9110 section 15.5.16): here, the Content-Type 4.1 lists.
     if (res.status === 415) t.expectNone([failure(t.id, 'a call with the headers of 4.1 accepted', 'refused with 415 Unsupported Media Type: the Content-Type: application/json that 4.1 lists')], res);
     // A token refused as the bad ones are is SPE-TOK-001's finding: the headers are not what was refused.
-    const verdict = tokenAcceptance(res, await tokenRefusals(t, s), t.id);
+    const verdict = tokenAcceptance(res, await tokenRefusals(t), t.id);
     if (isRefusal(res.status) && verdict.failures.length) {
       throw inconclusive('PRECONDITION_MISSING', `the call's token was refused as the bad tokens were (${verdict.failures[0].received}), which SPE-TOK-001 judges; whether the headers of 4.1 are enough cannot be told`);
     }
-    await expectAccepted(t, s, res, 'a valid call with exactly the headers of 4.1: Host, Content-Type: application/json, Authorization: Bearer');
+    await expectAccepted(t, res, 'a valid call with exactly the headers of 4.1: Host, Content-Type: application/json, Authorization: Bearer');
   });
 
   requirementTest('SPE-AUD-002', async (t) => {
     const s = speechSettings(t);
     const aud = [s.audience, 'pc-other-service.example'];
-    await plainTokenAccepted(t, s);
-    const res = await sendSpeech(t, s, await validCall(s, sampleClaims(s, { aud })));
-    await expectAccepted(t, s, res, `a valid token whose aud names two services, this one first: ${JSON.stringify(aud)}`);
+    await plainTokenAccepted(t);
+    const res = await sendSpeech(t, await validCall(s, sampleClaims(s, { aud })));
+    await expectAccepted(t, res, `a valid token whose aud names two services, this one first: ${JSON.stringify(aud)}`);
   });
 
   requirementTest('SPE-RSP-001', async (t) => {
     const s = speechSettings(t);
-    const res = await plainTokenAccepted(t, s);
+    const res = await plainTokenAccepted(t);
     t.expectNone(conformsTo(res, schemaId('speech/recognize-response'), t.id), res);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { generateKeyPairSync, randomBytes, randomUUID, sign as rsaSign, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { hmacKey, speechHeader, speechPayload } from '../harness/speech-token.ts';
+import { hmacKey, speechHeader, speechPayload } from '../../harness/speech/token.ts';
 import {
   bodyDigest,
   callWithHashText,
@@ -22,9 +22,9 @@ import {
   validCall,
   validStream,
   type SpeechCall,
-  type SpeechKit,
   type ValidCall,
-} from './speech.ts';
+} from './calls.ts';
+import type { SpeechKit } from '../../harness/speech/token.ts';
 
 export interface Attack {
   /** The requirement that must refuse it. */

@@ -7,10 +7,12 @@
  */
 import { randomInt } from 'node:crypto';
 import fc from 'fast-check';
-import { add, fromNanos, INT64_MAX, INT64_MIN, NANOS_PER_UNIT } from '../harness/decimal.ts';
-import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE, REQUEST_CURRENCIES, type RequestCurrency } from '../harness/invest/portfolio.ts';
-import { pointerSteps, setAt } from '../harness/json.ts';
-import { schemaArbitrary } from './schema-arbitrary.ts';
+import { add, fromNanos, INT64_MAX, INT64_MIN, NANOS_PER_UNIT } from '../../harness/decimal.ts';
+import { accountsOf, investConfig, mainAccount } from '../../harness/invest/config.ts';
+import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE, REQUEST_CURRENCIES, type RequestCurrency } from '../../harness/invest/portfolio.ts';
+import { pointerSteps, setAt } from '../../harness/json.ts';
+import type { Target } from '../../harness/target.ts';
+import { schemaArbitrary } from '../schema-arbitrary.ts';
 
 export interface AmountConstraints {
   /** Bounds in nanos (default: the whole int64 range of units). */
@@ -83,4 +85,10 @@ export function accountIdLike(shape: string, known: ReadonlySet<string> = new Se
     const candidate = [...shape].map(draw).join('');
     if (candidate !== shape && !known.has(candidate)) return candidate;
   }
+}
+
+/** A well-formed account id that names no account: shaped like services.invest.accountId, drawn afresh. */
+export function unknownAccountLike(t: { target: Target }): string {
+  const known = new Set([...accountsOf(t), investConfig(t.target).otherAccountId ?? '']);
+  return accountIdLike(mainAccount(t), known);
 }

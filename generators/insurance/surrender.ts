@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { SURRENDER_REQUEST, type SurrenderItem, type SurrenderRequest } from '../harness/insurance/surrender.ts';
-import { schemaArbitrary } from './schema-arbitrary.ts';
+import { SURRENDER_REQUEST, type SurrenderItem, type SurrenderRequest } from '../../harness/insurance/surrender.ts';
+import { schemaArbitrary } from '../schema-arbitrary.ts';
 
 export { SURRENDER_REQUEST, type SurrenderItem, type SurrenderRequest };
 

@@ -6,21 +6,21 @@
  * inconclusive when that leaves nobody; a 5xx always counts; a redirect or an endless 429 is a tool
  * error, never a verdict.
  */
-import { noServerError } from '../../harness/checks/answer.ts';
-import { carriesNoUserValues, isUserinfoAnswer, refusedWithoutData, userValues } from '../../harness/checks/identity.ts';
-import type { CapturedResponse } from '../../harness/http.ts';
-import type { RequirementContext } from '../../harness/suite.ts';
-import { inconclusive } from '../../harness/errors.ts';
-import { identityConfig, identityToken, type IdentityTokenName } from '../../harness/config/identity.ts';
-import { credentialOf } from '../../harness/target.ts';
-import { expectRefusal } from '../../harness/refusal.ts';
-import { CANONICAL_REQUEST, encodeForm, formPairs, percentEncodeAll, type RequestVariation } from '../../generators/identity.ts';
+import { noServerError } from '../checks/answer.ts';
+import { carriesNoUserValues, isUserinfoAnswer, refusedWithoutData, userValues } from './checks.ts';
+import type { CapturedResponse } from '../http.ts';
+import type { RequirementContext } from '../suite.ts';
+import { inconclusive } from '../errors.ts';
+import { identityConfig, identityToken, type IdentityTokenName } from './config.ts';
+import { credentialOf } from '../target.ts';
+import { expectRefusal } from '../refusal.ts';
+import { CANONICAL_REQUEST, encodeForm, formPairs, percentEncodeAll, type RequestVariation } from '../../generators/identity/userinfo.ts';
 
 export const USERINFO_PATH = '/userinfo/userinfo';
 export const OPERATION = `POST ${USERINFO_PATH}`;
 const FORM = 'application/x-www-form-urlencoded';
 
-export interface CallOptions {
+export interface RequestOptions {
   /** The access token; `null` sends no Authorization header. Default: services.identity.accessToken. */
   token?: string | null;
   /** A raw Authorization header value instead of "<scheme> <token>". */
@@ -37,7 +37,7 @@ export function userinfoUrl(t: RequirementContext): string {
   return `${identityConfig(t.target).url.replace(/\/$/, '')}${USERINFO_PATH}`;
 }
 
-export async function callUserinfo(t: RequirementContext, options: CallOptions = {}): Promise<CapturedResponse> {
+export async function sendUserinfo(t: RequirementContext, options: RequestOptions = {}): Promise<CapturedResponse> {
   const v = options.variation ?? CANONICAL_REQUEST;
   const token = options.token === undefined ? credentialOf(t.target, 'identity', 'accessToken') : options.token;
   const clientId = options.clientId === undefined ? credentialOf(t.target, 'identity', 'clientId') : (options.clientId ?? undefined);
@@ -60,22 +60,27 @@ export async function callUserinfo(t: RequirementContext, options: CallOptions =
 }
 
 /** The control of a refusal test: the valid call (accessToken, the partner client, the form) answered with the userinfo of 4.2 in this run. */
-export function userinfoControl(t: RequirementContext): Promise<CapturedResponse> {
-  return t.control('identity:userinfo:valid', () => callUserinfo(t), isUserinfoAnswer);
+export function control(t: RequirementContext): Promise<CapturedResponse> {
+  return t.control('identity:userinfo:valid', () => sendUserinfo(t), isUserinfoAnswer);
 }
 
 /**
- * Sends a request that must be refused and judges it (harness/refusal.ts): a 2xx or a 5xx fails at
+ * Judges an answer to a request that must be refused (harness/refusal.ts): a 2xx or a 5xx fails at
  * once; then the control must have succeeded; then neither 2xx nor 5xx and none of the user's data
  * (values in the form of a phone number, an e-mail address or a date under the fields of 2.2, and the
  * values the control's answer showed). Part 7 shows no userinfo error, so what the refusal's body is
  * written in is IDN-ERR-002's policy, not judged here.
  */
-export async function expectRefused(t: RequirementContext, send: () => Promise<CapturedResponse>, note?: string): Promise<CapturedResponse> {
-  const res = await send();
-  await expectRefusal(t, res, refusedWithoutData(res, t.id), () => userinfoControl(t), note, { jsonBody: false });
-  const control = await userinfoControl(t);
-  t.expectNone(carriesNoUserValues(res, userValues(control.json), t.id), res, note);
+export interface RefusalOptions {
+  /** What the request was, for the failure note. */
+  note?: string;
+}
+
+export async function expectRefused(t: RequirementContext, res: CapturedResponse, options: RefusalOptions = {}): Promise<CapturedResponse> {
+  const { note } = options;
+  await expectRefusal(t, res, refusedWithoutData(res, t.id), () => control(t), note, { jsonBody: false });
+  const served = await control(t);
+  t.expectNone(carriesNoUserValues(res, userValues(served.json), t.id), res, note);
   return res;
 }
 
@@ -92,7 +97,7 @@ export interface ServedPerson extends PersonAnswer {
 /** Every person of the pool asked once, in the pool's order. */
 export async function askPeople(t: RequirementContext): Promise<PersonAnswer[]> {
   const answers: PersonAnswer[] = [];
-  for (const person of peopleOf(t)) answers.push({ ...person, res: await callUserinfo(t, { token: person.token }) });
+  for (const person of peopleOf(t)) answers.push({ ...person, res: await sendUserinfo(t, { token: person.token }) });
   return answers;
 }
 

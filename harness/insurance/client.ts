@@ -6,26 +6,23 @@
  * INS-CTY-001's; an acceptance test whose 201 shows nothing stored ends inconclusive with the reason.
  */
 import { randomUUID } from 'node:crypto';
-import { recordBody, recordConforms, servedAsSent, whyNotStored } from '../../harness/checks/insurance.ts';
-import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
-import { rejectedWith, statusDocumented, statusIn } from '../../harness/checks/status.ts';
-import { inconclusive } from '../../harness/errors.ts';
-import { expectRefusal } from '../../harness/refusal.ts';
-import { jsonPayload, type CapturedResponse } from '../../harness/http.ts';
-import type { RequirementContext } from '../../harness/suite.ts';
-import { insuranceConfig } from '../../harness/config/insurance.ts';
-import { ordinaryToken } from '../../harness/insurance/tokens.ts';
-import { credentialOf } from '../../harness/target.ts';
-import { sampleRequest, type SurrenderRequest } from '../../generators/insurance.ts';
+import { recordBody, recordConforms, servedAsSent, whyNotStored } from './checks.ts';
+import { jsonWhereBody } from '../checks/json-answer.ts';
+import { rejectedWith, statusIn } from '../checks/status.ts';
+import { inconclusive } from '../errors.ts';
+import { expectRefusal } from '../refusal.ts';
+import { jsonPayload, type CapturedResponse } from '../http.ts';
+import type { RequirementContext } from '../suite.ts';
+import { insuranceConfig } from './config.ts';
+import { SURRENDER_REJECTED } from './surrender.ts';
+import { ordinaryToken } from './tokens.ts';
+import { credentialOf } from '../target.ts';
+import { sampleRequest, type SurrenderRequest } from '../../generators/insurance/surrender.ts';
 
 export const SURRENDER_PATH = '/invest/axiom/providers-api/v1/contracts/surrender/create/';
 export const OPERATION = `POST ${SURRENDER_PATH}`;
-/** Spec part 7. */
-export const DOCUMENTED = [201, 400, 401, 403, 422, 429, 500] as const;
-/** "Rejected" for the surrender method: 400 incorrect request or 422 data processing error. */
-export const REJECTED = [400, 422] as const;
 
-export interface SendOptions {
+export interface RequestOptions {
   /**
    * Bearer token to use; `null` sends no Authorization header. Default: services.insurance.token, or for
    * a paced request where the limit counts per token, the pool's tokens in turn (harness/insurance/tokens.ts).
@@ -43,7 +40,7 @@ export function surrenderUrl(t: RequirementContext): string {
   return `${insuranceConfig(t.target).url.replace(/\/$/, '')}${SURRENDER_PATH}`;
 }
 
-export async function sendSurrender(t: RequirementContext, body: unknown, options: SendOptions = {}): Promise<CapturedResponse> {
+export async function sendSurrender(t: RequirementContext, body: unknown, options: RequestOptions = {}): Promise<CapturedResponse> {
   const token = options.token !== undefined ? options.token : options.pacing === 'burst' ? credentialOf(t.target, 'insurance', 'token') : ordinaryToken(t.target);
   const headers: Record<string, string> = {};
   const requestId = options.requestId === undefined ? randomUUID() : options.requestId;
@@ -86,12 +83,16 @@ export function expectRecord(t: RequirementContext, res: CapturedResponse, note?
   t.expectNone(recordConforms(res, t.id), res, note);
 }
 
-/** A refusal with one of `allowed`, counted only next to the control (harness/refusal.ts); its body's label is INS-CTY-001's. */
-export async function expectRefused(t: RequirementContext, res: CapturedResponse, allowed: readonly number[] = REJECTED, note?: string): Promise<void> {
-  await expectRefusal(t, res, rejectedWith(res, allowed, t.id), () => control(t), note, { jsonBody: false });
+export interface RefusalOptions {
+  /** What the request was, for the failure note. */
+  note?: string;
+  /** The statuses the case may be refused with. Default: "rejected" (400 or 422). */
+  allowed?: readonly number[];
 }
 
-/** Spec 7: the status is one of the documented set (the body's label is INS-CTY-001's). An undocumented status fails at once. */
-export function expectDocumented(t: RequirementContext, res: CapturedResponse, note?: string): void {
-  t.expectNone(statusDocumented(res, DOCUMENTED, t.id), res, note);
+/** A refusal with one of `allowed`, counted only next to the control (harness/refusal.ts); its body's label is INS-CTY-001's. */
+export async function expectRefused(t: RequirementContext, res: CapturedResponse, options: RefusalOptions = {}): Promise<CapturedResponse> {
+  const { allowed = SURRENDER_REJECTED, note } = options;
+  await expectRefusal(t, res, rejectedWith(res, allowed, t.id), () => control(t), note, { jsonBody: false });
+  return res;
 }

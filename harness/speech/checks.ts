@@ -5,9 +5,9 @@
  * No check prints a token or a part of one: failures name what was sent, never its value.
  */
 import type { CapturedResponse } from '../http.ts';
-import { isRefusal, isServerError, isSuccess, noServerError } from './answer.ts';
-import { jsonWhereBody } from './json-answer.ts';
-import { failure, type Failure } from './failure.ts';
+import { isRefusal, isServerError, isSuccess, noServerError } from '../checks/answer.ts';
+import { jsonWhereBody } from '../checks/json-answer.ts';
+import { failure, type Failure } from '../checks/failure.ts';
 
 /** The call was accepted: any 2xx (the spec documents no success status for the recognize call), and a body, if any, is JSON. */
 export function accepted(res: CapturedResponse, requirement: string): Failure[] {

@@ -3,8 +3,8 @@
  * typed. Its credentials are read with credentialOf(target, 'insurance', key), typed by this section.
  */
 import type { Target, TokenRateLimit } from '../target.ts';
-import { checkedSection } from './section.ts';
-import { shapeOf, TOKEN_LIMITED_SHAPE } from './shape.ts';
+import { checkedSection } from '../config/section.ts';
+import { shapeOf, TOKEN_LIMITED_SHAPE } from '../config/shape.ts';
 
 export interface InsuranceSection {
   url: string;

@@ -1,25 +1,16 @@
 /**
  * Speech tokens and calls: valid claims (property-based, from speech/jwt-claims.json with faker hints),
  * fresh recognize bodies and streams, and the signing helpers the attack matrix
- * (generators/speech-attacks.ts) builds on. Every call has a fresh token id and fresh audio, so a
+ * (generators/speech/attacks.ts) builds on. Every call has a fresh token id and fresh audio, so a
  * long-lived target never sees one twice.
  */
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { schemaId } from '../harness/schemas.ts';
-import { buildSpeechToken, hmacKey, speechHeader, speechPayload, type KeyEncoding, type SpeechClaims } from '../harness/speech-token.ts';
-import { schemaArbitrary } from './schema-arbitrary.ts';
+import { schemaId } from '../../harness/schemas.ts';
+import { buildSpeechToken, hmacKey, speechHeader, speechPayload, type SpeechClaims, type SpeechKit } from '../../harness/speech/token.ts';
+import { schemaArbitrary } from '../schema-arbitrary.ts';
 
 export const SPEECH_CLAIMS = schemaId('speech/jwt-claims');
-
-/** What a token is built from: the target's key pair and its choices. */
-export interface SpeechKit {
-  apiKey: string;
-  secretKey: string;
-  keyEncoding: KeyEncoding;
-  audience: string;
-  tokenIdClaim: 'jti' | 'jit';
-}
 
 /** The clock-free part of valid claims; `claimsAt` turns it into absolute times. */
 export interface ClaimsDraft {

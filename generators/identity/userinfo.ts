@@ -8,8 +8,8 @@
  *   which the selftests feed to the checks and the schema.
  */
 import fc from 'fast-check';
-import { schemaId } from '../harness/schemas.ts';
-import { schemaArbitrary } from './schema-arbitrary.ts';
+import { schemaId } from '../../harness/schemas.ts';
+import { schemaArbitrary } from '../schema-arbitrary.ts';
 
 export const USERINFO = schemaId('identity/userinfo');
 export const IDENTITY_ERROR = schemaId('identity/error');

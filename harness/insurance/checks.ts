@@ -7,11 +7,11 @@
 import type { CapturedResponse } from '../http.ts';
 import { orderOf, sameDay, sameMoment } from '../iso8601.ts';
 import { isJsonObject } from '../json.ts';
-import { CONTRACT_RECORD, type SurrenderItem, type SurrenderRequest } from '../insurance/surrender.ts';
-import { conformsTo, jsonBody } from './body.ts';
-import { failure, type Failure } from './failure.ts';
-import { judged, type Judged } from './judged.ts';
-import { jsonWhereBody } from './json-answer.ts';
+import { CONTRACT_RECORD, type SurrenderItem, type SurrenderRequest } from './surrender.ts';
+import { conformsTo, jsonBody } from '../checks/body.ts';
+import { failure, type Failure } from '../checks/failure.ts';
+import { judged, type Judged } from '../checks/judged.ts';
+import { jsonWhereBody } from '../checks/json-answer.ts';
 
 type StoredRecord = Partial<Record<keyof SurrenderItem | 'contractId' | 'id' | 'createdAt' | 'updatedAt' | 'providerName', unknown>>;
 

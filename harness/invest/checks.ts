@@ -14,12 +14,13 @@ import type { CapturedResponse } from '../http.ts';
 import { describeAmount, formatDecimal, int64Problem, nanoProblem, type RawAmount, signProblem, tryNanos, unitsProblem, unitsValue } from '../decimal.ts';
 import { isIsoUtcDateTime } from '../iso8601.ts';
 import { isJsonObject } from '../json.ts';
-import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE, portfolioFields, TOTALS } from '../invest/portfolio.ts';
+import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE, PORTFOLIO_STATUSES, portfolioFields, TOTALS } from './portfolio.ts';
 import { schemaId } from '../schemas.ts';
-import { valueConformsTo } from './body.ts';
-import { failure, type Failure } from './failure.ts';
-import { judged, type Judged } from './judged.ts';
-import { jsonWhereBody } from './json-answer.ts';
+import { valueConformsTo } from '../checks/body.ts';
+import { failure, type Failure } from '../checks/failure.ts';
+import { judged, type Judged } from '../checks/judged.ts';
+import { jsonWhereBody } from '../checks/json-answer.ts';
+import { statusDocumented } from '../checks/status.ts';
 
 /**
  * Spec 4.3 "Response 200: the portfolio of 2.4": the answer is 200 with a JSON object. These failures
@@ -258,4 +259,12 @@ export function rateLimitHeaders(res: CapturedResponse, requirement: string): Fa
   }
   if (!res.headers['x-tracking-id']?.trim()) out.push(failure(requirement, 'header x-tracking-id', 'no such header'));
   return out;
+}
+
+/**
+ * Spec 7: a status of the list, or an error status, which "default: unexpected error" documents. A
+ * success other than 200 or a redirect is outside both.
+ */
+export function portfolioStatusDocumented(res: CapturedResponse, requirement: string): Failure[] {
+  return res.status >= 400 ? [] : statusDocumented(res, PORTFOLIO_STATUSES, requirement);
 }

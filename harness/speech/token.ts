@@ -13,6 +13,15 @@ import { SignJWT } from 'jose';
 
 export type KeyEncoding = 'raw' | 'base64';
 
+/** What a token is built from: the target's key pair and its choices. */
+export interface SpeechKit {
+  apiKey: string;
+  secretKey: string;
+  keyEncoding: KeyEncoding;
+  audience: string;
+  tokenIdClaim: 'jti' | 'jit';
+}
+
 export const SPEECH_ALG = 'HS256';
 export const BODY_HASH_CLAIM = 'x-content-sha256';
 

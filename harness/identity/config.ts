@@ -4,8 +4,8 @@
  */
 import { ToolError } from '../errors.ts';
 import type { RateLimit, Target } from '../target.ts';
-import { checkedSection } from './section.ts';
-import { SERVICE_SHAPE, shapeOf } from './shape.ts';
+import { checkedSection } from '../config/section.ts';
+import { SERVICE_SHAPE, shapeOf } from '../config/shape.ts';
 
 export interface IdentityTokens {
   people?: string[];

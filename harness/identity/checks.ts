@@ -3,9 +3,9 @@
  * formats live in specs/schemas/identity/userinfo.json; these are the rules a schema cannot say.
  */
 import type { CapturedResponse } from '../http.ts';
-import { isSuccess, noServerError } from './answer.ts';
-import { contentTypeIn, jsonBody, valueConformsTo } from './body.ts';
-import { failure, type Failure } from './failure.ts';
+import { isSuccess, noServerError, isServerError } from '../checks/answer.ts';
+import { contentTypeIn, jsonBody, valueConformsTo } from '../checks/body.ts';
+import { failure, type Failure } from '../checks/failure.ts';
 import { isJsonObject } from '../json.ts';
 import { schemaId } from '../schemas.ts';
 
@@ -30,7 +30,7 @@ const present = (b: Record<string, unknown>, field: string) => b[field] !== unde
  * least one of them: `{}` is no userinfo answer). What every check of the fields needs first.
  */
 export function answeredWithUserinfo(res: CapturedResponse, requirement: string): Failure[] {
-  if (res.status !== 200) return [failure(requirement, 'status 200 with the userinfo fields', `${res.status >= 500 ? 'server error' : 'status'} ${res.status}`)];
+  if (res.status !== 200) return [failure(requirement, 'status 200 with the userinfo fields', `${isServerError(res.status) ? 'server error' : 'status'} ${res.status}`)];
   const notJson = jsonBody(res, requirement);
   if (notJson.length) return notJson;
   if (!isJsonObject(res.json)) return [failure(requirement, 'a JSON object', JSON.stringify(res.json).slice(0, 120))];
