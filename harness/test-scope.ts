@@ -6,7 +6,6 @@
  * one cites it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { TestEvidence } from './report/evidence-log.ts';
 
 export interface TestScope {
   /** Aborted when the test's time budget runs out; every request of the test is aborted with it. */
@@ -24,4 +23,15 @@ export function withTestScope<T>(scope: TestScope, body: () => Promise<T>): Prom
 
 export function currentTestScope(): TestScope | undefined {
   return storage.getStore();
+}
+
+/** What an exchange was to a test beyond being made or judged by it: the control a refusal stood next to. */
+export type EvidenceRole = 'control';
+
+/** The exchanges one test made or judged, in the order it met them, each with its role if it has one. */
+export class TestEvidence {
+  readonly cited = new Map<string, EvidenceRole | undefined>();
+  cite(id: string, role?: EvidenceRole): void {
+    if (role || !this.cited.has(id)) this.cited.set(id, role ?? this.cited.get(id));
+  }
 }

@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
 import type { CertificateFiles } from './certificates.ts';
 import type { Credentials } from './credentials.ts';
-import type { FaultSet } from './faults/types.ts';
+import type { FaultSet, SandboxArea } from './faults/types.ts';
 
-export type SandboxArea = 'speech' | 'identity' | 'invest' | 'insurance' | 'business';
+export type { SandboxArea };
 
 export interface ServiceContext {
   faults: FaultSet;

@@ -8,19 +8,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Redactor } from '../redact.ts';
-import { currentTestScope } from '../test-scope.ts';
+import { currentTestScope, TestEvidence, type EvidenceRole } from '../test-scope.ts';
+
+export { TestEvidence, type EvidenceRole };
 import { cappedBody, headerLines, headersOf, recordedBody, redactedTogether, type ExchangeRecord } from './exchange-record.ts';
 
-/** What an exchange was to a test beyond being made or judged by it: the control a refusal stood next to. */
-export type EvidenceRole = 'control';
 
-/** The exchanges one test made or judged, in the order it met them, each with its role if it has one. */
-export class TestEvidence {
-  readonly cited = new Map<string, EvidenceRole | undefined>();
-  cite(id: string, role?: EvidenceRole): void {
-    if (role || !this.cited.has(id)) this.cited.set(id, role ?? this.cited.get(id));
-  }
-}
 
 /** What a test hands to the reporter: the ids it cites and the records not handed over before. */
 export interface ShippedEvidence {

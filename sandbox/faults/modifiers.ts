@@ -11,7 +11,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { incomingOf, sendAnswer, type Answer, type Incoming } from '../exchange.ts';
-import type { SandboxArea } from '../types.ts';
+import type { SandboxArea } from './types.ts';
 import type { Fault, FaultSet, Latitude, Variation } from './types.ts';
 
 /** The types one handler is written in: its request, its answer, its named rules and its settings. */

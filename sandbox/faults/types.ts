@@ -1,4 +1,5 @@
-import type { SandboxArea } from '../types.ts';
+/** The areas the sandbox serves, one service each. */
+export type SandboxArea = 'speech' | 'identity' | 'invest' | 'insurance' | 'business';
 
 /** A named change of the sandbox that a run can switch on: a fault or a latitude. */
 export interface Variation {

@@ -19,7 +19,9 @@ import { withFreshValue } from './fresh.ts';
 import { locate, releaseTaxRequests, OWN, requestsFor, withIdentifiers, type Located } from './identifiers.ts';
 import { pathParams } from './links.ts';
 import { generatedFor, type OperationPlan, type RuntimePlan } from './plan.ts';
-import { send, type Exchange, type Variant } from './send.ts';
+import { send, type Exchange, type OperationExchanges, type Variant } from './send.ts';
+
+export type { OperationExchanges };
 import { PromiseMemo } from '../../memo.ts';
 import { perScope } from '../../runner/run-scope.ts';
 
@@ -30,15 +32,6 @@ export interface AuthExchanges {
   noScope?: Exchange;
 }
 
-export interface OperationExchanges {
-  valid: Exchange[];
-  /** A read whose last path identifier names nothing: what the target answers for a thing it does not have. */
-  unknown?: Exchange;
-  invalid: Exchange[];
-  noToken?: Exchange;
-  noCertificate?: Exchange;
-  plainUrl?: Exchange;
-}
 
 /** The invalid case built on the located request: its identifiers, except where the broken rule is. */
 function onLocated(c: InvalidRequest, located: Located, op: OperationPlan): GeneratedRequest {

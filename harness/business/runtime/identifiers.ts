@@ -35,11 +35,12 @@ import { freshIdentifiers } from './fresh.ts';
 import { served } from './judge.ts';
 import { pathParams, requiredInBody, sourcesOf } from './links.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
-import { send } from './send.ts';
+import { send, type Origin } from './send.ts';
 import { perScope, ScopedMap, ScopedSet } from '../../runner/run-scope.ts';
 
 /** Where an identifier came from: named by the target file, made in this run, found in a list or a distant create, or generated. */
-export type Origin = 'named' | 'created' | 'found' | 'generated';
+
+export type { Origin };
 
 export interface Located {
   request: GeneratedRequest;

@@ -8,9 +8,8 @@ import type { CapturedResponse } from '../../http.ts';
 import type { OperationModel } from '../openapi/operation-model.ts';
 import { cite } from '../../report/evidence-log.ts';
 import { serverErrorOf } from '../../server-errors.ts';
-import type { OperationExchanges } from './exchanges.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
-import type { Exchange } from './send.ts';
+import type { Exchange, OperationExchanges } from './send.ts';
 
 /**
  * The exchanges that say something. A 429 the client could not wait out is a tool error: the suite

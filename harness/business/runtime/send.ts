@@ -12,12 +12,14 @@ import { mtlsDispatcher, mtlsUrl } from '../mtls.ts';
 import { recordServerError } from '../../server-errors.ts';
 import { credentialOf, serviceOf } from '../../target.ts';
 import { toWire, type GeneratedRequest } from './request.ts';
-import type { Origin } from './identifiers.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
 import { ScopedMap } from '../../runner/run-scope.ts';
 
 export type Variant = 'valid' | 'unknown-id' | 'invalid' | 'no-token' | 'bad-token' | 'no-scope' | 'no-certificate' | 'plain-url';
 export type Host = 'own' | 'plain' | 'secured-without-certificate';
+
+/** Where an identifier a request carries came from. */
+export type Origin = 'named' | 'created' | 'found' | 'generated';
 
 export interface Exchange {
   variant: Variant;
@@ -31,6 +33,17 @@ export interface Exchange {
   error?: string;
   /** Where each identifier of the request came from. */
   origins?: Record<string, Origin>;
+}
+
+/** What an operation's runtime tests send and judge: its valid requests, and each kind of request it must refuse. */
+export interface OperationExchanges {
+  valid: Exchange[];
+  /** A read whose last path identifier names nothing: what the target answers for a thing it does not have. */
+  unknown?: Exchange;
+  invalid: Exchange[];
+  noToken?: Exchange;
+  noCertificate?: Exchange;
+  plainUrl?: Exchange;
 }
 
 class Gate {

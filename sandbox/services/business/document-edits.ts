@@ -100,3 +100,14 @@ export const dropParam = (path: string, method: string, ref: string): Edit => (d
 };
 
 export const all = (...edits: Edit[]): Edit => (doc) => edits.forEach((e) => e(doc));
+
+/** A fault of the served document: an edit of the parsed document, of its YAML text, or an error status instead of it. */
+export interface DocumentFault {
+  id: string;
+  catches: string[];
+  description: string;
+  edit?: (doc: Node) => void;
+  text?: (yaml: string) => string;
+  /** The route answers this status with the business error body instead of the document. */
+  status?: number;
+}

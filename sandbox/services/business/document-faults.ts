@@ -5,18 +5,10 @@
  * the YAML text; a fault that finds nothing to edit throws, so it can never silently do nothing.
  * The faults of single change notes are a table of their own (document-note-faults.ts).
  */
-import { addValue, at, operation, schema, unrequire, type Node } from './document-edits.ts';
+import { addValue, at, operation, schema, unrequire, type DocumentFault, type Node } from './document-edits.ts';
 import { NOTE_FAULTS } from './document-note-faults.ts';
 
-export interface DocumentFault {
-  id: string;
-  catches: string[];
-  description: string;
-  edit?: (doc: Node) => void;
-  text?: (yaml: string) => string;
-  /** The route answers this status with the business error body instead of the document. */
-  status?: number;
-}
+export type { DocumentFault };
 
 function replaceOnce(text: string, from: string, to: string): string {
   if (!text.includes(from)) throw new Error(`document fault: "${from.slice(0, 60)}" is not in the sandbox document text`);

@@ -6,8 +6,7 @@
  * sandbox's own document. An edit that finds nothing to change throws, so a fault can never silently
  * do nothing.
  */
-import { add, addValue, all, at, drop, dropParam, dropValue, operation, param, properties, require, retype, schema, undeprecate, unrequire, type Edit, type Node } from './document-edits.ts';
-import type { DocumentFault } from './document-faults.ts';
+import { add, addValue, all, at, drop, dropParam, dropValue, operation, param, properties, require, retype, schema, undeprecate, unrequire, type DocumentFault, type Edit, type Node } from './document-edits.ts';
 
 const V2_ORDER = 'CheckoutOrderCreateV2';
 const ORDER = 'CheckoutOrderV3';
