@@ -160,6 +160,19 @@ function decodeEscape(_m: string, pct?: string, u?: string, char?: string, named
   return code <= 0x10ffff ? String.fromCodePoint(code) : '';
 }
 
+interface Screen {
+  tail: string;
+  hex: string;
+}
+
+/** A text as the screen reads it: with every escape decoded, and in lower case where it has a long hex run. */
+function screenView(text: string): { decoded: string; lower?: string } {
+  return { decoded: ESCAPE_START.test(text) ? text.replace(ESCAPES, decodeEscape) : text, lower: HEX_RUN.test(text) ? text.toLowerCase() : undefined };
+}
+
+/** Whether a screenable secret may be in the text: its tail, or its hex form, is there. */
+const passes = ({ tail, hex }: Screen, { decoded, lower }: { decoded: string; lower?: string }) => decoded.includes(tail) || (lower !== undefined && lower.includes(hex));
+
 export class Redactor {
   private secrets: string[] = [];
   private patterns: RegExp[] = [];
@@ -169,9 +182,9 @@ export class Redactor {
   /** Base64 cores of every secret, by their first four characters (a quick first look at a run). */
   private cores = new Map<string, string[]>();
   /** For the screenable secrets: what a text must hold, once decoded, for their patterns to be worth trying. */
-  private screens: Array<{ tail: string; hex: string }> = [];
+  private screens: Screen[] = [];
   /** Each secret's screen, in the order of `patterns`; none for a secret the screen is not exact for. */
-  private screenOf: Array<{ tail: string; hex: string } | undefined> = [];
+  private screenOf: Array<Screen | undefined> = [];
   private screened?: RegExp;
   /** The patterns of the secrets the screen is not exact for, tried on every text. */
   private unscreened?: RegExp;
@@ -261,10 +274,8 @@ export class Redactor {
   private holdsTextual(text: string): boolean {
     if (this.unscreened?.test(text)) return true;
     if (!this.screened) return false;
-    const decoded = ESCAPE_START.test(text) ? text.replace(ESCAPES, decodeEscape) : text;
-    const lower = HEX_RUN.test(text) ? text.toLowerCase() : undefined;
-    const candidate = this.screens.some(({ tail, hex }) => decoded.includes(tail) || (lower !== undefined && lower.includes(hex)));
-    return candidate && this.screened.test(text);
+    const view = screenView(text);
+    return this.screens.some((screen) => passes(screen, view)) && this.screened.test(text);
   }
 
   /**
@@ -275,15 +286,11 @@ export class Redactor {
    */
   private maskTextual(text: string): string {
     let out = text;
-    const look = () => {
-      const decoded = ESCAPE_START.test(out) ? out.replace(ESCAPES, decodeEscape) : out;
-      const lower = HEX_RUN.test(out) ? out.toLowerCase() : undefined;
-      return { decoded, lower, unscreened: this.unscreened?.test(out) === true };
-    };
+    const look = () => ({ ...screenView(out), unscreened: this.unscreened?.test(out) === true });
     let seen = look();
     this.secrets.forEach((_secret, i) => {
       const screen = this.screenOf[i];
-      if (screen ? !seen.decoded.includes(screen.tail) && !(seen.lower !== undefined && seen.lower.includes(screen.hex)) : !seen.unscreened) return;
+      if (screen ? !passes(screen, seen) : !seen.unscreened) return;
       const masked = out.replace(this.patterns[i], MASK);
       if (masked === out) return;
       out = masked;
