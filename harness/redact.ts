@@ -160,6 +160,19 @@ function decodeEscape(_m: string, pct?: string, u?: string, char?: string, named
   return code <= 0x10ffff ? String.fromCodePoint(code) : '';
 }
 
+interface Screen {
+  tail: string;
+  hex: string;
+}
+
+/** A text as the screen reads it: with every escape decoded, and in lower case where it has a long hex run. */
+function screenView(text: string): { decoded: string; lower?: string } {
+  return { decoded: ESCAPE_START.test(text) ? text.replace(ESCAPES, decodeEscape) : text, lower: HEX_RUN.test(text) ? text.toLowerCase() : undefined };
+}
+
+/** Whether a screenable secret may be in the text: its tail, or its hex form, is there. */
+const passes = ({ tail, hex }: Screen, { decoded, lower }: { decoded: string; lower?: string }) => decoded.includes(tail) || (lower !== undefined && lower.includes(hex));
+
 export class Redactor {
   private secrets: string[] = [];
   private patterns: RegExp[] = [];
@@ -169,7 +182,9 @@ export class Redactor {
   /** Base64 cores of every secret, by their first four characters (a quick first look at a run). */
   private cores = new Map<string, string[]>();
   /** For the screenable secrets: what a text must hold, once decoded, for their patterns to be worth trying. */
-  private screens: Array<{ tail: string; hex: string }> = [];
+  private screens: Screen[] = [];
+  /** Each secret's screen, in the order of `patterns`; none for a secret the screen is not exact for. */
+  private screenOf: Array<Screen | undefined> = [];
   private screened?: RegExp;
   /** The patterns of the secrets the screen is not exact for, tried on every text. */
   private unscreened?: RegExp;
@@ -187,7 +202,9 @@ export class Redactor {
     this.patterns = this.secrets.map((s) => new RegExp(secretPattern(s), 'g'));
     const screenable = this.secrets.filter((secret) => SCREENABLE.test(secret));
     const rest = this.secrets.filter((secret) => !SCREENABLE.test(secret));
-    this.screens = screenable.map((secret) => ({ tail: secret.slice(SCREEN_SKIP), hex: Buffer.from(secret, 'utf8').toString('hex') }));
+    const screenFor = (secret: string) => ({ tail: secret.slice(SCREEN_SKIP), hex: Buffer.from(secret, 'utf8').toString('hex') });
+    this.screens = screenable.map(screenFor);
+    this.screenOf = this.secrets.map((secret) => (SCREENABLE.test(secret) ? screenFor(secret) : undefined));
     this.screened = screenable.length ? new RegExp(screenable.map(secretPattern).join('|')) : undefined;
     this.unscreened = rest.length ? new RegExp(rest.map(secretPattern).join('|')) : undefined;
     this.parts = [...new Set(this.secrets.filter((s) => s.length > MIN_PART).flatMap(plainForms))];
@@ -202,8 +219,7 @@ export class Redactor {
 
   redact(text: string): string {
     let out = text;
-    // One pass finds whether any secret is there at all (the common case is none); only then each is masked.
-    if (this.holdsTextual(out)) for (const pattern of this.patterns) out = out.replace(pattern, MASK);
+    if (this.secrets.length) out = this.maskTextual(out);
     // A whole token goes first, as one mask (its header may hold the key, which would split it).
     const jwt = out.includes('eyJ');
     if (jwt) out = out.replace(JWT_SHAPE, 'eyJ' + MASK);
@@ -258,10 +274,29 @@ export class Redactor {
   private holdsTextual(text: string): boolean {
     if (this.unscreened?.test(text)) return true;
     if (!this.screened) return false;
-    const decoded = ESCAPE_START.test(text) ? text.replace(ESCAPES, decodeEscape) : text;
-    const lower = HEX_RUN.test(text) ? text.toLowerCase() : undefined;
-    const candidate = this.screens.some(({ tail, hex }) => decoded.includes(tail) || (lower !== undefined && lower.includes(hex)));
-    return candidate && this.screened.test(text);
+    const view = screenView(text);
+    return this.screens.some((screen) => passes(screen, view)) && this.screened.test(text);
+  }
+
+  /**
+   * Every secret masked in its textual forms, longest first. A screenable secret's pattern runs only
+   * where its own screen finds it (the screen of `holdsTextual`, one secret at a time: a request holds
+   * its own token, and trying every secret's pattern on it cost milliseconds per exchange); the others'
+   * only where their joint pattern matches. Both are looked at again after a mask changed the text.
+   */
+  private maskTextual(text: string): string {
+    let out = text;
+    const look = () => ({ ...screenView(out), unscreened: this.unscreened?.test(out) === true });
+    let seen = look();
+    this.secrets.forEach((_secret, i) => {
+      const screen = this.screenOf[i];
+      if (screen ? !passes(screen, seen) : !seen.unscreened) return;
+      const masked = out.replace(this.patterns[i], MASK);
+      if (masked === out) return;
+      out = masked;
+      seen = look();
+    });
+    return out;
   }
 
   private holdsCore(run: string): boolean {

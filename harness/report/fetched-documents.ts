@@ -42,14 +42,27 @@ export function recordFetchedDocument(url: string, body: string, contentType: st
     const dir = join(reportDir, FETCHED_DIR);
     makeDirs(dir);
     const file = `${sha256.slice(0, 12)}-${nameOf(url)}`;
+    const shownUrl = redactor.redact(url);
+    // Another worker of the run recorded the same bytes from the same URL: looking through a whole
+    // document for secrets again (most of a second per worker) would write the same two files.
+    if (recordedAs(join(dir, file + SIDECAR))?.url === shownUrl) return;
     const keep = !redactor.holdsSecret(body);
     if (keep) writeAtomically(join(dir, file), bytes);
-    const entry: FetchedDocument = { url: redactor.redact(url), sha256, bytes: bytes.length, contentType, file: keep ? `${FETCHED_DIR}/${file}` : '' };
+    const entry: FetchedDocument = { url: shownUrl, sha256, bytes: bytes.length, contentType, file: keep ? `${FETCHED_DIR}/${file}` : '' };
     if (!keep) entry.withheld = 'the bytes contain a credential of the target file (a value the target file gives as a secret); only their hash is kept';
     else if (redactor.redact(body) !== body) entry.note = 'kept as served: values shaped like credentials in it (a token= parameter, a JWT, a field named like a secret) are samples of the document, none of them a credential of the target file';
     writeAtomically(join(dir, file + SIDECAR), JSON.stringify(entry, null, 2));
   } catch {
     // A report extra must never fail a test; the reporter simply lists no document.
+  }
+}
+
+/** The sidecar already written for a document, if any. */
+function recordedAs(sidecar: string): FetchedDocument | undefined {
+  try {
+    return JSON.parse(readFileSync(sidecar, 'utf8')) as FetchedDocument;
+  } catch {
+    return undefined;
   }
 }
 

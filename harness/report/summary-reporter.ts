@@ -10,8 +10,8 @@ import { join, relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import { Redactor } from '../redact.ts';
 import { REQUIREMENT_ID, requirements } from '../requirements.ts';
-import { loadTarget } from '../target.ts';
-import { getRunInfo } from '../runner/run-info.ts';
+import { loadTarget, targetOf } from '../target.ts';
+import { getRunInfo, type RunInfo } from '../runner/run-info.ts';
 import { reportDirOf } from '../runner/settings.ts';
 import { RunEvidence, writeEvidence, type EvidenceOutput } from './evidence.ts';
 import { fetchedDocuments } from './fetched-documents.ts';
@@ -25,8 +25,10 @@ import { applyWaivers } from './waivers.ts';
 
 export type { RunSummary, TestRecord } from './records.ts';
 
-function redactorFor(file: string | undefined): Redactor {
+function redactorFor(info: RunInfo | undefined): Redactor {
+  const file = info?.targetFile;
   try {
+    if (file && info?.targetData) return targetOf(file, structuredClone(info.targetData)).redactor;
     return file ? loadTarget(file).redactor : new Redactor();
   } catch {
     return new Redactor();
@@ -41,7 +43,7 @@ function suitePathOf(test: TestCase): string[] {
 
 export function summarise(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, root: string, reportDir?: string): { summary: RunSummary; evidence: EvidenceOutput } {
   const info = getRunInfo();
-  const redactor = redactorFor(info?.targetFile);
+  const redactor = redactorFor(info);
   const registry = requirements();
   const tests: TestRecord[] = [];
   // Every record first, so that a test can point at an exchange another test handed over.

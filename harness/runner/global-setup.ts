@@ -4,6 +4,7 @@
  * starts the shared pacer, and hands the workers what they need.
  */
 import { ToolError } from '../errors.ts';
+import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startPacerServer } from '../pacer.ts';
 import { probeServices, type ProbeFailure } from '../probe.ts';
@@ -51,7 +52,7 @@ async function start(): Promise<Shared> {
     closers.push(pacer.close);
     const unreachable = await probeServices(target);
     for (const [area, failure] of Object.entries(unreachable)) console.log(target.redactor.redact(`${failure!.code}: services.${area}: ${failure!.message}; its tests are reported as tool errors without being sent`));
-    setRunInfo({ targetFile: target.file, targetName: target.name, kind: target.kind, vendorConventions: target.vendorConventions, strictPolicy: target.strictPolicy, startedAt: new Date().toISOString(), seed: final.seed, runs: final.runs, reportDir: final.reportDir, paceShare: final.paceShare, areas: target.areas });
+    setRunInfo({ targetFile: target.file, targetName: target.name, kind: target.kind, vendorConventions: target.vendorConventions, strictPolicy: target.strictPolicy, startedAt: new Date().toISOString(), seed: final.seed, runs: final.runs, reportDir: final.reportDir, paceShare: final.paceShare, areas: target.areas, targetData: data });
     const share = final.paceShare < 1 ? `; pacing at ${+final.paceShare.toFixed(4)} of every documented limit (this run's share)` : '';
     console.log(`conformance target: ${target.name} (kind ${target.kind}, vendorConventions ${target.vendorConventions}); areas ${target.areas.join(', ') || 'none'}; seed ${final.seed}; ${final.runs} runs per property (depth ${depthOf(final.runs)})${share}`);
     return { targetFile: target.file, pacerUrl: pacer.url, seed: final.seed, runs: final.runs, shrink: final.shrink, unreachable, targetData: { [target.file]: data } };
@@ -90,8 +91,10 @@ async function startBatch(settings: RunSettings, closers: Array<() => Promise<vo
     }),
   );
   const first = manifest.variants[0]?.targetFile ?? '';
-  const file = first ? targetOf(first, targetFileData(first)) : undefined;
-  setRunInfo({ targetFile: first, targetName: `batch of ${manifest.variants.length} variants`, kind: file?.kind ?? 'sandbox', vendorConventions: file?.vendorConventions ?? true, strictPolicy: file?.strictPolicy ?? true, startedAt: new Date().toISOString(), seed: settings.seed, runs: settings.runs, reportDir: settings.reportDir, paceShare: settings.paceShare, areas: file?.areas ?? [] });
+  // Checked above: the first variant's data is not parsed and checked again.
+  const firstData = first ? targetData[resolve(first)] : undefined;
+  const file = firstData ? targetOf(first, firstData) : undefined;
+  setRunInfo({ targetFile: first, targetName: `batch of ${manifest.variants.length} variants`, kind: file?.kind ?? 'sandbox', vendorConventions: file?.vendorConventions ?? true, strictPolicy: file?.strictPolicy ?? true, startedAt: new Date().toISOString(), seed: settings.seed, runs: settings.runs, reportDir: settings.reportDir, paceShare: settings.paceShare, areas: file?.areas ?? [], targetData: firstData });
   console.log(`conformance batch: ${manifest.variants.length} sandbox variants; seed ${settings.seed}; ${settings.runs} runs per property`);
   return { targetFile: first, pacerUrl: pacer.url, seed: settings.seed, runs: settings.runs, shrink: settings.shrink, unreachable: {}, batch, targetData };
 }

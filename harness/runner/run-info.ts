@@ -1,4 +1,6 @@
 /** What the global setup learned, for the reporter in the same process. */
+import type { TargetFileData } from '../target.ts';
+
 export interface RunInfo {
   targetFile: string;
   targetName: string;
@@ -14,6 +16,8 @@ export interface RunInfo {
   paceShare: number;
   /** The areas this run checks. */
   areas: string[];
+  /** The target file's data as the global setup checked it: the reporter builds its redactor from it instead of parsing and checking the file again. */
+  targetData?: TargetFileData;
 }
 
 const KEY = Symbol.for('partner-conformance.run-info');

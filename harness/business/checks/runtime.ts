@@ -30,7 +30,7 @@ export function noServerError(res: CapturedResponse, requirement: string): Failu
  * tolerated only on a refusal of missing or bad credentials (the gateway's answer, CHECKS #2); a 429 never
  * reaches a check (the client waits it out, or the test ends as TARGET_RATE_LIMITED).
  */
-export function statusDocumented(op: OperationModel, res: CapturedResponse, requirement: string, options: { credentialRefusal?: boolean } = {}): Failure[] {
+export function operationStatusDocumented(op: OperationModel, res: CapturedResponse, requirement: string, options: { credentialRefusal?: boolean } = {}): Failure[] {
   if (responseFor(op, res.status) || (options.credentialRefusal && res.status === 401)) return [];
   return [failure(requirement, `a status ${op.name} documents (${documented(op)})`, `undocumented status ${res.status}`)];
 }
@@ -94,7 +94,7 @@ function shown(value: unknown, pointer: string): string {
  */
 export function documentedSuccess(op: OperationModel, res: CapturedResponse, schemas: DocumentSchemas, requirement: string): Failure[] {
   if (res.status < 200 || res.status > 299) return [failure(requirement, `the documented success of ${op.name} (2xx)`, `status ${res.status}`)];
-  return [...statusDocumented(op, res, requirement), ...contentTypeDocumented(op, res, requirement), ...bodyConforms(op, res, schemas, requirement)];
+  return [...operationStatusDocumented(op, res, requirement), ...contentTypeDocumented(op, res, requirement), ...bodyConforms(op, res, schemas, requirement)];
 }
 
 export interface AcceptanceVerdict {

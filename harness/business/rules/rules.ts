@@ -149,7 +149,7 @@ export function ruleControl(t: RequirementContext, op: OperationPlan, key: strin
  * any other answer is judged only after `control` (the same operation, every rule met, accepted in this
  * run): a target that refuses valid requests too says nothing by refusing this one.
  */
-export async function expectRefused(t: RequirementContext, res: CapturedResponse, control: () => Promise<unknown>, note?: string, judge = refused): Promise<void> {
+export async function expectRuleRefused(t: RequirementContext, res: CapturedResponse, control: () => Promise<unknown>, note?: string, judge = refused): Promise<void> {
   if (res.status < 300 || res.status >= 500) t.expectNone(judge(res, t.id), res, note);
   await control();
   t.expectNone(judge(res, t.id), res, note);

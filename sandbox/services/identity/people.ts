@@ -5,7 +5,9 @@
  * and gender, no combined `name` beside family and given name, no *_verified flags): the userinfo set
  * "is not a fixed list" (spec 2.2) and a client must cope.
  */
-import { base, en, Faker, ru } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
+// The Russian locale (over English and the base) without the package's index, which loads every locale.
+import { faker as ruLocale } from '@faker-js/faker/locale/ru';
 
 export interface Person {
   sub: string;
@@ -35,7 +37,10 @@ interface Shape {
   consented?: boolean;
 }
 
-const faker = new Faker({ locale: [ru, en, base] });
+// An instance of its own (of the locale instance's class, which the locale module does not export): the
+// locale module's shared one may be seeded by a generator in the same process.
+const OwnFaker = ruLocale.constructor as new (options: { locale: Faker['rawDefinitions'] }) => Faker;
+const faker = new OwnFaker({ locale: ruLocale.rawDefinitions });
 
 function makePerson(index: number, shape: Shape): Person {
   faker.seed(shape.seed);
