@@ -16,7 +16,7 @@ import {
   refusedWithoutCertificate,
   rejectedAsInvalid,
   servedWithCertificate,
-  statusDocumented,
+  operationStatusDocumented,
   vendorErrorBody,
 } from '../../../harness/business/checks/runtime.ts';
 import { cannedResponse } from '../../helpers.ts';
@@ -49,13 +49,13 @@ const schemas = new DocumentSchemas(document);
 
 describe('status, content type and body against the document', () => {
   it('accepts exact statuses and ranges, tolerates an undocumented 401 only on a refusal of missing credentials, fails the rest', () => {
-    for (const status of [200, 204, 404, 418]) expect(statusDocumented(op, res(status), ID)).toEqual([]);
-    expect(statusDocumented(op, res(202), ID)).toEqual([{ requirement: ID, expected: 'a status GET /cards/{ucid} documents (200, 204, 4xx)', received: 'undocumented status 202', at: undefined }]);
-    expect(statusDocumented(op, res(500), ID)).toHaveLength(1);
+    for (const status of [200, 204, 404, 418]) expect(operationStatusDocumented(op, res(status), ID)).toEqual([]);
+    expect(operationStatusDocumented(op, res(202), ID)).toEqual([{ requirement: ID, expected: 'a status GET /cards/{ucid} documents (200, 204, 4xx)', received: 'undocumented status 202', at: undefined }]);
+    expect(operationStatusDocumented(op, res(500), ID)).toHaveLength(1);
     const noErrors = { ...op, responses: op.responses.filter((r) => r.key !== '4XX') };
-    expect(statusDocumented(noErrors, res(401), ID)).toHaveLength(1);
-    expect(statusDocumented(noErrors, res(401), ID, { credentialRefusal: true })).toEqual([]);
-    expect(statusDocumented(noErrors, res(429), ID)).toHaveLength(1);
+    expect(operationStatusDocumented(noErrors, res(401), ID)).toHaveLength(1);
+    expect(operationStatusDocumented(noErrors, res(401), ID, { credentialRefusal: true })).toEqual([]);
+    expect(operationStatusDocumented(noErrors, res(429), ID)).toHaveLength(1);
   });
 
   it('compares type and subtype only; a documented body must be there, a 204 has none', () => {

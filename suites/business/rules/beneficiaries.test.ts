@@ -12,7 +12,7 @@ import { ToolError } from '../../../harness/errors.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import type { GeneratedRequest } from '../../../harness/business/runtime/request.ts';
 import { beneficiary, BENEFICIARY_CREATE, beneficiaryRequest, document, DOCUMENT_TYPES, OWN_FIELD } from '../../../harness/business/rules/beneficiaries.ts';
-import { accepted, expectRefused, fitsDocument, ruleControl, submit } from '../../../harness/business/rules/rules.ts';
+import { accepted, expectRuleRefused, fitsDocument, ruleControl, submit } from '../../../harness/business/rules/rules.ts';
 import { isJsonObject, type JsonObject } from '../../../harness/json.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
@@ -37,7 +37,7 @@ rulesBlock(plan, 'business rules: beneficiaries (2.6)', ['BUS-BEN-001', 'BUS-BEN
   /** Sends the broken beneficiary; the refusal counts next to `control` (its unbroken form, named by `controlKey`) accepted. */
   async function expectNotCreated(t: RequirementContext, body: JsonObject, what: string, controlKey: string, control: () => JsonObject) {
     const res = await submit(create, request(body), what);
-    await expectRefused(t, res, () => ruleControl(t, create, controlKey, () => request(control())), what);
+    await expectRuleRefused(t, res, () => ruleControl(t, create, controlKey, () => request(control())), what);
   }
 
   /**

@@ -10,7 +10,7 @@ import { statusIn } from '../../../harness/checks/status.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { requirementTest } from '../../../harness/suite.ts';
 import { identify, order } from '../../../harness/business/rules/checkout.ts';
-import { accepted, controlRefused, expectRefused, fitsDocument, generatedRequest, refused, ruleControl, rulesConfig, submit } from '../../../harness/business/rules/rules.ts';
+import { accepted, controlRefused, expectRuleRefused, fitsDocument, generatedRequest, refused, ruleControl, rulesConfig, submit } from '../../../harness/business/rules/rules.ts';
 import { enumOf, fieldSites, needSite } from '../../../harness/business/runtime/schema-sites.ts';
 import { getAt, isJsonObject, type JsonObject, type JsonPath, removeAt, setAt } from '../../../harness/json.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
@@ -41,7 +41,7 @@ rulesBlock(plan, 'business rules: checkout v2 order (2.6)', ['BUS-CHK-001', 'BUS
       const request = order(create, 'delivery', { delivery: true });
       removeAt(request.body, needSite(create, field).path);
       const res = await submit(create, request, `delivery services, an item without ${field}`);
-      await expectRefused(t, res, () => ruleControl(t, create, 'an order with delivery services, weight and declaredValue', () => withDelivery(create)), `an order with shippingParameters whose item has no ${field}`);
+      await expectRuleRefused(t, res, () => ruleControl(t, create, 'an order with delivery services, weight and declaredValue', () => withDelivery(create)), `an order with shippingParameters whose item has no ${field}`);
     });
   }
   requirementTest('BUS-CHK-002', { row: 'an order with delivery services, weight and declaredValue is accepted' }, async (t) => {
@@ -58,7 +58,7 @@ rulesBlock(plan, 'business rules: checkout v2 order (2.6)', ['BUS-CHK-001', 'BUS
       const res = await submit(create, request, `DeliveryKind ${value} at ${site.join('.')}`);
       const note = `an order whose ${site.join('.')} is ${value}`;
       if (verdict === 'accepted') return t.expectNone(accepted(create, res, t.id), res, note);
-      await expectRefused(t, res, () => ruleControl(t, create, 'an order with DeliveryKind post_office', () => withKind(create, 'post_office').request), note);
+      await expectRuleRefused(t, res, () => ruleControl(t, create, 'an order with DeliveryKind post_office', () => withKind(create, 'post_office').request), note);
     });
   }
 });

@@ -12,7 +12,7 @@ import { requirementTest } from '../../../harness/suite.ts';
 import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { payment, RUBLE_TRANSFER, SBP_TRANSFER } from '../../../harness/business/rules/payments.ts';
-import { accepted, expectRefused, freshCounterparty, generatedRequest, PAYER_ROLES, payerAccount, refused, ruleControl, rulesConfig, submit, uniqueId } from '../../../harness/business/rules/rules.ts';
+import { accepted, expectRuleRefused, freshCounterparty, generatedRequest, PAYER_ROLES, payerAccount, refused, ruleControl, rulesConfig, submit, uniqueId } from '../../../harness/business/rules/rules.ts';
 import { isJsonObject, setAt } from '../../../harness/json.ts';
 import { needSite } from '../../../harness/business/runtime/schema-sites.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
@@ -32,7 +32,7 @@ rulesBlock(plan, 'business rules: ruble transfer limits (8)', ['BUS-LIM-001', 'B
 
   requirementTest('BUS-LIM-001', { row: 'a ruble transfer of 100 000.01 rubles is refused' }, async (t) => {
     const res = await pay(payerAccount(PAYER_ROLES.singleAbove), 100_000.01, '100 000.01 rubles from a fresh payer account');
-    await expectRefused(t, res, () => ruleControl(t, transfer, 'a small ruble transfer', () => payment(transfer, { payer: payerAccount(PAYER_ROLES.other), amount: 10, purpose: 'control' })), '100 000.01 rubles, a kopeck above the single-payment limit');
+    await expectRuleRefused(t, res, () => ruleControl(t, transfer, 'a small ruble transfer', () => payment(transfer, { payer: payerAccount(PAYER_ROLES.other), amount: 10, purpose: 'control' })), '100 000.01 rubles, a kopeck above the single-payment limit');
   });
 
   requirementTest('BUS-LIM-002', { row: "60 000 + 40 000 accepted, then 0.01 above the day's 100 000 refused" }, async (t) => {

@@ -12,7 +12,7 @@ import { requirementTest, type RequirementContext } from '../../../harness/suite
 import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { payment, PAYMENT_DRAFT, paymentOpWith, type Recipient, RUBLE_TRANSFER } from '../../../harness/business/rules/payments.ts';
-import { accepted, expectRefused, fitsDocument, freshCounterparty, opOf, PAYER_ROLES, payerAccount, refused, refusedByPractice, ruleControl, submit, uniqueId } from '../../../harness/business/rules/rules.ts';
+import { accepted, expectRuleRefused, fitsDocument, freshCounterparty, opOf, PAYER_ROLES, payerAccount, refused, refusedByPractice, ruleControl, submit, uniqueId } from '../../../harness/business/rules/rules.ts';
 import { isJsonObject, removeAt, setAt } from '../../../harness/json.ts';
 import { needSite } from '../../../harness/business/runtime/schema-sites.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
@@ -77,7 +77,7 @@ rulesBlock(plan, 'business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PA
   UIN_NEAR_MISSES.forEach(([uin, what], i) => {
     requirementTest('BUS-PAY-002', { row: `uin "${uin}" (${what}) is refused` }, async (t) => {
       const { op, res } = await withField(t.id, ['uin'], uin, { tax: true, purpose: `uin invalid ${i}` });
-      await expectRefused(t, res, () => control(t, op, 'legal', true), `a tax payment with uin "${uin}"`);
+      await expectRuleRefused(t, res, () => control(t, op, 'legal', true), `a tax payment with uin "${uin}"`);
     });
   });
 
@@ -90,7 +90,7 @@ rulesBlock(plan, 'business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PA
       setAt(request.body, site.path, value);
       const res = await submit(op, request, `documentNumber ${JSON.stringify(value)}`);
       if (verdict === 'accepted') return t.expectNone(accepted(op, res, t.id), res);
-      await expectRefused(t, res, () => control(t, op, 'legal', false));
+      await expectRuleRefused(t, res, () => control(t, op, 'legal', false));
     });
   }
 
@@ -114,7 +114,7 @@ rulesBlock(plan, 'business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PA
     requirementTest('BUS-PAY-006', { row: `revenueTypeCode ${JSON.stringify(value)} is ${verdict}` }, async (t) => {
       const { op, res } = await withField(t.id, ['revenueTypeCode'], value, { recipient: 'individual', purpose: 'revenue type' });
       if (verdict === 'accepted') return t.expectNone(accepted(op, res, t.id), res);
-      await expectRefused(t, res, () => control(t, op, 'individual', false));
+      await expectRuleRefused(t, res, () => control(t, op, 'individual', false));
     });
   }
 
@@ -142,7 +142,7 @@ rulesBlock(plan, 'business rules: payment fields (2.6)', ['BUS-PAY-001', 'BUS-PA
       const { op, res } = await withField(t.id, ['collectionAmount'], 150.5, { recipient, purpose: `collection amount ${recipient}` });
       const note = `collectionAmount 150.5, recipient inn of ${recipient === 'individual' ? '12' : '10'} digits`;
       if (recipient === 'individual') return t.expectNone(accepted(op, res, t.id), res, note);
-      await expectRefused(t, res, () => control(t, op, 'legal', false), note, refusedByPractice);
+      await expectRuleRefused(t, res, () => control(t, op, 'legal', false), note, refusedByPractice);
     });
   }
 });

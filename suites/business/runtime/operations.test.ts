@@ -25,7 +25,7 @@ import {
   refusedWithoutCertificate,
   judgedSchema,
   servedWithCertificate,
-  statusDocumented,
+  operationStatusDocumented,
   vendorErrorBody,
 } from '../../../harness/business/checks/runtime.ts';
 import { refused } from '../../../harness/checks/answer.ts';
@@ -110,7 +110,7 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
   });
 
   requirementTest('BUS-RUN-002', options('every answer has a documented status'), async (t) => {
-    await judged(t, everyAnswer, ({ e, res }) => statusDocumented(op.model, res, t.id, { credentialRefusal: e.variant === 'no-token' }), 'a documented status');
+    await judged(t, everyAnswer, ({ e, res }) => operationStatusDocumented(op.model, res, t.id, { credentialRefusal: e.variant === 'no-token' }), 'a documented status');
   });
 
   if (documentsContent(op.model)) {
