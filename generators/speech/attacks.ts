@@ -25,14 +25,9 @@ import {
   type ValidCall,
 } from './calls.ts';
 import type { SpeechKit } from '../../harness/speech/token.ts';
+import type { Attack } from '../../harness/speech/requests.ts';
 
-export interface Attack {
-  /** The requirement that must refuse it. */
-  requirement: string;
-  row: string;
-  /** Builds the attack; `before` is a valid call to send first (tamper cases: the original is known good). */
-  build(kit: SpeechKit): Promise<SpeechCall & { before?: ValidCall }>;
-}
+export type { Attack };
 
 const attack = (requirement: string, row: string, build: Attack['build']): Attack => ({ requirement, row, build });
 const call = (authorization: string | null, body: string | undefined): SpeechCall => ({ authorization, body });

@@ -14,7 +14,7 @@ import { inconclusive } from '../errors.ts';
 import { identityConfig, identityToken, type IdentityTokenName } from './config.ts';
 import { credentialOf } from '../target.ts';
 import { expectRefusal } from '../refusal.ts';
-import { CANONICAL_REQUEST, encodeForm, formPairs, percentEncodeAll, type RequestVariation } from '../../generators/identity/userinfo.ts';
+import { CANONICAL_REQUEST, encodeForm, formPairs, percentEncodeAll, type RequestVariation } from './requests.ts';
 
 export const USERINFO_PATH = '/userinfo/userinfo';
 export const OPERATION = `POST ${USERINFO_PATH}`;

@@ -17,7 +17,8 @@ import { insuranceConfig } from './config.ts';
 import { SURRENDER_REJECTED } from './surrender.ts';
 import { ordinaryToken } from './tokens.ts';
 import { credentialOf } from '../target.ts';
-import { sampleRequest, type SurrenderRequest } from '../../generators/insurance/surrender.ts';
+import { sampleRequest } from './requests.ts';
+import type { SurrenderRequest } from './surrender.ts';
 
 export const SURRENDER_PATH = '/invest/axiom/providers-api/v1/contracts/surrender/create/';
 export const OPERATION = `POST ${SURRENDER_PATH}`;

@@ -11,12 +11,11 @@ import { whyNoPortfolio } from './checks.ts';
 import { refused } from '../checks/answer.ts';
 import { rejectedWith } from '../checks/status.ts';
 import { jsonPayload, type CapturedResponse } from '../http.ts';
-import { REQUEST_CURRENCIES, type PortfolioRequestOptions, type RequestCurrency as Currency } from './portfolio.ts';
+import { REQUEST_CURRENCIES, type PortfolioRequest, type PortfolioRequestOptions, type RequestCurrency as Currency } from './portfolio.ts';
 import { expectRefusal } from '../refusal.ts';
 import type { RequirementContext } from '../suite.ts';
 import { investConfig, mainAccount, accountsOf } from './config.ts';
 import { credentialOf } from '../target.ts';
-import { errorCase } from '../../generators/invest/errors.ts';
 import { PromiseMemo } from '../memo.ts';
 import { perScope } from '../runner/run-scope.ts';
 
@@ -57,10 +56,16 @@ export function portfolioOf(t: RequirementContext, accountId: string, currency: 
   return answers().get(`account\u0000${accountId}\u0000${currency ?? ''}`, () => sendPortfolio(t, currency === undefined ? { accountId } : { accountId, currency }));
 }
 
-/** The (memoised) answer to one case of the error matrix (generators/invest/errors.ts). */
-export function answerTo(t: RequirementContext, id: string): Promise<CapturedResponse> {
-  return answers().get(`error\u0000${id}`, () => {
-    const { body, options } = errorCase(id).request(t);
+/** One case of the error matrix, as its caller hands it over (generators/invest/errors.ts makes them). */
+export interface ErrorRequest {
+  id: string;
+  request(t: RequirementContext): PortfolioRequest;
+}
+
+/** The (memoised, by case id) answer to one case of the error matrix. */
+export function answerTo(t: RequirementContext, errorCase: ErrorRequest): Promise<CapturedResponse> {
+  return answers().get(`error\u0000${errorCase.id}`, () => {
+    const { body, options } = errorCase.request(t);
     return sendPortfolio(t, body, options);
   });
 }

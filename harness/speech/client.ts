@@ -24,8 +24,7 @@ import { RECOGNIZE_PATH, speechSettings, streamingOf, type SpeechSettings } from
 import { expectRefusal } from '../refusal.ts';
 import { PromiseMemo } from '../memo.ts';
 import { perScope } from '../runner/run-scope.ts';
-import type { Attack } from '../../generators/speech/attacks.ts';
-import { recognizeBody, streamBody, streamMessages, validCall, validStream, type SpeechCall, type SpeechEndpoint } from '../../generators/speech/calls.ts';
+import { recognizeBody, streamBody, streamMessages, validCall, validStream, type Attack, type SpeechCall, type SpeechEndpoint } from './requests.ts';
 
 export const OPERATION = `POST ${RECOGNIZE_PATH}`;
 

@@ -47,7 +47,7 @@ async function matrixAnswers(t: RequirementContext): Promise<Array<[PortfolioErr
   const out: Array<[PortfolioErrorCase, CapturedResponse]> = [];
   for (const c of ERROR_CASES) {
     try {
-      out.push([c, await answerTo(t, c.id)]);
+      out.push([c, await answerTo(t, c)]);
     } catch (error) {
       if (!isSkip(error)) throw error;
     }
@@ -63,7 +63,7 @@ describe('invest portfolio: errors of part 7', () => {
       const c = errorCase(caseId);
       const row = `${c.what} is refused with ${allowed === 'any' ? 'a client error (neither 2xx nor 5xx)' : allowed.join(' or ')}`;
       requirementTest(id, { row }, async (t) => {
-        const res = await answerTo(t, caseId);
+        const res = await answerTo(t, c);
         const leak = id === 'INV-AUT-003' || id === 'INV-ACC-001' ? noPortfolioIn(res, t.id) : [];
         await expectRefused(t, res, { allowed, note: c.what, extra: leak });
       });
@@ -78,7 +78,7 @@ describe('invest portfolio: errors of part 7', () => {
     for (const caseId of cases) {
       const c = errorCase(caseId);
       requirementTest(id, { row: `${c.what} is refused with exactly ${c.vendor!.status}` }, async (t) => {
-        await expectRefused(t, await answerTo(t, caseId), { allowed: [c.vendor!.status], note: c.what });
+        await expectRefused(t, await answerTo(t, c), { allowed: [c.vendor!.status], note: c.what });
       });
     }
   }
@@ -86,13 +86,13 @@ describe('invest portfolio: errors of part 7', () => {
   for (const caseId of VENDOR_BAD_REQUESTS) {
     const c = errorCase(caseId);
     requirementTest('INV-REQ-003', { row: `${c.what} is refused with exactly 400` }, async (t) => {
-      await expectRefused(t, await answerTo(t, caseId), { allowed: [400], note: c.what });
+      await expectRefused(t, await answerTo(t, c), { allowed: [400], note: c.what });
     });
   }
 
   for (const c of ERROR_CASES.filter((e) => e.vendor)) {
     requirementTest('INV-ERR-003', { row: `${c.what}: ${c.vendor!.status} with the vendor's error body, description ${c.vendor!.description}` }, async (t) => {
-      const res = await answerTo(t, c.id);
+      const res = await answerTo(t, c);
       await expectRefusal(t, res, vendorErrorBody(res, c.vendor!, t.id), () => control(t), c.what, { jsonBody: false });
     });
   }
