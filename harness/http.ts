@@ -76,7 +76,7 @@ export interface CapturedResponse {
 
 export interface HttpClientOptions {
   pacer?: Pacer;
-  /** The documented limit of each service (specs/limits.yaml), unless the target file overrides it. */
+  /** The documented limit of each service (specs/rate-limits.yaml), unless the target file overrides it. */
   limits?: Partial<Record<Area, RateLimit>>;
   undocumentedLimit?: RateLimit;
   /** Failures per origin; default the run's shared record (outside a run, this client's own). */

@@ -22,7 +22,7 @@ import { ConformanceError, type Failure } from './checks/failure.ts';
 import { inconclusive, isInconclusive, isSkip, isToolFailure, ToolError, type ErrorCode } from './errors.ts';
 import type { CapturedResponse } from './http.ts';
 import { HttpClient } from './http.ts';
-import { documentedLimits } from './limits.ts';
+import { documentedRateLimits } from './rate-limits.ts';
 import { RemotePacer } from './pacer.ts';
 import type { ProbeFailure } from './probe.ts';
 import { cite, shipEvidence, TestEvidence, type ShippedEvidence } from './report/evidence-log.ts';
@@ -74,7 +74,7 @@ export interface RunContext {
 const contextOfScope = perScope((scope: RunScope): RunContext => {
   const file = loadTarget(scope.targetFile);
   const target = effectiveTarget(file, runSettings(process.env, file));
-  const limits = documentedLimits();
+  const limits = documentedRateLimits();
   // A batch run checks many variants at once: each paces under keys of its own, as each is its own target.
   const client = new HttpClient(target, { pacer: new RemotePacer(inject('pacerUrl')), limits: limits.services, undocumentedLimit: limits.undocumentedDefault, paceScope: scope.variant });
   return { target, client, seed: inject('seed'), runs: inject('runs'), shrink: inject('shrink') };

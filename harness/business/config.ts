@@ -47,7 +47,7 @@ export interface FixtureSection {
 export interface BusinessSection {
   url: string;
   rateLimit?: RateLimit;
-  /** A group's limit by its key in specs/limits.yaml `businessGroups`, or `undocumented` (harness/rate-groups.ts). */
+  /** A group's limit by its key in specs/rate-limits.yaml `businessGroups`, or `undocumented` (harness/rate-groups.ts). */
   rateGroups?: Record<string, RateLimit>;
   token?: string;
   tokenWithoutScope?: string;
@@ -66,7 +66,7 @@ export interface BusinessSection {
 
 export const BUSINESS_SHAPE = shapeOf<BusinessSection>({
   ...SERVICE_SHAPE,
-  // Its keys are the groups of specs/limits.yaml, compared by a selftest.
+  // Its keys are the groups of specs/rate-limits.yaml, compared by a selftest.
   rateGroups: 'map',
   token: true,
   tokenWithoutScope: true,

@@ -2,7 +2,7 @@
  * What a request is paced under, read from the target file. A file without the keys the sandbox's file
  * uses to pace its own runs (`rateLimit.per`, `tokenPool`, `rateGroups`), as every partner's file is
  * until it says otherwise, paces exactly as before: one budget per service at its documented limit,
- * whatever the token, and each business group at the limit of specs/limits.yaml. Only a file that says
+ * whatever the token, and each business group at the limit of specs/rate-limits.yaml. Only a file that says
  * `per: token` gets a budget per token, named by where the token stands in the file.
  */
 import { writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { HttpClient } from '../../harness/http.ts';
 import { ordinaryToken } from '../../harness/insurance/tokens.ts';
-import { documentedLimits } from '../../harness/limits.ts';
+import { documentedRateLimits } from '../../harness/rate-limits.ts';
 import { intervalMs, LocalPacer, spareOf } from '../../harness/pacer.ts';
 import { businessRateGroup } from '../../harness/rate-groups.ts';
 import { loadTarget, type LoadedTarget } from '../../harness/target.ts';
@@ -23,9 +23,9 @@ function targetWith(services: Record<string, unknown>): LoadedTarget {
   return loadTarget(file, {});
 }
 
-/** As the suite makes its client (harness/suite.ts): the documented limits of specs/limits.yaml. */
+/** As the suite makes its client (harness/suite.ts): the documented limits of specs/rate-limits.yaml. */
 function clientOf(target: LoadedTarget): HttpClient {
-  const limits = documentedLimits();
+  const limits = documentedRateLimits();
   return new HttpClient(target, { pacer: new LocalPacer(), limits: limits.services, undocumentedLimit: limits.undocumentedDefault });
 }
 
@@ -54,7 +54,7 @@ describe('a target file without the new keys', () => {
     expect(client.paceKeys({ area: 'speech' })).toEqual([{ key: 'speech', ...at(40) }]);
   });
 
-  it('paces each business group at the limit of specs/limits.yaml, besides the service', () => {
+  it('paces each business group at the limit of specs/rate-limits.yaml, besides the service', () => {
     const keys = (path: string) => client.paceKeys({ area: 'business', headers: bearer('business-token-value'), rateGroup: businessRateGroup(path) });
     expect(keys('/api/private/ndfl3/requests/{taxRequestId}/chat')).toEqual([{ key: 'business', ...at(10) }, { key: 'business:ndfl3', ...at(10) }]);
     expect(keys('/api/v1/ndfl-3/requests/{taxRequestId}/tax-form/upload')).toEqual([{ key: 'business', ...at(10) }, { key: 'business:ndfl3-upload', ...at(1) }]);

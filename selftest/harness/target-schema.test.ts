@@ -11,7 +11,7 @@ import { INVEST_DEFAULTS, INVEST_SHAPE } from '../../harness/invest/config.ts';
 import { shapeOf, shapePaths } from '../../harness/config/shape.ts';
 import { SPEECH_DEFAULTS, SPEECH_SHAPE, STREAMING_DEFAULTS } from '../../harness/speech/config.ts';
 import { keyPaths, keysAt, targetFileSchema, type SchemaNode } from '../../harness/config/target-schema.ts';
-import { documentedLimits } from '../../harness/limits.ts';
+import { documentedRateLimits } from '../../harness/rate-limits.ts';
 import { workflow } from '../../harness/business/ndfl3/workflow.ts';
 import { DEFAULT_SETTINGS, type TargetFileData } from '../../harness/target.ts';
 
@@ -58,8 +58,8 @@ describe('the target-file schema and the typed readers', () => {
     expect(states).toEqual(wf.states);
   });
 
-  it('the group limits a file may declare are the groups of specs/limits.yaml, and undocumented', () => {
-    const { businessGroups } = documentedLimits() as ReturnType<typeof documentedLimits> & { businessGroups: Array<{ key: string }> };
+  it('the group limits a file may declare are the groups of specs/rate-limits.yaml, and undocumented', () => {
+    const { businessGroups } = documentedRateLimits() as ReturnType<typeof documentedRateLimits> & { businessGroups: Array<{ key: string }> };
     expect(keysAt(['services', 'business', 'rateGroups'])).toEqual([...businessGroups.map((g) => g.key), 'undocumented']);
   });
 

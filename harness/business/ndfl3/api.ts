@@ -1,6 +1,6 @@
 /**
  * The 3-NDFL calls of spec 4.5 and 3.1 as the suites send them: bearer token, a fresh X-Request-Id,
- * the side-effect class from the business catalog, and the rate groups of specs/limits.yaml (vendor:
+ * the side-effect class from the business catalog, and the rate groups of specs/rate-limits.yaml (vendor:
  * 3-NDFL methods 10/s, tax-form upload 1/s; the client paces at half), whose budgets every business
  * suite shares. Where the state and the version live in an answer is configuration (config.ts).
  */

@@ -14,7 +14,7 @@ import type { ServiceContext } from '../../types.ts';
 
 export const SERVICE_LIMIT = { requests: 1000, perSeconds: 1 };
 
-/** The groups, first match wins; their keys are the suite's names for them (specs/limits.yaml). */
+/** The groups, first match wins; their keys are the suite's names for them (specs/rate-limits.yaml). */
 const GROUPS: Array<{ key: string; pattern: RegExp; requests: number }> = [
   { key: 'ndfl3-upload', pattern: /^\/api\/v1\/ndfl-3\/requests\/[^/]+\/tax-form\/upload$/, requests: 20 },
   { key: 'ndfl3', pattern: /^\/api\/(private\/ndfl3|v1\/ndfl-3)\//, requests: 500 },

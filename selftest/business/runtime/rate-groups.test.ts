@@ -1,5 +1,5 @@
 /**
- * The business rate groups: specs/limits.yaml names the documented limits and the suite paces each
+ * The business rate groups: specs/rate-limits.yaml names the documented limits and the suite paces each
  * group at half of its own, or of the one a target file declares for it; the sandbox enforces the
  * ones it declares in its own target file (a burst of twice the limit draws 429 with Retry-After).
  */
@@ -12,7 +12,7 @@ import { businessRateGroup, groupLimit } from '../../../harness/rate-groups.ts';
 import { loadTarget, type Target } from '../../../harness/target.ts';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/server.ts';
 
-describe('the groups of specs/limits.yaml', () => {
+describe('the groups of specs/rate-limits.yaml', () => {
   it('give each documented group its limit and its own budget', () => {
     expect(businessRateGroup('/api/v1/ndfl-3/requests/{taxRequestId}/tax-form/upload')).toEqual({ key: 'business:ndfl3-upload', limit: { requests: 1, perSeconds: 1 } });
     expect(businessRateGroup('/api/private/ndfl3/requests/{taxRequestId}/chat')).toEqual({ key: 'business:ndfl3', limit: { requests: 10, perSeconds: 1 } });
@@ -31,7 +31,7 @@ describe('the groups of specs/limits.yaml', () => {
 describe('a group limit declared by the target file', () => {
   const target = (rateGroups?: Record<string, { requests: number; perSeconds: number }>) => ({ services: { business: { url: 'http://b.test', ...(rateGroups ? { rateGroups } : {}) } } }) as unknown as Target;
 
-  it('replaces the documented one of its group only, by the key of specs/limits.yaml', () => {
+  it('replaces the documented one of its group only, by the key of specs/rate-limits.yaml', () => {
     const declared = target({ ndfl3: { requests: 200, perSeconds: 1 }, undocumented: { requests: 500, perSeconds: 1 } });
     expect(groupLimit(declared, businessRateGroup('/api/private/ndfl3/requests/{taxRequestId}/chat'))).toEqual({ requests: 200, perSeconds: 1 });
     expect(groupLimit(declared, businessRateGroup('/api/v1/card'))).toEqual({ requests: 500, perSeconds: 1 });
@@ -75,7 +75,7 @@ describe('the sandbox enforces the group limits it declares', () => {
     );
   }
 
-  it('declares every group of specs/limits.yaml and the undocumented ones, each at or under the service limit', () => {
+  it('declares every group of specs/rate-limits.yaml and the undocumented ones, each at or under the service limit', () => {
     expect(Object.keys(declared).sort()).toEqual(['account-operations', 'bank-statement', 'checkout-order', 'ndfl3', 'ndfl3-upload', 'nominal-accounts', 'undocumented']);
     for (const limit of Object.values(declared)) expect(limit.requests / limit.perSeconds).toBeLessThanOrEqual(target.services.business!.rateLimit!.requests);
   });

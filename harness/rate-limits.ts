@@ -9,8 +9,8 @@ interface LimitsFile {
   services: Partial<Record<Area, RateLimit>>;
 }
 
-/** The documented rate limits of specs/limits.yaml. */
-export function documentedLimits(): LimitsFile {
-  const file = fileURLToPath(new URL('../specs/limits.yaml', import.meta.url));
+/** The documented rate limits of specs/rate-limits.yaml. */
+export function documentedRateLimits(): LimitsFile {
+  const file = fileURLToPath(new URL('../specs/rate-limits.yaml', import.meta.url));
   return parsedOnce(readFileSync(file, 'utf8'), parse, 'yaml') as LimitsFile;
 }
