@@ -29,7 +29,7 @@ import { innIndividual, innLegal } from './inn.ts';
 import { seedFor } from '../../seeds.ts';
 import { notAfterServerError } from '../runtime/judge.ts';
 import { loadedPlan, type OperationPlan } from '../runtime/plan.ts';
-import { baseUrl, send } from '../runtime/send.ts';
+import { baseUrl, sendOperation } from '../runtime/send.ts';
 
 /** The served document's operation of this catalog row, if it describes it (after runtimePlan()). */
 export const opOf = (row: string): OperationPlan | undefined => loadedPlan().operations.find((op) => op.row === row);
@@ -101,7 +101,7 @@ export function fitsDocument(op: OperationPlan, request: GeneratedRequest, what:
  * nothing (a flaky target may serve a repeat): the test ends inconclusive.
  */
 export async function submit(op: OperationPlan, request: GeneratedRequest, note: string): Promise<CapturedResponse> {
-  const exchange = await send(loadedPlan(), op, request, 'valid', note, { retryServerError: false });
+  const exchange = await sendOperation(loadedPlan(), op, request, 'valid', note, { retryServerError: false });
   const res = exchange.response!;
   if (res.status === 429) throw new ToolError('TARGET_RATE_LIMITED', `${op.row} (${note}) stayed 429 (rate limited) after the client's bounded retries`);
   notAfterServerError(op, res);

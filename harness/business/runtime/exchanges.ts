@@ -19,17 +19,17 @@ import { withFreshValue } from './fresh.ts';
 import { locate, releaseTaxRequests, OWN, requestsFor, withIdentifiers, type Located } from './identifiers.ts';
 import { pathParams } from './links.ts';
 import { generatedFor, type OperationPlan, type RuntimePlan } from './plan.ts';
-import { send, type Exchange, type OperationExchanges, type Variant } from './send.ts';
+import { sendOperation, type OperationExchange, type OperationExchanges, type Variant } from './send.ts';
 
 export type { OperationExchanges };
 import { PromiseMemo } from '../../memo.ts';
 import { perScope } from '../../runner/run-scope.ts';
 
 export interface AuthExchanges {
-  unknownToken: Exchange;
-  malformedToken: Exchange;
+  unknownToken: OperationExchange;
+  malformedToken: OperationExchange;
   /** Absent when the target file has no services.business.tokenWithoutScope. */
-  noScope?: Exchange;
+  noScope?: OperationExchange;
 }
 
 
@@ -61,15 +61,15 @@ async function make(plan: RuntimePlan, op: OperationPlan): Promise<OperationExch
   const jobs: Array<Promise<unknown>> = [];
   const out: OperationExchanges = { valid: [], invalid: [] };
   located.forEach(({ request, origins }, i) =>
-    jobs.push(send(plan, op, request, 'valid', located.length > 1 ? `valid request ${i + 1}` : 'a valid request', { retryServerError: true }).then((e) => (out.valid[i] = { ...e, origins }))),
+    jobs.push(sendOperation(plan, op, request, 'valid', located.length > 1 ? `valid request ${i + 1}` : 'a valid request', { retryServerError: true }).then((e) => (out.valid[i] = { ...e, origins }))),
   );
-  invalid.forEach((c, i) => jobs.push(send(plan, op, onLocated(c, located[0], op), 'invalid', `${c.description} [${c.rule}]`, { retryServerError: true }).then((e) => (out.invalid[i] = e))));
+  invalid.forEach((c, i) => jobs.push(sendOperation(plan, op, onLocated(c, located[0], op), 'invalid', `${c.description} [${c.rule}]`, { retryServerError: true }).then((e) => (out.invalid[i] = e))));
   const last = pathParams(op).at(-1);
   const unknown = op.model.method === 'GET' && last ? withFreshValue(plan, op, first, 'path', last) : undefined;
-  if (unknown) jobs.push(send(plan, op, unknown, 'unknown-id', `the valid request for a ${last} that names nothing`, { retryServerError: true }).then((e) => (out.unknown = e)));
-  if (op.model.secured) jobs.push(send(plan, op, first, 'no-token', 'the valid request without a token', { token: null }).then((e) => (out.noToken = e)));
-  if (op.mtls) jobs.push(send(plan, op, first, 'no-certificate', 'the valid request to mtlsUrl without a client certificate', { host: 'secured-without-certificate' }).then((e) => (out.noCertificate = e)));
-  if (op.plainUrlProbe) jobs.push(send(plan, op, first, 'plain-url', 'the valid request to the plain url', { host: 'plain' }).then((e) => (out.plainUrl = e)));
+  if (unknown) jobs.push(sendOperation(plan, op, unknown, 'unknown-id', `the valid request for a ${last} that names nothing`, { retryServerError: true }).then((e) => (out.unknown = e)));
+  if (op.model.secured) jobs.push(sendOperation(plan, op, first, 'no-token', 'the valid request without a token', { token: null }).then((e) => (out.noToken = e)));
+  if (op.mtls) jobs.push(sendOperation(plan, op, first, 'no-certificate', 'the valid request to mtlsUrl without a client certificate', { host: 'secured-without-certificate' }).then((e) => (out.noCertificate = e)));
+  if (op.plainUrlProbe) jobs.push(sendOperation(plan, op, first, 'plain-url', 'the valid request to the plain url', { host: 'plain' }).then((e) => (out.plainUrl = e)));
   try {
     await Promise.all(jobs);
   } finally {
@@ -86,7 +86,7 @@ export function exchangesOf(plan: RuntimePlan, op: OperationPlan): Promise<Opera
 
 async function makeAuth(plan: RuntimePlan, op: OperationPlan): Promise<AuthExchanges> {
   const [{ request }] = await locatedValid(plan, op);
-  const withToken = (variant: Variant, note: string, token: string) => send(plan, op, request, variant, `the valid request with ${note}`, { token });
+  const withToken = (variant: Variant, note: string, token: string) => sendOperation(plan, op, request, variant, `the valid request with ${note}`, { token });
   const scopeless = plan.run.target.services.business?.tokenWithoutScope;
   const [unknownToken, malformedToken, noScope] = await Promise.all([
     withToken('bad-token', 'an unknown token', `pc-unknown-${randomUUID()}`),
@@ -122,8 +122,8 @@ export function prefetch(plan: RuntimePlan): void {
 }
 
 /** Every exchange made so far that got an answer, with its operation. */
-export async function allAnswered(plan: RuntimePlan): Promise<Array<{ op: OperationPlan; exchange: Exchange }>> {
-  const out: Array<{ op: OperationPlan; exchange: Exchange }> = [];
+export async function allAnswered(plan: RuntimePlan): Promise<Array<{ op: OperationPlan; exchange: OperationExchange }>> {
+  const out: Array<{ op: OperationPlan; exchange: OperationExchange }> = [];
   for (const op of plan.operations) {
     const exchanges = await exchangesOf(plan, op).catch(() => undefined);
     if (!exchanges) continue;

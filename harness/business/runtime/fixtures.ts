@@ -20,7 +20,7 @@ import { removeOldRunFiles, runFile } from '../../run-files.ts';
 import { served } from './judge.ts';
 import { commonPrefix, pathParams } from './links.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
-import { send } from './send.ts';
+import { sendOperation } from './send.ts';
 
 interface Fixture {
   sets: IdentifierSet[];
@@ -89,7 +89,7 @@ async function stillThere(p: RuntimePlan, op: OperationPlan, set: IdentifierSet)
   if (!read) return true;
   const [generated] = p.requests.valid(read.model, { seed: read.seed, count: 1 });
   const path = Object.fromEntries(pathParams(read).map((n) => [n, set[n]]));
-  const { response } = await send(p, read, { ...generated, path: { ...generated.path, ...path } }, 'valid', `whether the disposable fixture ${JSON.stringify(set)} of ${op.row} still exists`);
+  const { response } = await sendOperation(p, read, { ...generated, path: { ...generated.path, ...path } }, 'valid', `whether the disposable fixture ${JSON.stringify(set)} of ${op.row} still exists`);
   if (served(p, read, response)) return true;
   return response === undefined || (response.status !== 404 && response.status !== 410);
 }

@@ -35,7 +35,7 @@ import { freshIdentifiers } from './fresh.ts';
 import { served } from './judge.ts';
 import { pathParams, requiredInBody, sourcesOf } from './links.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
-import { send, type Origin } from './send.ts';
+import { sendOperation, type Origin } from './send.ts';
 import { perScope, ScopedMap, ScopedSet } from '../../runner/run-scope.ts';
 
 /** Where an identifier came from: named by the target file, made in this run, found in a list or a distant create, or generated. */
@@ -237,7 +237,7 @@ function listed(p: RuntimePlan, op: OperationPlan, name: string, known: Record<s
       const required = new Set(op.model.parameters.filter((q) => q.in === 'query' && q.required).map((q) => q.name));
       const bare = { ...generated, query: Object.fromEntries(Object.entries(generated.query).filter(([q]) => required.has(q))) };
       const { request } = await locate(p, op, bare, { known, depth });
-      const res = (await send(p, op, request, 'valid', `a list for ${name}`)).response;
+      const res = (await sendOperation(p, op, request, 'valid', `a list for ${name}`)).response;
       if (!ok(res) || res.json === undefined) return undefined;
       const has = (item: unknown): item is Record<string, unknown> => isJsonObject(item) && item[name] !== undefined && item[name] !== null;
       if (has(res.json)) return res.json[name];
@@ -316,14 +316,14 @@ export async function create(p: RuntimePlan, op: OperationPlan, known: Record<st
   let last: CapturedResponse | undefined;
   const requests = requestsFor(p, op);
   for (const request of requests) {
-    last = (await send(p, op, withIdentifiers(request, values, op), 'valid', 'a create')).response;
+    last = (await sendOperation(p, op, withIdentifiers(request, values, op), 'valid', 'a create')).response;
     if (last?.status === 404) {
       const located = await locate(p, op, request, { known: values, depth });
       Object.assign(values, Object.fromEntries(pathParams(op).map((n) => [n, located.request.path[n]])));
       if (pathParams(op).some((n) => located.origins[n] === 'generated')) {
         throw new ToolError('PRECONDITION_MISSING', `${op.row} answered 404, and no create or list of the document gave an existing ${pathParams(op).filter((n) => located.origins[n] === 'generated').join(', ')}`);
       }
-      last = (await send(p, op, located.request, 'valid', 'a create')).response;
+      last = (await sendOperation(p, op, located.request, 'valid', 'a create')).response;
     }
     if (served(p, op, last) && isJsonObject(last!.json)) {
       const path = Object.fromEntries(pathParams(op).map((n) => [n, withIdentifiers(request, values, op).path[n]]));

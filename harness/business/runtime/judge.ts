@@ -9,13 +9,13 @@ import type { OperationModel } from '../openapi/operation-model.ts';
 import { cite } from '../../report/evidence-log.ts';
 import { serverErrorOf } from '../../server-errors.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
-import type { Exchange, OperationExchanges } from './send.ts';
+import type { OperationExchange, OperationExchanges } from './send.ts';
 
 /**
  * The exchanges that say something. A 429 the client could not wait out is a tool error: the suite
  * could not reach a verdict, and the answer counts neither as acceptance nor as rejection.
  */
-export function conclusive(exchanges: Exchange[]): Exchange[] {
+export function conclusive(exchanges: OperationExchange[]): OperationExchange[] {
   const limited = exchanges.find((e) => e.response?.status === 429);
   if (limited) throw new ToolError('TARGET_RATE_LIMITED', `${limited.note} stayed 429 (rate limited) after the client's bounded retries: ${limited.response!.curl}`);
   const kept = exchanges.filter((e) => e.response);
@@ -23,7 +23,7 @@ export function conclusive(exchanges: Exchange[]): Exchange[] {
   return kept;
 }
 
-export function answered(e: Exchange): CapturedResponse {
+export function answered(e: OperationExchange): CapturedResponse {
   return e.response!;
 }
 

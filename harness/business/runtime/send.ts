@@ -21,7 +21,7 @@ export type Host = 'own' | 'plain' | 'secured-without-certificate';
 /** Where an identifier a request carries came from. */
 export type Origin = 'named' | 'created' | 'found' | 'generated';
 
-export interface Exchange {
+export interface OperationExchange {
   variant: Variant;
   /** What was sent: "a valid request", "query.limit of 1001 (maximum 1000)". */
   note: string;
@@ -37,13 +37,13 @@ export interface Exchange {
 
 /** What an operation's runtime tests send and judge: its valid requests, and each kind of request it must refuse. */
 export interface OperationExchanges {
-  valid: Exchange[];
+  valid: OperationExchange[];
   /** A read whose last path identifier names nothing: what the target answers for a thing it does not have. */
-  unknown?: Exchange;
-  invalid: Exchange[];
-  noToken?: Exchange;
-  noCertificate?: Exchange;
-  plainUrl?: Exchange;
+  unknown?: OperationExchange;
+  invalid: OperationExchange[];
+  noToken?: OperationExchange;
+  noCertificate?: OperationExchange;
+  plainUrl?: OperationExchange;
 }
 
 class Gate {
@@ -93,7 +93,7 @@ export function baseUrl(plan: RuntimePlan, op: OperationPlan, host: Host): { url
 }
 
 /** Sends one generated request of the operation; only the no-certificate variant keeps a transport error (in `error`). */
-export async function send(plan: RuntimePlan, op: OperationPlan, request: GeneratedRequest, variant: Variant, note: string, options: SendOptions = {}): Promise<Exchange> {
+export async function sendOperation(plan: RuntimePlan, op: OperationPlan, request: GeneratedRequest, variant: Variant, note: string, options: SendOptions = {}): Promise<OperationExchange> {
   const { client, target } = plan.run;
   const wire = toWire(op.model, request);
   const token = options.token === undefined ? credentialOf(target, 'business', 'token') : options.token;

@@ -13,7 +13,7 @@ import { disposableSet, namedValue } from '../../../harness/business/runtime/fix
 import { requestsFor } from '../../../harness/business/runtime/identifiers.ts';
 import { seedFor } from '../../../harness/seeds.ts';
 import { operationPlans, type OperationPlan, type RuntimePlan } from '../../../harness/business/runtime/plan.ts';
-import { send } from '../../../harness/business/runtime/send.ts';
+import { sendOperation } from '../../../harness/business/runtime/send.ts';
 import { HttpClient } from '../../../harness/http.ts';
 import { mtlsOperations } from '../../../harness/business/openapi/business-target.ts';
 import { DocumentSchemas } from '../../../harness/business/openapi/json-schema.ts';
@@ -65,7 +65,7 @@ describe("the target file's test data per operation", () => {
     expect(second.set?.dealId).not.toEqual(first.set?.dealId);
     // The third set destroyed behind the suite's back, as an earlier run would have: the fourth comes next.
     const all = (plan.run.target.services.business as unknown as { fixtures: Record<string, { identifiers: Array<{ dealId: string }> }> }).fixtures[`DELETE ${NOMINAL}/deals/{dealId}`].identifiers;
-    const gone = await send(plan, remove, { path: { dealId: all[2].dealId }, query: {}, header: {} }, 'valid', 'an earlier run');
+    const gone = await sendOperation(plan, remove, { path: { dealId: all[2].dealId }, query: {}, header: {} }, 'valid', 'an earlier run');
     expect(gone.response?.status).toBeLessThan(300);
     expect((await disposableSet(plan, remove)).set).toEqual(all[3]);
   });

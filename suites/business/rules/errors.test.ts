@@ -10,7 +10,7 @@ import { inconclusive, ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import type { GeneratedRequest } from '../../../harness/business/runtime/request.ts';
-import { send } from '../../../harness/business/runtime/send.ts';
+import { sendOperation } from '../../../harness/business/runtime/send.ts';
 import { locate } from '../../../harness/business/runtime/identifiers.ts';
 import { notAfterServerError } from '../../../harness/business/runtime/judge.ts';
 import { generatedFor, type OperationPlan } from '../../../harness/business/runtime/plan.ts';
@@ -96,11 +96,11 @@ rulesBlock(plan, 'business rules: 403 answers carry their reasons (7)', ['BUS-ER
     requirementTest('BUS-ERR-004', { row: `a scope refusal of ${op.catalog.area} (${op.row})` }, async (t) => {
       if (typeof scopeless !== 'string' || scopeless === '') throw new ToolError('CREDENTIAL_MISSING', `services.business.tokenWithoutScope is not in the target file "${t.target.name}"`);
       const { request } = await locate(plan, op, generatedFor(plan, op).valid[0]);
-      const res = (await send(plan, op, request, 'no-scope', 'the valid request with a token without the scope', { token: scopeless })).response!;
+      const res = (await sendOperation(plan, op, request, 'no-scope', 'the valid request with a token without the scope', { token: scopeless })).response!;
       notAfterServerError(op, res);
       if (res.status !== 403) throw inconclusive('PRECONDITION_MISSING', `the token without the scope was answered ${res.status}, not 403 (BUS-AUT-003 judges that)`);
       // The same request with the token that has the scope: a 403 to it too would be no scope refusal at all.
-      await t.control(`scope ${op.row}`, async () => (await send(plan, op, request, 'valid', 'the control: the same request with the token of the target file')).response!, (ok) => accepted(op, ok, t.id).length === 0);
+      await t.control(`scope ${op.row}`, async () => (await sendOperation(plan, op, request, 'valid', 'the control: the same request with the token of the target file')).response!, (ok) => accepted(op, ok, t.id).length === 0);
       const body = isJsonObject(res.json) ? res.json : undefined;
       const named = reasonsOf(body) !== undefined;
       t.expectNone(named ? [] : [failure(t.id, 'a JSON 403 body that says why: a non-empty errorDetails (or reasons), or a message that says more than the refusal', body ? `errorMessage ${JSON.stringify(body.errorMessage ?? body.message)}, errorDetails ${JSON.stringify(body.errorDetails)}` : 'no JSON body')], res);

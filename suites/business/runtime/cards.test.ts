@@ -18,7 +18,7 @@ import { requirementTest, type RequirementContext } from '../../../harness/suite
 import type { GeneratedRequest } from '../../../harness/business/runtime/request.ts';
 import { itemsOf } from '../../../harness/business/runtime/paging.ts';
 import { canonicalJson, isJsonObject } from '../../../harness/json.ts';
-import { type Host, send } from '../../../harness/business/runtime/send.ts';
+import { type Host, sendOperation } from '../../../harness/business/runtime/send.ts';
 import { conclusive, notAfterServerError } from '../../../harness/business/runtime/judge.ts';
 import { notLocatedRow, unusableRows } from '../../../harness/business/blocks.ts';
 import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
@@ -31,7 +31,7 @@ const opOf = (row: string) => plan.operations.find((op) => op.row === row);
 
 async function list(op: OperationPlan, query: Record<string, unknown>, note: string, host: Host = 'own'): Promise<CapturedResponse> {
   const request: GeneratedRequest = { path: {}, query, header: {} };
-  const [answered] = conclusive([await send(plan, op, request, 'valid', note, { host })]);
+  const [answered] = conclusive([await sendOperation(plan, op, request, 'valid', note, { host })]);
   notAfterServerError(op, answered.response!);
   return answered.response!;
 }
@@ -132,7 +132,7 @@ describe('business runtime: the cards lists (8, 2.6, 5.5)', () => {
     const cards = cardsOf(await list(source, { limit: 1 }, 'a card to read')) ?? [];
     const card = cards.find((c) => c && typeof c === 'object' && (c as Record<string, unknown>)[param] !== undefined) as Record<string, unknown> | undefined;
     if (!card) throw inconclusive('PRECONDITION_MISSING', `the cards list shows no card with ${param} to read`);
-    const [answered] = conclusive([await send(plan, single, { path: { [param]: card[param] }, query: {}, header: {} }, 'valid', 'no client certificate, plain url', { host: 'plain' })]);
+    const [answered] = conclusive([await sendOperation(plan, single, { path: { [param]: card[param] }, query: {}, header: {} }, 'valid', 'no client certificate, plain url', { host: 'plain' })]);
     t.expectNone(documentedSuccess(single.model, answered.response!, plan.schemas, t.id), answered.response, `card ${String(card[param])}, listed by ${source.row}`);
   });
 });

@@ -37,7 +37,7 @@ import { requirementTest, type RequirementContext } from '../../../harness/suite
 import { scoped } from '../../../harness/runner/run-scope.ts';
 import { credentialOf } from '../../../harness/target.ts';
 import { allAnswered, authExchangesOf, exchangesOf, prefetch } from '../../../harness/business/runtime/exchanges.ts';
-import { type Exchange, serverErrorsOf } from '../../../harness/business/runtime/send.ts';
+import { type OperationExchange, serverErrorsOf } from '../../../harness/business/runtime/send.ts';
 import { disposableShortage } from '../../../harness/business/runtime/fixtures.ts';
 import { identifiersExist } from '../../../harness/business/runtime/identifiers.ts';
 import { answered, conclusive, documentsContent, documentsJsonSchema, operationControl, served, unknownIdentifierIs400 } from '../../../harness/business/runtime/judge.ts';
@@ -50,12 +50,12 @@ const plan = await runtimePlan();
 const IDS = ['BUS-RUN-001', 'BUS-RUN-002', 'BUS-RUN-003', 'BUS-RUN-004', 'BUS-RUN-005', 'BUS-NEG-001', 'BUS-AUT-001', 'BUS-AUT-002', 'BUS-AUT-003', 'BUS-AUT-004', 'BUS-ERR-001', 'BUS-MTL-003', 'BUS-MTL-004', 'BUS-MTL-005'];
 
 interface Answer {
-  e: Exchange;
+  e: OperationExchange;
   res: CapturedResponse;
 }
 
 /** Every answer of the exchanges, a 5xx that a retry did not repeat included. */
-const answersOf = (exchanges: Exchange[]): Answer[] => conclusive(exchanges).flatMap((e) => e.attempts.map((res) => ({ e, res })));
+const answersOf = (exchanges: OperationExchange[]): Answer[] => conclusive(exchanges).flatMap((e) => e.attempts.map((res) => ({ e, res })));
 
 /** Runs a check on each answer and fails with all failures, each under the exchange it came from. */
 function judge(t: RequirementContext, answers: Answer[], check: (a: Answer) => Failure[]): void {
@@ -68,7 +68,7 @@ function judge(t: RequirementContext, answers: Answer[], check: (a: Answer) => F
 }
 
 /** No 5xx to a valid request; a 5xx that the one retry did not repeat is still a failure, named intermittent. */
-function noServerErrors(e: Exchange, id: string): Failure[] {
+function noServerErrors(e: OperationExchange, id: string): Failure[] {
   return e.attempts.flatMap((res, i) => {
     const retry = e.attempts[i + 1];
     const failures = noServerError(res, id);
@@ -84,7 +84,7 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
    * answers the check has something to say about, a row where it had nothing to say about any ends
    * inconclusive, never passed.
    */
-  async function judged(t: RequirementContext, pick: (x: Awaited<ReturnType<typeof exchangesOf>>) => Exchange[], check: (a: Answer) => Failure[], what: string, judges?: { which: (a: Answer) => boolean; none: string }) {
+  async function judged(t: RequirementContext, pick: (x: Awaited<ReturnType<typeof exchangesOf>>) => OperationExchange[], check: (a: Answer) => Failure[], what: string, judges?: { which: (a: Answer) => boolean; none: string }) {
     const exchanges = await exchangesOf(plan, op);
     const answers = answersOf(pick(exchanges));
     judge(t, answers, check);
@@ -92,7 +92,7 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
     if (judges && !answers.some(judges.which)) throw inconclusive('PRECONDITION_MISSING', `no answer of ${op.row} ${judges.none}, so nothing was judged`);
   }
   /** A refusal among the operation's own exchanges (see refusalOf). */
-  async function refusal(t: RequirementContext, pick: (x: Awaited<ReturnType<typeof exchangesOf>>) => Exchange[], check: (a: Answer) => Failure[], what: string) {
+  async function refusal(t: RequirementContext, pick: (x: Awaited<ReturnType<typeof exchangesOf>>) => OperationExchange[], check: (a: Answer) => Failure[], what: string) {
     await refusalOf(t, plan, op, answersOf(pick(await exchangesOf(plan, op))), check, what);
   }
   const everyAnswer = (x: Awaited<ReturnType<typeof exchangesOf>>) => [...x.valid, ...(x.unknown ? [x.unknown] : []), ...x.invalid, ...(x.noToken ? [x.noToken] : [])];
@@ -127,7 +127,7 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
 
   requirementTest('BUS-RUN-005', options('a valid request reaches its documented success'), async (t) => {
     const valid = conclusive((await exchangesOf(plan, op)).valid);
-    const verdictOf = (e: Exchange) => acceptanceOf(op.model, answered(e), plan.schemas, t.id, { identifiersExist: identifiersExist(e.origins ?? {}), unknownIdentifierIs400: unknownIdentifierIs400(op) });
+    const verdictOf = (e: OperationExchange) => acceptanceOf(op.model, answered(e), plan.schemas, t.id, { identifiersExist: identifiersExist(e.origins ?? {}), unknownIdentifierIs400: unknownIdentifierIs400(op) });
     judge(t, valid.map((e) => ({ e, res: answered(e) })), ({ e }) => verdictOf(e).failures);
     if (valid.some((e) => served(plan, op, e.response))) return;
     const origins = Object.entries(valid[0].origins ?? {}).map(([name, origin]) => `${name} ${origin}`).join(', ');

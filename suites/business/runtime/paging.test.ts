@@ -14,14 +14,14 @@ import { conclusive, notAfterServerError } from '../../../harness/business/runti
 import { itemsOf, PAGING_NAMES, pagingOf } from '../../../harness/business/runtime/paging.ts';
 import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
-import { send } from '../../../harness/business/runtime/send.ts';
+import { sendOperation } from '../../../harness/business/runtime/send.ts';
 import { notLocatedRow, unusableRows } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();
 const APPLICATIONS = 'GET /api/v3/card/virtual/issue/application';
 
 async function page(op: OperationPlan, query: Record<string, unknown>, note: string): Promise<CapturedResponse> {
-  const [answered] = conclusive([await send(plan, op, { path: {}, query, header: {} }, 'valid', note)]);
+  const [answered] = conclusive([await sendOperation(plan, op, { path: {}, query, header: {} }, 'valid', note)]);
   notAfterServerError(op, answered.response!);
   return answered.response!;
 }

@@ -12,7 +12,7 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { inconclusive } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import { send } from '../../../harness/business/runtime/send.ts';
+import { sendOperation } from '../../../harness/business/runtime/send.ts';
 import { create, requestsFor, withIdentifiers } from '../../../harness/business/runtime/identifiers.ts';
 import { served } from '../../../harness/business/runtime/judge.ts';
 import { disposableSet } from '../../../harness/business/runtime/fixtures.ts';
@@ -26,7 +26,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const gone = (res: CapturedResponse) => res.status === 404 || res.status === 410;
 
 async function read(op: OperationPlan, values: Record<string, unknown>, note: string): Promise<CapturedResponse> {
-  return (await send(plan, op, withIdentifiers(requestsFor(plan, op, 1)[0], values, op), 'valid', note)).response!;
+  return (await sendOperation(plan, op, withIdentifiers(requestsFor(plan, op, 1)[0], values, op), 'valid', note)).response!;
 }
 
 function createThenRead(link: ReadLink): void {
@@ -69,7 +69,7 @@ describe.concurrent('business runtime: resources (4.5)', () => {
       }
       const before = await read(pair.read, values, 'the read before the DELETE');
       if (!served(plan, pair.read, before)) throw inconclusive('PRECONDITION_MISSING', `the resource was not read as documented before the DELETE (status ${before.status})`);
-      const removed = (await send(plan, pair.remove, withIdentifiers(requestsFor(plan, pair.remove, 1)[0], values, pair.remove), 'valid', 'the DELETE')).response!;
+      const removed = (await sendOperation(plan, pair.remove, withIdentifiers(requestsFor(plan, pair.remove, 1)[0], values, pair.remove), 'valid', 'the DELETE')).response!;
       if (!served(plan, pair.remove, removed)) throw inconclusive('PRECONDITION_MISSING', `only after a DELETE answered as documented (2xx): it answered ${removed.status}`);
       const after = await read(pair.read, values, 'the read after the DELETE');
       const failures = gone(after) ? [] : [failure(t.id, `${pair.read.row} after a ${removed.status} DELETE: 404 or 410`, `status ${after.status}`)];
