@@ -6,7 +6,7 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { INITIAL_STATE, type State } from './machine.ts';
 
-export interface Answer {
+export interface StoredAnswer {
   questionId: string;
   value: string;
 }
@@ -35,7 +35,7 @@ export interface TaxRequestRecord {
   client: { lastName: string; firstName: string; middleName: string; inn: string; phone: string; email: string };
   createdAt: string;
   updatedAt: string;
-  answers: Answer[];
+  answers: StoredAnswer[];
   declarationUpdatedAt: string;
   chat: ChatEntry[];
   attachments: Attachment[];

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { isNode, type Node } from './operations.ts';
 import { RESOURCE_SETTINGS, resourceBehaviour, seedRecord, type ResourceSettings } from './resources.ts';
 import { Synthesizer } from './synthesize.ts';
-import { listAnswer, notFound, project, propertyPointers, unprocessable, type Answer, type Input, type World } from './world.ts';
+import { listAnswer, notFound, project, propertyPointers, unprocessable, type WorldAnswer, type Input, type World } from './world.ts';
 import { validAt } from './validate.ts';
 import { seedFixtures } from './fixtures.ts';
 import { bankPayment, PAYMENT_SETTINGS, type PaymentSettings } from './payments.ts';
@@ -18,7 +18,7 @@ export type BehaviourSettings = PaymentSettings & ResourceSettings & { 'cards.de
 
 export const BEHAVIOUR_SETTINGS: BehaviourSettings = { ...PAYMENT_SETTINGS, ...RESOURCE_SETTINGS, 'cards.defaultLimit': 1000 };
 
-type Behaviour = (world: World, input: Input, settings: BehaviourSettings) => Answer;
+type Behaviour = (world: World, input: Input, settings: BehaviourSettings) => WorldAnswer;
 
 const ACCOUNTS = ['40702810110011000001', '40702810110011000002'];
 /** More cards than a short default page would show, fewer than the documented 1000. */
@@ -63,17 +63,17 @@ export function seedWorld(world: World): void {
 
 const card = (world: World, ucid: unknown) => world.get('card', String(ucid));
 
-function cardsList(world: World, input: Input, settings: BehaviourSettings): Answer {
+function cardsList(world: World, input: Input, settings: BehaviourSettings): WorldAnswer {
   const cards = world.all('card').filter((c) => ['accountNumber', 'agreementNumber'].every((name) => input.query[name] === undefined || c[name] === input.query[name]));
   return listAnswer(input.op, cards, input, settings['cards.defaultLimit']);
 }
 
-function cardRead(world: World, input: Input): Answer {
+function cardRead(world: World, input: Input): WorldAnswer {
   const found = card(world, input.path.ucid);
   return found ? { status: 200, body: project(found, input.op.success.schema!, String(found.ucid)) } : notFound(`card ${String(input.path.ucid)}`);
 }
 
-function cardBlock(world: World, input: Input): Answer {
+function cardBlock(world: World, input: Input): WorldAnswer {
   const found = card(world, input.path.ucid);
   if (!found) return notFound(`card ${String(input.path.ucid)}`);
   if (found.status === 'CLOSED') return unprocessable('CARD_CLOSED', 'a closed card cannot be blocked');
@@ -81,13 +81,13 @@ function cardBlock(world: World, input: Input): Answer {
   return { status: 200, body: { ucid: found.ucid, status: 'BLOCKED' } };
 }
 
-function cardRequisites(world: World, input: Input): Answer {
+function cardRequisites(world: World, input: Input): WorldAnswer {
   const found = card(world, input.path.ucid);
   if (!found || found.cardType !== 'VIRTUAL') return notFound(`virtual card ${String(input.path.ucid)}`);
   return { status: 200, body: { ...(project(found, input.op.success.schema!, String(found.ucid)) as Node), ucid: found.ucid, embossedName: found.embossedName } };
 }
 
-function cardLimits(world: World, input: Input): Answer {
+function cardLimits(world: World, input: Input): WorldAnswer {
   const limits = (input.body as { limits: Array<{ ucid: number; limitType: string }> }).limits;
   const results = limits.map((l) => {
     const found = card(world, l.ucid);
@@ -96,12 +96,12 @@ function cardLimits(world: World, input: Input): Answer {
   return { status: 200, body: { results } };
 }
 
-function bankPaymentRead(world: World, input: Input): Answer {
+function bankPaymentRead(world: World, input: Input): WorldAnswer {
   const found = world.get('bank-payment', String(input.path.paymentId));
   return found ? { status: 200, body: project(found, input.op.success.schema!, String(found.paymentId)) } : notFound(`payment ${String(input.path.paymentId)}`);
 }
 
-function bankPaymentStatuses(world: World, input: Input): Answer {
+function bankPaymentStatuses(world: World, input: Input): WorldAnswer {
   const ids = (input.body as { paymentIds: string[] }).paymentIds;
   const payments = ids.map((id) => world.get('bank-payment', id)).filter((p) => p !== undefined);
   return { status: 200, body: { payments: payments.map((p) => ({ paymentId: p.paymentId, status: p.status, updatedAt: p.updatedAt })) } };
@@ -112,7 +112,7 @@ function bankPaymentStatuses(world: World, input: Input): Answer {
  * taxpayer who is not ACTIVE the registration then fails, and the receipt reads back FAILED with the
  * operation's errorMessage.
  */
-function receiptCreate(world: World, input: Input, settings: BehaviourSettings): Answer {
+function receiptCreate(world: World, input: Input, settings: BehaviourSettings): WorldAnswer {
   const created = resourceBehaviour(RECEIPTS)!(world, input, settings);
   if (created.error || !isNode(created.body)) return created;
   const inn = String(input.path.inn);
@@ -120,14 +120,14 @@ function receiptCreate(world: World, input: Input, settings: BehaviourSettings):
   if (!record) return created;
   const createdAt = new Date().toISOString();
   Object.assign(record, { status: 'IN_PROGRESS', operations: [{ type: 'REGISTRATION', status: 'IN_PROGRESS', createdAt }] });
-  const answer: Answer = { status: created.status, body: project(record, input.op.success.schema!, String(record.__key)) };
+  const answer: WorldAnswer = { status: created.status, body: project(record, input.op.success.schema!, String(record.__key)) };
   if (inn === INACTIVE_TAXPAYER_INN) {
     Object.assign(record, { status: 'FAILED', operations: [{ type: 'REGISTRATION', status: 'FAILED', createdAt, errorMessage: `taxpayer ${inn} is not ACTIVE: the income cannot be registered` }] });
   }
   return answer;
 }
 
-type Outcome = { result: Node } | { answer: Answer };
+type Outcome = { result: Node } | { answer: WorldAnswer };
 
 /** An asynchronous request: the body's correlationId keys the result a later GET ?correlationId= reads. */
 function accept(kind: string, outcomeOf: (world: World, input: Input) => Outcome): Behaviour {
@@ -168,7 +168,7 @@ function registryStep(next: string): (world: World, input: Input) => Outcome {
   };
 }
 
-function registryPay(world: World, input: Input): Answer {
+function registryPay(world: World, input: Input): WorldAnswer {
   const id = (input.body as { paymentRegistryId: number }).paymentRegistryId;
   const found = world.get('se-registry', String(id)) ?? (input.op.template.startsWith('/api/v1/payment/') ? world.get('salary-registry', String(id)) : undefined);
   if (!found) return notFound(`payment registry ${id}`);
@@ -176,7 +176,7 @@ function registryPay(world: World, input: Input): Answer {
   return { status: 200, body: project({ paymentRegistryId: id, status: 'EXECUTED' }, input.op.success.schema!, String(id)) };
 }
 
-function counters(world: World, input: Input): Answer {
+function counters(world: World, input: Input): WorldAnswer {
   const clientId = String(input.path.clientId);
   const found = world.get('detail-counters', clientId) ?? world.put('detail-counters', clientId, { clientId, counters: [] });
   if (input.op.method === 'POST') {
@@ -227,13 +227,13 @@ const SPECIFIC: Record<string, Behaviour> = {
   'POST /api/v1/individual/detail-counters/{clientId}': counters,
 };
 
-function readById(world: World, input: Input, kind: string, param: string): Answer {
+function readById(world: World, input: Input, kind: string, param: string): WorldAnswer {
   const found = world.get(kind, String(input.path[param]));
   return found ? { status: 200, body: project(found, input.op.success.schema!, String(input.path[param])) } : notFound(`${kind} ${String(input.path[param])}`);
 }
 
 /** A plausible answer from the success schema, the same for the same request, echoing its identifiers. */
-function synthesized(_world: World, input: Input): Answer {
+function synthesized(_world: World, input: Input): WorldAnswer {
   const pointer = input.op.success.schema;
   if (!pointer) return { status: input.op.success.status };
   const seed = `${input.op.key} ${JSON.stringify(input.path)} ${JSON.stringify(input.query)}`;

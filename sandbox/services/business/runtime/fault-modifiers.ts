@@ -15,7 +15,7 @@ import { CERTIFICATE_REQUIRED, RUNTIME_RULES, TOKEN_REQUIRED, VALIDATION_REFUSAL
 import { isNode, type Node, type Operation } from './operations.ts';
 import { BENEFICIARY_CREATE, BENEFICIARY_WRITES, BUSINESS_RULES, CARDS_LISTS, CHECKOUT_V1_CREATE, CHECKOUT_V2_CREATE, PAYMENTS, present, recipientInnOf, refused, type BusinessRules } from './rules.ts';
 import { checkParameters, checkBody, type Problem, type RawRequest } from './validate.ts';
-import type { Answer } from './world.ts';
+import type { WorldAnswer } from './world.ts';
 
 export interface RuntimeShape {
   request: RuntimeRequest;
@@ -69,7 +69,7 @@ const without = (problems: Problem[], field: string) => problems.filter((p) => p
 /** Business rules switched off. */
 const rulesOff = (...names: Rule[]): Edit => ({ rules: Object.fromEntries(names.map((n) => [n, never])) as Partial<RuntimeRules> });
 /** A refusal 2.6 does not make, run after the rules of the operation's group (after its last rule). */
-export function alsoRefuses(group: 'payment.' | 'beneficiary.' | 'checkout.', extra: (b: Node, op: Operation) => Answer | undefined): Edit {
+export function alsoRefuses(group: 'payment.' | 'beneficiary.' | 'checkout.', extra: (b: Node, op: Operation) => WorldAnswer | undefined): Edit {
   const last = (Object.keys(BUSINESS_RULES) as Rule[]).filter((n) => n.startsWith(group)).at(-1)!;
   return { rules: { [last]: (b: Node, op: Operation) => BUSINESS_RULES[last](b, op) ?? extra(b, op) } as Partial<RuntimeRules> };
 }

@@ -17,7 +17,7 @@ import { behaviourOf, type BehaviourSettings } from './behaviours.ts';
 import { matchOperation, type Operation } from './operations.ts';
 import { BUSINESS_RULES, normalised, ruleRefusal, type BusinessRules } from './rules.ts';
 import { checkBody, checkParameters, type Problem, type RawRequest, type ValidParameters } from './validate.ts';
-import type { Answer, Input, World } from './world.ts';
+import type { WorldAnswer, Input, World } from './world.ts';
 
 export interface RuntimeState {
   world: World;
@@ -25,7 +25,7 @@ export interface RuntimeState {
   tokens: Map<string, string[]>;
   rates: BusinessRates;
   /** Answers of requests that carried an Idempotency-Key, replayed for a repeat. */
-  replays: Map<string, Answer>;
+  replays: Map<string, WorldAnswer>;
 }
 
 /** The HTTP request as the handler reads it. */
@@ -115,7 +115,7 @@ function parseBody(request: RuntimeRequest, op: Operation): { body: unknown } | 
 }
 
 /** The behaviour's answer as sent: an error as the business error body, a success as JSON. */
-function served(op: Operation, result: Answer, headers: Record<string, string>): RuntimeAnswer {
+function served(op: Operation, result: WorldAnswer, headers: Record<string, string>): RuntimeAnswer {
   if (result.error) return { ...businessError(result.status, result.error.code, result.error.message, result.error.details, headers), facts: { op, outcome: 'error' } };
   const json: Record<string, string> = result.body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' };
   return { status: result.status, headers: { ...headers, ...json }, body: result.body, facts: { op, outcome: 'success' } };

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { isNode, type Node } from './operations.ts';
 import { seedRecord } from './resources.ts';
-import { project, unprocessable, type Answer, type Input, type World } from './world.ts';
+import { project, unprocessable, type WorldAnswer, type Input, type World } from './world.ts';
 
 export const SINGLE_LIMIT = 100_000;
 export const DAY_LIMIT = 100_000;
@@ -35,7 +35,7 @@ interface Ledger {
   totals: Map<string, number>;
   counts: Map<string, number>;
   /** The client's payment id (per operation) -> the answer already given. */
-  byClientId: Map<string, Answer>;
+  byClientId: Map<string, WorldAnswer>;
 }
 
 const ledgers = new WeakMap<World, Ledger>();
@@ -86,10 +86,10 @@ export const PAYMENT_SETTINGS: PaymentSettings = {
 /** Whether `total` kopecks are over `limit` rubles, counted as `how` says. */
 const over = (total: number, limit: number, how: 'at-most' | 'below' | 'off') => (how === 'below' ? total >= kopecks(limit) : how === 'at-most' ? total > kopecks(limit) : false);
 
-const limitRefusal = (message: string): Answer => unprocessable('LIMIT_EXCEEDED', message);
+const limitRefusal = (message: string): WorldAnswer => unprocessable('LIMIT_EXCEEDED', message);
 
 /** Why a ruble transfer of `amount` from `account` to `counterparty` is over a default limit, if it is. */
-function overLimit(ledger: Ledger, account: string, counterparty: string, amount: number, settings: PaymentSettings): Answer | undefined {
+function overLimit(ledger: Ledger, account: string, counterparty: string, amount: number, settings: PaymentSettings): WorldAnswer | undefined {
   const k = settings['limits.compare'] === 'rubles' ? kopecks(Math.floor(amount)) : kopecks(amount);
   if (over(k, SINGLE_LIMIT, settings['limit.single'])) return limitRefusal(`a single ruble transfer is at most ${SINGLE_LIMIT} rubles`);
   const day = ledger.totals.get(`${account} ${dayKey()}`) ?? 0;
@@ -121,7 +121,7 @@ export function sbpCommission(paidBefore: number, amount: number, settings: Paym
   return Math.floor((charged + 50) / 100) + 2500;
 }
 
-function accepted(world: World, input: Input, extra: Node = {}): Answer {
+function accepted(world: World, input: Input, extra: Node = {}): WorldAnswer {
   const paymentId = randomUUID();
   seedRecord(world, 'bank-payment', { paymentId, status: 'IN_PROGRESS', updatedAt: new Date().toISOString(), ...extra });
   const schema = input.op.success.schema!;
@@ -131,7 +131,7 @@ function accepted(world: World, input: Input, extra: Node = {}): Answer {
 }
 
 /** POST /api/v1/payment/{ruble-transfer,card-transfer,sbp}/pay. */
-export function bankPayment(world: World, input: Input, settings: PaymentSettings): Answer {
+export function bankPayment(world: World, input: Input, settings: PaymentSettings): WorldAnswer {
   const ledger = ledgerOf(world);
   const body = (isNode(input.body) ? input.body : {}) as Node;
   const clientId = typeof body.id === 'string' ? `${input.op.key} ${body.id}` : undefined;
@@ -139,7 +139,7 @@ export function bankPayment(world: World, input: Input, settings: PaymentSetting
   if (repeated) return repeated;
   const account = isNode(body.from) ? String(body.from.accountNumber) : '';
   const amount = typeof body.amount === 'number' ? body.amount : 0;
-  let answer: Answer;
+  let answer: WorldAnswer;
   if (input.op.template.endsWith('/ruble-transfer/pay')) {
     const to = isNode(body.to) ? body.to : {};
     const counterparty = `${String(to.accountNumber)}/${String(to.inn)}`;

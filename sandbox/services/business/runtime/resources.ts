@@ -8,7 +8,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { isNode, operationByKey } from './operations.ts';
 import { Synthesizer } from './synthesize.ts';
-import { listAnswer, notFound, overlay, project, unprocessable, type Answer, type Input, type Record_, type World } from './world.ts';
+import { listAnswer, notFound, overlay, project, unprocessable, type WorldAnswer, type Input, type Record_, type World } from './world.ts';
 
 export interface ResourceSpec {
   kind: string;
@@ -125,7 +125,7 @@ export const RESOURCES: ResourceSpec[] = [
 const keyOf = (spec: ResourceSpec, values: Record<string, unknown>) => spec.key.map((k) => String(values[k])).join('/');
 const byKind = new Map(RESOURCES.map((r) => [r.kind, r]));
 
-function parentMissing(world: World, spec: ResourceSpec, values: Record<string, unknown>): Answer | undefined {
+function parentMissing(world: World, spec: ResourceSpec, values: Record<string, unknown>): WorldAnswer | undefined {
   if (!spec.parent) return undefined;
   const parent = byKind.get(spec.parent)!;
   if (!world.get(parent.kind, keyOf(parent, values))) return notFound(`${parent.kind} ${keyOf(parent, values)}`);
@@ -159,7 +159,7 @@ export interface ResourceSettings {
 
 export const RESOURCE_SETTINGS: ResourceSettings = { 'rules.keptWhenCreated': true, 'deleted.removed': true };
 
-function create(world: World, spec: ResourceSpec, input: Input, settings: ResourceSettings): Answer {
+function create(world: World, spec: ResourceSpec, input: Input, settings: ResourceSettings): WorldAnswer {
   const body = isNode(input.body) ? input.body : {};
   const values: Record_ = { ...body, ...input.path };
   const missing = parentMissing(world, spec, values);
@@ -176,7 +176,7 @@ function create(world: World, spec: ResourceSpec, input: Input, settings: Resour
   return { status: input.op.success.status, body: project(record, pointer, key) };
 }
 
-function found(world: World, spec: ResourceSpec, input: Input): { record: Record_ } | { answer: Answer } {
+function found(world: World, spec: ResourceSpec, input: Input): { record: Record_ } | { answer: WorldAnswer } {
   const missing = parentMissing(world, spec, input.path);
   if (missing) return { answer: missing };
   const key = keyOf(spec, input.path);
@@ -184,12 +184,12 @@ function found(world: World, spec: ResourceSpec, input: Input): { record: Record
   return record ? { record } : { answer: notFound(`${spec.kind} ${key}`) };
 }
 
-function respond(record: Record_, input: Input): Answer {
+function respond(record: Record_, input: Input): WorldAnswer {
   const pointer = input.op.success.schema;
   return { status: input.op.success.status, body: pointer ? project(record, pointer, String(record.__key)) : undefined };
 }
 
-function list(world: World, spec: ResourceSpec, input: Input): Answer {
+function list(world: World, spec: ResourceSpec, input: Input): WorldAnswer {
   const missing = parentMissing(world, spec, input.path);
   if (missing) return missing;
   const filters = { ...input.path, ...input.query };
@@ -200,7 +200,7 @@ function list(world: World, spec: ResourceSpec, input: Input): Answer {
 }
 
 /** The resource behaviour for an operation, when the table names it. */
-export function resourceBehaviour(opKey: string): ((world: World, input: Input, settings: ResourceSettings) => Answer) | undefined {
+export function resourceBehaviour(opKey: string): ((world: World, input: Input, settings: ResourceSettings) => WorldAnswer) | undefined {
   for (const spec of RESOURCES) {
     if (spec.create?.includes(opKey)) return (world, input, settings) => create(world, spec, input, settings);
     if (spec.list?.includes(opKey)) return (world, input) => list(world, spec, input);

@@ -13,7 +13,7 @@
  */
 import { namedRules } from '../../../faults/modifiers.ts';
 import { isNode, type Node, type Operation } from './operations.ts';
-import type { Answer } from './world.ts';
+import type { WorldAnswer } from './world.ts';
 
 export const PAYMENT_DRAFT = 'POST /api/v1/payment/create';
 export const RUBLE_TRANSFER = 'POST /api/v1/payment/ruble-transfer/pay';
@@ -25,7 +25,7 @@ export const CHECKOUT_V1_CREATE = 'POST /api/v1/checkout/order';
 export const CARDS_LISTS = new Set(['GET /api/v1/card', 'GET /api/v3/card']);
 
 /** The 422 answer of the broken rule `rule`. */
-export const refused = (rule: string, message: string, field: string): Answer => ({ status: 422, error: { code: 'BUSINESS_RULE_VIOLATION', message: `${rule}: ${message}`, details: { [field]: message } } });
+export const refused = (rule: string, message: string, field: string): WorldAnswer => ({ status: 422, error: { code: 'BUSINESS_RULE_VIOLATION', message: `${rule}: ${message}`, details: { [field]: message } } });
 export const present = (node: Node, name: string) => node[name] !== undefined && node[name] !== null;
 
 /** The recipient's inn of a payment: in `to` for a ruble transfer, at the top for a draft. */
@@ -35,7 +35,7 @@ const documentsOf = (b: Node) => (Array.isArray(b.documents) ? b.documents.filte
 
 /** A document type of 2.6 and the field it needs. */
 function documentNeeds(type: string, need: string) {
-  return (b: Node): Answer | undefined => {
+  return (b: Node): WorldAnswer | undefined => {
     const i = documentsOf(b).findIndex((doc) => doc.type === type && !present(doc, need));
     return i < 0 ? undefined : refused(`2.6 ${type}`, `a ${type} needs ${need}`, `documents[${i}].${need}`);
   };
@@ -43,7 +43,7 @@ function documentNeeds(type: string, need: string) {
 
 /** Items of an order that uses delivery services, each needing `field`. */
 function deliveryNeeds(field: string) {
-  return (b: Node): Answer | undefined => {
+  return (b: Node): WorldAnswer | undefined => {
     if (!present(b, 'shippingParameters')) return undefined;
     const items = Array.isArray(b.items) ? b.items.filter(isNode) : [];
     const i = items.findIndex((item) => !present(item, field));
@@ -51,7 +51,7 @@ function deliveryNeeds(field: string) {
   };
 }
 
-type BusinessRule = (body: Node, op: Operation) => Answer | undefined;
+type BusinessRule = (body: Node, op: Operation) => WorldAnswer | undefined;
 
 /** Every rule, by name; within one operation group they run in this order, the first refusal wins. */
 export const BUSINESS_RULES = namedRules<BusinessRule>()({
@@ -92,7 +92,7 @@ function rulesOf(op: Operation): RuleName[] {
 }
 
 /** The broken rule and its 422 answer, or undefined when the request meets every rule of `rules`. */
-export function ruleRefusal(rules: BusinessRules, op: Operation, body: unknown): { rule: RuleName; answer: Answer } | undefined {
+export function ruleRefusal(rules: BusinessRules, op: Operation, body: unknown): { rule: RuleName; answer: WorldAnswer } | undefined {
   if (!isNode(body)) return undefined;
   for (const rule of rulesOf(op)) {
     const answer = rules[rule](body, op);

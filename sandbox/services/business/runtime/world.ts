@@ -18,14 +18,14 @@ export interface Input {
   body: unknown;
 }
 
-export interface Answer {
+export interface WorldAnswer {
   status: number;
   body?: unknown;
   error?: { code: string; message: string; details?: Record<string, string> };
 }
 
-export const notFound = (what: string): Answer => ({ status: 404, error: { code: 'NOT_FOUND', message: `${what} not found` } });
-export const unprocessable = (code: string, message: string): Answer => ({ status: 422, error: { code, message } });
+export const notFound = (what: string): WorldAnswer => ({ status: 404, error: { code: 'NOT_FOUND', message: `${what} not found` } });
+export const unprocessable = (code: string, message: string): WorldAnswer => ({ status: 422, error: { code, message } });
 
 /** Property name -> schema pointer of an object schema, through `$ref` and `allOf`. */
 export function propertyPointers(pointer: string): Map<string, string> {
@@ -67,7 +67,7 @@ export function overlay(target: Record_, source: unknown, pointer: string): Reco
 const PAGE_META = ['offset', 'limit', 'size', 'total', 'totalNumber', 'count'];
 
 /** A page of records as the list operation's success body (root array, or its first array property). */
-export function listAnswer(op: Operation, records: Record_[], input: Input, defaultLimit = 100): Answer {
+export function listAnswer(op: Operation, records: Record_[], input: Input, defaultLimit = 100): WorldAnswer {
   const pointer = op.success.schema;
   if (!pointer) return { status: op.success.status };
   const offset = typeof input.query.offset === 'number' ? input.query.offset : 0;
