@@ -16,7 +16,7 @@ function quote(text: string): string {
 
 /** The text with percent-encoded unreserved characters decoded; everything else as it was. */
 export function decodeUnreserved(text: string, escapes = ENCODED_UNRESERVED): string {
-  return text.replace(escapes, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+  return text.replace(escapes, (sequence) => String.fromCharCode(parseInt(sequence.slice(1), 16)));
 }
 
 const isForm = (headers: Record<string, string>) => Object.entries(headers).some(([name, value]) => name.toLowerCase() === 'content-type' && /^application\/x-www-form-urlencoded\b/i.test(value));

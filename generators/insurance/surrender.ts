@@ -4,7 +4,7 @@
  * (x-generate hints), and a contractId that is fresh in every run, so a long-lived target never sees
  * one twice. The fixed sample request the client's control sends lives in harness/insurance/requests.ts.
  */
-import fc from 'fast-check';
+import type fc from 'fast-check';
 import { SURRENDER_REQUEST, type SurrenderItem, type SurrenderRequest } from '../../harness/insurance/surrender.ts';
 import { schemaArbitrary } from '../schema-arbitrary.ts';
 

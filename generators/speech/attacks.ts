@@ -22,7 +22,6 @@ import {
   validCall,
   validStream,
   type SpeechCall,
-  type ValidCall,
 } from './calls.ts';
 import type { SpeechKit } from '../../harness/speech/token.ts';
 import type { Attack } from '../../harness/speech/requests.ts';

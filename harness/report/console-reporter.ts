@@ -8,7 +8,7 @@
  * Output of the tests themselves (measurements) passes through as vitest prints it.
  */
 import { relative } from 'node:path';
-import { DefaultReporter, type TestCase, type TestModule } from 'vitest/node';
+import { DefaultReporter, type TestModule } from 'vitest/node';
 import { codeOf } from './records.ts';
 import { outcomeOf } from './test-outcome.ts';
 

@@ -82,7 +82,6 @@ describe('speech: valid tokens', () => {
   });
 
   requirementTest('SPE-RSP-001', async (t) => {
-    const s = speechSettings(t);
     const res = await plainTokenAccepted(t);
     t.expectNone(conformsTo(res, schemaId('speech/recognize-response'), t.id), res);
   });

@@ -118,7 +118,7 @@ function step(current: Located, name: string, root: Root, done: string[], last: 
   const requiredIn: boolean[] = [];
   for (const conj of current.alternatives) {
     for (const key of declared(conj).filter(matches)) {
-      const declaring = conj.filter((s) => isJsonObject(s.properties) && Object.prototype.hasOwnProperty.call(s.properties, key));
+      const declaring = conj.filter((s) => isJsonObject(s.properties) && Object.hasOwn(s.properties, key));
       requiredIn.push(conj.some((s) => Array.isArray(s.required) && s.required.includes(key)));
       let child: Conj[] = [[]];
       for (const parent of declaring) {

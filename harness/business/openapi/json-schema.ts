@@ -94,7 +94,7 @@ export class DocumentSchemas {
   private readonly bundleBase: string;
 
   constructor(
-    private readonly document: Record<string, unknown>,
+    document: Record<string, unknown>,
     options: { validateFormats?: boolean } = {},
   ) {
     this.ajv = new Ajv2020({ strict: false, allErrors: true, unicodeRegExp: false, logger: false, validateFormats: options.validateFormats ?? true });

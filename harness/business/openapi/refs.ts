@@ -32,7 +32,7 @@ export function resolvePointer(root: unknown, ref: string): unknown {
   for (const raw of pointer.slice(1).split('/')) {
     if (!isObject(node)) return undefined;
     const token = unescapeToken(raw);
-    if (!Object.prototype.hasOwnProperty.call(node, token)) return undefined;
+    if (!Object.hasOwn(node, token)) return undefined;
     node = (node as Record<string, unknown>)[token];
   }
   return node;

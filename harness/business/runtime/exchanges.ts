@@ -14,7 +14,7 @@
  * one: every answer is kept, and every 5xx counts.
  */
 import { randomUUID } from 'node:crypto';
-import { type InvalidRequest, type GeneratedRequest } from './request.ts';
+import type { InvalidRequest, GeneratedRequest } from './request.ts';
 import { withFreshValue } from './fresh.ts';
 import { locate, releaseTaxRequests, OWN, requestsFor, withIdentifiers, type Located } from './identifiers.ts';
 import { pathParams } from './links.ts';

@@ -73,7 +73,10 @@ export function operationControl(plan: RuntimePlan, op: OperationPlan, exchanges
   const flaky = serverErrorOf(op.row);
   if (flaky) throw inconclusive('NO_CONTROL', `${op.row} answered a request with a 5xx in this run (${flaky}), so no answer of it is evidence and ${what} proves nothing`);
   const control = exchanges.valid.find((e) => served(plan, op, e.response));
-  if (control) return cite(control.response, 'control');
+  if (control) {
+    cite(control.response, 'control');
+    return;
+  }
   const first = exchanges.valid.find((e) => e.response)?.response;
   cite(first, 'control');
   const why = first ? documentedSuccess(op.model, first, plan.schemas, '')[0]?.received ?? `status ${first.status}` : 'no answer';

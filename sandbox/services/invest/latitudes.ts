@@ -26,7 +26,10 @@ const eachExpireDate = (edit: (utc: string) => string) => portfolio((body) => ((
 
 /** proto3's JSON mapping: a field that holds its type's default (0, "0" for an int64, "", false, an empty list) is left out. */
 function withoutDefaults(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(withoutDefaults);
+  if (Array.isArray(node)) {
+    node.forEach(withoutDefaults);
+    return;
+  }
   if (node === null || typeof node !== 'object') return;
   const o = node as Node;
   for (const [key, value] of Object.entries(o)) {

@@ -19,7 +19,7 @@ const TOTAL_OF: Record<InstrumentType, string> = {
 };
 export const CLASS_TOTALS = Object.values(TOTAL_OF);
 
-const valueOf = (h: Holding) => times(h.price + h.nkd, h.quantity);
+const holdingValue = (h: Holding) => times(h.price + h.nkd, h.quantity);
 const costOf = (h: Holding) => times(h.averagePrice, h.quantity);
 const percent = (part: bigint, whole: bigint) => (whole === 0n ? 0n : mulDiv(part, 100n * NANO, whole));
 
@@ -63,12 +63,12 @@ export function portfolioOf(account: Account, currency: Currency): Record<string
   const totals = new Map<string, bigint>(CLASS_TOTALS.map((name) => [name, 0n]));
   for (const h of account.holdings) {
     const name = TOTAL_OF[h.instrumentType];
-    totals.set(name, totals.get(name)! + convert(valueOf(h), h.currency, currency));
+    totals.set(name, totals.get(name)! + convert(holdingValue(h), h.currency, currency));
   }
   const portfolioTotal = [...totals.values()].reduce((sum, amount) => sum + amount, 0n);
   const cost = account.holdings.reduce((sum, h) => sum + convert(costOf(h), h.currency, currency), 0n);
   const dailyRub = account.holdings.reduce((sum, h) => sum + convert(h.dailyYield, h.currency, 'rub'), 0n);
-  const portfolioRub = account.holdings.reduce((sum, h) => sum + convert(valueOf(h), h.currency, 'rub'), 0n);
+  const portfolioRub = account.holdings.reduce((sum, h) => sum + convert(holdingValue(h), h.currency, 'rub'), 0n);
 
   const body: Record<string, unknown> = {};
   for (const [name, amount] of totals) body[name] = money(amount, currency);

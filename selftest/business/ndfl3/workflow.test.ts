@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { ToolError } from '../../../harness/errors.ts';
+import type { ToolError } from '../../../harness/errors.ts';
 import { ndfl3Config, requireMachine, requireStateField } from '../../../harness/business/ndfl3/config.ts';
 import { workflow } from '../../../harness/business/ndfl3/workflow.ts';
 import { loadTarget } from '../../../harness/target.ts';

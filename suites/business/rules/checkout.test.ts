@@ -14,7 +14,7 @@ import { accepted, controlRefused, expectRuleRefused, fitsDocument, generatedReq
 import { enumOf, fieldSites, needSite } from '../../../harness/business/runtime/schema-sites.ts';
 import { getAt, isJsonObject, type JsonObject, type JsonPath, removeAt, setAt } from '../../../harness/json.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
-import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import type { OperationPlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 
 const plan = await runtimePlan();

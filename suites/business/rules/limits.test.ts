@@ -9,7 +9,7 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import type { OperationPlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { payment, RUBLE_TRANSFER, SBP_TRANSFER } from '../../../harness/business/rules/payments.ts';
 import { accepted, expectRuleRefused, freshCounterparty, generatedRequest, PAYER_ROLES, payerAccount, refused, ruleControl, rulesConfig, submit, uniqueId } from '../../../harness/business/rules/rules.ts';

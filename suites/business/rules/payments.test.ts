@@ -9,7 +9,7 @@
 import { failure } from '../../../harness/checks/failure.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
-import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import type { OperationPlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { payment, PAYMENT_DRAFT, paymentOpWith, type Recipient, RUBLE_TRANSFER } from '../../../harness/business/rules/payments.ts';
 import { accepted, expectRuleRefused, fitsDocument, freshCounterparty, opOf, PAYER_ROLES, payerAccount, refused, refusedByPractice, ruleControl, submit, uniqueId } from '../../../harness/business/rules/rules.ts';

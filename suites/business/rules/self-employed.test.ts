@@ -14,7 +14,7 @@ import { inconclusive, ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest } from '../../../harness/suite.ts';
 import type { GeneratedRequest } from '../../../harness/business/runtime/request.ts';
-import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import type { OperationPlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { accepted, controlRefused, generatedRequest, rulesConfig, submit } from '../../../harness/business/rules/rules.ts';
 import { isJsonObject, type JsonObject } from '../../../harness/json.ts';

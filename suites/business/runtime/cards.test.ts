@@ -21,7 +21,7 @@ import { canonicalJson, isJsonObject } from '../../../harness/json.ts';
 import { type Host, sendOperation } from '../../../harness/business/runtime/send.ts';
 import { conclusive, notAfterServerError } from '../../../harness/business/runtime/judge.ts';
 import { notLocatedRow, unusableRows } from '../../../harness/business/blocks.ts';
-import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import type { OperationPlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 
 const plan = await runtimePlan();

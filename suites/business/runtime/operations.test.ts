@@ -41,7 +41,7 @@ import { type OperationExchange, serverErrorsOf } from '../../../harness/busines
 import { disposableShortage } from '../../../harness/business/runtime/fixtures.ts';
 import { identifiersExist } from '../../../harness/business/runtime/identifiers.ts';
 import { answered, conclusive, documentsContent, documentsJsonSchema, operationControl, served, unknownIdentifierIs400 } from '../../../harness/business/runtime/judge.ts';
-import { type OperationPlan, type RuntimePlan } from '../../../harness/business/runtime/plan.ts';
+import type { OperationPlan, RuntimePlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { skippedRow, unusableRows } from '../../../harness/business/blocks.ts';
 

@@ -12,7 +12,7 @@ import type { CapturedResponse } from '../../../harness/http.ts';
 import { requirementTest } from '../../../harness/suite.ts';
 import { conclusive, notAfterServerError } from '../../../harness/business/runtime/judge.ts';
 import { itemsOf, PAGING_NAMES, pagingOf } from '../../../harness/business/runtime/paging.ts';
-import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import type { OperationPlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { sendOperation } from '../../../harness/business/runtime/send.ts';
 import { notLocatedRow, unusableRows } from '../../../harness/business/blocks.ts';

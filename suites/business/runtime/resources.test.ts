@@ -17,7 +17,7 @@ import { create, requestsFor, withIdentifiers } from '../../../harness/business/
 import { served } from '../../../harness/business/runtime/judge.ts';
 import { disposableSet } from '../../../harness/business/runtime/fixtures.ts';
 import { deletePairs, type ReadLink, readLinks } from '../../../harness/business/runtime/links.ts';
-import { type OperationPlan } from '../../../harness/business/runtime/plan.ts';
+import type { OperationPlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { skippedRow, unusableRows } from '../../../harness/business/blocks.ts';
 
