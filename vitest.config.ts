@@ -14,7 +14,10 @@ import { runSettings, variableOf } from './harness/runner/settings.ts';
 // worker per core and one more, so that each worker's preparation is not paid more often than helps.
 const settings = runSettings();
 const { batch } = settings;
-const workers = variableOf('CONFORMANCE_WORKERS') === undefined && !settings.targetFile && !batch ? Math.min(settings.workers, availableParallelism() + 1) : settings.workers;
+const workers =
+  variableOf('CONFORMANCE_WORKERS') === undefined && !settings.targetFile && !batch
+    ? Math.min(settings.workers, availableParallelism() + 1)
+    : settings.workers;
 // A batch run (harness/runner/batch.ts) runs the wrapper files of its variants instead of suites/ itself.
 const root = batch ? `${readBatchManifest(batch).dir}/` : 'suites/';
 

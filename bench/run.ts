@@ -40,7 +40,12 @@ async function timeIt(fn: () => Promise<void> | void, iterations: number): Promi
 }
 
 /** Interleaves two measurements `rounds` times and returns the median time of each. */
-async function compare(a: () => Promise<void> | void, b: () => Promise<void> | void, iterations: number, rounds = 5): Promise<[number, number]> {
+async function compare(
+  a: () => Promise<void> | void,
+  b: () => Promise<void> | void,
+  iterations: number,
+  rounds = 5,
+): Promise<[number, number]> {
   const ta: number[] = [];
   const tb: number[] = [];
   for (let r = 0; r < rounds; r++) {
@@ -72,7 +77,10 @@ try {
     () => void values.forEach((v) => validate(v)),
     () => {
       // A fresh $id beside the original keeps its relative $refs resolvable.
-      const fresh = registry.ajv.compile({ ...registry.schema(SURRENDER_REQUEST), $id: `${SURRENDER_REQUEST.replace(/\.json$/, '')}-${++compiles}.json` });
+      const fresh = registry.ajv.compile({
+        ...registry.schema(SURRENDER_REQUEST),
+        $id: `${SURRENDER_REQUEST.replace(/\.json$/, '')}-${++compiles}.json`,
+      });
       values.forEach((v) => fresh(v));
     },
     5,
@@ -83,7 +91,12 @@ try {
   const genMs = await timeIt(() => void fc.sample(surrenderRequest(), { numRuns: 100 }), 5);
   report('valid surrender request generation', (genMs * 1000) / 100, 'µs per value');
   const invalidMs = await timeIt(() => void invalidCases(SURRENDER_REQUEST, values[0]), 20);
-  report('invalid cases of one request (derived and verified with ajv)', invalidMs, 'ms per request', `${invalidCases(SURRENDER_REQUEST, values[0]).length} cases`);
+  report(
+    'invalid cases of one request (derived and verified with ajv)',
+    invalidMs,
+    'ms per request',
+    `${invalidCases(SURRENDER_REQUEST, values[0]).length} cases`,
+  );
 
   const redactor = new Redactor();
   for (let i = 0; i < 20; i++) redactor.register(`secret-value-${i}-${'x'.repeat(20)}`);
@@ -93,16 +106,28 @@ try {
 
   // What a property test does per value (generate, send through the harness's client, validate the
   // answer), against the bare loopback round trip measured above.
-  const target = targetOf('bench', { name: 'bench', kind: 'sandbox', services: { insurance: { url: `${sandbox.urls.http}/insurance`, token: 'bench-no-such-token' } } } as TargetFileData);
+  const target = targetOf('bench', {
+    name: 'bench',
+    kind: 'sandbox',
+    services: { insurance: { url: `${sandbox.urls.http}/insurance`, token: 'bench-no-such-token' } },
+  } as TargetFileData);
   const client = new HttpClient(target);
   const answerSchema = registry.validator(SURRENDER_REQUEST);
   const perValue = await timeIt(async () => {
     const [value] = fc.sample(surrenderRequest(), { numRuns: 1 });
-    const res = await client.send({ area: 'insurance', operation: 'POST surrender', sideEffect: 'read', method: 'POST', url, json: value, pacing: 'burst' });
+    const res = await client.send({
+      area: 'insurance',
+      operation: 'POST surrender',
+      sideEffect: 'read',
+      method: 'POST',
+      url,
+      json: value,
+      pacing: 'burst',
+    });
     answerSchema(res.json);
   }, 200);
   report('property test value (generate, send, validate) against the loopback', 1000 / perValue, 'values per second');
-  report('property test value / bare loopback round trip', perValue / viaRequest, 'ratio', 'the harness\'s own cost per request, above 1');
+  report('property test value / bare loopback round trip', perValue / viaRequest, 'ratio', "the harness's own cost per request, above 1");
 } finally {
   await sandbox.close();
 }
@@ -110,8 +135,14 @@ try {
 /** A child's wall and CPU time (user + system, itself and its children), from bash's `times`. */
 function childCost(command: string[], env: Record<string, string>): { wallMs: number; cpuMs: number } {
   const started = performance.now();
-  const out = spawnSync('bash', ['-c', '"$@" >/dev/null 2>&1; times', 'bash', ...command], { env: { ...process.env, ...env }, encoding: 'utf8' });
-  const seconds = (t: string) => { const m = /(\d+)m([\d.]+)s/.exec(t); return m ? Number(m[1]) * 60 + Number(m[2]) : 0; };
+  const out = spawnSync('bash', ['-c', '"$@" >/dev/null 2>&1; times', 'bash', ...command], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  const seconds = (t: string) => {
+    const m = /(\d+)m([\d.]+)s/.exec(t);
+    return m ? Number(m[1]) * 60 + Number(m[2]) : 0;
+  };
   const children = (out.stdout.trim().split('\n')[1] ?? '').split(/\s+/);
   return { wallMs: performance.now() - started, cpuMs: (seconds(children[0] ?? '') + seconds(children[1] ?? '')) * 1000 };
 }
@@ -120,7 +151,9 @@ function childCost(command: string[], env: Record<string, string>): { wallMs: nu
 function suiteRun(args: string[]): { wallMs: number; cpuMs: number; tests: number } {
   const dir = mkdtempSync(join(tmpdir(), 'pc-bench-'));
   try {
-    const cost = childCost([process.execPath, 'bin/partner-conformance.mjs', 'run', '--reports', dir, ...args], { CONFORMANCE_PROGRESS: '0' });
+    const cost = childCost([process.execPath, 'bin/partner-conformance.mjs', 'run', '--reports', dir, ...args], {
+      CONFORMANCE_PROGRESS: '0',
+    });
     let tests = 0;
     try {
       const counts = (JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { counts: Record<string, number> }).counts;
@@ -142,8 +175,17 @@ const one = suiteRun(['suites/insurance/limits.test.ts', '--testNamePattern', 'I
 const oneOfAll = suiteRun(['--areas', 'insurance', '--grep', 'INS-LIM-001']);
 const area = suiteRun(['--areas', 'insurance']);
 report('a conformance run of one test: CPU (command line, vitest, sandbox, one worker prepared)', one.cpuMs, 'ms');
-report('CPU per suite file before its first test (insurance files collected)', (oneOfAll.cpuMs - one.cpuMs) / Math.max(1, INSURANCE_FILES - 1), 'ms per file');
-report('CPU per test (insurance area)', (area.cpuMs - oneOfAll.cpuMs) / Math.max(1, area.tests - oneOfAll.tests), 'ms per test', `${area.tests} tests`);
+report(
+  'CPU per suite file before its first test (insurance files collected)',
+  (oneOfAll.cpuMs - one.cpuMs) / Math.max(1, INSURANCE_FILES - 1),
+  'ms per file',
+);
+report(
+  'CPU per test (insurance area)',
+  (area.cpuMs - oneOfAll.cpuMs) / Math.max(1, area.tests - oneOfAll.tests),
+  'ms per test',
+  `${area.tests} tests`,
+);
 report('insurance area run: wall', area.wallMs / 1000, 's', `CPU ${(area.cpuMs / 1000).toFixed(1)} s on ${cpus().length} cores`);
 
 // The fault run: faults share batch runs, each against its own sandbox; one fault alone against eight.
@@ -151,9 +193,22 @@ const faults = (await loadFaults()).filter((f) => f.area === 'insurance').slice(
 const alone = await runBatch([{ id: faults[0].id, switches: [faults[0].id], files: suiteFilesFor(faults[0]), only: faults[0].catches }]);
 const eight = await runBatch(faults.map((f) => ({ id: f.id, switches: [f.id], files: suiteFilesFor(f), only: f.catches })));
 report('fault run, one insurance fault in its own batch run', alone.wallMs / 1000, 's');
-report('fault run, seconds per fault in a batch of eight', eight.wallMs / 1000 / faults.length, 's per fault', `batch ${(eight.wallMs / 1000).toFixed(1)} s`);
-report('fault run, a fault alone / a fault in a batch of eight', alone.wallMs / (eight.wallMs / faults.length), 'ratio', 'above 1: batches are cheaper');
+report(
+  'fault run, seconds per fault in a batch of eight',
+  eight.wallMs / 1000 / faults.length,
+  's per fault',
+  `batch ${(eight.wallMs / 1000).toFixed(1)} s`,
+);
+report(
+  'fault run, a fault alone / a fault in a batch of eight',
+  alone.wallMs / (eight.wallMs / faults.length),
+  'ratio',
+  'above 1: batches are cheaper',
+);
 
 mkdirSync('reports', { recursive: true });
-writeFileSync('reports/bench.json', JSON.stringify({ format: 'partner-conformance/bench@1', generatedAt: new Date().toISOString(), node: process.version, figures }, null, 2));
+writeFileSync(
+  'reports/bench.json',
+  JSON.stringify({ format: 'partner-conformance/bench@1', generatedAt: new Date().toISOString(), node: process.version, figures }, null, 2),
+);
 console.log('written reports/bench.json');

@@ -81,11 +81,20 @@ const copyWithoutKeyAt = (root: unknown, path: string[]): unknown => copyWithVal
 
 const label = (path: string[]) => (path.length ? path.join('.').replace(/\.(\d+)(?=\.|$)/g, '[$1]') : 'the body');
 
-function candidates(registry: SchemaRegistry, schema: Schema, base: string, value: unknown, path: string[], root: unknown, out: InvalidCase[]): void {
+function candidates(
+  registry: SchemaRegistry,
+  schema: Schema,
+  base: string,
+  value: unknown,
+  path: string[],
+  root: unknown,
+  out: InvalidCase[],
+): void {
   const flat = flatten(registry, { schema, base });
   const s = flat.schema;
   const type = typeOf(s);
-  const add = (rule: string, description: string, mutated: unknown, at = path) => out.push({ rule, path: pointerOf(at), description, value: mutated });
+  const add = (rule: string, description: string, mutated: unknown, at = path) =>
+    out.push({ rule, path: pointerOf(at), description, value: mutated });
   const name = label(path);
 
   if (path.length > 0 && type) {
@@ -101,14 +110,17 @@ function candidates(registry: SchemaRegistry, schema: Schema, base: string, valu
     for (const req of (s.required as string[] | undefined) ?? []) {
       if (req in obj) add('required', `${label([...path, req])} missing`, copyWithoutKeyAt(root, [...path, req]));
     }
-    if (s.additionalProperties === false) add('additionalProperties', `${name}: an undeclared property`, copyWithValueAt(root, [...path, 'undeclaredProperty'], 'x'));
+    if (s.additionalProperties === false)
+      add('additionalProperties', `${name}: an undeclared property`, copyWithValueAt(root, [...path, 'undeclaredProperty'], 'x'));
     const props = (s.properties as Record<string, Schema> | undefined) ?? {};
-    for (const [key, sub] of Object.entries(props)) if (key in obj) candidates(registry, sub, flat.base, obj[key], [...path, key], root, out);
+    for (const [key, sub] of Object.entries(props))
+      if (key in obj) candidates(registry, sub, flat.base, obj[key], [...path, key], root, out);
   }
   if (type === 'array' && Array.isArray(value)) {
     const min = s.minItems as number | undefined;
     const max = s.maxItems as number | undefined;
-    if (min !== undefined && min > 0) add('minItems', `${name} of ${min - 1} items (minItems ${min})`, copyWithValueAt(root, path, value.slice(0, min - 1)));
+    if (min !== undefined && min > 0)
+      add('minItems', `${name} of ${min - 1} items (minItems ${min})`, copyWithValueAt(root, path, value.slice(0, min - 1)));
     if (max !== undefined && max <= 5000 && value.length > 0) {
       const longer = Array.from({ length: max + 1 }, (_, i) => value[i % value.length]);
       add('maxItems', `${name} of ${max + 1} items (maxItems ${max})`, copyWithValueAt(root, path, longer));
@@ -118,20 +130,28 @@ function candidates(registry: SchemaRegistry, schema: Schema, base: string, valu
   if (type === 'string' && typeof value === 'string') {
     const min = s.minLength as number | undefined;
     const max = s.maxLength as number | undefined;
-    if (min !== undefined && min > 0) add('minLength', `${name} of ${min - 1} characters (minLength ${min})`, copyWithValueAt(root, path, 'x'.repeat(min - 1)));
-    if (max !== undefined) add('maxLength', `${name} of ${max + 1} characters (maxLength ${max})`, copyWithValueAt(root, path, 'x'.repeat(max + 1)));
+    if (min !== undefined && min > 0)
+      add('minLength', `${name} of ${min - 1} characters (minLength ${min})`, copyWithValueAt(root, path, 'x'.repeat(min - 1)));
+    if (max !== undefined)
+      add('maxLength', `${name} of ${max + 1} characters (maxLength ${max})`, copyWithValueAt(root, path, 'x'.repeat(max + 1)));
     if (typeof s.pattern === 'string') {
       const re = new RegExp(s.pattern, 'u');
       const breaker = ['!', '', ' ', `${value}!`, '@@@@'].find((v) => !re.test(v));
-      if (breaker !== undefined) add('pattern', `${name}: ${JSON.stringify(breaker)} does not match ${s.pattern}`, copyWithValueAt(root, path, breaker));
+      if (breaker !== undefined)
+        add('pattern', `${name}: ${JSON.stringify(breaker)} does not match ${s.pattern}`, copyWithValueAt(root, path, breaker));
     }
-    for (const [bad, what] of FORMAT_BREAKERS[s.format as string] ?? []) add('format', `${name}: ${what} (${JSON.stringify(bad)})`, copyWithValueAt(root, path, bad));
+    for (const [bad, what] of FORMAT_BREAKERS[s.format as string] ?? [])
+      add('format', `${name}: ${what} (${JSON.stringify(bad)})`, copyWithValueAt(root, path, bad));
   }
   if ((type === 'number' || type === 'integer') && typeof value === 'number') {
-    if (typeof s.minimum === 'number') add('minimum', `${name} of ${s.minimum - 1} (minimum ${s.minimum})`, copyWithValueAt(root, path, s.minimum - 1));
-    if (typeof s.maximum === 'number') add('maximum', `${name} of ${s.maximum + 1} (maximum ${s.maximum})`, copyWithValueAt(root, path, s.maximum + 1));
-    if (typeof s.exclusiveMinimum === 'number') add('exclusiveMinimum', `${name} of ${s.exclusiveMinimum} (exclusive minimum)`, copyWithValueAt(root, path, s.exclusiveMinimum));
-    if (typeof s.exclusiveMaximum === 'number') add('exclusiveMaximum', `${name} of ${s.exclusiveMaximum} (exclusive maximum)`, copyWithValueAt(root, path, s.exclusiveMaximum));
+    if (typeof s.minimum === 'number')
+      add('minimum', `${name} of ${s.minimum - 1} (minimum ${s.minimum})`, copyWithValueAt(root, path, s.minimum - 1));
+    if (typeof s.maximum === 'number')
+      add('maximum', `${name} of ${s.maximum + 1} (maximum ${s.maximum})`, copyWithValueAt(root, path, s.maximum + 1));
+    if (typeof s.exclusiveMinimum === 'number')
+      add('exclusiveMinimum', `${name} of ${s.exclusiveMinimum} (exclusive minimum)`, copyWithValueAt(root, path, s.exclusiveMinimum));
+    if (typeof s.exclusiveMaximum === 'number')
+      add('exclusiveMaximum', `${name} of ${s.exclusiveMaximum} (exclusive maximum)`, copyWithValueAt(root, path, s.exclusiveMaximum));
     if (type === 'integer') add('type', `${name}: 1.5 instead of an integer`, copyWithValueAt(root, path, 1.5));
   }
 }
@@ -149,10 +169,15 @@ export function invalidCases<T>(schemaId: string, valid: T, registry: SchemaRegi
 }
 
 /** An arbitrary of invalid cases derived from an arbitrary of valid values. */
-export function invalidCaseArbitrary<T>(schemaId: string, valid: fc.Arbitrary<T>, registry: SchemaRegistry = schemaRegistry()): fc.Arbitrary<InvalidCase<T>> {
+export function invalidCaseArbitrary<T>(
+  schemaId: string,
+  valid: fc.Arbitrary<T>,
+  registry: SchemaRegistry = schemaRegistry(),
+): fc.Arbitrary<InvalidCase<T>> {
   return valid.chain((value) => {
     const cases = invalidCases(schemaId, value, registry);
-    if (cases.length === 0) throw new Error(`invalidCaseArbitrary: no invalid case derives from ${JSON.stringify(value).slice(0, 200)} under ${schemaId}`);
+    if (cases.length === 0)
+      throw new Error(`invalidCaseArbitrary: no invalid case derives from ${JSON.stringify(value).slice(0, 200)} under ${schemaId}`);
     return fc.constantFrom(...cases);
   });
 }

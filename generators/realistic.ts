@@ -10,7 +10,8 @@ import fc from 'fast-check';
 type Maker = (f: typeof faker) => string;
 
 const MAKERS: Record<string, Maker> = {
-  contractId: (f) => `${f.helpers.arrayElement(['INV', 'UNI', 'LIFE', 'NSG'])}-${f.date.past({ years: 5 }).getFullYear()}-${f.string.numeric(8)}`,
+  contractId: (f) =>
+    `${f.helpers.arrayElement(['INV', 'UNI', 'LIFE', 'NSG'])}-${f.date.past({ years: 5 }).getFullYear()}-${f.string.numeric(8)}`,
   personName: (f) => fakerRU.person.fullName({ sex: f.helpers.arrayElement(['female', 'male']) }),
   phone: () => `+7${fakerRU.string.numeric(10)}`,
   email: (f) => f.internet.email().toLowerCase(),

@@ -20,7 +20,9 @@ export interface SchemaArbitraryConstraints {
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 export function calendarDate(): fc.Arbitrary<string> {
-  return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2035-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  return fc
+    .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2035-12-31T00:00:00Z'), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10));
 }
 
 export function dateTime(): fc.Arbitrary<string> {
@@ -62,10 +64,15 @@ function stringArbitrary(schema: Schema, c: Required<Omit<SchemaArbitraryConstra
       return emailAddress();
   }
   const minLength = (schema.minLength as number | undefined) ?? 0;
-  const maxLength = Math.max(minLength, Math.min((schema.maxLength as number | undefined) ?? Infinity, hints.maxLength ?? Math.max(c.maxLength, minLength)));
+  const maxLength = Math.max(
+    minLength,
+    Math.min((schema.maxLength as number | undefined) ?? Infinity, hints.maxLength ?? Math.max(c.maxLength, minLength)),
+  );
   if (typeof schema.pattern === 'string') {
     const re = new RegExp(schema.pattern, 'u');
-    return fc.stringMatching(re).filter((s) => [...s].length >= minLength && [...s].length <= ((schema.maxLength as number | undefined) ?? Infinity));
+    return fc
+      .stringMatching(re)
+      .filter((s) => [...s].length >= minLength && [...s].length <= ((schema.maxLength as number | undefined) ?? Infinity));
   }
   return fc.string({ minLength, maxLength, unit: 'grapheme-ascii' });
 }
@@ -82,7 +89,11 @@ function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number>
   return fc.integer({ min: Math.ceil(min * scale), max: Math.floor(max * scale) }).map((n) => n / scale);
 }
 
-function build(located: Located, c: Required<Omit<SchemaArbitraryConstraints, 'registry'>>, registry: SchemaRegistry): fc.Arbitrary<unknown> {
+function build(
+  located: Located,
+  c: Required<Omit<SchemaArbitraryConstraints, 'registry'>>,
+  registry: SchemaRegistry,
+): fc.Arbitrary<unknown> {
   const { schema, base } = flatten(registry, located);
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
@@ -91,7 +102,11 @@ function build(located: Located, c: Required<Omit<SchemaArbitraryConstraints, 'r
     // A branch may only add constraints to the schema around it (anyOf: [{ required: [jti] }, …]):
     // generate from the surrounding schema merged with the branch.
     const { [key]: branches, ...around } = schema;
-    return fc.oneof(...(branches as Schema[]).map((branch) => build({ schema: mergeSchemas(around, flatten(registry, { schema: branch, base }).schema), base }, c, registry)));
+    return fc.oneof(
+      ...(branches as Schema[]).map((branch) =>
+        build({ schema: mergeSchemas(around, flatten(registry, { schema: branch, base }).schema), base }, c, registry),
+      ),
+    );
   }
   const type = typeOf(schema);
   const nullable = Array.isArray(schema.type) && schema.type.includes('null');

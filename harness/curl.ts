@@ -19,7 +19,10 @@ export function decodeUnreserved(text: string, escapes = ENCODED_UNRESERVED): st
   return text.replace(escapes, (sequence) => String.fromCharCode(parseInt(sequence.slice(1), 16)));
 }
 
-const isForm = (headers: Record<string, string>) => Object.entries(headers).some(([name, value]) => name.toLowerCase() === 'content-type' && /^application\/x-www-form-urlencoded\b/i.test(value));
+const isForm = (headers: Record<string, string>) =>
+  Object.entries(headers).some(
+    ([name, value]) => name.toLowerCase() === 'content-type' && /^application\/x-www-form-urlencoded\b/i.test(value),
+  );
 
 export function curlOf(req: { method: string; url: string; headers: Record<string, string>; bodyText?: string }): string {
   const url = decodeUnreserved(req.url, ENCODED_UNRESERVED_IN_URL);

@@ -78,7 +78,8 @@ export function signProblem(units: unknown, nano: unknown): string | undefined {
  * a value (units + nano/1e9), so it is read, not refused: the sign rule is a separate check.
  */
 export function toNanos(amount: RawAmount): bigint {
-  const problem = unitsProblem(amount.units) ?? (amount.nano === undefined || Number.isInteger(amount.nano) ? undefined : nanoProblem(amount.nano));
+  const problem =
+    unitsProblem(amount.units) ?? (amount.nano === undefined || Number.isInteger(amount.nano) ? undefined : nanoProblem(amount.nano));
   if (problem) throw new DecimalError(problem);
   const units = amount.units === undefined ? 0n : BigInt(amount.units as string);
   const nano = amount.nano === undefined ? 0n : BigInt(amount.nano as number);

@@ -16,7 +16,8 @@
 export const TOOL_ERROR_CODES = {
   TARGET_FILE_INVALID: 'the target file (or the waiver file) cannot be read, is not valid YAML, or breaks its schema',
   TARGET_FILE_MISSING_VARIABLE: 'the target file refers to an environment variable that is not set, or is set but empty',
-  SETTING_INVALID: 'a setting (an environment variable or a command-line option) has a value the suite cannot use, or the report folder cannot be made or written',
+  SETTING_INVALID:
+    'a setting (an environment variable or a command-line option) has a value the suite cannot use, or the report folder cannot be made or written',
   TARGET_UNREACHABLE: 'the service could not be reached (connection refused, DNS, TLS) or the connection broke',
   TARGET_TIMEOUT: 'the service did not answer in full within the request deadline',
   TARGET_REDIRECT: 'the service answered with a redirect, which the suite never follows (the Location is shown)',
@@ -31,16 +32,18 @@ export const SKIP_CODES_TABLE = {
   CREDENTIAL_MISSING: 'the target file lacks the service or the credential the test needs',
   FIXTURE_MISSING: 'the target file lacks the test data the test needs (an account, a pool, a taxpayer)',
   BURST_NOT_ALLOWED: 'a rate-limit burst against a non-loopback target that does not allow bursts',
-  AREA_NOT_SELECTED: 'the area is not among the target file\'s areas',
+  AREA_NOT_SELECTED: "the area is not among the target file's areas",
   VENDOR_CONVENTIONS_OFF: 'a vendor convention, and the target file does not ask for vendor conventions',
 } as const;
 
 export const INCONCLUSIVE_CODES_TABLE = {
   NO_CONTROL: 'a refusal proves nothing here: the control request (the same operation, valid) did not succeed in this run',
-  PRECONDITION_MISSING: 'the target lacks data the test needs first and the suite cannot make it (nothing creates it, a create was refused)',
+  PRECONDITION_MISSING:
+    'the target lacks data the test needs first and the suite cannot make it (nothing creates it, a create was refused)',
   NOT_LOCATED: 'what the requirement is about is not in the served document, so it cannot be judged',
   NOT_SUPPORTED: 'the target does not offer an optional feature the requirement is about (for example streaming)',
-  BURST_TOO_SLOW: 'a burst did not get more requests than the limit answered within the limit\'s window (a loaded machine or a slow link), so no 429 in it proves nothing',
+  BURST_TOO_SLOW:
+    "a burst did not get more requests than the limit answered within the limit's window (a loaded machine or a slow link), so no 429 in it proves nothing",
 } as const;
 
 export type ToolErrorCode = keyof typeof TOOL_ERROR_CODES;

@@ -135,7 +135,12 @@ export class HttpClient {
     const scoped = (key: string) => (this.options.paceScope ? `${this.options.paceScope}/${key}` : key);
     const limit = this.limitOf(spec.area);
     const service = limit.per === 'token' ? `${spec.area}#${this.tokenBudgets.of(spec.area, spec.headers)}` : spec.area;
-    const keyOf = (key: string, of: RateLimit): PaceKey => ({ key: scoped(key), intervalMs: intervalMs(of, fraction), windowMs: of.perSeconds * 1000, spare: spareOf(of, fraction) });
+    const keyOf = (key: string, of: RateLimit): PaceKey => ({
+      key: scoped(key),
+      intervalMs: intervalMs(of, fraction),
+      windowMs: of.perSeconds * 1000,
+      spare: spareOf(of, fraction),
+    });
     const keys = [keyOf(service, limit)];
     if (spec.rateGroup) keys.push(keyOf(spec.rateGroup.key, groupLimit(this.target, spec.rateGroup)));
     return keys;
@@ -149,7 +154,9 @@ export class HttpClient {
     const testSignal = currentTestScope()?.signal;
     const { retry429, maxRetryAfterMs } = this.target.settings;
     for (let attempt = 0; ; attempt++) {
-      const response = paced ? await this.onTime(spec, origin, outgoing, attempt, testSignal) : await this.unpaced(spec, origin, outgoing, attempt, testSignal);
+      const response = paced
+        ? await this.onTime(spec, origin, outgoing, attempt, testSignal)
+        : await this.unpaced(spec, origin, outgoing, attempt, testSignal);
       if (response.status !== 429) return response;
       const asked = retryAfterOf(response.headers);
       const header = asked.header ?? 'no Retry-After, so 1 s';
@@ -161,7 +168,10 @@ export class HttpClient {
       }
       if (!paced) return response;
       if (attempt >= retry429) {
-        throw this.toolError('TARGET_RATE_LIMITED', `${spec.operation} at ${origin} still answered 429 after ${attempt} retr${attempt === 1 ? 'y' : 'ies'} (settings.retry429 ${retry429}) (last ${header})`);
+        throw this.toolError(
+          'TARGET_RATE_LIMITED',
+          `${spec.operation} at ${origin} still answered 429 after ${attempt} retr${attempt === 1 ? 'y' : 'ies'} (settings.retry429 ${retry429}) (last ${header})`,
+        );
       }
       await this.waiting(() => sleep(asked.ms, testSignal), spec, `out the 429's ${header}`);
     }
@@ -173,7 +183,13 @@ export class HttpClient {
    * the lateness it showed, so that a busy worker gets through without breaking the pace; a worker
    * that cannot keep time even so ends the request as a SUITE_ERROR rather than send it late.
    */
-  private async onTime(spec: RequestSpec, origin: string, outgoing: Outgoing, attempt: number, testSignal: AbortSignal | undefined): Promise<CapturedResponse> {
+  private async onTime(
+    spec: RequestSpec,
+    origin: string,
+    outgoing: Outgoing,
+    attempt: number,
+    testSignal: AbortSignal | undefined,
+  ): Promise<CapturedResponse> {
     const pacingFrom = performance.now();
     let span = 0;
     for (let late = 0; ; late++) {
@@ -195,12 +211,21 @@ export class HttpClient {
       // A worker this late once will be again: its next slot keeps the key free for as long (and more).
       span = Math.min(MAX_SPAN_MS, Math.max(MIN_SPAN_MS, 2 * (Date.now() - slot)));
       if (late + 1 >= MAX_LATE_DEPARTURES) {
-        throw this.toolError('SUITE_ERROR', `${spec.operation} was not sent: ${MAX_LATE_DEPARTURES} times in a row this worker could not send it within ${LATE_MS} ms of its pacing slot (the machine is too busy to keep the pace), and a late request would break the pace`);
+        throw this.toolError(
+          'SUITE_ERROR',
+          `${spec.operation} was not sent: ${MAX_LATE_DEPARTURES} times in a row this worker could not send it within ${LATE_MS} ms of its pacing slot (the machine is too busy to keep the pace), and a late request would break the pace`,
+        );
       }
     }
   }
 
-  private unpaced(spec: RequestSpec, origin: string, outgoing: Outgoing, attempt: number, testSignal: AbortSignal | undefined): Promise<CapturedResponse> {
+  private unpaced(
+    spec: RequestSpec,
+    origin: string,
+    outgoing: Outgoing,
+    attempt: number,
+    testSignal: AbortSignal | undefined,
+  ): Promise<CapturedResponse> {
     this.assertSendable(origin, spec);
     return this.once(spec, outgoing, attempt, testSignal, 0);
   }
@@ -227,14 +252,46 @@ export class HttpClient {
   }
 
   /** One exchange; with a `departure`, undefined when the request would have left after its time (nothing was sent). */
-  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number, departure: Departure): Promise<CapturedResponse | undefined>;
-  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number): Promise<CapturedResponse>;
-  private async once(spec: RequestSpec, outgoing: Outgoing, retried: number, testSignal: AbortSignal | undefined, pacedMs: number, departure?: Departure): Promise<CapturedResponse | undefined> {
+  private async once(
+    spec: RequestSpec,
+    outgoing: Outgoing,
+    retried: number,
+    testSignal: AbortSignal | undefined,
+    pacedMs: number,
+    departure: Departure,
+  ): Promise<CapturedResponse | undefined>;
+  private async once(
+    spec: RequestSpec,
+    outgoing: Outgoing,
+    retried: number,
+    testSignal: AbortSignal | undefined,
+    pacedMs: number,
+  ): Promise<CapturedResponse>;
+  private async once(
+    spec: RequestSpec,
+    outgoing: Outgoing,
+    retried: number,
+    testSignal: AbortSignal | undefined,
+    pacedMs: number,
+    departure?: Departure,
+  ): Promise<CapturedResponse | undefined> {
     const { settings, redactor } = this.target;
     const origin = originOf(spec.url);
     const deadline = new RequestDeadline(spec.timeoutMs ?? settings.timeoutMs, testSignal);
     const state: ExchangeState = { operation: spec.operation, origin, deadline, bodyBytes: 0 };
-    const exchange = new RecordedExchange({ area: spec.area, operation: spec.operation, method: spec.method, url: spec.url, headers: outgoing.headers, body: outgoing.body, bodyText: outgoing.bodyText, pacedMs }, redactor);
+    const exchange = new RecordedExchange(
+      {
+        area: spec.area,
+        operation: spec.operation,
+        method: spec.method,
+        url: spec.url,
+        headers: outgoing.headers,
+        body: outgoing.body,
+        bodyText: outgoing.bodyText,
+        pacedMs,
+      },
+      redactor,
+    );
     const started = performance.now();
     let headersAt = started;
     let status: number;
@@ -253,21 +310,43 @@ export class HttpClient {
       headersAt = performance.now();
       status = state.status = res.statusCode;
       headers = flattenHeaders(res.headers);
-      const unread = (error: ToolError) => (exchange.answered({ status, headers, waitMs: headersAt - started, receiveMs: performance.now() - headersAt }, error.message), error);
+      const unread = (error: ToolError) => (
+        exchange.answered({ status, headers, waitMs: headersAt - started, receiveMs: performance.now() - headersAt }, error.message), error
+      );
       if (status >= 300 && status < 400 && headers.location !== undefined && spec.redirects !== 'capture') {
         discard(res.body);
         this.health.answered(origin);
-        throw unread(this.toolError('TARGET_REDIRECT', `${spec.operation} at ${origin} answered ${status}, Location: ${headers.location} (the suite never follows redirects)`));
+        throw unread(
+          this.toolError(
+            'TARGET_REDIRECT',
+            `${spec.operation} at ${origin} answered ${status}, Location: ${headers.location} (the suite never follows redirects)`,
+          ),
+        );
       }
       const read = await readBounded(res.body, settings.maxResponseBytes, headers['content-length'], (n) => (state.bodyBytes = n));
       // Only a whole answer clears the origin's failures: one that sends headers and then drips its body is as dead as a silent one.
       this.health.answered(origin);
       if (!read.ok) {
-        const how = read.announced !== undefined && read.readBytes === 0 ? `it announced Content-Length ${read.announced}` : `cut off after ${read.readBytes} bytes`;
-        throw unread(this.toolError('TARGET_RESPONSE_TOO_LARGE', `${spec.operation} at ${origin}: the answer (status ${status}) is larger than the cap of ${settings.maxResponseBytes} bytes (settings.maxResponseBytes); ${how}`));
+        const how =
+          read.announced !== undefined && read.readBytes === 0
+            ? `it announced Content-Length ${read.announced}`
+            : `cut off after ${read.readBytes} bytes`;
+        throw unread(
+          this.toolError(
+            'TARGET_RESPONSE_TOO_LARGE',
+            `${spec.operation} at ${origin}: the answer (status ${status}) is larger than the cap of ${settings.maxResponseBytes} bytes (settings.maxResponseBytes); ${how}`,
+          ),
+        );
       }
       rawBody = read.bytes.toString('utf8');
-      exchange.answered({ status, headers, rawBody, bytes: read.bytes, waitMs: headersAt - started, receiveMs: performance.now() - headersAt });
+      exchange.answered({
+        status,
+        headers,
+        rawBody,
+        bytes: read.bytes,
+        waitMs: headersAt - started,
+        receiveMs: performance.now() - headersAt,
+      });
     } catch (error) {
       if (error instanceof ToolError) throw error;
       if (error instanceof LateDeparture) {
@@ -282,7 +361,14 @@ export class HttpClient {
     } finally {
       deadline.dispose();
     }
-    return this.captured(spec, outgoing, { status, headers, rawBody, durationMs: performance.now() - started, retried429: retried, exchangeId: exchange.id });
+    return this.captured(spec, outgoing, {
+      status,
+      headers,
+      rawBody,
+      durationMs: performance.now() - started,
+      retried429: retried,
+      exchangeId: exchange.id,
+    });
   }
 
   /**
@@ -290,7 +376,11 @@ export class HttpClient {
    * reads it (a control or a shared answer made by another test counts for each test that judges it);
    * the curl line is made only when a message needs it.
    */
-  private captured(spec: RequestSpec, outgoing: Outgoing, answer: Pick<CapturedResponse, 'status' | 'headers' | 'rawBody' | 'durationMs' | 'retried429' | 'exchangeId'>): CapturedResponse {
+  private captured(
+    spec: RequestSpec,
+    outgoing: Outgoing,
+    answer: Pick<CapturedResponse, 'status' | 'headers' | 'rawBody' | 'durationMs' | 'retried429' | 'exchangeId'>,
+  ): CapturedResponse {
     const { redactor } = this.target;
     const captured = { method: spec.method, url: spec.url, headers: outgoing.headers, bodyText: outgoing.bodyText };
     const { status, rawBody } = answer;
@@ -340,9 +430,16 @@ function prepare(spec: RequestSpec): Outgoing {
  * The body part of a suite's JSON call: the value as JSON, or raw text (a malformed body, a huge number)
  * labelled application/json unless a content type is given; `headers` gains that label.
  */
-export function jsonPayload(value: unknown, options: { raw?: string; contentType?: string }, headers: Record<string, string>): Pick<RequestSpec, 'headers' | 'json' | 'body'> {
+export function jsonPayload(
+  value: unknown,
+  options: { raw?: string; contentType?: string },
+  headers: Record<string, string>,
+): Pick<RequestSpec, 'headers' | 'json' | 'body'> {
   const contentType = options.contentType ?? (options.raw !== undefined ? 'application/json' : undefined);
-  return { headers: contentType ? { ...headers, 'content-type': contentType } : headers, ...(options.raw !== undefined ? { body: options.raw } : { json: value }) };
+  return {
+    headers: contentType ? { ...headers, 'content-type': contentType } : headers,
+    ...(options.raw !== undefined ? { body: options.raw } : { json: value }),
+  };
 }
 
 export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -98,7 +98,15 @@ export function parseIsoDateTime(text: unknown): IsoDateTime | undefined {
   const endOfDay = hour === 24 && minute === 0 && second === 0 && fraction === 0;
   if ((hour > 23 && !endOfDay) || minute > 59 || second > 60 || offsetMinutes === null) return undefined;
   const precisionMs = t[4] === undefined ? unitMs : unitMs / 10 ** t[4].length;
-  return { ...date, hour, minute, second, fractionMs: fraction * unitMs, precisionMs, ...(offsetMinutes === undefined ? {} : { offsetMinutes }) };
+  return {
+    ...date,
+    hour,
+    minute,
+    second,
+    fractionMs: fraction * unitMs,
+    precisionMs,
+    ...(offsetMinutes === undefined ? {} : { offsetMinutes }),
+  };
 }
 
 export const isIsoDate = (text: unknown): boolean => parseIsoDate(text) !== undefined;

@@ -56,13 +56,19 @@ export function removeAt(root: JsonObject, path: JsonPath): void {
     return;
   }
   const next = root[head];
-  if (rest[0] === '*' && Array.isArray(next)) for (const item of next) isJsonObject(item) && rest.length > 1 && removeAt(item, rest.slice(1));
+  if (rest[0] === '*' && Array.isArray(next))
+    for (const item of next) isJsonObject(item) && rest.length > 1 && removeAt(item, rest.slice(1));
   else if (isJsonObject(next)) removeAt(next, rest);
 }
 
 /** The steps of a JSON Pointer (RFC 6901): "/a/0/b~1c" is ["a", "0", "b/c"]. */
 export function pointerSteps(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer === ''
+    ? []
+    : pointer
+        .split('/')
+        .slice(1)
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** The JSON Pointer of steps, pointerSteps's inverse: ["a", 0, "b/c"] is "/a/0/b~1c". */
@@ -73,6 +79,11 @@ export function pointerOf(steps: ReadonlyArray<string | number>): string {
 /** The JSON text of a value with every object's keys sorted: two values that differ only in key order have the same text. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isJsonObject(value)) return `{${Object.keys(value).sort().filter((k) => value[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+  if (isJsonObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => value[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+      .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
 }

@@ -84,7 +84,10 @@ export class Schedules {
   reserve(keys: readonly PaceKey[], now: number, spanMs = 0): number {
     for (const k of keys) {
       const kept = Math.max(k.intervalMs, (k.windowMs ?? 0) + LATE_MS);
-      this.slots.set(k.key, (this.slots.get(k.key) ?? []).filter((r) => r.at + r.span > now - kept));
+      this.slots.set(
+        k.key,
+        (this.slots.get(k.key) ?? []).filter((r) => r.at + r.span > now - kept),
+      );
     }
     const spareAt = (k: PaceKey, slot: number) => spanMs > 0 && this.hasSpare(k, slot, spanMs);
     let slot = now;
@@ -94,14 +97,17 @@ export class Schedules {
         if (spareAt(k, slot)) continue;
         // A clash must move the slot forward: the moved slot is computed as the clash test computes its
         // bound, so that at Date.now() magnitudes, where sums round, it never counts as a clash again.
-        const clash = this.slots.get(k.key)!.find((r) => (spanMs > 0 || !r.spanned || r.clear) && slot < r.at + r.span + k.intervalMs && r.at < slot + spanMs + k.intervalMs);
+        const clash = this.slots
+          .get(k.key)!
+          .find((r) => (spanMs > 0 || !r.spanned || r.clear) && slot < r.at + r.span + k.intervalMs && r.at < slot + spanMs + k.intervalMs);
         if (clash !== undefined) {
           slot = clash.at + clash.span + k.intervalMs;
           moved = true;
         }
       }
     }
-    for (const k of keys) this.slots.get(k.key)!.push({ at: slot, span: spanMs, spanned: spanMs > 0, clear: spanMs > 0 && !spareAt(k, slot) });
+    for (const k of keys)
+      this.slots.get(k.key)!.push({ at: slot, span: spanMs, spanned: spanMs > 0, clear: spanMs > 0 && !spareAt(k, slot) });
     return slot;
   }
 
@@ -221,13 +227,18 @@ export class RemotePacer implements Pacer {
           return slot;
         } catch (error) {
           // A kept-alive connection the server closed just as it was reused: ask again on a fresh one (a lost slot costs nothing).
-          const reused = /other side closed|ECONNRESET|socket hang up/i.test(`${(error as Error).message} ${(error as { code?: string }).code}`);
+          const reused = /other side closed|ECONNRESET|socket hang up/i.test(
+            `${(error as Error).message} ${(error as { code?: string }).code}`,
+          );
           if (!reused || attempt >= 3 || deadline.abortedBy) throw error;
         }
       }
     } catch (error) {
       if (deadline.abortedBy === 'test-budget') throw error;
-      throw new ToolError('SUITE_ERROR', `the shared pacer at ${this.baseUrl} gave no slot (${deadline.abortedBy === 'deadline' ? `no answer within ${PACER_ANSWER_MS} ms` : (error as Error).message})`);
+      throw new ToolError(
+        'SUITE_ERROR',
+        `the shared pacer at ${this.baseUrl} gave no slot (${deadline.abortedBy === 'deadline' ? `no answer within ${PACER_ANSWER_MS} ms` : (error as Error).message})`,
+      );
     } finally {
       deadline.dispose();
     }
@@ -242,12 +253,19 @@ interface Ask {
 }
 
 function parseAsk(text: string): Ask {
-  const { keys, spanMs, slot, departedAt } = (JSON.parse(text) ?? {}) as { keys?: unknown; spanMs?: unknown; slot?: unknown; departedAt?: unknown };
+  const { keys, spanMs, slot, departedAt } = (JSON.parse(text) ?? {}) as {
+    keys?: unknown;
+    spanMs?: unknown;
+    slot?: unknown;
+    departedAt?: unknown;
+  };
   if (!Array.isArray(keys)) throw new Error('expected { keys, spanMs } with a list of keys');
   if (typeof spanMs !== 'number' || !(spanMs >= 0)) throw new Error('spanMs must be a number of at least 0');
-  if ((slot !== undefined && typeof slot !== 'number') || (departedAt !== undefined && typeof departedAt !== 'number')) throw new Error('slot and departedAt are numbers');
+  if ((slot !== undefined && typeof slot !== 'number') || (departedAt !== undefined && typeof departedAt !== 'number'))
+    throw new Error('slot and departedAt are numbers');
   const parsed = keys.map((k: { key?: unknown; intervalMs?: unknown; windowMs?: unknown; spare?: unknown }) => {
-    if (typeof k?.key !== 'string' || typeof k.intervalMs !== 'number' || !(k.intervalMs >= 0)) throw new Error('each key needs key and intervalMs');
+    if (typeof k?.key !== 'string' || typeof k.intervalMs !== 'number' || !(k.intervalMs >= 0))
+      throw new Error('each key needs key and intervalMs');
     const count = (v: unknown) => (typeof v === 'number' && v >= 0 ? v : undefined);
     return { key: k.key, intervalMs: k.intervalMs, windowMs: count(k.windowMs), spare: count(k.spare) };
   });

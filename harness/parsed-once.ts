@@ -23,7 +23,9 @@ function jsonExact(value: unknown, depth = 0): boolean {
   if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
   if (Array.isArray(value)) return value.every((v) => v !== undefined && jsonExact(v, depth + 1));
   if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.entries(value as Record<string, unknown>).every(([k, v]) => k !== '__proto__' && v !== undefined && jsonExact(v, depth + 1));
+    return Object.entries(value as Record<string, unknown>).every(
+      ([k, v]) => k !== '__proto__' && v !== undefined && jsonExact(v, depth + 1),
+    );
   }
   return false;
 }

@@ -53,7 +53,8 @@ async function probeUrl(url: string, deadlineMs: number): Promise<ProbeFailure |
     return undefined;
   } catch (error) {
     const { code } = classifyTransportError(error, { operation: 'the reachability probe', origin, deadline, bodyBytes: 0 }).error;
-    if (code === 'TARGET_TIMEOUT') return { code, message: `${origin} did not complete a connection within ${deadlineMs} ms (settings.timeoutMs)` };
+    if (code === 'TARGET_TIMEOUT')
+      return { code, message: `${origin} did not complete a connection within ${deadlineMs} ms (settings.timeoutMs)` };
     return { code: code as ToolErrorCode, message: `${origin} could not be reached (${causeOf(error)})` };
   } finally {
     deadline.dispose();

@@ -41,7 +41,8 @@ const JSON_FIELD = /("([A-Za-z0-9_-]{1,64})"\s*:\s*")((?:[^"\\]|\\.)*)"/g;
 const CREDENTIAL_PARAMETER_WORD = /key|token|secret|pass|credential|sig|pw|auth/i;
 const CREDENTIAL_FIELD_WORD = /token|secret|passw|key/i;
 const AUTHORIZATION_WORD = /authorization/i;
-const CREDENTIAL_FIELD = /(?:^|[_-])(?:access_?token|refresh_?token|id_?token|client_?secret|password|passwd|api_?key|secret_?key)$|^(?:accessToken|refreshToken|idToken|clientSecret|apiKey|secretKey|password|token|secret)$/i;
+const CREDENTIAL_FIELD =
+  /(?:^|[_-])(?:access_?token|refresh_?token|id_?token|client_?secret|password|passwd|api_?key|secret_?key)$|^(?:accessToken|refreshToken|idToken|clientSecret|apiKey|secretKey|password|token|secret)$/i;
 /** A header name that says API key, token, secret or password (not an Idempotency-Key). */
 const CREDENTIAL_HEADER_WORD = '(?:api-?key|access-?key|token|secret|passw|credential)';
 const CURL_CREDENTIAL_HEADER = new RegExp(`(-H '[A-Za-z0-9-]*${CREDENTIAL_HEADER_WORD}[A-Za-z0-9-]*:\\s*)((?:[^']|'\\\\'')+)'`, 'gi');
@@ -167,11 +168,15 @@ interface Screen {
 
 /** A text as the screen reads it: with every escape decoded, and in lower case where it has a long hex run. */
 function screenView(text: string): { decoded: string; lower?: string } {
-  return { decoded: ESCAPE_START.test(text) ? text.replace(ESCAPES, decodeEscape) : text, lower: HEX_RUN.test(text) ? text.toLowerCase() : undefined };
+  return {
+    decoded: ESCAPE_START.test(text) ? text.replace(ESCAPES, decodeEscape) : text,
+    lower: HEX_RUN.test(text) ? text.toLowerCase() : undefined,
+  };
 }
 
 /** Whether a screenable secret may be in the text: its tail, or its hex form, is there. */
-const passes = ({ tail, hex }: Screen, { decoded, lower }: { decoded: string; lower?: string }) => decoded.includes(tail) || (lower !== undefined && lower.includes(hex));
+const passes = ({ tail, hex }: Screen, { decoded, lower }: { decoded: string; lower?: string }) =>
+  decoded.includes(tail) || (lower !== undefined && lower.includes(hex));
 
 export class Redactor {
   private secrets: string[] = [];
@@ -208,7 +213,14 @@ export class Redactor {
     this.screened = screenable.length ? new RegExp(screenable.map(secretPattern).join('|')) : undefined;
     this.unscreened = rest.length ? new RegExp(rest.map(secretPattern).join('|')) : undefined;
     this.parts = [...new Set(this.secrets.filter((s) => s.length > MIN_PART).flatMap(plainForms))];
-    this.partBytes = [...new Set(this.secrets.flatMap(plainForms).map((f) => Buffer.from(f, 'utf8').toString('latin1')).filter((f) => f.length > MIN_PART))];
+    this.partBytes = [
+      ...new Set(
+        this.secrets
+          .flatMap(plainForms)
+          .map((f) => Buffer.from(f, 'utf8').toString('latin1'))
+          .filter((f) => f.length > MIN_PART),
+      ),
+    ];
     this.cores.clear();
     for (const core of new Set(this.secrets.flatMap(plainForms).flatMap(base64Cores))) {
       if (core.length < 4) continue;
@@ -224,16 +236,28 @@ export class Redactor {
     const jwt = out.includes('eyJ');
     if (jwt) out = out.replace(JWT_SHAPE, 'eyJ' + MASK);
     if (this.secrets.length) {
-      out = out.replace(BASE64_RUN, (run: string, at: number, whole: string) => (this.hidesSecret(run, isCut(whole, at, run.length)) ? MASK : run));
+      out = out.replace(BASE64_RUN, (run: string, at: number, whole: string) =>
+        this.hidesSecret(run, isCut(whole, at, run.length)) ? MASK : run,
+      );
       out = this.maskCutParts(out);
     }
     // Each mask by shape runs only where the text holds what every match of it must (most bodies hold none).
     if (out.includes('://') && out.includes('@')) out = out.replace(URL_USERINFO, (_m, scheme: string) => `${scheme}${MASK}@`);
-    if (out.includes('=') && CREDENTIAL_PARAMETER_WORD.test(out)) out = out.replace(NAMED_PARAMETER, (m, lead: string, name: string, value: string) => (value && value !== MASK && CREDENTIAL_PARAMETER.test(name) ? `${lead}${name}=${MASK}` : m));
-    if (CREDENTIAL_FIELD_WORD.test(out)) out = out.replace(JSON_FIELD, (m, head: string, name: string, value: string) => (value && value !== MASK && CREDENTIAL_FIELD.test(name) ? `${head}${MASK}"` : m));
-    if (out.includes("-H '")) out = out.replace(CURL_CREDENTIAL_HEADER, (m, head: string, value: string) => (value === MASK ? m : `${head}${MASK}'`));
+    if (out.includes('=') && CREDENTIAL_PARAMETER_WORD.test(out))
+      out = out.replace(NAMED_PARAMETER, (m, lead: string, name: string, value: string) =>
+        value && value !== MASK && CREDENTIAL_PARAMETER.test(name) ? `${lead}${name}=${MASK}` : m,
+      );
+    if (CREDENTIAL_FIELD_WORD.test(out))
+      out = out.replace(JSON_FIELD, (m, head: string, name: string, value: string) =>
+        value && value !== MASK && CREDENTIAL_FIELD.test(name) ? `${head}${MASK}"` : m,
+      );
+    if (out.includes("-H '"))
+      out = out.replace(CURL_CREDENTIAL_HEADER, (m, head: string, value: string) => (value === MASK ? m : `${head}${MASK}'`));
     if (jwt) out = out.replace(JWT_SEGMENT, 'eyJ' + MASK);
-    if (AUTHORIZATION_WORD.test(out)) out = out.replace(AUTH_HEADER, (_m, head: string, cred: string) => (cred === MASK || cred === `eyJ${MASK}` ? head + cred : head + MASK));
+    if (AUTHORIZATION_WORD.test(out))
+      out = out.replace(AUTH_HEADER, (_m, head: string, cred: string) =>
+        cred === MASK || cred === `eyJ${MASK}` ? head + cred : head + MASK,
+      );
     return out;
   }
 

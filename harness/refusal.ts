@@ -22,7 +22,8 @@ export async function expectRefusal(
   options: { jsonBody?: boolean } = {},
 ): Promise<void> {
   const failures = [...refusal, ...(options.jsonBody === false ? [] : jsonWhereBody(res, t.id))];
-  if (isSuccess(res.status) || isServerError(res.status)) t.expectNone(failures.length ? failures : [failure(t.id, 'a refusal', `status ${res.status}`)], res, note);
+  if (isSuccess(res.status) || isServerError(res.status))
+    t.expectNone(failures.length ? failures : [failure(t.id, 'a refusal', `status ${res.status}`)], res, note);
   await control();
   t.expectNone(failures, res, note);
 }

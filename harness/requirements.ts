@@ -71,7 +71,8 @@ export function requirementShapeProblem(entry: Requirement): string | undefined 
     return `${entry.id}: quote must be a non-empty string or a non-empty list of them`;
   }
   if (entry.quote !== undefined && quotesOf(entry).length === 0) return `${entry.id}: quote is an empty list`;
-  if (entry.reading !== undefined && (typeof entry.reading !== 'string' || !entry.reading.trim())) return `${entry.id}: reading must be a non-empty string`;
+  if (entry.reading !== undefined && (typeof entry.reading !== 'string' || !entry.reading.trim()))
+    return `${entry.id}: reading must be a non-empty string`;
   if (entry.acceptance !== undefined && typeof entry.acceptance !== 'boolean') return `${entry.id}: acceptance must be true or false`;
   return undefined;
 }

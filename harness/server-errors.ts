@@ -34,5 +34,7 @@ export function recordServerError(operation: string, what: string): void {
 /** What the first 5xx of `operation` to a valid request in this run was, or undefined when there was none. */
 export function serverErrorOf(operation: string): string | undefined {
   const variant = variantOf();
-  return shared().entries().find((e) => e.operation === operation && e.variant === variant)?.what;
+  return shared()
+    .entries()
+    .find((e) => e.operation === operation && e.variant === variant)?.what;
 }

@@ -76,7 +76,12 @@ const contextOfScope = perScope((scope: RunScope): RunContext => {
   const target = effectiveTarget(file, runSettings(process.env, file));
   const limits = documentedRateLimits();
   // A batch run checks many variants at once: each paces under keys of its own, as each is its own target.
-  const client = new HttpClient(target, { pacer: new RemotePacer(inject('pacerUrl')), limits: limits.services, undocumentedLimit: limits.undocumentedDefault, paceScope: scope.variant });
+  const client = new HttpClient(target, {
+    pacer: new RemotePacer(inject('pacerUrl')),
+    limits: limits.services,
+    undocumentedLimit: limits.undocumentedDefault,
+    paceScope: scope.variant,
+  });
   return { target, client, seed: inject('seed'), runs: inject('runs'), shrink: inject('shrink') };
 });
 
@@ -125,7 +130,11 @@ function isSuiteBug(error: unknown): boolean {
 
 export function requirementTest(id: string, body: (t: RequirementContext) => Promise<void>): void;
 export function requirementTest(id: string, options: RequirementOptions, body: (t: RequirementContext) => Promise<void>): void;
-export function requirementTest(id: string, a: RequirementOptions | ((t: RequirementContext) => Promise<void>), b?: (t: RequirementContext) => Promise<void>): void {
+export function requirementTest(
+  id: string,
+  a: RequirementOptions | ((t: RequirementContext) => Promise<void>),
+  b?: (t: RequirementContext) => Promise<void>,
+): void {
   const options = typeof a === 'function' ? {} : a;
   const body = typeof a === 'function' ? a : b!;
   const scope = currentScope();
@@ -159,7 +168,11 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
     const unreachable = scope.unreachable[req.area];
     if (unreachable) {
       end('error', unreachable.code);
-      const error = new Error(redact(`${unreachable.code}: ${unreachable.message} (found by the reachability probe before the run; no request of this test was sent)`));
+      const error = new Error(
+        redact(
+          `${unreachable.code}: ${unreachable.message} (found by the reachability probe before the run; no request of this test was sent)`,
+        ),
+      );
       error.stack = error.message;
       throw error;
     }
@@ -199,11 +212,16 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
         });
       },
       control(key, send, succeeded = is2xx) {
-        return controls().get(key, send).then((res) => {
-          cite(res, 'control');
-          if (succeeded(res)) return res;
-          throw inconclusive('NO_CONTROL', `the control request (${key}, valid, with valid credentials) was answered ${res.status}, so a refusal proves nothing; control: ${res.curl}`);
-        });
+        return controls()
+          .get(key, send)
+          .then((res) => {
+            cite(res, 'control');
+            if (succeeded(res)) return res;
+            throw inconclusive(
+              'NO_CONTROL',
+              `the control request (${key}, valid, with valid credentials) was answered ${res.status}, so a refusal proves nothing; control: ${res.curl}`,
+            );
+          });
       },
     };
 
@@ -211,7 +229,9 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
     const outOfTime = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         budgetController.abort();
-        reject(new ToolError('TARGET_TIMEOUT', `the test did not finish within its time budget of ${budget} ms; its requests were aborted`));
+        reject(
+          new ToolError('TARGET_TIMEOUT', `the test did not finish within its time budget of ${budget} ms; its requests were aborted`),
+        );
       }, budget);
     });
     try {
@@ -229,7 +249,10 @@ export function requirementTest(id: string, a: RequirementOptions | ((t: Require
       if (isToolFailure(error) || isSuiteBug(error)) {
         const code = error instanceof ToolError ? error.code : 'SUITE_ERROR';
         end('error', code);
-        const text = error instanceof ToolError ? error.message : `SUITE_ERROR: ${(error as Error).name}: ${(error as Error).message}\n${(error as Error).stack?.split('\n').slice(1, 4).join('\n') ?? ''}`;
+        const text =
+          error instanceof ToolError
+            ? error.message
+            : `SUITE_ERROR: ${(error as Error).name}: ${(error as Error).message}\n${(error as Error).stack?.split('\n').slice(1, 4).join('\n') ?? ''}`;
         const redacted = new Error(redact(text));
         redacted.stack = redacted.message;
         throw redacted;

@@ -108,13 +108,17 @@ function interpolate(node: unknown, file: string, path: Array<string | number>, 
       const value = env[name];
       if (value === undefined || value === '') {
         const state = value === undefined ? 'is not set' : 'is set but empty';
-        throw new ToolError('TARGET_FILE_MISSING_VARIABLE', `${file}: key "${formatPath(path)}" refers to environment variable \${${name}}, which ${state}`);
+        throw new ToolError(
+          'TARGET_FILE_MISSING_VARIABLE',
+          `${file}: key "${formatPath(path)}" refers to environment variable \${${name}}, which ${state}`,
+        );
       }
       return value;
     });
   }
   if (Array.isArray(node)) return node.map((item, i) => interpolate(item, file, [...path, i], env));
-  if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, interpolate(v, file, [...path, k], env)]));
+  if (node && typeof node === 'object')
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, interpolate(v, file, [...path, k], env)]));
   return node;
 }
 
@@ -153,7 +157,8 @@ function parseTargetFile(file: string, env: NodeJS.ProcessEnv): TargetFileData {
     if (error instanceof YamlProblem) throw invalid(file, error.message);
     throw error;
   }
-  if (raw === null || raw === undefined) throw invalid(file, 'is empty; a target file needs name, kind and services (see examples/target.example.yaml)');
+  if (raw === null || raw === undefined)
+    throw invalid(file, 'is empty; a target file needs name, kind and services (see examples/target.example.yaml)');
   const data = interpolate(raw, file, [], env);
   const validate = schemaRegistry().validator(TARGET_FILE_SCHEMA_ID);
   if (!validate(data)) throw invalid(file, describeSchemaErrors(validate.errors ?? []));
@@ -180,7 +185,11 @@ const SAFETY_KEYS = ['allowDestructive', 'allowMoney', 'allowBursts'] as const;
 /** A production target allows reads only: its allowances are dropped, each with a notice saying so. */
 function safetyOf(data: TargetFileData): { safety: Safety; notices: string[] } {
   const given = data.safety ?? {};
-  const safety: Safety = { allowDestructive: given.allowDestructive ?? false, allowMoney: given.allowMoney ?? false, allowBursts: given.allowBursts ?? false };
+  const safety: Safety = {
+    allowDestructive: given.allowDestructive ?? false,
+    allowMoney: given.allowMoney ?? false,
+    allowBursts: given.allowBursts ?? false,
+  };
   if (data.kind !== 'production') return { safety, notices: [] };
   const notices = SAFETY_KEYS.filter((key) => given[key] === true || (Array.isArray(given[key]) && given[key].length > 0)).map(
     (key) => `safety.${key} is ignored for kind production: production allows reads only`,
@@ -220,7 +229,9 @@ export function targetFileData(file: string, env: NodeJS.ProcessEnv = process.en
 function unusedKeys(services: Target['services']): string[] {
   const insurance = services.insurance;
   if (!insurance?.tokenPool?.length || insurance.rateLimit?.per === 'token') return [];
-  return ['services.insurance.tokenPool is not used: its tokens spread the requests only where services.insurance.rateLimit says per: token'];
+  return [
+    'services.insurance.tokenPool is not used: its tokens spread the requests only where services.insurance.rateLimit says per: token',
+  ];
 }
 
 export function loadTarget(file: string, env: NodeJS.ProcessEnv = process.env): LoadedTarget {

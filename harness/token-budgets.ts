@@ -28,7 +28,8 @@ export class TokenBudgets {
     if (!names) {
       names = new Map();
       const section = this.target.services[area];
-      for (const { path, value, kind } of stringsWithKind(section, ['services', area])) if (kind === 'secret' && !names.has(value)) names.set(value, formatPath(path));
+      for (const { path, value, kind } of stringsWithKind(section, ['services', area]))
+        if (kind === 'secret' && !names.has(value)) names.set(value, formatPath(path));
       this.names.set(area, names);
     }
     return names;

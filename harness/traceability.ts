@@ -107,7 +107,10 @@ export interface SectionCoverage {
 }
 
 /** Coverage by section, in the matrix's order, from a run's results. */
-export function coverageBySection(results: readonly RequirementResult[], statements: readonly TraceStatement[] = traceability()): SectionCoverage[] {
+export function coverageBySection(
+  results: readonly RequirementResult[],
+  statements: readonly TraceStatement[] = traceability(),
+): SectionCoverage[] {
   const verdicts = new Map<string, string[]>();
   for (const r of results) verdicts.set(r.requirement, [...(verdicts.get(r.requirement) ?? []), r.verdict]);
   const passedRequirement = (id: string) => {

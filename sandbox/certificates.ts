@@ -66,7 +66,13 @@ async function x509Module(): Promise<typeof X509> {
   return import('@peculiar/x509');
 }
 
-async function leaf(x509: typeof X509, ca: { cert: X509.X509Certificate; keys: CryptoKeyPair }, subject: string, usage: string, altNames: Array<{ type: 'ip' | 'dns'; value: string }> = []) {
+async function leaf(
+  x509: typeof X509,
+  ca: { cert: X509.X509Certificate; keys: CryptoKeyPair },
+  subject: string,
+  usage: string,
+  altNames: Array<{ type: 'ip' | 'dns'; value: string }> = [],
+) {
   const keys = await keyPair();
   const extensions: X509.Extension[] = [
     new x509.BasicConstraintsExtension(false, undefined, true),
@@ -76,7 +82,16 @@ async function leaf(x509: typeof X509, ca: { cert: X509.X509Certificate; keys: C
   ];
   if (altNames.length) extensions.push(new x509.SubjectAlternativeNameExtension(altNames));
   const cert = await x509.X509CertificateGenerator.create(
-    { serialNumber: serial(), subject, issuer: ca.cert.subject, ...validity(), publicKey: keys.publicKey, signingKey: ca.keys.privateKey, signingAlgorithm: ALGORITHM, extensions },
+    {
+      serialNumber: serial(),
+      subject,
+      issuer: ca.cert.subject,
+      ...validity(),
+      publicKey: keys.publicKey,
+      signingKey: ca.keys.privateKey,
+      signingAlgorithm: ALGORITHM,
+      extensions,
+    },
     crypto,
   );
   return { cert: cert.toString('pem'), key: await privateKeyPem(keys.privateKey) };

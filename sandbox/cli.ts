@@ -48,7 +48,10 @@ try {
     host: values.host,
     port,
     tlsPort,
-    faults: values.faults.split(',').map((s) => s.trim()).filter(Boolean),
+    faults: values.faults
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
   });
   const file = sandbox.writeTarget(values['target-out']);
   console.log(`sandbox listening on ${sandbox.urls.http}${sandbox.urls.https ? ` and ${sandbox.urls.https} (mTLS)` : ''}`);

@@ -31,7 +31,10 @@ export interface Answer<Facts = unknown> {
 export function incomingOf(request: FastifyRequest): Incoming {
   return {
     headers: request.headers,
-    contentType: String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase(),
+    contentType: String(request.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim()
+      .toLowerCase(),
     text: Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '',
     ip: request.ip,
   };

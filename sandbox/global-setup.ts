@@ -22,7 +22,11 @@ const KEY = Symbol.for('partner-conformance.sandbox-global-setup');
 const store = globalThis as unknown as Record<symbol, Shared | undefined>;
 
 const given = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
-const list = (text: string | undefined) => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (text: string | undefined) =>
+  (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function start(): Shared {
   const closers: Array<() => Promise<void>> = [];

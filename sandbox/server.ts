@@ -45,7 +45,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const SERVICES = modules.map((m) => m.service);
   const targetWide = (options.faults ?? []).filter((id) => TARGET_WIDE_FAULTS.some((f) => f.id === id));
   const catalog = new Map(modules.flatMap((m) => [...m.faults, ...m.latitudes]).map((f) => [f.id, f]));
-  const faults = new FaultSet(catalog, (options.faults ?? []).filter((id) => !targetWide.includes(id)));
+  const faults = new FaultSet(
+    catalog,
+    (options.faults ?? []).filter((id) => !targetWide.includes(id)),
+  );
   const defaults = Object.fromEntries(modules.map((m) => [m.service.area, m.credentials]));
   const ownWorkDir = options.workDir === undefined;
   const workDir = options.workDir ?? mkdtempSync(join(tmpdir(), 'pc-sandbox-'));
@@ -94,7 +97,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const header = [
         '# Target file written by the partner-conformance sandbox.',
         '# The credentials below are fixed development credentials that open nothing but this sandbox.',
-        faults.ids.length + targetWide.length ? `# Faults switched on: ${[...targetWide, ...faults.ids].join(', ')}` : '# No faults switched on.',
+        faults.ids.length + targetWide.length
+          ? `# Faults switched on: ${[...targetWide, ...faults.ids].join(', ')}`
+          : '# No faults switched on.',
         '',
       ].join('\n');
       const { sandboxFaults: _omit, ...doc } = targetDocument() as Record<string, unknown>;
@@ -119,11 +124,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
  */
 async function listenMtls(app: FastifyInstance, tls: NonNullable<ServiceContext['tls']>, host: string, port: number): Promise<HttpsServer> {
   const server = createHttpsServer(
-    { key: readFileSync(tls.serverKey), cert: readFileSync(tls.serverCert), ca: readFileSync(tls.ca), requestCert: true, rejectUnauthorized: false },
+    {
+      key: readFileSync(tls.serverKey),
+      cert: readFileSync(tls.serverCert),
+      ca: readFileSync(tls.ca),
+      requestCert: true,
+      rejectUnauthorized: false,
+    },
     app.routing,
   );
   await new Promise<void>((resolveListen, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(new Error(`the mTLS listener cannot listen on ${host}:${port} (${error.code ?? error.message})`)));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new Error(`the mTLS listener cannot listen on ${host}:${port} (${error.code ?? error.message})`)),
+    );
     server.listen(port, host, () => resolveListen());
   });
   return server;

@@ -14,7 +14,11 @@ export interface ServiceLimit {
 }
 
 /** `tooMany` writes the service's own 429 to `request` for a wait of `seconds`; Retry-After is added to it. */
-export function limitService(app: FastifyInstance, limit: ServiceLimit, tooMany: (seconds: string, request: FastifyRequest) => Answer): void {
+export function limitService(
+  app: FastifyInstance,
+  limit: ServiceLimit,
+  tooMany: (seconds: string, request: FastifyRequest) => Answer,
+): void {
   const limiter = new SlidingWindowLimiter(limit.requests, limit.perSeconds * 1000);
   app.addHook('onRequest', async (request, reply) => {
     const verdict = limiter.hit('service');

@@ -54,12 +54,18 @@ function outcomeOf(fault: Fault, run: BatchRun): Outcome {
     fault,
     killed: run.summary !== undefined && missing.length === 0,
     missing,
-    toolErrors: missing.filter((id) => erroredIds.has(id)).map((id) => {
-      const t = tests.find((x) => x.verdict === 'error' && x.requirement === id);
-      return `${id}: ${(t?.message ?? t?.code ?? '').split('\n')[0].slice(0, 200)}`;
-    }),
+    toolErrors: missing
+      .filter((id) => erroredIds.has(id))
+      .map((id) => {
+        const t = tests.find((x) => x.verdict === 'error' && x.requirement === id);
+        return `${id}: ${(t?.message ?? t?.code ?? '').split('\n')[0].slice(0, 200)}`;
+      }),
     alsoFailed: [...failedIds].filter((id) => !fault.catches.includes(id)),
-    note: run.summary ? (tests.length ? undefined : 'no test of it ran') : `the batch wrote no summary (exit ${run.code}): ${(run.stderr || run.stdout).slice(-400)}`,
+    note: run.summary
+      ? tests.length
+        ? undefined
+        : 'no test of it ran'
+      : `the batch wrote no summary (exit ${run.code}): ${(run.stderr || run.stdout).slice(-400)}`,
   };
 }
 
@@ -72,16 +78,28 @@ async function main(): Promise<number> {
   if (!settings.skipClean) {
     const sandbox = await startSandbox({ credentials: overrides });
     const dir = tempDir('pc-clean-');
-    const run = await runSuite({ env: { CONFORMANCE_TARGET: sandbox.writeTarget(join(dir, 'target.yaml')), CONFORMANCE_SEED: String(CI_SEED) }, reportDir: join(dir, 'reports') });
+    const run = await runSuite({
+      env: { CONFORMANCE_TARGET: sandbox.writeTarget(join(dir, 'target.yaml')), CONFORMANCE_SEED: String(CI_SEED) },
+      reportDir: join(dir, 'reports'),
+    });
     await sandbox.close();
     const s = run.summary;
     const passedIds = new Set((s?.tests ?? []).filter((t) => t.verdict === 'passed').map((t) => t.requirement));
     const unproven = [...requirements().keys()].filter((id) => !passedIds.has(id));
     const leaked = leaks(reportTexts(run.stdout + run.stderr, run.reportDir), markers);
-    console.log(`clean sandbox: ${s ? `${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.skipped} skipped` : 'no summary'} in ${(run.wallMs / 1000).toFixed(1)} s`);
+    console.log(
+      `clean sandbox: ${s ? `${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.skipped} skipped` : 'no summary'} in ${(run.wallMs / 1000).toFixed(1)} s`,
+    );
     if (!s || s.counts.failed > 0 || run.code !== 0) {
       ok = false;
-      console.log(`  ✗ the clean sandbox must pass 100%:\n${(s?.tests ?? []).filter((t) => t.verdict === 'failed' || t.verdict === 'error').map((t) => `    ${t.title}\n${t.message}`).join('\n') || run.stdout.slice(-3000)}`);
+      console.log(
+        `  ✗ the clean sandbox must pass 100%:\n${
+          (s?.tests ?? [])
+            .filter((t) => t.verdict === 'failed' || t.verdict === 'error')
+            .map((t) => `    ${t.title}\n${t.message}`)
+            .join('\n') || run.stdout.slice(-3000)
+        }`,
+      );
     }
     if (unproven.length) {
       ok = false;
@@ -95,7 +113,9 @@ async function main(): Promise<number> {
   const wanted = settings.faults;
   const catalog = (await loadServices()).flatMap((m) => m.faults);
   const faults = catalog.filter((f) => (!wanted.length || wanted.includes(f.id)) && (!settings.area || f.area === settings.area));
-  const unknownIds = catalog.flatMap((f) => f.catches.filter((id) => !requirements().has(id)).map((id) => `${f.id} names unknown requirement ${id}`));
+  const unknownIds = catalog.flatMap((f) =>
+    f.catches.filter((id) => !requirements().has(id)).map((id) => `${f.id} names unknown requirement ${id}`),
+  );
   for (const u of unknownIds) console.log(`  ✗ ${u}`);
   if (unknownIds.length) ok = false;
 
@@ -103,17 +123,25 @@ async function main(): Promise<number> {
   console.log(`fault run: ${faults.length} faults in ${batches.length} batch run(s), each fault against its own sandbox`);
   const outcomes: Outcome[] = [];
   let leaked = false;
-  const run = (batch: Fault[]) => runBatch(batch.map((f) => ({ id: f.id, switches: [f.id], files: suiteFilesFor(f), only: f.catches })), { credentials: overrides });
+  const run = (batch: Fault[]) =>
+    runBatch(
+      batch.map((f) => ({ id: f.id, switches: [f.id], files: suiteFilesFor(f), only: f.catches })),
+      { credentials: overrides },
+    );
   await inOrder(batches, batchesAtOnce(settings.parallel), run, (batch, run) => {
     const batchLeaks = leaks([['console output', run.stdout + run.stderr], ...run.reports], markers);
     for (const l of batchLeaks) console.log(`    ✗ leak in the batch of ${batch[0].area}: ${l}`);
     if (batchLeaks.length) leaked = true;
-    console.log(`  batch of ${batch.length} ${batch[0].area} fault(s): ${(run.wallMs / 1000).toFixed(1)} s (test time by file: ${slowestFiles(run.byVariant)})`);
+    console.log(
+      `  batch of ${batch.length} ${batch[0].area} fault(s): ${(run.wallMs / 1000).toFixed(1)} s (test time by file: ${slowestFiles(run.byVariant)})`,
+    );
     for (const fault of batch) {
       const o = outcomeOf(fault, run);
       outcomes.push(o);
       const mark = o.killed ? 'killed  ' : 'SURVIVED';
-      const extra = o.killed ? '' : `  missing: ${o.missing.join(', ')}${o.toolErrors.length ? ` (tool errors, not contract failures: ${o.toolErrors.join('; ')})` : ''}${o.note ? `; ${o.note}` : ''}`;
+      const extra = o.killed
+        ? ''
+        : `  missing: ${o.missing.join(', ')}${o.toolErrors.length ? ` (tool errors, not contract failures: ${o.toolErrors.join('; ')})` : ''}${o.note ? `; ${o.note}` : ''}`;
       const also = o.alsoFailed.length ? `  also failed: ${o.alsoFailed.join(', ')}` : '';
       console.log(`  ${mark} ${o.fault.id.padEnd(40)} [${o.fault.catches.join(', ')}]${extra}${also}`);
     }
@@ -143,7 +171,8 @@ async function main(): Promise<number> {
 }
 
 /** The tests that judge only the served business document, not the target's answers: its file, and the runtime rows of its own operation. */
-const documentOnly = (t: { file?: string; title: string }) => /(^|\/)suites\/business\/document\.test\.ts$/.test(t.file ?? '') || t.title.includes(' GET /openapi/docs/openapi.yaml: ');
+const documentOnly = (t: { file?: string; title: string }) =>
+  /(^|\/)suites\/business\/document\.test\.ts$/.test(t.file ?? '') || t.title.includes(' GET /openapi/docs/openapi.yaml: ');
 
 interface HarAnswer {
   status: number;
@@ -181,7 +210,10 @@ async function degenerateRun(credentials: Record<string, Record<string, string>>
   console.log(`degenerate targets: ${targets.length}, the whole suite against each, in one batch run`);
   const registry = requirements();
   const files = allSuiteFiles();
-  const batch = await runBatch(targets.map((t) => ({ id: t.id, switches: [t.id], files })), { credentials });
+  const batch = await runBatch(
+    targets.map((t) => ({ id: t.id, switches: [t.id], files })),
+    { credentials },
+  );
   const batchLeaks = leaks([['console output', batch.stdout + batch.stderr], ...batch.reports], markers);
   const results = targets.map((fault) => ({ fault, tests: batch.byVariant.get(fault.id) ?? [] }));
   const answers = harAnswers(batch.reports);
@@ -197,7 +229,11 @@ async function degenerateRun(credentials: Record<string, Record<string, string>>
   for (const { fault, tests } of results.sort((a, b) => a.fault.id.localeCompare(b.fault.id))) {
     // Where the document comes through intact, the tests that judge only it are judged by the document faults.
     const touched = TOUCHED[fault.id];
-    const judged = fault.documentIntact ? tests.filter((t) => !documentOnly(t) && (!touched || (t.evidence ?? []).some((ref) => answers.has(ref) && touched(answers.get(ref)!)))) : tests;
+    const judged = fault.documentIntact
+      ? tests.filter(
+          (t) => !documentOnly(t) && (!touched || (t.evidence ?? []).some((ref) => answers.has(ref) && touched(answers.get(ref)!))),
+        )
+      : tests;
     const left = tests.length - judged.length;
     const areas = [...new Set(judged.map((t) => t.area ?? 'other'))].sort();
     const cells: string[] = [];
@@ -212,7 +248,9 @@ async function degenerateRun(credentials: Record<string, Record<string, string>>
     const acceptancePassed = judged.filter((t) => t.verdict === 'passed' && t.requirement && registry.get(t.requirement)?.acceptance);
     if (acceptancePassed.length) faultOk = false;
     if (!faultOk) ok = false;
-    console.log(`  ${faultOk ? 'held    ' : 'PASSED  '} ${fault.id.padEnd(24)} passing of ran: ${cells.join(', ')}${left ? ` (${left} tests of the intact document or of untouched answers left out)` : ''}`);
+    console.log(
+      `  ${faultOk ? 'held    ' : 'PASSED  '} ${fault.id.padEnd(24)} passing of ran: ${cells.join(', ')}${left ? ` (${left} tests of the intact document or of untouched answers left out)` : ''}`,
+    );
     for (const t of acceptancePassed) console.log(`      ✗ an acceptance test passed: ${t.title}`);
     if (!faultOk) {
       const passing = judged.filter((t) => t.verdict === 'passed' && !acceptancePassed.includes(t));

@@ -43,7 +43,13 @@ export const SELFTEST_RUN = { CONFORMANCE_WORKERS: '2' } as const;
 export const QUICK_RUN = { ...SELFTEST_RUN, CONFORMANCE_DEPTH: 'quick' } as const;
 
 /** Runs the conformance suite as a user does (`partner-conformance run`, what `npm test` runs) in a child process and reads its summary. */
-export function runSuite(options: { env?: Record<string, string>; files?: string[]; reportDir?: string; timeoutMs?: number; onStart?: (pid: number) => void }): Promise<SuiteRun> {
+export function runSuite(options: {
+  env?: Record<string, string>;
+  files?: string[];
+  reportDir?: string;
+  timeoutMs?: number;
+  onStart?: (pid: number) => void;
+}): Promise<SuiteRun> {
   const reportDir = options.reportDir ?? tempDir('pc-report-');
   const started = Date.now();
   return new Promise((resolve, reject) => {
@@ -85,5 +91,15 @@ export function cannedResponse(status: number, body?: unknown, headers: Record<s
   } catch (error) {
     jsonError = (error as Error).message;
   }
-  return { status, headers, rawBody, json, jsonError, durationMs, retried429: 0, request: { method: 'POST', url: 'http://x/', headers: {} }, curl: 'curl' };
+  return {
+    status,
+    headers,
+    rawBody,
+    json,
+    jsonError,
+    durationMs,
+    retried429: 0,
+    request: { method: 'POST', url: 'http://x/', headers: {} },
+    curl: 'curl',
+  };
 }

@@ -33,31 +33,52 @@ function judge(latitude: Latitude, tests: TestRecord[], failedRun?: string): Out
   const blocking = (id?: string) => ['spec', 'configuration'].includes(registry.get(id ?? '')?.source ?? '');
   const falseAlarms = tests
     .filter((t) => t.verdict === 'error' || (t.verdict === 'failed' && blocking(t.requirement)))
-    .map((t) => `${t.verdict === 'error' ? `tool error ${t.code ?? ''}` : 'failed'}: ${t.title}\n        ${(t.message ?? '').split('\n').slice(0, 4).join('\n        ')}`);
+    .map(
+      (t) =>
+        `${t.verdict === 'error' ? `tool error ${t.code ?? ''}` : 'failed'}: ${t.title}\n        ${(t.message ?? '').split('\n').slice(0, 4).join('\n        ')}`,
+    );
   if (!tests.length) falseAlarms.push('no test ran against it');
-  const reported = tests.filter((t) => (t.verdict === 'failed' || t.verdict === 'warning') && !blocking(t.requirement)).map((t) => `${registry.get(t.requirement ?? '')?.source ?? '?'}: ${t.title}`);
+  const reported = tests
+    .filter((t) => (t.verdict === 'failed' || t.verdict === 'warning') && !blocking(t.requirement))
+    .map((t) => `${registry.get(t.requirement ?? '')?.source ?? '?'}: ${t.title}`);
   const count = (v: string) => tests.filter((t) => t.verdict === v).length;
-  return { latitude, falseAlarms, reported, counts: `${count('passed')} passed, ${count('failed')} failed, ${count('warning')} warnings, ${count('inconclusive') + count('skipped')} inconclusive or skipped` };
+  return {
+    latitude,
+    falseAlarms,
+    reported,
+    counts: `${count('passed')} passed, ${count('failed')} failed, ${count('warning')} warnings, ${count('inconclusive') + count('skipped')} inconclusive or skipped`,
+  };
 }
 
 async function main(): Promise<number> {
   const started = Date.now();
-  const only = (process.env.LATITUDES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const only = (process.env.LATITUDES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const area = process.env.AREA || undefined;
   const latitudes = (await loadLatitudes()).filter((l) => (!only.length || only.includes(l.id)) && (!area || l.area === area));
   const batches = batchesOf(latitudes, faultRunSettings().batchSize ?? BATCH_SIZE);
-  console.log(`latitude run: ${latitudes.length} latitudes in ${batches.length} batch run(s), each alone against its own sandbox and its area's suites`);
+  console.log(
+    `latitude run: ${latitudes.length} latitudes in ${batches.length} batch run(s), each alone against its own sandbox and its area's suites`,
+  );
   let held = 0;
   let alarms = 0;
   const run = (batch: Latitude[]) => runBatch(batch.map((l) => ({ id: l.id, switches: [l.id], files: areaFiles(l.area) })));
   await inOrder(batches, batchesAtOnce(faultRunSettings().parallel), run, (batch, run) => {
-    console.log(`  batch of ${batch.length} ${batch[0].area} latitude(s): ${(run.wallMs / 1000).toFixed(1)} s (test time by file: ${slowestFiles(run.byVariant)})`);
-    const failedRun = run.summary ? undefined : `the batch run wrote no summary (exit ${run.code}): ${(run.stderr || run.stdout).slice(-400)}`;
+    console.log(
+      `  batch of ${batch.length} ${batch[0].area} latitude(s): ${(run.wallMs / 1000).toFixed(1)} s (test time by file: ${slowestFiles(run.byVariant)})`,
+    );
+    const failedRun = run.summary
+      ? undefined
+      : `the batch run wrote no summary (exit ${run.code}): ${(run.stderr || run.stdout).slice(-400)}`;
     for (const latitude of batch) {
       const o = judge(latitude, run.byVariant.get(latitude.id) ?? [], failedRun);
       if (o.falseAlarms.length) alarms++;
       else held++;
-      console.log(`  ${o.falseAlarms.length ? 'FALSE ALARM' : 'held       '} ${latitude.id.padEnd(40)} ${o.counts}; ${o.reported.length} policy/vendor finding(s) reported`);
+      console.log(
+        `  ${o.falseAlarms.length ? 'FALSE ALARM' : 'held       '} ${latitude.id.padEnd(40)} ${o.counts}; ${o.reported.length} policy/vendor finding(s) reported`,
+      );
       for (const a of o.falseAlarms) console.log(`      ✗ ${a}`);
       for (const r of o.reported) console.log(`      · ${r}`);
     }

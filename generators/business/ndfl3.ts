@@ -29,7 +29,11 @@ export function questionsOf(structure: unknown): Question[] {
     else if (node && typeof node === 'object') {
       const q = node as Record<string, unknown>;
       if (typeof q.questionId === 'string') {
-        out.push({ questionId: q.questionId, answerType: typeof q.answerType === 'string' ? q.answerType : undefined, options: Array.isArray(q.options) ? q.options.filter((o): o is string => typeof o === 'string') : undefined });
+        out.push({
+          questionId: q.questionId,
+          answerType: typeof q.answerType === 'string' ? q.answerType : undefined,
+          options: Array.isArray(q.options) ? q.options.filter((o): o is string => typeof o === 'string') : undefined,
+        });
       } else Object.values(q).forEach(visit);
     }
   };
@@ -44,13 +48,17 @@ function answerValue(q: Question, marker: string): fc.Arbitrary<string> {
     case 'boolean':
       return fc.constantFrom('true', 'false');
     case 'date':
-      return fc.date({ min: new Date('2018-01-01T00:00:00Z'), max: new Date('2025-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      return fc
+        .date({ min: new Date('2018-01-01T00:00:00Z'), max: new Date('2025-12-31T00:00:00Z'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10));
     case 'choice':
       return q.options?.length ? fc.constantFrom(...q.options) : fc.constant(marker);
     case 'file':
       return fc.uuid();
     default:
-      return fc.constantFrom('Расходы на лечение подтверждены справкой', 'Квартира куплена в ипотеку', 'Вычет за обучение ребёнка').map((text) => `${text} (${marker})`);
+      return fc
+        .constantFrom('Расходы на лечение подтверждены справкой', 'Квартира куплена в ипотеку', 'Вычет за обучение ребёнка')
+        .map((text) => `${text} (${marker})`);
   }
 }
 
@@ -60,7 +68,12 @@ function answerValue(q: Question, marker: string): fc.Arbitrary<string> {
  */
 export function declarationEdit(structure: unknown, marker = freshMarker()): fc.Arbitrary<DeclarationEdit> {
   const questions = questionsOf(structure);
-  const pool: Question[] = questions.length ? questions : [{ questionId: 'income.salary', answerType: 'number' }, { questionId: 'deduction.comment', answerType: 'string' }];
+  const pool: Question[] = questions.length
+    ? questions
+    : [
+        { questionId: 'income.salary', answerType: 'number' },
+        { questionId: 'deduction.comment', answerType: 'string' },
+      ];
   const fresh = pool.find((q) => q.answerType === 'string' || q.answerType === undefined) ?? pool[0];
   const others = pool.filter((q) => q !== fresh);
   return fc
@@ -72,7 +85,10 @@ export function declarationEdit(structure: unknown, marker = freshMarker()): fc.
     .map(({ taxYear, chosen, values }) => ({
       taxYear,
       answers: [
-        { questionId: fresh.questionId, value: fresh.answerType === 'string' || fresh.answerType === undefined ? `Комментарий консультанту (${marker})` : marker },
+        {
+          questionId: fresh.questionId,
+          value: fresh.answerType === 'string' || fresh.answerType === undefined ? `Комментарий консультанту (${marker})` : marker,
+        },
         ...chosen.map((q) => ({ questionId: q.questionId, value: values[others.indexOf(q)] })),
       ],
     }));
@@ -80,7 +96,11 @@ export function declarationEdit(structure: unknown, marker = freshMarker()): fc.
 
 export function chatText(marker = freshMarker()): fc.Arbitrary<string> {
   return fc
-    .constantFrom('Добрый день! Пришлите, пожалуйста, справку об оплате медицинских услуг.', 'Уточните, пожалуйста, дату регистрации права собственности.', 'Декларация почти готова, осталось проверить сумму вычета.')
+    .constantFrom(
+      'Добрый день! Пришлите, пожалуйста, справку об оплате медицинских услуг.',
+      'Уточните, пожалуйста, дату регистрации права собственности.',
+      'Декларация почти готова, осталось проверить сумму вычета.',
+    )
     .map((text) => `${text} [${marker}]`);
 }
 

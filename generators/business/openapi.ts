@@ -17,14 +17,29 @@ import { convertSchema } from '../../harness/business/openapi/json-schema.ts';
 import { jsonBodyOf, type OperationModel, type ParameterLocation } from '../../harness/business/openapi/operation-model.ts';
 import { matchPath } from '../../harness/business/openapi/paths.ts';
 import { escapePointer } from '../../harness/business/openapi/refs.ts';
-import { GenerationError, toWire, type GeneratedRequest, type InvalidRequest, type RequestGenerator, type WireRequest } from '../../harness/business/runtime/request.ts';
+import {
+  GenerationError,
+  toWire,
+  type GeneratedRequest,
+  type InvalidRequest,
+  type RequestGenerator,
+  type WireRequest,
+} from '../../harness/business/runtime/request.ts';
 import { schemaRegistry, type SchemaRegistry } from '../../harness/schemas.ts';
 import { flatten, typeOf, type Schema } from '../_internals/resolve.ts';
 import { failsOnRule, invalidCases } from '../invalid-cases.ts';
 import { schemaArbitrary } from '../schema-arbitrary.ts';
 
 /** String formats the schema generators do not know, and the realistic maker that fits each. */
-const FORMAT_MAKERS: Record<string, string> = { uri: 'url', url: 'url', 'uri-reference': 'url', byte: 'base64', hostname: 'hostname', ipv4: 'ipv4', time: 'isoTime' };
+const FORMAT_MAKERS: Record<string, string> = {
+  uri: 'url',
+  url: 'url',
+  'uri-reference': 'url',
+  byte: 'base64',
+  hostname: 'hostname',
+  ipv4: 'ipv4',
+  time: 'isoTime',
+};
 const NESTED = ['properties', '$defs', 'patternProperties'];
 const LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const LOCATIONS: ParameterLocation[] = ['path', 'query', 'header'];
@@ -44,7 +59,10 @@ function prepare(node: unknown): unknown {
     else if (isNode(value) && ['items', 'additionalProperties', 'not'].includes(key)) out[key] = prepare(value);
     else out[key] = value;
   }
-  if (Array.isArray(out.required) && isNode(out.properties)) out.required = (out.required as string[]).filter((r) => r in (out.properties as Schema) || !(isNode(node.properties) && r in node.properties));
+  if (Array.isArray(out.required) && isNode(out.properties))
+    out.required = (out.required as string[]).filter(
+      (r) => r in (out.properties as Schema) || !(isNode(node.properties) && r in node.properties),
+    );
   const maker = typeof out.format === 'string' ? FORMAT_MAKERS[out.format] : undefined;
   if (maker && !out['x-generate'] && out.enum === undefined && out.pattern === undefined) out['x-generate'] = { faker: maker };
   return out;
@@ -74,7 +92,9 @@ export class OpenApiRequests implements RequestGenerator {
     this.base = `urn:partner-conformance:openapi-requests:${digest(document)}`;
     this.bundleId = `${this.base}:bundle`;
     const components = isNode(document.components) && isNode(document.components.schemas) ? document.components.schemas : {};
-    const $defs = Object.fromEntries(Object.entries(components).map(([name, s]) => [name, prepare(convertSchema(s, { bundleId: this.bundleId, direction: 'request' }))]));
+    const $defs = Object.fromEntries(
+      Object.entries(components).map(([name, s]) => [name, prepare(convertSchema(s, { bundleId: this.bundleId, direction: 'request' }))]),
+    );
     registry.addLenient({ $id: this.bundleId, $defs });
   }
 
@@ -92,7 +112,14 @@ export class OpenApiRequests implements RequestGenerator {
         params.map((p) => {
           const converted = this.convert(p.schema);
           // A path segment cannot be empty: where the document sets no lower bound, the request has one.
-          if (where === 'path' && converted.minLength === undefined && converted.enum === undefined && !converted.format && !converted.pattern) converted.minLength = 1;
+          if (
+            where === 'path' &&
+            converted.minLength === undefined &&
+            converted.enum === undefined &&
+            !converted.format &&
+            !converted.pattern
+          )
+            converted.minLength = 1;
           return [p.name, converted];
         }),
       );
@@ -103,7 +130,12 @@ export class OpenApiRequests implements RequestGenerator {
       $id: `${this.base}:request:${digest(op.name)}`,
       type: 'object',
       required: ['path', 'query', 'header', ...(body?.required ? ['body'] : [])],
-      properties: { path: group('path'), query: group('query'), header: group('header'), ...(body ? { body: this.convert(body.schema) } : {}) },
+      properties: {
+        path: group('path'),
+        query: group('query'),
+        header: group('header'),
+        ...(body ? { body: this.convert(body.schema) } : {}),
+      },
     };
     id = schema.$id;
     this.registry.addLenient(schema);
@@ -130,7 +162,9 @@ export class OpenApiRequests implements RequestGenerator {
 
   private coerce(sent: string | string[], schema: Schema, base: string): unknown {
     const { schema: flat, base: at } = flatten(this.registry, { schema, base });
-    const type = typeOf(flat) ?? (Array.isArray(flat.anyOf) ? typeOf(flatten(this.registry, { schema: flat.anyOf[0] as Schema, base: at }).schema) : undefined);
+    const type =
+      typeOf(flat) ??
+      (Array.isArray(flat.anyOf) ? typeOf(flatten(this.registry, { schema: flat.anyOf[0] as Schema, base: at }).schema) : undefined);
     if (type === 'array') {
       const items = Array.isArray(sent) ? sent : sent.split(',');
       return items.map((item) => (isNode(flat.items) ? this.coerce(item, flat.items as Schema, at) : item));
@@ -161,7 +195,8 @@ export class OpenApiRequests implements RequestGenerator {
     } catch (error) {
       throw new GenerationError(`${op.name}: its request schema cannot be generated from (${(error as Error).message.split('\n')[0]})`);
     }
-    if (!out.length) throw new GenerationError(`${op.name}: no generated request stayed valid on the wire in ${options.count * 40} attempts`);
+    if (!out.length)
+      throw new GenerationError(`${op.name}: no generated request stayed valid on the wire in ${options.count * 40} attempts`);
     return out;
   }
 

@@ -12,7 +12,9 @@ export { SURRENDER_REQUEST, type SurrenderItem, type SurrenderRequest };
 export { freshContractId, sampleItem, sampleRequest } from '../../harness/insurance/requests.ts';
 
 function ordered(item: SurrenderItem): SurrenderItem {
-  return item.calcPeriodFrom <= item.calcPeriodTo ? item : { ...item, calcPeriodFrom: item.calcPeriodTo, calcPeriodTo: item.calcPeriodFrom };
+  return item.calcPeriodFrom <= item.calcPeriodTo
+    ? item
+    : { ...item, calcPeriodFrom: item.calcPeriodTo, calcPeriodTo: item.calcPeriodFrom };
 }
 
 /** Valid, acceptable surrender requests; the contractId is replaced with a fresh one when sent. */

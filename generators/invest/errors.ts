@@ -27,7 +27,12 @@ const account = mainAccount;
 const accountAsNumber = (t: Context) => (/^[1-9][0-9]{0,17}$/.test(account(t)) ? account(t) : '2000123456');
 
 export const ERROR_CASES: readonly PortfolioErrorCase[] = [
-  { id: 'no-token', what: 'no Authorization header', request: (t) => ({ body: { accountId: account(t) }, options: { token: null } }), vendor: { status: 401, description: 40003 } },
+  {
+    id: 'no-token',
+    what: 'no Authorization header',
+    request: (t) => ({ body: { accountId: account(t) }, options: { token: null } }),
+    vendor: { status: 401, description: 40003 },
+  },
   {
     id: 'unknown-token',
     what: 'an unknown bearer token',
@@ -52,18 +57,45 @@ export const ERROR_CASES: readonly PortfolioErrorCase[] = [
     request: (t) => ({ body: { accountId: account(t) }, options: { token: credentialOf(t.target, 'invest', 'tokenWithoutAccess') } }),
     vendor: { status: 403, description: 40002 },
   },
-  { id: 'unknown-account', what: 'a well-formed accountId that names no account', request: (t) => ({ body: { accountId: unknownAccountLike(t) } }), vendor: { status: 404, description: 50004 } },
-  { id: 'missing-account', what: 'no accountId', request: () => ({ body: { currency: 'RUB' } }), vendor: { status: 400, description: 30021 } },
-  { id: 'account-number', what: 'accountId as a JSON number', request: (t) => ({ options: { raw: `{"accountId": ${accountAsNumber(t)}, "currency": "RUB"}` } }) },
+  {
+    id: 'unknown-account',
+    what: 'a well-formed accountId that names no account',
+    request: (t) => ({ body: { accountId: unknownAccountLike(t) } }),
+    vendor: { status: 404, description: 50004 },
+  },
+  {
+    id: 'missing-account',
+    what: 'no accountId',
+    request: () => ({ body: { currency: 'RUB' } }),
+    vendor: { status: 400, description: 30021 },
+  },
+  {
+    id: 'account-number',
+    what: 'accountId as a JSON number',
+    request: (t) => ({ options: { raw: `{"accountId": ${accountAsNumber(t)}, "currency": "RUB"}` } }),
+  },
   { id: 'account-object', what: 'accountId as a JSON object', request: (t) => ({ body: { accountId: { id: account(t) } } }) },
   { id: 'currency-gbp', what: 'currency GBP', request: (t) => ({ body: { accountId: account(t), currency: 'GBP' } }) },
-  { id: 'currency-rur', what: 'currency RUR (the retired ruble code)', request: (t) => ({ body: { accountId: account(t), currency: 'RUR' } }) },
+  {
+    id: 'currency-rur',
+    what: 'currency RUR (the retired ruble code)',
+    request: (t) => ({ body: { accountId: account(t), currency: 'RUR' } }),
+  },
   { id: 'json-truncated', what: 'a truncated JSON body', request: (t) => ({ options: { raw: `{"accountId": "${account(t)}", "curr` } }) },
-  { id: 'json-trailing', what: 'JSON followed by garbage', request: (t) => ({ options: { raw: `${JSON.stringify({ accountId: account(t) })}bla` } }) },
+  {
+    id: 'json-trailing',
+    what: 'JSON followed by garbage',
+    request: (t) => ({ options: { raw: `${JSON.stringify({ accountId: account(t) })}bla` } }),
+  },
   {
     id: 'form-body',
     what: 'a form-encoded body (application/x-www-form-urlencoded)',
-    request: (t) => ({ options: { raw: new URLSearchParams({ accountId: account(t), currency: 'RUB' }).toString(), contentType: 'application/x-www-form-urlencoded' } }),
+    request: (t) => ({
+      options: {
+        raw: new URLSearchParams({ accountId: account(t), currency: 'RUB' }).toString(),
+        contentType: 'application/x-www-form-urlencoded',
+      },
+    }),
   },
 ];
 

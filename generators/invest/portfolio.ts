@@ -50,7 +50,9 @@ export function portfolioResponse(options: { currency?: string; accountId?: stri
     const found = amountsIn(shape);
     return fc
       .record({
-        amounts: fc.tuple(...found.map((f) => (f.kind === 'Quotation' ? quotation() : moneyValue(fc.constantFrom('rub', 'usd', 'eur', 'RUB'))))),
+        amounts: fc.tuple(
+          ...found.map((f) => (f.kind === 'Quotation' ? quotation() : moneyValue(fc.constantFrom('rub', 'usd', 'eur', 'RUB')))),
+        ),
         totals: fc.tuple(...CLASS_TOTALS.map(() => moneyValue(currency, { min: -totalBound, max: totalBound }))),
       })
       .map(({ amounts, totals }) => {
@@ -79,7 +81,13 @@ export function portfolioRequest(accounts: readonly string[]): fc.Arbitrary<{ ac
 export function accountIdLike(shape: string, known: ReadonlySet<string> = new Set()): string {
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   const draw = (c: string) =>
-    /[0-9]/.test(c) ? String(randomInt(10)) : /[a-z]/.test(c) ? letters[randomInt(26)] : /[A-Z]/.test(c) ? letters[randomInt(26)].toUpperCase() : c;
+    /[0-9]/.test(c)
+      ? String(randomInt(10))
+      : /[a-z]/.test(c)
+        ? letters[randomInt(26)]
+        : /[A-Z]/.test(c)
+          ? letters[randomInt(26)].toUpperCase()
+          : c;
   if (!/[0-9A-Za-z]/.test(shape)) throw new Error(`accountIdLike: "${shape}" has no digit or letter to vary`);
   for (;;) {
     const candidate = [...shape].map(draw).join('');

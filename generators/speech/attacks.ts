@@ -72,7 +72,10 @@ async function headerResigned(kit: SpeechKit, header: Record<string, unknown>): 
 
 const signatureAttacks: Attack[] = [
   attack('SPE-SIG-001', 'a token signed with another secret', async (kit) => {
-    const other = { ...kit, secretKey: kit.keyEncoding === 'base64' ? randomBytes(32).toString('base64') : randomBytes(24).toString('hex') };
+    const other = {
+      ...kit,
+      secretKey: kit.keyEncoding === 'base64' ? randomBytes(32).toString('base64') : randomBytes(24).toString('hex'),
+    };
     const { authorization, body } = await validCall(other);
     return call(authorization, body);
   }),
@@ -82,7 +85,10 @@ const signatureAttacks: Attack[] = [
   }),
   attack('SPE-SIG-002', 'the payload with exp moved a day later after signing', async (kit) => {
     const { valid, h, s, payload, body } = await base(kit);
-    return { ...call(bearer(`${h}.${segment(JSON.stringify({ ...payload, exp: (payload.exp as number) + 86_400 }))}.${s}`), body), before: valid };
+    return {
+      ...call(bearer(`${h}.${segment(JSON.stringify({ ...payload, exp: (payload.exp as number) + 86_400 }))}.${s}`), body),
+      before: valid,
+    };
   }),
   attack('SPE-SIG-002', 'the payload re-encoded with whitespace (same claims) after signing', async (kit) => {
     const { valid, h, s, payload, body } = await base(kit);
@@ -100,12 +106,14 @@ const signatureAttacks: Attack[] = [
     const { valid, p, s, body } = await base(kit);
     return { ...call(bearer(`${segment(JSON.stringify({ ...speechHeader(kit.apiKey), typ: 'JWS' }))}.${p}.${s}`), body), before: valid };
   }),
-  ...([
-    ['the first signature byte flipped (XOR 0x5A)', (s: string) => flipByte(s, 0)],
-    ['the last signature byte flipped (XOR 0x5A)', (s: string) => flipByte(s, -1)],
-    ['the signature truncated to its first 16 bytes', (s: string) => Buffer.from(s, 'base64url').subarray(0, 16).toString('base64url')],
-    ['the signature text with its letter case swapped', swapCase],
-  ] as const).map(([row, alter]) =>
+  ...(
+    [
+      ['the first signature byte flipped (XOR 0x5A)', (s: string) => flipByte(s, 0)],
+      ['the last signature byte flipped (XOR 0x5A)', (s: string) => flipByte(s, -1)],
+      ['the signature truncated to its first 16 bytes', (s: string) => Buffer.from(s, 'base64url').subarray(0, 16).toString('base64url')],
+      ['the signature text with its letter case swapped', swapCase],
+    ] as const
+  ).map(([row, alter]) =>
     attack('SPE-SIG-004', row, async (kit) => {
       const { h, p, s, body } = await base(kit);
       return call(bearer(`${h}.${p}.${alter(s)}`), body);
@@ -120,11 +128,15 @@ const signatureAttacks: Attack[] = [
   ...['HS384', 'HS512'].map((alg) =>
     attack('SPE-SIG-006', `alg ${alg}, correctly signed with ${alg} and the same key`, async (kit) => {
       const { payload, body } = await base(kit);
-      const token = await new SignJWT(payload).setProtectedHeader({ alg, typ: 'JWT', kid: kit.apiKey }).sign(hmacKey(kit.secretKey, kit.keyEncoding));
+      const token = await new SignJWT(payload)
+        .setProtectedHeader({ alg, typ: 'JWT', kid: kit.apiKey })
+        .sign(hmacKey(kit.secretKey, kit.keyEncoding));
       return call(bearer(token), body);
     }),
   ),
-  attack('SPE-SIG-007', 'an RS256 header over an HMAC-SHA256 signature made with the secret', async (kit) => headerResigned(kit, { alg: 'RS256', typ: 'JWT', kid: kit.apiKey })),
+  attack('SPE-SIG-007', 'an RS256 header over an HMAC-SHA256 signature made with the secret', async (kit) =>
+    headerResigned(kit, { alg: 'RS256', typ: 'JWT', kid: kit.apiKey }),
+  ),
   attack('SPE-SIG-007', 'an RS256 token signed with a freshly generated RSA key', async (kit) => {
     const { valid, body } = await base(kit);
     return call(bearer(rs256(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: kit.apiKey }), payloadJsonOf(valid.claims, body))), body);
@@ -132,13 +144,18 @@ const signatureAttacks: Attack[] = [
 ];
 
 const formatAttacks: Attack[] = [
-  ...([
-    ['a word instead of a token', () => 'not-a-token'],
-    ['two segments (no signature part)', (_k, h, p) => `${h}.${p}`],
-    ['four segments', (_k, h, p, s) => `${h}.${p}.${s}.${s}`],
-    ['a header that is not JSON (signed)', (k, _h, p) => signedToken(k, 'alg=HS256;kid=none', Buffer.from(p, 'base64url').toString('utf8'))],
-    ['a payload that is a JSON array (signed)', (k) => signedToken(k, headerJsonOf(k), '["iss","sub"]')],
-  ] as Array<[string, (k: SpeechKit, h: string, p: string, s: string) => string]>).map(([row, make]) =>
+  ...(
+    [
+      ['a word instead of a token', () => 'not-a-token'],
+      ['two segments (no signature part)', (_k, h, p) => `${h}.${p}`],
+      ['four segments', (_k, h, p, s) => `${h}.${p}.${s}.${s}`],
+      [
+        'a header that is not JSON (signed)',
+        (k, _h, p) => signedToken(k, 'alg=HS256;kid=none', Buffer.from(p, 'base64url').toString('utf8')),
+      ],
+      ['a payload that is a JSON array (signed)', (k) => signedToken(k, headerJsonOf(k), '["iss","sub"]')],
+    ] as Array<[string, (k: SpeechKit, h: string, p: string, s: string) => string]>
+  ).map(([row, make]) =>
     attack('SPE-FMT-001', row, async (kit) => {
       const { h, p, s, body } = await base(kit);
       return call(bearer(make(kit, h, p, s)), body);
@@ -149,16 +166,22 @@ const formatAttacks: Attack[] = [
 /** Header and claim attacks: kid, typ, times, audience, and every claim of 2.1 with a wrong type. */
 const claimAttacks: Attack[] = [
   attack('SPE-KID-001', 'a header without kid (correctly signed)', async (kit) => headerResigned(kit, { alg: 'HS256', typ: 'JWT' })),
-  attack('SPE-KID-002', 'an unknown kid (signed with the right secret)', async (kit) => headerResigned(kit, speechHeader(`pc-unknown-key-${randomUUID()}`))),
-  attack('SPE-TYP-001', 'typ "JWS" instead of "JWT" (correctly signed)', async (kit) => headerResigned(kit, { ...speechHeader(kit.apiKey), typ: 'JWS' })),
+  attack('SPE-KID-002', 'an unknown kid (signed with the right secret)', async (kit) =>
+    headerResigned(kit, speechHeader(`pc-unknown-key-${randomUUID()}`)),
+  ),
+  attack('SPE-TYP-001', 'typ "JWS" instead of "JWT" (correctly signed)', async (kit) =>
+    headerResigned(kit, { ...speechHeader(kit.apiKey), typ: 'JWS' }),
+  ),
   attack('SPE-TYP-001', 'a header without typ (correctly signed)', async (kit) => headerResigned(kit, { alg: 'HS256', kid: kit.apiKey })),
-  ...([
-    ['SPE-TIM-001', 'exp an hour ago', (now: number) => ({ exp: now - 3600, iat: now - 4200, nbf: now - 4200 })],
-    ['SPE-TIM-002', 'nbf an hour ahead', (now: number) => ({ nbf: now + 3600, exp: now + 4200 })],
-    ['SPE-TIM-003', 'iat an hour ahead', (now: number) => ({ iat: now + 3600 })],
-    ['SPE-TIM-004', 'no exp claim', () => ({ exp: undefined })],
-    ['SPE-AUD-001', 'aud of an unrelated service', () => ({ aud: 'pc-invalid-audience.example' })],
-  ] as const).map(([requirement, row, changes]) =>
+  ...(
+    [
+      ['SPE-TIM-001', 'exp an hour ago', (now: number) => ({ exp: now - 3600, iat: now - 4200, nbf: now - 4200 })],
+      ['SPE-TIM-002', 'nbf an hour ahead', (now: number) => ({ nbf: now + 3600, exp: now + 4200 })],
+      ['SPE-TIM-003', 'iat an hour ahead', (now: number) => ({ iat: now + 3600 })],
+      ['SPE-TIM-004', 'no exp claim', () => ({ exp: undefined })],
+      ['SPE-AUD-001', 'aud of an unrelated service', () => ({ aud: 'pc-invalid-audience.example' })],
+    ] as const
+  ).map(([requirement, row, changes]) =>
     attack(requirement, row, async (kit) => {
       const { valid } = await base(kit, changes(unixNow()));
       return call(valid.authorization, valid.body);
@@ -184,15 +207,17 @@ const claimAttacks: Attack[] = [
     return callWithHashText(kit, body, [bodyDigest(body).toString('hex')]);
   }),
   // The other claims of 2.1 with the wrong type: a policy (well-kept JWT libraries ignore these types).
-  ...([
-    ['iss as a number', () => ({ iss: 42 })],
-    ['sub as a number', () => ({ sub: 42 })],
-    ['sid as a number', () => ({ sid: 42 })],
-    ['jti as a number', () => ({ jti: 42 })],
-    ['jit as a number', () => ({ jit: 42 })],
-    ['iat as a numeric string', () => ({ iat: String(unixNow() - 10) })],
-    ['exp with a fraction of a second', () => ({ exp: unixNow() + 600.5 })],
-  ] as Array<[string, () => Record<string, unknown>]>).map(([row, changes]) => attack('SPE-CTY-003', `${row} (signed)`, async (kit) => resignedWith(kit, changes()))),
+  ...(
+    [
+      ['iss as a number', () => ({ iss: 42 })],
+      ['sub as a number', () => ({ sub: 42 })],
+      ['sid as a number', () => ({ sid: 42 })],
+      ['jti as a number', () => ({ jti: 42 })],
+      ['jit as a number', () => ({ jit: 42 })],
+      ['iat as a numeric string', () => ({ iat: String(unixNow() - 10) })],
+      ['exp with a fraction of a second', () => ({ exp: unixNow() + 600.5 })],
+    ] as Array<[string, () => Record<string, unknown>]>
+  ).map(([row, changes]) => attack('SPE-CTY-003', `${row} (signed)`, async (kit) => resignedWith(kit, changes()))),
 ];
 
 const bodyHashAttacks: Attack[] = [

@@ -50,16 +50,28 @@ export function signedToken(kit: SpeechKit, headerJson: string, payloadJson: str
 
 export const headerJsonOf = (kit: SpeechKit) => JSON.stringify(speechHeader(kit.apiKey));
 /** The payload as the builder makes it; `claims` may break the claim types on purpose. */
-export const payloadJsonOf = (claims: Record<string, unknown>, body?: string) => JSON.stringify(speechPayload(claims as SpeechClaims, body));
+export const payloadJsonOf = (claims: Record<string, unknown>, body?: string) =>
+  JSON.stringify(speechPayload(claims as SpeechClaims, body));
 
 /** The SHA-256 digest of a body's bytes (of the empty string without one). */
-export const bodyDigest = (body?: string) => createHash('sha256').update(body ?? '').digest();
+export const bodyDigest = (body?: string) =>
+  createHash('sha256')
+    .update(body ?? '')
+    .digest();
 
 /**
  * A correctly signed call whose x-content-sha256 is the given text instead of the builder's lower-case
  * hex: the same hash in upper-case hex (RFC 4648 section 8: base16 is case-insensitive), or in
  * another encoding.
  */
-export function callWithHashText(kit: SpeechKit, body: string | undefined, hashText: unknown, claims: SpeechClaims = sampleClaims(kit)): SpeechCall {
-  return { authorization: `Bearer ${signedToken(kit, headerJsonOf(kit), JSON.stringify({ ...claims, 'x-content-sha256': hashText }))}`, body };
+export function callWithHashText(
+  kit: SpeechKit,
+  body: string | undefined,
+  hashText: unknown,
+  claims: SpeechClaims = sampleClaims(kit),
+): SpeechCall {
+  return {
+    authorization: `Bearer ${signedToken(kit, headerJsonOf(kit), JSON.stringify({ ...claims, 'x-content-sha256': hashText }))}`,
+    body,
+  };
 }

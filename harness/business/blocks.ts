@@ -17,7 +17,14 @@ export function skippedRow(id: string, row: string, why: ToolError): void {
 
 /** A row that needs an operation the served document does not describe: inconclusive (NOT_LOCATED). */
 export function notLocatedRow(id: string, row: string, operations: string[]): void {
-  skippedRow(id, row, inconclusive('NOT_LOCATED', `${operations.join(', ')} ${operations.length > 1 ? 'are' : 'is'} not in the served document (BUS-CAT-001 judges the document)`));
+  skippedRow(
+    id,
+    row,
+    inconclusive(
+      'NOT_LOCATED',
+      `${operations.join(', ')} ${operations.length > 1 ? 'are' : 'is'} not in the served document (BUS-CAT-001 judges the document)`,
+    ),
+  );
 }
 
 /**

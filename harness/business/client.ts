@@ -16,7 +16,13 @@ export function servedDocument(t: RequirementContext): Promise<ServedDocument> {
 export async function readableDocument(t: RequirementContext): Promise<ReadableDocument> {
   const served = await servedDocument(t);
   if (served.readable) return served.readable;
-  t.expectNone([failure(t.id, `a readable OpenAPI document at ${served.url}`, `the document could not be read, so this cannot be checked (see BUS-DOC-001): ${served.unreadable}`)]);
+  t.expectNone([
+    failure(
+      t.id,
+      `a readable OpenAPI document at ${served.url}`,
+      `the document could not be read, so this cannot be checked (see BUS-DOC-001): ${served.unreadable}`,
+    ),
+  ]);
   throw new Error('unreachable: expectNone throws on a failure');
 }
 
@@ -37,7 +43,8 @@ export async function expectFacts(t: RequirementContext, check: (doc: ReadableDo
 export async function expectChangeNote(t: RequirementContext, note: ChangeNote): Promise<void> {
   const outcome = evaluateChangeNote((await readableDocument(t)).index, note);
   const where = `${note.operation}, ${note.in}${note.path.length ? ` › ${note.path.join(' › ')}` : ''}`;
-  if (outcome.kind === 'not-located') throw inconclusive('NOT_LOCATED', `${note.text}: not located in the document (${where}): ${outcome.reason}`);
+  if (outcome.kind === 'not-located')
+    throw inconclusive('NOT_LOCATED', `${note.text}: not located in the document (${where}): ${outcome.reason}`);
   if (outcome.kind === 'not-declared') throw inconclusive('NOT_SUPPORTED', `${note.text}: ${outcome.reason}`);
   t.expectNone(changeNoteFailures(outcome, t.id));
 }

@@ -27,7 +27,10 @@ export function mtlsFiles(target: Target): MtlsFiles {
   const mtls = businessConfig(target).mtls ?? {};
   const { cert, key, ca } = mtls;
   if (!cert || !key) {
-    throw new ToolError('CREDENTIAL_MISSING', `the target file ${target.name} has no services.business.mtls.${cert ? 'key' : 'cert'} (the client certificate for operations that need one)`);
+    throw new ToolError(
+      'CREDENTIAL_MISSING',
+      `the target file ${target.name} has no services.business.mtls.${cert ? 'key' : 'cert'} (the client certificate for operations that need one)`,
+    );
   }
   return { cert, key, ca: ca || undefined };
 }
@@ -43,7 +46,10 @@ function read(file: string, what: string, target: Target): Buffer {
   try {
     return readFileSync(file);
   } catch (error) {
-    throw new ToolError('TARGET_FILE_INVALID', `${target.file}: services.business.mtls.${what} names ${file}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
+    throw new ToolError(
+      'TARGET_FILE_INVALID',
+      `${target.file}: services.business.mtls.${what} names ${file}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`,
+    );
   }
 }
 
@@ -67,5 +73,7 @@ export function mtlsDispatcher(target: Target, use: CertificateUse = 'with-certi
 /** Transport errors that mean the TLS handshake refused us (the secured host wants a certificate). */
 export function isTlsRefusal(error: unknown): boolean {
   const text = `${(error as Error)?.message ?? ''} ${(error as { cause?: { code?: string } })?.cause?.code ?? ''}`;
-  return /ERR_SSL|SSL alert|alert (certificate|handshake|bad)|certificate required|ECONNRESET|socket hang up|other side closed|EPIPE/i.test(text);
+  return /ERR_SSL|SSL alert|alert (certificate|handshake|bad)|certificate required|ECONNRESET|socket hang up|other side closed|EPIPE/i.test(
+    text,
+  );
 }

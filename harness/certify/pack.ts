@@ -11,7 +11,15 @@ import { renderJunit } from '../report/junit.ts';
 import { makeDirs } from '../report/report-dir.ts';
 import type { RunSummary } from '../report/records.ts';
 import { renderReportHtml } from './html/report-html.ts';
-import { buildManifest, MANIFEST_FILE, manifestBytes, SIGNATURE_FILE, type Manifest, type ManifestInput, type PackFile } from './manifest.ts';
+import {
+  buildManifest,
+  MANIFEST_FILE,
+  manifestBytes,
+  SIGNATURE_FILE,
+  type Manifest,
+  type ManifestInput,
+  type PackFile,
+} from './manifest.ts';
 import { signManifest, type SigningKey } from './signing.ts';
 import { sha256Of } from './suite-identity.ts';
 
@@ -32,7 +40,8 @@ export function preparePackFolder(dir: string): void {
     }
   }
   const entries = readdirSync(dir);
-  if (entries.length && !entries.includes(MANIFEST_FILE)) throw new PackFolderError(`${dir} is not empty and holds no earlier pack (no ${MANIFEST_FILE}); name an empty or new folder`);
+  if (entries.length && !entries.includes(MANIFEST_FILE))
+    throw new PackFolderError(`${dir} is not empty and holds no earlier pack (no ${MANIFEST_FILE}); name an empty or new folder`);
   for (const name of entries) rmSync(join(dir, name), { recursive: true, force: true });
 }
 

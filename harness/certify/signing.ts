@@ -55,7 +55,9 @@ export async function signingKeyFrom(pem: string, from: string, passphrase?: str
   try {
     privateKey = createPrivateKey({ key: pem, format: 'pem', ...(passphrase ? { passphrase } : {}) });
   } catch (error) {
-    throw new SigningKeyError(`${from} is not a readable PEM private key (${(error as { code?: string }).code ?? (error as Error).message.split('\n')[0]})`);
+    throw new SigningKeyError(
+      `${from} is not a readable PEM private key (${(error as { code?: string }).code ?? (error as Error).message.split('\n')[0]})`,
+    );
   }
   const alg = algOf(privateKey, from);
   const publicJwk = publicJwkOf(privateKey);
@@ -81,7 +83,9 @@ export async function loadSigningKey(keyFile: string | undefined, env: NodeJS.Pr
 }
 
 export async function signManifest(manifestBytes: Buffer, key: SigningKey): Promise<string> {
-  return new CompactSign(manifestBytes).setProtectedHeader({ alg: key.alg, typ: JWS_TYPE, kid: key.thumbprint, jwk: key.publicJwk }).sign(key.privateKey);
+  return new CompactSign(manifestBytes)
+    .setProtectedHeader({ alg: key.alg, typ: JWS_TYPE, kid: key.thumbprint, jwk: key.publicJwk })
+    .sign(key.privateKey);
 }
 
 /** A trust anchor: the certifier's public key, or the thumbprint of it they published. */
@@ -105,7 +109,9 @@ async function publicKeyFromFile(file: string): Promise<{ key: KeyObject; thumbp
   try {
     key = createPublicKey(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new SigningKeyError(`the public key ${file} is not a readable PEM public key (${(error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0]})`);
+    throw new SigningKeyError(
+      `the public key ${file} is not a readable PEM public key (${(error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0]})`,
+    );
   }
   return { key, thumbprint: await calculateJwkThumbprint(publicJwkOf(key), 'sha256') };
 }
@@ -120,19 +126,31 @@ export async function checkSignature(jws: string, anchor?: TrustAnchor): Promise
     return { valid: false, problems: [`manifest.jws is not a JWS: ${(error as Error).message}`] };
   }
   const problems: string[] = [];
-  if (header.alg !== 'EdDSA' && header.alg !== 'ES256') return { valid: false, alg: header.alg, problems: [`manifest.jws: alg ${header.alg} is not EdDSA or ES256`] };
+  if (header.alg !== 'EdDSA' && header.alg !== 'ES256')
+    return { valid: false, alg: header.alg, problems: [`manifest.jws: alg ${header.alg} is not EdDSA or ES256`] };
   if (!header.jwk) return { valid: false, alg: header.alg, problems: ['manifest.jws: the header carries no public key (jwk)'] };
   const embeddedThumbprint = await calculateJwkThumbprint(header.jwk, 'sha256');
-  if (header.kid !== undefined && header.kid !== embeddedThumbprint) problems.push(`manifest.jws: kid ${header.kid} is not the thumbprint of the key in the header (${embeddedThumbprint})`);
+  if (header.kid !== undefined && header.kid !== embeddedThumbprint)
+    problems.push(`manifest.jws: kid ${header.kid} is not the thumbprint of the key in the header (${embeddedThumbprint})`);
   let payload: Uint8Array | undefined;
   try {
     const key = trusted?.key ?? (await importJWK(header.jwk, header.alg));
     payload = (await compactVerify(jws.trim(), key, { algorithms: ['EdDSA', 'ES256'] })).payload;
   } catch (error) {
-    problems.push(`manifest.jws: the signature does not verify${trusted ? ' with the trusted public key' : ''} (${(error as Error).message})`);
+    problems.push(
+      `manifest.jws: the signature does not verify${trusted ? ' with the trusted public key' : ''} (${(error as Error).message})`,
+    );
   }
   const expected = trusted?.thumbprint ?? (anchor && 'thumbprint' in anchor ? anchor.thumbprint.trim() : undefined);
   const isTrusted = expected === undefined ? undefined : expected === embeddedThumbprint;
-  if (isTrusted === false) problems.push(`manifest.jws: signed with the key of thumbprint ${embeddedThumbprint}, not with the trusted key (${expected})`);
-  return { valid: payload !== undefined && problems.length === 0, payload, alg: header.alg, embeddedThumbprint, trusted: isTrusted, problems };
+  if (isTrusted === false)
+    problems.push(`manifest.jws: signed with the key of thumbprint ${embeddedThumbprint}, not with the trusted key (${expected})`);
+  return {
+    valid: payload !== undefined && problems.length === 0,
+    payload,
+    alg: header.alg,
+    embeddedThumbprint,
+    trusted: isTrusted,
+    problems,
+  };
 }

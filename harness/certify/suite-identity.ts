@@ -52,7 +52,9 @@ export function suiteIdentity(): SuiteIdentity {
   };
 }
 
-export type SpecDigest = { file: 'spec/partner-interfaces.md'; sha256: string; bytes: number; from: string } | { file: 'spec/partner-interfaces.md'; missing: string };
+export type SpecDigest =
+  | { file: 'spec/partner-interfaces.md'; sha256: string; bytes: number; from: string }
+  | { file: 'spec/partner-interfaces.md'; missing: string };
 
 /** The spec's SHA-256, or why it could not be read (never a path of this machine in the result). */
 export function specDigest(env: NodeJS.ProcessEnv = process.env): SpecDigest {
@@ -62,6 +64,9 @@ export function specDigest(env: NodeJS.ProcessEnv = process.env): SpecDigest {
     const doc = loadSpecDocument(env);
     return { file: 'spec/partner-interfaces.md', sha256: doc.sha256, bytes: Buffer.byteLength(doc.text, 'utf8'), from: where };
   } catch {
-    return { file: 'spec/partner-interfaces.md', missing: `not readable at ${where}; clone shared/ beside the project, or set ${SPEC_ENV} to the file` };
+    return {
+      file: 'spec/partner-interfaces.md',
+      missing: `not readable at ${where}; clone shared/ beside the project, or set ${SPEC_ENV} to the file`,
+    };
   }
 }

@@ -82,7 +82,10 @@ function outcomeOf(tests: readonly TestRecord[]): RequirementVerdict {
 const byCode = (tests: readonly TestRecord[]) => {
   const counts = new Map<string, number>();
   for (const t of tests) counts.set(t.code ?? t.verdict, (counts.get(t.code ?? t.verdict) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code} ${n}`).join(', ');
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([code, n]) => `${code} ${n}`)
+    .join(', ');
 };
 
 export function certificationVerdict(input: VerdictInput): CertificationVerdict {
@@ -126,29 +129,53 @@ export function certificationVerdict(input: VerdictInput): CertificationVerdict 
   }
   const c = summary.counts;
   if (c.toolErrors > 0) {
-    reasons.push(`${c.toolErrors} tool error(s) (${Object.entries(summary.toolErrorsByCode).map(([code, n]) => `${code} ${n}`).join(', ')}): the suite could not reach a verdict there`);
+    reasons.push(
+      `${c.toolErrors} tool error(s) (${Object.entries(summary.toolErrorsByCode)
+        .map(([code, n]) => `${code} ${n}`)
+        .join(', ')}): the suite could not reach a verdict there`,
+    );
   }
   if (summary.unhandledErrors.length) reasons.push(`${summary.unhandledErrors.length} unhandled error(s) during the run`);
   for (const a of areas.filter((x) => x.inScope && x.checked === 0)) {
     const tests = summary.tests.filter((t) => t.area === a.area);
-    reasons.push(a.tests === 0 ? `area ${a.area} was not run: the run has no test of it` : `area ${a.area} was not run: none of its ${a.tests} tests reached a verdict (${byCode(tests)})`);
+    reasons.push(
+      a.tests === 0
+        ? `area ${a.area} was not run: the run has no test of it`
+        : `area ${a.area} was not run: none of its ${a.tests} tests reached a verdict (${byCode(tests)})`,
+    );
   }
   const unchecked = blocking.filter((r) => r.verdict === 'not checked');
   if (unchecked.length) {
     const list = unchecked.map((r) => `${r.id} (${byCode(testsOf.get(r.id) ?? []) || 'no test in this run'})`);
     reasons.push(`${unchecked.length} blocking requirement(s) were not checked: ${list.join(', ')}`);
   }
-  if (input.specMissing) reasons.push(`the spec could not be hashed, so the pack cannot name what it certifies against: ${input.specMissing}`);
+  if (input.specMissing)
+    reasons.push(`the spec could not be hashed, so the pack cannot name what it certifies against: ${input.specMissing}`);
 
   const basis: string[] = [];
-  const bySource = (list: readonly RequirementOutcome[]) => ['spec', 'configuration', 'policy', 'vendor'].map((s) => [s, list.filter((r) => r.source === s).length] as const).filter(([, n]) => n > 0).map(([s, n]) => `${s} ${n}`).join(', ');
-  basis.push(`mission: ${[...scope].join(', ')}; blocking requirements: ${blocking.length} (${bySource(blocking)})${strict ? '; strictPolicy: policy and vendor requirements block too' : '; policy and vendor requirements are reported, not blocking'}`);
+  const bySource = (list: readonly RequirementOutcome[]) =>
+    ['spec', 'configuration', 'policy', 'vendor']
+      .map((s) => [s, list.filter((r) => r.source === s).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([s, n]) => `${s} ${n}`)
+      .join(', ');
+  basis.push(
+    `mission: ${[...scope].join(', ')}; blocking requirements: ${blocking.length} (${bySource(blocking)})${strict ? '; strictPolicy: policy and vendor requirements block too' : '; policy and vendor requirements are reported, not blocking'}`,
+  );
   const passed = blocking.filter((r) => r.verdict === 'passed').length;
   const waived = blocking.filter((r) => r.verdict === 'waived').length;
-  basis.push(`${passed} blocking requirement(s) passed, ${waived} passed only with a waiver, ${failed.length} failed, ${unchecked.length} not checked`);
-  const partial = summary.tests.filter((t) => (t.verdict === 'skipped' || t.verdict === 'inconclusive') && t.requirement && scope.has(t.area as Area));
-  if (partial.length) basis.push(`${partial.length} test(s) of the mission could not be checked here (${byCode(partial)}); they are listed with their reasons and count as nothing`);
-  if (c.waived) basis.push(`${c.waived} failure(s) waived by ${summary.waivers?.file ?? 'the waiver file'}; a waived failure is not a pass`);
+  basis.push(
+    `${passed} blocking requirement(s) passed, ${waived} passed only with a waiver, ${failed.length} failed, ${unchecked.length} not checked`,
+  );
+  const partial = summary.tests.filter(
+    (t) => (t.verdict === 'skipped' || t.verdict === 'inconclusive') && t.requirement && scope.has(t.area as Area),
+  );
+  if (partial.length)
+    basis.push(
+      `${partial.length} test(s) of the mission could not be checked here (${byCode(partial)}); they are listed with their reasons and count as nothing`,
+    );
+  if (c.waived)
+    basis.push(`${c.waived} failure(s) waived by ${summary.waivers?.file ?? 'the waiver file'}; a waived failure is not a pass`);
   if (c.warnings) basis.push(`${c.warnings} policy warning(s), not blocking`);
 
   return { certifiable: reasons.length === 0, reasons, basis, areas, requirements };

@@ -45,7 +45,8 @@ export async function verifyPack(dir: string, options: VerifyOptions = {}): Prom
   const checks: string[] = [];
   const problems: string[] = [];
   const manifestPath = join(dir, MANIFEST_FILE);
-  if (!existsSync(manifestPath)) return { accepted: false, checks, problems: [`${MANIFEST_FILE}: missing (is ${dir} a certification pack?)`] };
+  if (!existsSync(manifestPath))
+    return { accepted: false, checks, problems: [`${MANIFEST_FILE}: missing (is ${dir} a certification pack?)`] };
   const manifestBytes = readFileSync(manifestPath);
   let manifest: Manifest;
   try {
@@ -54,7 +55,8 @@ export async function verifyPack(dir: string, options: VerifyOptions = {}): Prom
     manifest = undefined as unknown as Manifest;
     problems.push(`${MANIFEST_FILE}: altered: not valid JSON (${(error as Error).message})`);
   }
-  if (manifest && manifest.format !== MANIFEST_FORMAT) problems.push(`${MANIFEST_FILE}: altered or foreign: format is ${JSON.stringify(manifest.format)}, not ${MANIFEST_FORMAT}`);
+  if (manifest && manifest.format !== MANIFEST_FORMAT)
+    problems.push(`${MANIFEST_FILE}: altered or foreign: format is ${JSON.stringify(manifest.format)}, not ${MANIFEST_FORMAT}`);
 
   let thumbprint: string | undefined;
   const jwsPath = join(dir, SIGNATURE_FILE);
@@ -62,17 +64,27 @@ export async function verifyPack(dir: string, options: VerifyOptions = {}): Prom
     const signature = await checkSignature(readFileSync(jwsPath, 'utf8'), options.anchor);
     thumbprint = signature.embeddedThumbprint;
     problems.push(...signature.problems);
-    if (signature.payload && !Buffer.from(signature.payload).equals(manifestBytes)) problems.push(`${MANIFEST_FILE}: altered: its bytes differ from the manifest that ${SIGNATURE_FILE} signs`);
-    else if (signature.valid) checks.push(`${SIGNATURE_FILE}: ${signature.alg} signature over ${MANIFEST_FILE} verifies; signing key thumbprint ${thumbprint}`);
-    if (manifest?.signing && (!manifest.signing.signed || manifest.signing.thumbprint !== thumbprint)) problems.push(`${MANIFEST_FILE}: altered: its signing entry does not name the key that signed it`);
-    if (signature.valid && signature.trusted) checks.push(`the signing key is the trusted one (${options.anchor && 'publicKeyFile' in options.anchor ? '--public-key' : '--thumbprint'})`);
+    if (signature.payload && !Buffer.from(signature.payload).equals(manifestBytes))
+      problems.push(`${MANIFEST_FILE}: altered: its bytes differ from the manifest that ${SIGNATURE_FILE} signs`);
+    else if (signature.valid)
+      checks.push(`${SIGNATURE_FILE}: ${signature.alg} signature over ${MANIFEST_FILE} verifies; signing key thumbprint ${thumbprint}`);
+    if (manifest?.signing && (!manifest.signing.signed || manifest.signing.thumbprint !== thumbprint))
+      problems.push(`${MANIFEST_FILE}: altered: its signing entry does not name the key that signed it`);
+    if (signature.valid && signature.trusted)
+      checks.push(
+        `the signing key is the trusted one (${options.anchor && 'publicKeyFile' in options.anchor ? '--public-key' : '--thumbprint'})`,
+      );
     if (signature.valid && signature.trusted === undefined) {
-      problems.push(`not authenticated: no trusted key was given. The signature only shows that whoever holds the key of thumbprint ${thumbprint} signed this pack; compare that thumbprint with the one the certifier published, then run again with --thumbprint ${thumbprint} (or --public-key FILE)`);
+      problems.push(
+        `not authenticated: no trusted key was given. The signature only shows that whoever holds the key of thumbprint ${thumbprint} signed this pack; compare that thumbprint with the one the certifier published, then run again with --thumbprint ${thumbprint} (or --public-key FILE)`,
+      );
     }
   } else if (manifest?.signing?.signed) {
     problems.push(`${SIGNATURE_FILE}: missing, though ${MANIFEST_FILE} says the pack was signed`);
   } else if (!options.allowUnsigned) {
-    problems.push(`the pack is not signed (${manifest?.signing && !manifest.signing.signed ? manifest.signing.why : `no ${SIGNATURE_FILE}`}): nothing proves who wrote it or that ${MANIFEST_FILE} is unchanged; --allow-unsigned checks the hashes only`);
+    problems.push(
+      `the pack is not signed (${manifest?.signing && !manifest.signing.signed ? manifest.signing.why : `no ${SIGNATURE_FILE}`}): nothing proves who wrote it or that ${MANIFEST_FILE} is unchanged; --allow-unsigned checks the hashes only`,
+    );
   } else {
     checks.push(`the pack is not signed: only the hashes are checked, and ${MANIFEST_FILE} itself could have been edited`);
   }
@@ -86,14 +98,21 @@ export async function verifyPack(dir: string, options: VerifyOptions = {}): Prom
       }
       const bytes = readFileSync(path);
       const sha256 = sha256Of(bytes);
-      if (sha256 !== expected.sha256 || bytes.length !== expected.bytes) problems.push(`${name}: altered: sha256 ${sha256} (${bytes.length} bytes), the manifest says ${expected.sha256} (${expected.bytes} bytes)`);
+      if (sha256 !== expected.sha256 || bytes.length !== expected.bytes)
+        problems.push(
+          `${name}: altered: sha256 ${sha256} (${bytes.length} bytes), the manifest says ${expected.sha256} (${expected.bytes} bytes)`,
+        );
       else checks.push(`${name}: sha256 matches`);
     }
     for (const doc of manifest.documents ?? []) {
-      if (doc.file && manifest.files[doc.file]?.sha256 !== doc.sha256) problems.push(`${MANIFEST_FILE}: altered: document ${doc.url} has sha256 ${doc.sha256}, its file ${doc.file} ${manifest.files[doc.file]?.sha256 ?? 'is not listed'}`);
+      if (doc.file && manifest.files[doc.file]?.sha256 !== doc.sha256)
+        problems.push(
+          `${MANIFEST_FILE}: altered: document ${doc.url} has sha256 ${doc.sha256}, its file ${doc.file} ${manifest.files[doc.file]?.sha256 ?? 'is not listed'}`,
+        );
     }
     const listed = new Set([...Object.keys(manifest.files), MANIFEST_FILE, SIGNATURE_FILE]);
-    for (const name of filesUnder(dir)) if (!listed.has(name)) problems.push(`${name}: not in the manifest (added to the pack after it was written)`);
+    for (const name of filesUnder(dir))
+      if (!listed.has(name)) problems.push(`${name}: not in the manifest (added to the pack after it was written)`);
   } else if (manifest) {
     problems.push(`${MANIFEST_FILE}: altered: it lists no files`);
   }

@@ -20,5 +20,7 @@ export function noServerError(res: CapturedResponse, requirement: string): Failu
 /** Refused: not a 2xx and not a 5xx (the spec fixes no status). */
 export function refused(res: CapturedResponse, requirement: string): Failure[] {
   if (isRefusal(res.status)) return [];
-  return [failure(requirement, 'refused (neither 2xx nor 5xx)', `${isSuccess(res.status) ? 'accepted with' : 'server error'} ${res.status}`)];
+  return [
+    failure(requirement, 'refused (neither 2xx nor 5xx)', `${isSuccess(res.status) ? 'accepted with' : 'server error'} ${res.status}`),
+  ];
 }

@@ -21,7 +21,9 @@ export function conformsTo(res: CapturedResponse, schemaId: string, requirement:
 export function valueConformsTo(value: unknown, schemaId: string, requirement: string): Failure[] {
   const validate = schemaRegistry().validator(schemaId);
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => failure(requirement, schemaExpectation(e), receivedAt(value, e.instancePath), e.instancePath || '/'));
+  return (validate.errors ?? []).map((e) =>
+    failure(requirement, schemaExpectation(e), receivedAt(value, e.instancePath), e.instancePath || '/'),
+  );
 }
 
 function schemaExpectation(e: ErrorObject): string {

@@ -19,8 +19,21 @@ export function jsonWhereBody(res: CapturedResponse, requirement: string): Failu
   const out: Failure[] = [];
   const media = mediaTypeOf(res);
   if (!media || !JSON_MEDIA.test(media)) {
-    out.push(failure(requirement, `Content-Type application/json on an answer with a body (spec 4: all bodies are JSON)`, media ? `Content-Type ${res.headers['content-type']}` : 'no Content-Type'));
+    out.push(
+      failure(
+        requirement,
+        `Content-Type application/json on an answer with a body (spec 4: all bodies are JSON)`,
+        media ? `Content-Type ${res.headers['content-type']}` : 'no Content-Type',
+      ),
+    );
   }
-  if (res.jsonError) out.push(failure(requirement, 'a body that is JSON (spec 4: all bodies are JSON)', `a body that does not parse (${res.jsonError.split('\n')[0]})`));
+  if (res.jsonError)
+    out.push(
+      failure(
+        requirement,
+        'a body that is JSON (spec 4: all bodies are JSON)',
+        `a body that does not parse (${res.jsonError.split('\n')[0]})`,
+      ),
+    );
   return out;
 }

@@ -45,7 +45,9 @@ export class Tally {
   nothing(what: string, fixture?: string): ToolError | undefined {
     if (this.count > 0) return undefined;
     if (fixture !== undefined && this.passedOver.length === 0) return new ToolError('FIXTURE_MISSING', fixture);
-    const why = this.passedOver.length ? `; passed over: ${this.passedOver.slice(0, 6).join('; ')}${this.passedOver.length > 6 ? `; … (${this.passedOver.length} in all)` : ''}` : '';
+    const why = this.passedOver.length
+      ? `; passed over: ${this.passedOver.slice(0, 6).join('; ')}${this.passedOver.length > 6 ? `; … (${this.passedOver.length} in all)` : ''}`
+      : '';
     return inconclusive('PRECONDITION_MISSING', `nothing to judge: ${what}${why}`);
   }
 }

@@ -10,7 +10,9 @@ export function statusIn(res: CapturedResponse, allowed: readonly number[], requ
 
 /** The status is one the spec documents for the operation. */
 export function statusDocumented(res: CapturedResponse, documented: readonly number[], requirement: string): Failure[] {
-  return documented.includes(res.status) ? [] : [failure(requirement, `a documented status (${documented.join(', ')})`, `undocumented status ${res.status}`)];
+  return documented.includes(res.status)
+    ? []
+    : [failure(requirement, `a documented status (${documented.join(', ')})`, `undocumented status ${res.status}`)];
 }
 
 /** Rejected: a 4xx from `allowed` (the spec's meaning of "rejected"), and never a success or a 5xx. */

@@ -33,16 +33,31 @@ import { runVitest } from './vitest-process.ts';
 class UsageError extends Error {}
 
 /** The options of a command: values by flag (a switch present gives 'true'), and the rest (unknown flags too). */
-function optionsOf(argv: readonly string[], options: readonly CommandOption[]): { values: Record<string, string | undefined>; positionals: string[] } {
+function optionsOf(
+  argv: readonly string[],
+  options: readonly CommandOption[],
+): { values: Record<string, string | undefined>; positionals: string[] } {
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs(argv, { values: options.filter((o) => o.value).map((o) => o.flag), switches: options.filter((o) => !o.value).map((o) => o.flag) });
+    parsed = parseArgs(argv, {
+      values: options.filter((o) => o.value).map((o) => o.flag),
+      switches: options.filter((o) => !o.value).map((o) => o.flag),
+    });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   const unknown = firstUnknown(parsed.rest, []);
-  if (unknown) throw new UsageError(unknownOptionMessage(unknown, options.map((o) => o.flag)));
-  return { values: { ...parsed.values, ...Object.fromEntries([...parsed.switches].map((flag) => [flag, 'true'])) }, positionals: parsed.rest };
+  if (unknown)
+    throw new UsageError(
+      unknownOptionMessage(
+        unknown,
+        options.map((o) => o.flag),
+      ),
+    );
+  return {
+    values: { ...parsed.values, ...Object.fromEntries([...parsed.switches].map((flag) => [flag, 'true'])) },
+    positionals: parsed.rest,
+  };
 }
 
 /** The depth of a certification, unless --depth, --runs, CONFORMANCE_DEPTH or CONFORMANCE_RUNS says otherwise. */
@@ -51,13 +66,29 @@ export const CERTIFIER_ENV = 'CONFORMANCE_CERTIFIER';
 
 const CERTIFY_OPTIONS: CommandOption[] = [
   { flag: '--target', value: 'FILE', meaning: 'the target file (default: CONFORMANCE_TARGET, else the embedded sandbox)' },
-  { flag: '--waivers', value: 'FILE', meaning: `known failures accepted for a time (default: ${WAIVERS_ENV}, else the target file's waivers: key, else waivers.yaml beside it)` },
+  {
+    flag: '--waivers',
+    value: 'FILE',
+    meaning: `known failures accepted for a time (default: ${WAIVERS_ENV}, else the target file's waivers: key, else waivers.yaml beside it)`,
+  },
   { flag: '--areas', value: 'A,B', meaning: "the mission: only these areas of the target file (default: the target file's areas)" },
-  { flag: '--depth', value: 'D', meaning: `quick | standard | nightly (default ${CERTIFICATION_DEPTH}: ${DEPTHS[CERTIFICATION_DEPTH]} runs per property)` },
+  {
+    flag: '--depth',
+    value: 'D',
+    meaning: `quick | standard | nightly (default ${CERTIFICATION_DEPTH}: ${DEPTHS[CERTIFICATION_DEPTH]} runs per property)`,
+  },
   { flag: '--runs', value: 'N', meaning: 'property-test runs per property, instead of a depth (CONFORMANCE_RUNS)' },
   { flag: '--seed', value: 'N', meaning: 'the property-test seed (CONFORMANCE_SEED; recorded in the pack)' },
-  { flag: '--out', value: 'DIR', meaning: 'the pack folder (default: <CONFORMANCE_REPORT_DIR or reports>/certification); emptied first if it holds an earlier pack' },
-  { flag: '--key', value: 'FILE', meaning: `PEM private key that signs the pack, Ed25519 (EdDSA) or P-256 (ES256); default ${KEY_ENV} (the PEM), else ${KEY_FILE_ENV}; without one the pack is unsigned and says so` },
+  {
+    flag: '--out',
+    value: 'DIR',
+    meaning: 'the pack folder (default: <CONFORMANCE_REPORT_DIR or reports>/certification); emptied first if it holds an earlier pack',
+  },
+  {
+    flag: '--key',
+    value: 'FILE',
+    meaning: `PEM private key that signs the pack, Ed25519 (EdDSA) or P-256 (ES256); default ${KEY_ENV} (the PEM), else ${KEY_FILE_ENV}; without one the pack is unsigned and says so`,
+  },
   { flag: '--certifier', value: 'NAME', meaning: `who certifies, recorded in the signed manifest (default ${CERTIFIER_ENV})` },
 ];
 
@@ -71,12 +102,20 @@ async function verifyMain(argv: string[]): Promise<number> {
   const { values, positionals } = optionsOf(argv, VERIFY_OPTIONS);
   if (positionals.length !== 1) throw new UsageError('certify verify needs exactly one pack folder');
   const dir = resolve(positionals[0]);
-  const anchor = values['--public-key'] ? { publicKeyFile: values['--public-key'] } : values['--thumbprint'] ? { thumbprint: values['--thumbprint'] } : undefined;
+  const anchor = values['--public-key']
+    ? { publicKeyFile: values['--public-key'] }
+    : values['--thumbprint']
+      ? { thumbprint: values['--thumbprint'] }
+      : undefined;
   const result = await verifyPack(dir, { anchor, allowUnsigned: values['--allow-unsigned'] === 'true' });
   for (const line of result.checks) console.log(`  ok       ${line}`);
   for (const line of result.problems) console.log(`  PROBLEM  ${line}`);
   if (result.thumbprint) console.log(`signing key thumbprint: ${result.thumbprint}`);
-  console.log(result.accepted ? `pack accepted: ${dir} (${result.certifiable ? 'certifiable' : 'NOT certifiable'}, as its report says)` : `pack NOT accepted: ${result.problems.length} problem(s)`);
+  console.log(
+    result.accepted
+      ? `pack accepted: ${dir} (${result.certifiable ? 'certifiable' : 'NOT certifiable'}, as its report says)`
+      : `pack NOT accepted: ${result.problems.length} problem(s)`,
+  );
   return result.accepted ? 0 : 1;
 }
 
@@ -92,7 +131,11 @@ async function resolveTarget(option: string | undefined): Promise<Resolved> {
   if (file) return { targetFile: resolve(file), source: basename(file) };
   const faults = runSettings(process.env).sandboxFaults;
   const sandbox = await startStandaloneSandbox(faults);
-  return { targetFile: sandbox.targetFile, source: `the embedded sandbox${faults.length ? ` with faults ${faults.join(', ')}` : ''}`, sandbox };
+  return {
+    targetFile: sandbox.targetFile,
+    source: `the embedded sandbox${faults.length ? ` with faults ${faults.join(', ')}` : ''}`,
+    sandbox,
+  };
 }
 
 /** The run's depth as environment: --runs, else --depth, else what the environment says, else certification depth. */
@@ -122,7 +165,10 @@ function planCertification(values: Record<string, string | undefined>, targetFil
 
 async function certifyMain(argv: string[]): Promise<number> {
   const { values, positionals } = optionsOf(argv, CERTIFY_OPTIONS);
-  if (positionals.length) throw new UsageError(`certify runs the whole suite and takes no files (got ${positionals.join(' ')}); a narrower certification names fewer areas (--areas, or the target file's areas)`);
+  if (positionals.length)
+    throw new UsageError(
+      `certify runs the whole suite and takes no files (got ${positionals.join(' ')}); a narrower certification names fewer areas (--areas, or the target file's areas)`,
+    );
   let key: SigningKey | undefined;
   try {
     key = await loadSigningKey(values['--key']);
@@ -150,7 +196,13 @@ async function certifyMain(argv: string[]): Promise<number> {
     const target = inputs.target!;
     const mission = (summary.areas ?? target.areas) as Area[];
     const spec = specDigest();
-    const verdict = certificationVerdict({ summary, registry: requirements(), areas: mission, allAreas: AREAS, specMissing: 'missing' in spec ? spec.missing : undefined });
+    const verdict = certificationVerdict({
+      summary,
+      registry: requirements(),
+      areas: mission,
+      allAreas: AREAS,
+      specMissing: 'missing' in spec ? spec.missing : undefined,
+    });
     const manifest = await writePack({
       dir: outDir,
       summary,
@@ -159,21 +211,42 @@ async function certifyMain(argv: string[]): Promise<number> {
       manifest: {
         suite: suiteIdentity(),
         spec,
-        target: { name: target.name, kind: target.kind, areas: mission, vendorConventions: target.vendorConventions, strictPolicy: target.strictPolicy, source: resolved.source, file: maskedTargetFile(resolved.targetFile, target.redactor) },
+        target: {
+          name: target.name,
+          kind: target.kind,
+          areas: mission,
+          vendorConventions: target.vendorConventions,
+          strictPolicy: target.strictPolicy,
+          source: resolved.source,
+          file: maskedTargetFile(resolved.targetFile, target.redactor),
+        },
         run: { depth: summary.runs ? depthOf(summary.runs) : 'unknown', runs: summary.runs, seed: summary.seed, startedAt, endedAt },
-        waivers: inputs.waivers && summary.waivers ? { file: summary.waivers.file, sha256: inputs.waivers.sha256, uses: summary.waivers.uses } : null,
+        waivers:
+          inputs.waivers && summary.waivers
+            ? { file: summary.waivers.file, sha256: inputs.waivers.sha256, uses: summary.waivers.uses }
+            : null,
         documents: summary.documents ?? [],
         counts: summary.counts,
         verdict,
-        ...(values['--certifier'] ?? variableOf(CERTIFIER_ENV) ? { certifiedBy: values['--certifier'] ?? variableOf(CERTIFIER_ENV) } : {}),
-        signing: key ? { signed: true, alg: key.alg, thumbprint: key.thumbprint } : { signed: false, why: `no signing key was given (--key, ${KEY_ENV} or ${KEY_FILE_ENV})` },
+        ...((values['--certifier'] ?? variableOf(CERTIFIER_ENV))
+          ? { certifiedBy: values['--certifier'] ?? variableOf(CERTIFIER_ENV) }
+          : {}),
+        signing: key
+          ? { signed: true, alg: key.alg, thumbprint: key.thumbprint }
+          : { signed: false, why: `no signing key was given (--key, ${KEY_ENV} or ${KEY_FILE_ENV})` },
       },
     });
     console.log('');
     console.log(`certification: ${verdict.certifiable ? 'CERTIFIABLE' : 'NOT CERTIFIABLE'}`);
     for (const line of verdict.certifiable ? verdict.basis : verdict.reasons) console.log(`  - ${line}`);
-    console.log(`pack: ${outDir} (report.html, results.json, junit.xml, manifest.json${key ? ', manifest.jws' : ''}${manifest.documents.length ? ', fetched/' : ''}${summary.evidence ? ', evidence/' : ''})`);
-    console.log(key ? `signed ${key.alg} with ${key.from}; key thumbprint ${key.thumbprint} (publish it for verification)` : 'UNSIGNED: no signing key was given; verify will not accept this pack without --allow-unsigned');
+    console.log(
+      `pack: ${outDir} (report.html, results.json, junit.xml, manifest.json${key ? ', manifest.jws' : ''}${manifest.documents.length ? ', fetched/' : ''}${summary.evidence ? ', evidence/' : ''})`,
+    );
+    console.log(
+      key
+        ? `signed ${key.alg} with ${key.from}; key thumbprint ${key.thumbprint} (publish it for verification)`
+        : 'UNSIGNED: no signing key was given; verify will not accept this pack without --allow-unsigned',
+    );
     return verdict.certifiable ? 0 : 1;
   } catch (error) {
     if (error instanceof ToolError || error instanceof PackFolderError) {
@@ -191,7 +264,8 @@ async function certifyMain(argv: string[]): Promise<number> {
 export const certifyCommand: Command = {
   name: 'certify',
   summary: `Runs the whole suite at certification depth (${DEPTHS[CERTIFICATION_DEPTH]} runs per property) and writes a signed certification pack: report.html, results.json, junit.xml, evidence/ (every exchange, HAR), manifest.json, manifest.jws. "certify verify DIR" checks a pack.`,
-  usage: 'partner-conformance certify [--target FILE] [--waivers FILE] [--areas A,B] [--depth D | --runs N] [--seed N] [--out DIR] [--key FILE] [--certifier NAME]\n       partner-conformance certify verify DIR [--public-key FILE | --thumbprint TP] [--allow-unsigned]',
+  usage:
+    'partner-conformance certify [--target FILE] [--waivers FILE] [--areas A,B] [--depth D | --runs N] [--seed N] [--out DIR] [--key FILE] [--certifier NAME]\n       partner-conformance certify verify DIR [--public-key FILE | --thumbprint TP] [--allow-unsigned]',
   options: [...CERTIFY_OPTIONS, ...VERIFY_OPTIONS.map((o) => ({ ...o, meaning: `(verify) ${o.meaning}` }))],
   async main(argv) {
     try {

@@ -8,10 +8,15 @@ import { firstUnknown, unknownOptionMessage } from './unknown-options.ts';
 
 export const diffCommand: Command = {
   name: 'diff',
-  summary: 'Compares two runs (conformance.json files or report folders): new failures, fixed, still failing, newly skipped, new tool errors; exit 1 on new failures.',
+  summary:
+    'Compares two runs (conformance.json files or report folders): new failures, fixed, still failing, newly skipped, new tool errors; exit 1 on new failures.',
   usage: 'partner-conformance diff OLD NEW [--rerun DIR]',
   options: [
-    { flag: '--rerun', value: 'DIR', meaning: "an immediate rerun of NEW's failures with the same seed (run --only-failed): failures it passed are reported as flaky" },
+    {
+      flag: '--rerun',
+      value: 'DIR',
+      meaning: "an immediate rerun of NEW's failures with the same seed (run --only-failed): failures it passed are reported as flaky",
+    },
   ],
   async main(argv) {
     try {

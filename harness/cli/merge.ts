@@ -12,7 +12,8 @@ import { firstUnknown, unknownOptionMessage } from './unknown-options.ts';
 
 export const mergeCommand: Command = {
   name: 'merge',
-  summary: 'Merges the reports of the shards of one run (--shard i/n) into one junit.xml, conformance.json, conformance.md and evidence (evidence/*.har).',
+  summary:
+    'Merges the reports of the shards of one run (--shard i/n) into one junit.xml, conformance.json, conformance.md and evidence (evidence/*.har).',
   usage: 'partner-conformance merge DIR… [--reports DIR]',
   options: [{ flag: '--reports', value: 'DIR', meaning: 'where the merged reports go (default: CONFORMANCE_REPORT_DIR, else reports/)' }],
   async main(argv) {

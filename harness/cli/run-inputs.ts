@@ -20,7 +20,11 @@ export interface RunInputs {
  * Validates the run's inputs; throws a ToolError (TARGET_FILE_*, SETTING_INVALID) with a short message
  * when one is wrong. `namedBy` gives the flag that set a variable, for the message to name.
  */
-export function checkRunInputs(env: Record<string, string>, processEnv: NodeJS.ProcessEnv = process.env, namedBy: Partial<Record<SettingVariable, string>> = {}): RunInputs {
+export function checkRunInputs(
+  env: Record<string, string>,
+  processEnv: NodeJS.ProcessEnv = process.env,
+  namedBy: Partial<Record<SettingVariable, string>> = {},
+): RunInputs {
   const all = { ...processEnv, ...env };
   let target: Target | undefined;
   try {
@@ -30,7 +34,9 @@ export function checkRunInputs(env: Record<string, string>, processEnv: NodeJS.P
     const absent = target && settings.areas ? settings.areas.filter((area) => !target!.areas.includes(area)) : [];
     if (target && absent.length) {
       const name = namedBy.CONFORMANCE_AREAS ?? 'CONFORMANCE_AREAS';
-      throw invalidSetting(`${name} names ${absent.join(', ')}, which target file "${target.name}" does not check (its areas: ${target.areas.join(', ') || 'none'})`);
+      throw invalidSetting(
+        `${name} names ${absent.join(', ')}, which target file "${target.name}" does not check (its areas: ${target.areas.join(', ') || 'none'})`,
+      );
     }
   } catch (error) {
     if (error instanceof ToolError) throw error;

@@ -15,7 +15,15 @@ import { reportDirProblem } from '../report/report-dir.ts';
 import { writeReports } from '../report/summary-reporter.ts';
 import { closingLines } from '../report/text.ts';
 import { DEPTHS, isDepth } from '../runner/depth.ts';
-import { areasSetting, integerSetting, reportDirOf, runSettings, targetFileOf, variableOf, type SettingVariable } from '../runner/settings.ts';
+import {
+  areasSetting,
+  integerSetting,
+  reportDirOf,
+  runSettings,
+  targetFileOf,
+  variableOf,
+  type SettingVariable,
+} from '../runner/settings.ts';
 import { AREAS } from '../target.ts';
 import { WAIVERS_ENV } from '../report/waiver-file.ts';
 import { parseArgs } from './args.ts';
@@ -76,7 +84,8 @@ export function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): RunPla
   if (v['--grep']) vitestArgs.push('--testNamePattern', v['--grep']);
   if (v['--shard']) {
     const match = /^(\d+)\/(\d+)$/.exec(v['--shard']);
-    if (!match || Number(match[1]) < 1 || Number(match[1]) > Number(match[2])) throw new Error(`--shard must be i/n with 1 <= i <= n, got "${v['--shard']}"`);
+    if (!match || Number(match[1]) < 1 || Number(match[1]) > Number(match[2]))
+      throw new Error(`--shard must be i/n with 1 <= i <= n, got "${v['--shard']}"`);
     vitestArgs.push(`--shard=${v['--shard']}`);
     out.CONFORMANCE_PACE_SHARE = String(1 / Number(match[2]));
   }
@@ -117,20 +126,58 @@ function refuse(reportDir: string, error: { code: ToolError['code']; message: st
 
 export const runCommand: Command = {
   name: 'run',
-  summary: 'Runs the conformance suite against a target (default: the embedded sandbox, started on free loopback ports) and writes junit.xml, conformance.json and conformance.md.',
+  summary:
+    'Runs the conformance suite against a target (default: the embedded sandbox, started on free loopback ports) and writes junit.xml, conformance.json and conformance.md.',
   usage: 'partner-conformance run [options] [vitest options and files]',
   options: [
     { flag: '--target', value: 'FILE', meaning: 'the target file (default: CONFORMANCE_TARGET, else the embedded sandbox)' },
-    { flag: '--waivers', value: 'FILE', meaning: "known failures accepted for a time (default: CONFORMANCE_WAIVERS, else the target file's waivers: key, else waivers.yaml beside it)" },
-    { flag: '--areas', value: 'A,B', meaning: 'only these areas of the target file: speech, identity, invest, insurance, business (CONFORMANCE_AREAS)' },
-    { flag: '--depth', value: 'D', meaning: `quick | standard | nightly: ${Object.entries(DEPTHS).map(([d, n]) => `${d} ${n}`).join(', ')} runs per property, and what scales with them (CONFORMANCE_DEPTH)` },
-    { flag: '--seed', value: 'N', meaning: 'the property-test seed (CONFORMANCE_SEED; default fixed in CI, random otherwise; always printed)' },
-    { flag: '--grep', value: 'TEXT', meaning: 'only tests whose title matches (a requirement id such as INS-LIM-002, or words of the title; a regular expression)' },
-    { flag: '--only-failed', meaning: 'rerun the tests that failed (or ended in a tool error) in the last run (--from, default --reports), with its seed' },
-    { flag: '--from', value: 'DIR', meaning: 'with --only-failed: the report folder (or conformance.json) of the run whose failures to rerun' },
-    { flag: '--shard', value: 'i/n', meaning: 'run the i-th of n deterministic parts of the suite, at 1/n of every documented rate limit; merge the parts with `merge`' },
+    {
+      flag: '--waivers',
+      value: 'FILE',
+      meaning:
+        "known failures accepted for a time (default: CONFORMANCE_WAIVERS, else the target file's waivers: key, else waivers.yaml beside it)",
+    },
+    {
+      flag: '--areas',
+      value: 'A,B',
+      meaning: 'only these areas of the target file: speech, identity, invest, insurance, business (CONFORMANCE_AREAS)',
+    },
+    {
+      flag: '--depth',
+      value: 'D',
+      meaning: `quick | standard | nightly: ${Object.entries(DEPTHS)
+        .map(([d, n]) => `${d} ${n}`)
+        .join(', ')} runs per property, and what scales with them (CONFORMANCE_DEPTH)`,
+    },
+    {
+      flag: '--seed',
+      value: 'N',
+      meaning: 'the property-test seed (CONFORMANCE_SEED; default fixed in CI, random otherwise; always printed)',
+    },
+    {
+      flag: '--grep',
+      value: 'TEXT',
+      meaning: 'only tests whose title matches (a requirement id such as INS-LIM-002, or words of the title; a regular expression)',
+    },
+    {
+      flag: '--only-failed',
+      meaning: 'rerun the tests that failed (or ended in a tool error) in the last run (--from, default --reports), with its seed',
+    },
+    {
+      flag: '--from',
+      value: 'DIR',
+      meaning: 'with --only-failed: the report folder (or conformance.json) of the run whose failures to rerun',
+    },
+    {
+      flag: '--shard',
+      value: 'i/n',
+      meaning: 'run the i-th of n deterministic parts of the suite, at 1/n of every documented rate limit; merge the parts with `merge`',
+    },
     { flag: '--reports', value: 'DIR', meaning: 'where reports go (default: CONFORMANCE_REPORT_DIR, else reports/)' },
-    { flag: '--progress', meaning: 'print progress (tests done of total, current area, failures so far) even in CI (CONFORMANCE_PROGRESS=1)' },
+    {
+      flag: '--progress',
+      meaning: 'print progress (tests done of total, current area, failures so far) even in CI (CONFORMANCE_PROGRESS=1)',
+    },
   ],
   async main(argv) {
     let plan: ReturnType<typeof planRun>;
@@ -149,7 +196,9 @@ export const runCommand: Command = {
     // Before anything is written there: a folder that cannot be made would leave the run with no report.
     const dirProblem = reportDirProblem(reportDir);
     if (dirProblem) {
-      console.error(`partner-conformance run: SETTING_INVALID: ${plan.namedBy.CONFORMANCE_REPORT_DIR ?? (variableOf('CONFORMANCE_REPORT_DIR') ? 'CONFORMANCE_REPORT_DIR' : 'the report folder')}: ${dirProblem}; the run did not start and wrote no report`);
+      console.error(
+        `partner-conformance run: SETTING_INVALID: ${plan.namedBy.CONFORMANCE_REPORT_DIR ?? (variableOf('CONFORMANCE_REPORT_DIR') ? 'CONFORMANCE_REPORT_DIR' : 'the report folder')}: ${dirProblem}; the run did not start and wrote no report`,
+      );
       return 2;
     }
     if (onlyFailed && !vitestArgs.includes('--testNamePattern')) {

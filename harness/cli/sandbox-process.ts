@@ -26,7 +26,10 @@ const START_TIMEOUT_MS = 60_000;
 export function startStandaloneSandbox(faults: readonly string[]): Promise<StandaloneSandbox> {
   const dir = mkdtempSync(join(tmpdir(), 'pc-sandbox-target-'));
   const targetFile = join(dir, 'sandbox-target.yaml');
-  const child = sandboxProcess(['--port', '0', '--target-out', targetFile, ...(faults.length ? ['--faults', faults.join(',')] : [])], ['ignore', 'pipe', 'pipe']);
+  const child = sandboxProcess(
+    ['--port', '0', '--target-out', targetFile, ...(faults.length ? ['--faults', faults.join(',')] : [])],
+    ['ignore', 'pipe', 'pipe'],
+  );
   // Never leave the sandbox behind, whatever ends this process.
   const orphanGuard = () => child.kill('SIGTERM');
   process.once('exit', orphanGuard);

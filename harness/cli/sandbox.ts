@@ -8,13 +8,22 @@ import { sandboxProcess } from './sandbox-process.ts';
 export const sandboxCommand: Command = {
   name: 'sandbox',
   summary: 'Starts the embedded sandbox alone and writes a target file that points at it.',
-  usage: 'partner-conformance sandbox [--port 8080] [--tls-port 8443] [--host 127.0.0.1] [--faults id,id] [--target-out FILE] [--list-faults]',
+  usage:
+    'partner-conformance sandbox [--port 8080] [--tls-port 8443] [--host 127.0.0.1] [--faults id,id] [--target-out FILE] [--list-faults]',
   options: [
-    { flag: '--port', value: 'N', meaning: 'the plain HTTP listener (all services, each under its own prefix); default 8080, 0 for a free port' },
+    {
+      flag: '--port',
+      value: 'N',
+      meaning: 'the plain HTTP listener (all services, each under its own prefix); default 8080, 0 for a free port',
+    },
     { flag: '--tls-port', value: 'N', meaning: 'the mTLS listener; default the next free port' },
     { flag: '--host', value: 'HOST', meaning: 'the address to listen on; default 127.0.0.1' },
     { flag: '--faults', value: 'ID,ID', meaning: 'named faults to switch on (see --list-faults)' },
-    { flag: '--target-out', value: 'FILE', meaning: 'where the target file is written once every listener is up; default sandbox-target.yaml' },
+    {
+      flag: '--target-out',
+      value: 'FILE',
+      meaning: 'where the target file is written once every listener is up; default sandbox-target.yaml',
+    },
     { flag: '--list-faults', meaning: 'lists the fault catalog and exits' },
   ],
   main(argv) {

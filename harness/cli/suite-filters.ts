@@ -7,7 +7,14 @@
 import { AREAS, type Area } from '../target.ts';
 
 /** The area of each requirement-id prefix (specs/requirements.yaml). */
-const AREA_OF_PREFIX: Record<string, Area> = { SPE: 'speech', IDN: 'identity', INV: 'invest', INS: 'insurance', BUS: 'business', NDF: 'business' };
+const AREA_OF_PREFIX: Record<string, Area> = {
+  SPE: 'speech',
+  IDN: 'identity',
+  INV: 'invest',
+  INS: 'insurance',
+  BUS: 'business',
+  NDF: 'business',
+};
 
 /**
  * The areas a --grep pattern can match, when every alternative of it starts with a requirement-id

@@ -15,7 +15,10 @@ const canonical = (flag: string) => camel(flag.replace(/^-+/, '').replace(/^no-/
 
 /** The one line for an unknown option, with the known option it most likely meant. */
 export function unknownOptionMessage(flag: string, known: readonly string[]): string {
-  const guess = didYouMean(flag.replace(/^-+/, ''), known.map((k) => k.replace(/^-+/, '')));
+  const guess = didYouMean(
+    flag.replace(/^-+/, ''),
+    known.map((k) => k.replace(/^-+/, '')),
+  );
   const meant = guess ? known.find((k) => k.replace(/^-+/, '') === guess) : undefined;
   return `unknown option ${flag}${meant ? `; did you mean ${meant}?` : ''} (--help lists the options)`;
 }
@@ -23,7 +26,9 @@ export function unknownOptionMessage(flag: string, known: readonly string[]): st
 /** The first option argument that is not one of `known` (flags with their dashes), or undefined. */
 export function firstUnknown(args: readonly string[], known: readonly string[]): string | undefined {
   const names = new Set(known.map(canonical));
-  return args.map((arg) => (arg.startsWith('-') && arg !== '-' && arg !== '--' ? flagOf(arg) : undefined)).find((flag) => flag && !names.has(canonical(flag)));
+  return args
+    .map((arg) => (arg.startsWith('-') && arg !== '-' && arg !== '--' ? flagOf(arg) : undefined))
+    .find((flag) => flag && !names.has(canonical(flag)));
 }
 
 let vitestOptions: Promise<string[]> | undefined;
@@ -46,10 +51,13 @@ export function vitestRunOptions(): Promise<string[]> {
     } finally {
       console.log = log;
     }
-    const flags = lines.join('\n').split('\n').flatMap((line) => {
-      const m = /^\s+(?:(-[A-Za-z]), )?(--[A-Za-z][\w.-]*)/.exec(line);
-      return m ? [m[1], m[2]].filter((f): f is string => Boolean(f)) : [];
-    });
+    const flags = lines
+      .join('\n')
+      .split('\n')
+      .flatMap((line) => {
+        const m = /^\s+(?:(-[A-Za-z]), )?(--[A-Za-z][\w.-]*)/.exec(line);
+        return m ? [m[1], m[2]].filter((f): f is string => Boolean(f)) : [];
+      });
     return flags.length >= 10 ? [...flags, '--version', '-v'] : [];
   })();
   return vitestOptions;

@@ -18,7 +18,8 @@ export function readBounded(file: string, invalid: (what: string) => Error, usua
     const buffer = Buffer.alloc(MAX_TARGET_FILE_BYTES + 1);
     let length = 0;
     for (let n = 1; n > 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
-    if (length > MAX_TARGET_FILE_BYTES) throw new TooLarge(invalid(`is larger than ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MiB; ${usualSize}`));
+    if (length > MAX_TARGET_FILE_BYTES)
+      throw new TooLarge(invalid(`is larger than ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MiB; ${usualSize}`));
     return buffer.subarray(0, length).toString('utf8');
   } catch (error) {
     if (error instanceof TooLarge) throw error.error;

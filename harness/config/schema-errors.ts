@@ -14,9 +14,24 @@ const SUMMARIES = new Set(['oneOf', 'anyOf', 'if', 'not', 'allOf']);
  * The most telling keyword first, among errors at the same depth. A type error comes last: beside a
  * oneOf/anyOf, the branch of the right type has the error that matters (a string of the wrong form).
  */
-const RANK = ['additionalProperties', 'required', 'enum', 'const', 'pattern', 'minLength', 'minimum', 'maximum', 'exclusiveMinimum', 'minItems', 'uniqueItems', 'minProperties', 'type'];
+const RANK = [
+  'additionalProperties',
+  'required',
+  'enum',
+  'const',
+  'pattern',
+  'minLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'minItems',
+  'uniqueItems',
+  'minProperties',
+  'type',
+];
 
-const pathOf = (error: ErrorObject): Array<string | number> => pointerSteps(error.instancePath).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+const pathOf = (error: ErrorObject): Array<string | number> =>
+  pointerSteps(error.instancePath).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 
 function depth(error: ErrorObject): number {
   const extra = error.keyword === 'additionalProperties' || error.keyword === 'required' ? 1 : 0;
@@ -37,7 +52,9 @@ export function mostSpecific(errors: readonly ErrorObject[]): ErrorObject {
 
 /** Edits between two names, an adjacent transposition counting as one ("depht" is one edit from "depth"). */
 function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_r, i) => Array.from({ length: b.length + 1 }, (_c, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_r, i) =>
+    Array.from({ length: b.length + 1 }, (_c, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
@@ -65,11 +82,21 @@ export function didYouMean(key: string, known: readonly string[]): string | unde
 
 const quoteList = (values: readonly unknown[]) => values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
 
-const TYPE_NAMES: Record<string, string> = { object: 'a mapping', array: 'a list', string: 'a string', integer: 'a whole number', number: 'a number', boolean: 'true or false', null: 'null' };
+const TYPE_NAMES: Record<string, string> = {
+  object: 'a mapping',
+  array: 'a list',
+  string: 'a string',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  null: 'null',
+};
 
 /** Every type the branches at the same path accept, for "must be a list or true/false" style messages. */
 function acceptedTypes(errors: readonly ErrorObject[], at: string): string[] {
-  const types = errors.filter((e) => e.instancePath === at && e.keyword === 'type').flatMap((e) => [e.params.type as string | string[]].flat());
+  const types = errors
+    .filter((e) => e.instancePath === at && e.keyword === 'type')
+    .flatMap((e) => [e.params.type as string | string[]].flat());
   return [...new Set(types)];
 }
 

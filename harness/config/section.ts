@@ -17,7 +17,8 @@ export function checkedSection<A extends Area>(target: Target, area: A): Service
   let areas = checked.get(target);
   if (!schemaChecked(target) && !areas?.has(area)) {
     const validate = schemaRegistry().validator(`${TARGET_FILE_SCHEMA_ID}#/$defs/${area}`);
-    if (!validate(section)) throw new ToolError('TARGET_FILE_INVALID', `${target.file}: ${describeSchemaErrors(validate.errors ?? [], ['services', area])}`);
+    if (!validate(section))
+      throw new ToolError('TARGET_FILE_INVALID', `${target.file}: ${describeSchemaErrors(validate.errors ?? [], ['services', area])}`);
     if (!areas) checked.set(target, (areas = new Set()));
     areas.add(area);
   }

@@ -41,7 +41,8 @@ export function resolved(node: SchemaNode): SchemaNode {
 function objectVariants(node: SchemaNode): SchemaNode[] {
   const n = resolved(node);
   const out: SchemaNode[] = isNode(n.properties) ? [n] : [];
-  for (const key of ['oneOf', 'anyOf']) if (Array.isArray(n[key])) for (const part of n[key] as SchemaNode[]) out.push(...objectVariants(part));
+  for (const key of ['oneOf', 'anyOf'])
+    if (Array.isArray(n[key])) for (const part of n[key] as SchemaNode[]) out.push(...objectVariants(part));
   return out;
 }
 
@@ -107,7 +108,14 @@ export function keyPaths(): KeyInfo[] {
         const r = resolved(child);
         const object = objectVariants(child).length > 0;
         const items = itemsOf(child);
-        out.push({ path, description: r.description as string | undefined, default: r.default, kind: refName(child) ?? (items && refName(items)), object, required: required.has(key) });
+        out.push({
+          path,
+          description: r.description as string | undefined,
+          default: r.default,
+          kind: refName(child) ?? (items && refName(items)),
+          object,
+          required: required.has(key),
+        });
         if (object) walk(child, path);
       }
     }
@@ -144,7 +152,10 @@ function kindOf(path: ReadonlyArray<string | number>): string | undefined {
 }
 
 /** Every string value of the data with its path and the `$defs` kind the schema gives it. */
-export function* stringsWithKind(data: unknown, path: Array<string | number> = []): Generator<{ path: Array<string | number>; value: string; kind?: string }> {
+export function* stringsWithKind(
+  data: unknown,
+  path: Array<string | number> = [],
+): Generator<{ path: Array<string | number>; value: string; kind?: string }> {
   if (typeof data === 'string') {
     yield { path, value: data, kind: kindAt(path) };
     return;

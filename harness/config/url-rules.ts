@@ -41,6 +41,7 @@ export function urlProblem(value: string, httpsOnly = false, base = false): stri
     const names = [...new Set(url.searchParams.keys())].map((n) => `"${n}"`).join(', ');
     return `has a query string${names ? ` (${names})` : ''}; the suite appends each operation's path to this URL, so a query would come before the path: give the base URL without one`;
   }
-  if (base && (url.hash || value.includes('#'))) return "has a fragment (#…); the suite appends each operation's path to this URL: give the base URL without one";
+  if (base && (url.hash || value.includes('#')))
+    return "has a fragment (#…); the suite appends each operation's path to this URL: give the base URL without one";
   return undefined;
 }

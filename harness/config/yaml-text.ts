@@ -92,7 +92,9 @@ export function parseYamlText(text: string): unknown {
   if (first) {
     if (first.code === 'DUPLICATE_KEY') {
       const path = keyPathAt(doc.contents, first.pos[0]);
-      throw new YamlProblem(`not valid YAML at line ${lines.linePos(first.pos[0]).line}: key "${formatKey(path)}" is given twice in one mapping`);
+      throw new YamlProblem(
+        `not valid YAML at line ${lines.linePos(first.pos[0]).line}: key "${formatKey(path)}" is given twice in one mapping`,
+      );
     }
     throw problem(doc, lines, first.pos[0], WORDS[first.code] ?? `a YAML error (${first.code})`);
   }

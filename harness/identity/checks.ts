@@ -10,11 +10,38 @@ import { isJsonObject } from '../json.ts';
 import { schemaId } from '../schemas.ts';
 
 /** Every field of 2.2. */
-export const USERINFO_FIELDS = ['sub', 'name', 'gender', 'birthdate', 'family_name', 'given_name', 'middle_name', 'phone_number', 'email', 'email_verified', 'phone_number_verified'] as const;
+export const USERINFO_FIELDS = [
+  'sub',
+  'name',
+  'gender',
+  'birthdate',
+  'family_name',
+  'given_name',
+  'middle_name',
+  'phone_number',
+  'email',
+  'email_verified',
+  'phone_number_verified',
+] as const;
 
 /** OpenID Connect Core 1.0 section 5.4: the standard claims each scope asks for. `sub` belongs to every answer. */
 export const OIDC_SCOPE_CLAIMS: Readonly<Record<string, readonly string[]>> = {
-  profile: ['name', 'family_name', 'given_name', 'middle_name', 'nickname', 'preferred_username', 'profile', 'picture', 'website', 'gender', 'birthdate', 'zoneinfo', 'locale', 'updated_at'],
+  profile: [
+    'name',
+    'family_name',
+    'given_name',
+    'middle_name',
+    'nickname',
+    'preferred_username',
+    'profile',
+    'picture',
+    'website',
+    'gender',
+    'birthdate',
+    'zoneinfo',
+    'locale',
+    'updated_at',
+  ],
   email: ['email', 'email_verified'],
   address: ['address'],
   phone: ['phone_number', 'phone_number_verified'],
@@ -30,14 +57,24 @@ const present = (b: Record<string, unknown>, field: string) => b[field] !== unde
  * least one of them: `{}` is no userinfo answer). What every check of the fields needs first.
  */
 export function answeredWithUserinfo(res: CapturedResponse, requirement: string): Failure[] {
-  if (res.status !== 200) return [failure(requirement, 'status 200 with the userinfo fields', `${isServerError(res.status) ? 'server error' : 'status'} ${res.status}`)];
+  if (res.status !== 200)
+    return [
+      failure(requirement, 'status 200 with the userinfo fields', `${isServerError(res.status) ? 'server error' : 'status'} ${res.status}`),
+    ];
   const notJson = jsonBody(res, requirement);
   if (notJson.length) return notJson;
   if (!isJsonObject(res.json)) return [failure(requirement, 'a JSON object', JSON.stringify(res.json).slice(0, 120))];
   const wrongType = contentTypeIn(res, ['application/json'], requirement);
   if (wrongType.length) return wrongType;
   const body = res.json;
-  if (!USERINFO_FIELDS.some((f) => present(body, f))) return [failure(requirement, `a JSON object with the fields of 2.2 (${USERINFO_FIELDS.join(', ')})`, `an object with ${Object.keys(body).join(', ') || 'no field'}`)];
+  if (!USERINFO_FIELDS.some((f) => present(body, f)))
+    return [
+      failure(
+        requirement,
+        `a JSON object with the fields of 2.2 (${USERINFO_FIELDS.join(', ')})`,
+        `an object with ${Object.keys(body).join(', ') || 'no field'}`,
+      ),
+    ];
   return [];
 }
 
@@ -46,7 +83,11 @@ export const isUserinfoAnswer = (res: CapturedResponse): boolean => answeredWith
 
 /** The kinds of data a person consents to in 4.2 (full name, e-mail, phone number), and the fields of 2.2 that carry each. */
 export const CONSENTED_KINDS: ReadonlyArray<{ kind: string; scope: string; served: (b: Record<string, unknown>) => boolean }> = [
-  { kind: 'a full name (name, or family_name and given_name)', scope: 'profile', served: (b) => nonEmpty(b.name) || (nonEmpty(b.family_name) && nonEmpty(b.given_name)) },
+  {
+    kind: 'a full name (name, or family_name and given_name)',
+    scope: 'profile',
+    served: (b) => nonEmpty(b.name) || (nonEmpty(b.family_name) && nonEmpty(b.given_name)),
+  },
   { kind: 'an e-mail address (email)', scope: 'email', served: (b) => nonEmpty(b.email) },
   { kind: 'a phone number (phone_number)', scope: 'phone', served: (b) => nonEmpty(b.phone_number) },
 ];
@@ -58,7 +99,15 @@ export const CONSENTED_KINDS: ReadonlyArray<{ kind: string; scope: string; serve
  */
 export function consentedKindsServed(bodies: readonly unknown[], requirement: string, kinds = CONSENTED_KINDS): Failure[] {
   const never = kinds.filter((k) => !bodies.some((b) => isJsonObject(b) && k.served(b))).map((k) => k.kind);
-  return never.length ? [failure(requirement, 'each kind of consented data served to at least one person of the pool', `never served to any of ${bodies.length} people: ${never.join('; ')}`)] : [];
+  return never.length
+    ? [
+        failure(
+          requirement,
+          'each kind of consented data served to at least one person of the pool',
+          `never served to any of ${bodies.length} people: ${never.join('; ')}`,
+        ),
+      ]
+    : [];
 }
 
 const USERINFO_SCHEMA = schemaId('identity/userinfo');
@@ -91,14 +140,29 @@ export function refusedWithoutData(res: CapturedResponse, requirement: string): 
   if (isSuccess(res.status)) return [failure(requirement, 'refused (neither 2xx nor 5xx)', `accepted with ${res.status}`)];
   const out = noServerError(res, requirement);
   const fields = [...userDataIn(res.json)];
-  if (fields.length) out.push(failure(requirement, "a refusal that carries none of the user's data", `a ${res.status} that carries ${fields.join(', ')} with a value in the form of that data`));
+  if (fields.length)
+    out.push(
+      failure(
+        requirement,
+        "a refusal that carries none of the user's data",
+        `a ${res.status} that carries ${fields.join(', ')} with a value in the form of that data`,
+      ),
+    );
   return out;
 }
 
 /** None of `knownValues` (the user's data as a successful answer showed it) anywhere in the answer's text; the values are never printed. */
 export function carriesNoUserValues(res: CapturedResponse, knownValues: readonly string[], requirement: string): Failure[] {
   const values = knownValues.filter((v) => v.length >= 5 && res.rawBody.includes(v));
-  return values.length ? [failure(requirement, 'a refusal that carries none of the user\'s data', `a ${res.status} whose body holds ${values.length} value(s) of the user's answer`)] : [];
+  return values.length
+    ? [
+        failure(
+          requirement,
+          "a refusal that carries none of the user's data",
+          `a ${res.status} whose body holds ${values.length} value(s) of the user's answer`,
+        ),
+      ]
+    : [];
 }
 
 /** The user's string values in a successful answer, for the leak check of refusals. */
@@ -133,7 +197,14 @@ export function followsScopeMapping(body: unknown, granted: readonly string[], r
     // A claim that a granted scope also maps stays allowed.
     const allowedElsewhere = (claim: string) => granted.some((g) => OIDC_SCOPE_CLAIMS[g]?.includes(claim));
     for (const claim of claims.filter((c) => c in body && !allowedElsewhere(c))) {
-      out.push(failure(requirement, `no ${claim}: it belongs to the scope ${scope}, which the token lacks (granted: ${granted.join(' ')})`, JSON.stringify(body[claim]).slice(0, 120), `/${claim}`));
+      out.push(
+        failure(
+          requirement,
+          `no ${claim}: it belongs to the scope ${scope}, which the token lacks (granted: ${granted.join(' ')})`,
+          JSON.stringify(body[claim]).slice(0, 120),
+          `/${claim}`,
+        ),
+      );
     }
   }
   return out;
@@ -150,13 +221,23 @@ export function fieldsOfScope(scope: string): string[] {
  */
 export function scopeFieldsServed(bodies: readonly unknown[], scope: string, requirement: string): Failure[] {
   const never = fieldsOfScope(scope).filter((field) => !bodies.some((b) => isJsonObject(b) && b[field] !== undefined && b[field] !== null));
-  return never.length ? [failure(requirement, `every field the scope ${scope} brings, for at least one person: ${fieldsOfScope(scope).join(', ')}`, `never served to any of ${bodies.length} people: ${never.join(', ')}`)] : [];
+  return never.length
+    ? [
+        failure(
+          requirement,
+          `every field the scope ${scope} brings, for at least one person: ${fieldsOfScope(scope).join(', ')}`,
+          `never served to any of ${bodies.length} people: ${never.join(', ')}`,
+        ),
+      ]
+    : [];
 }
 
 /** `sub` is a non-empty string. */
 export function hasSub(body: unknown, requirement: string): Failure[] {
   const sub = isJsonObject(body) ? body.sub : undefined;
-  return typeof sub === 'string' && sub !== '' ? [] : [failure(requirement, 'sub, a non-empty string', sub === undefined ? 'no sub' : JSON.stringify(sub), '/sub')];
+  return typeof sub === 'string' && sub !== ''
+    ? []
+    : [failure(requirement, 'sub, a non-empty string', sub === undefined ? 'no sub' : JSON.stringify(sub), '/sub')];
 }
 
 /**
@@ -167,16 +248,33 @@ export function sameUser(first: unknown, second: unknown, requirement: string): 
   const a = isJsonObject(first) ? first : {};
   const b = isJsonObject(second) ? second : {};
   if (a.sub !== undefined || b.sub !== undefined) {
-    return a.sub === b.sub ? [] : [failure(requirement, `the same sub in both answers (first ${JSON.stringify(a.sub)})`, `second ${JSON.stringify(b.sub)}`, '/sub')];
+    return a.sub === b.sub
+      ? []
+      : [failure(requirement, `the same sub in both answers (first ${JSON.stringify(a.sub)})`, `second ${JSON.stringify(b.sub)}`, '/sub')];
   }
-  const canonical = (o: Record<string, unknown>) => JSON.stringify(Object.keys(o).sort().map((k) => [k, o[k]]));
-  return canonical(a) === canonical(b) ? [] : [failure(requirement, 'the same claims in both answers (neither has a sub)', `${canonical(a).slice(0, 120)} then ${canonical(b).slice(0, 120)}`)];
+  const canonical = (o: Record<string, unknown>) =>
+    JSON.stringify(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, o[k]]),
+    );
+  return canonical(a) === canonical(b)
+    ? []
+    : [
+        failure(
+          requirement,
+          'the same claims in both answers (neither has a sub)',
+          `${canonical(a).slice(0, 120)} then ${canonical(b).slice(0, 120)}`,
+        ),
+      ];
 }
 
 /** The response carries a non-empty X-Request-Id header (vendor convention). */
 export function hasRequestId(res: CapturedResponse, requirement: string): Failure[] {
   const value = res.headers['x-request-id'];
-  return value && value.trim() !== '' ? [] : [failure(requirement, 'an X-Request-Id response header', value === undefined ? 'none' : JSON.stringify(value))];
+  return value && value.trim() !== ''
+    ? []
+    : [failure(requirement, 'an X-Request-Id response header', value === undefined ? 'none' : JSON.stringify(value))];
 }
 
 /** '+' followed by country code and subscriber number (2.2), as specs/schemas/identity/userinfo.json reads it: what is not is IDN-FMT-001's. */
@@ -189,7 +287,14 @@ const E164 = /^\+[1-9][0-9]{1,14}$/;
 export function phoneIsE164(body: unknown, requirement: string): Failure[] {
   const phone = isJsonObject(body) ? body.phone_number : undefined;
   if (!isPhoneOf22(phone) || E164.test(phone)) return [];
-  return [failure(requirement, "phone_number in E.164 form: '+', 2 to 15 digits, the first not 0, no separators", JSON.stringify(phone), '/phone_number')];
+  return [
+    failure(
+      requirement,
+      "phone_number in E.164 form: '+', 2 to 15 digits, the first not 0, no separators",
+      JSON.stringify(phone),
+      '/phone_number',
+    ),
+  ];
 }
 
 /**
@@ -201,6 +306,7 @@ export function sameFieldsOf22(expected: unknown, received: unknown, requirement
   const b = isJsonObject(received) ? received : {};
   const differing = USERINFO_FIELDS.filter((f) => !except.includes(f) && JSON.stringify(a[f]) !== JSON.stringify(b[f]));
   if (!differing.length) return [];
-  const show = (o: Record<string, unknown>) => differing.map((f) => `${f} ${o[f] === undefined ? 'absent' : JSON.stringify(o[f])}`).join(', ');
+  const show = (o: Record<string, unknown>) =>
+    differing.map((f) => `${f} ${o[f] === undefined ? 'absent' : JSON.stringify(o[f])}`).join(', ');
   return [failure(requirement, `the same fields of 2.2 as the request of 4.2 for the same person: ${show(a)}`, show(b))];
 }

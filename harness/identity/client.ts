@@ -41,7 +41,8 @@ export async function sendUserinfo(t: RequirementContext, options: RequestOption
   const v = options.variation ?? CANONICAL_REQUEST;
   const token = options.token === undefined ? credentialOf(t.target, 'identity', 'accessToken') : options.token;
   const clientId = options.clientId === undefined ? credentialOf(t.target, 'identity', 'clientId') : (options.clientId ?? undefined);
-  const clientSecret = options.clientSecret === undefined ? credentialOf(t.target, 'identity', 'clientSecret') : (options.clientSecret ?? undefined);
+  const clientSecret =
+    options.clientSecret === undefined ? credentialOf(t.target, 'identity', 'clientSecret') : (options.clientSecret ?? undefined);
   const headers: Record<string, string> = {};
   if (options.authorization !== undefined) headers.authorization = options.authorization;
   else if (token !== null) headers.authorization = `${v.scheme} ${token}`;
@@ -111,7 +112,10 @@ export function servedPeople(t: RequirementContext, answers: readonly PersonAnsw
   const served = answers.filter((a) => isUserinfoAnswer(a.res)).map((a) => ({ ...a, body: a.res.json as Record<string, unknown> }));
   if (!served.length) {
     const seen = answers.map((a) => `${a.label} ${a.res.status}`).join(', ');
-    throw inconclusive('PRECONDITION_MISSING', `no person of the pool was answered with the userinfo of 4.2 (${seen}), so there was nothing to judge; IDN-RSP-001 judges those answers`);
+    throw inconclusive(
+      'PRECONDITION_MISSING',
+      `no person of the pool was answered with the userinfo of 4.2 (${seen}), so there was nothing to judge; IDN-RSP-001 judges those answers`,
+    );
   }
   return served;
 }

@@ -17,7 +17,12 @@ export interface RequestVariation {
   extraField?: [string, string];
 }
 
-export const CANONICAL_REQUEST: Readonly<RequestVariation> = Object.freeze({ scheme: 'Bearer', secretFirst: false, charset: false, percentEncodeAll: false });
+export const CANONICAL_REQUEST: Readonly<RequestVariation> = Object.freeze({
+  scheme: 'Bearer',
+  secretFirst: false,
+  charset: false,
+  percentEncodeAll: false,
+});
 
 /** Every byte as %XX (upper-case hex). */
 export function percentEncodeAll(text: string): string {
@@ -53,7 +58,11 @@ export function encodeForm(pairs: ReadonlyArray<readonly [string, string]>, enco
 }
 
 /** The form pairs of a userinfo request under a variation; `undefined` leaves a field out. */
-export function formPairs(clientId: string | undefined, clientSecret: string | undefined, v: RequestVariation = CANONICAL_REQUEST): Array<[string, string]> {
+export function formPairs(
+  clientId: string | undefined,
+  clientSecret: string | undefined,
+  v: RequestVariation = CANONICAL_REQUEST,
+): Array<[string, string]> {
   const id: Array<[string, string]> = clientId === undefined ? [] : [['client_id', clientId]];
   const secret: Array<[string, string]> = clientSecret === undefined ? [] : [['client_secret', clientSecret]];
   const pairs = v.secretFirst ? [...secret, ...id] : [...id, ...secret];

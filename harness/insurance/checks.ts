@@ -21,7 +21,8 @@ export const recordBody = (res: CapturedResponse, requirement: string): Failure[
 /** INS-RSP-001: the record has the types of 2.5 and carries its stored records. */
 export const recordConforms = (res: CapturedResponse, requirement: string): Failure[] => conformsTo(res, CONTRACT_RECORD, requirement);
 
-const storedOf = (body: unknown): unknown[] | undefined => (isJsonObject(body) && Array.isArray(body.surrender) ? body.surrender : undefined);
+const storedOf = (body: unknown): unknown[] | undefined =>
+  isJsonObject(body) && Array.isArray(body.surrender) ? body.surrender : undefined;
 
 /**
  * Why a 201 shows nothing stored, or undefined when it shows the stored records: its body is not a JSON
@@ -102,7 +103,14 @@ export function echoesRequest(sent: SurrenderRequest, body: unknown, requirement
       if (m > bestCount) [bestAt, bestCount] = [at, m];
     });
     if (bestCount < 0) {
-      out.push(failure(requirement, `a stored record with sent item ${i}'s period, currency, percent and value: ${JSON.stringify(item)}`, 'none among the stored records', '/surrender'));
+      out.push(
+        failure(
+          requirement,
+          `a stored record with sent item ${i}'s period, currency, percent and value: ${JSON.stringify(item)}`,
+          'none among the stored records',
+          '/surrender',
+        ),
+      );
       return;
     }
     count += bestCount;
@@ -122,18 +130,25 @@ export function storedRecordsConsistent(sent: SurrenderRequest, body: unknown, r
   ((storedOf(body) ?? []).filter(isJsonObject) as StoredRecord[]).forEach((r, i) => {
     if (r.contractId !== undefined) {
       count++;
-      if (r.contractId !== sent.contractId) out.push(failure(requirement, `contractId ${JSON.stringify(sent.contractId)}`, JSON.stringify(r.contractId), `/surrender/${i}/contractId`));
+      if (r.contractId !== sent.contractId)
+        out.push(
+          failure(requirement, `contractId ${JSON.stringify(sent.contractId)}`, JSON.stringify(r.contractId), `/surrender/${i}/contractId`),
+        );
     }
     if (r.id !== undefined) {
       count++;
       if (!Number.isInteger(r.id)) out.push(failure(requirement, 'an integer id', JSON.stringify(r.id), `/surrender/${i}/id`));
-      else if (ids.has(r.id)) out.push(failure(requirement, 'an id distinct from the other records', `id ${r.id} repeated`, `/surrender/${i}/id`));
+      else if (ids.has(r.id))
+        out.push(failure(requirement, 'an id distinct from the other records', `id ${r.id} repeated`, `/surrender/${i}/id`));
       ids.add(r.id);
     }
     if (r.createdAt !== undefined && r.updatedAt !== undefined) {
       count++;
       const order = orderOf(r.createdAt, r.updatedAt);
-      if (!order || order[0] > order[1]) out.push(failure(requirement, 'createdAt not after updatedAt', `createdAt ${r.createdAt}, updatedAt ${r.updatedAt}`, `/surrender/${i}`));
+      if (!order || order[0] > order[1])
+        out.push(
+          failure(requirement, 'createdAt not after updatedAt', `createdAt ${r.createdAt}, updatedAt ${r.updatedAt}`, `/surrender/${i}`),
+        );
     }
   });
   return judged(out, count);

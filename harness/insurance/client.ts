@@ -42,7 +42,12 @@ export function surrenderUrl(t: RequirementContext): string {
 }
 
 export async function sendSurrender(t: RequirementContext, body: unknown, options: RequestOptions = {}): Promise<CapturedResponse> {
-  const token = options.token !== undefined ? options.token : options.pacing === 'burst' ? credentialOf(t.target, 'insurance', 'token') : ordinaryToken(t.target);
+  const token =
+    options.token !== undefined
+      ? options.token
+      : options.pacing === 'burst'
+        ? credentialOf(t.target, 'insurance', 'token')
+        : ordinaryToken(t.target);
   const headers: Record<string, string> = {};
   const requestId = options.requestId === undefined ? randomUUID() : options.requestId;
   if (requestId !== null) headers['x-request-id'] = requestId;
@@ -63,14 +68,19 @@ export async function sendSurrender(t: RequirementContext, body: unknown, option
 export function control(t: RequirementContext): Promise<CapturedResponse> {
   // Made once per worker: the answer is judged against the request it answered, read back from it.
   const sentOf = (res: CapturedResponse) => JSON.parse(res.request.bodyText ?? '{}') as SurrenderRequest;
-  return t.control('insurance: a valid surrender request with a valid token (services.insurance.token, or one of its tokenPool)', () => sendSurrender(t, sampleRequest()), (res) => servedAsSent(res, sentOf(res)));
+  return t.control(
+    'insurance: a valid surrender request with a valid token (services.insurance.token, or one of its tokenPool)',
+    () => sendSurrender(t, sampleRequest()),
+    (res) => servedAsSent(res, sentOf(res)),
+  );
 }
 
 /** Accepted: 201 (the requirement's own), showing its stored records (else inconclusive: INS-RSP-001 and INS-CTY-001 judge the body). */
 export function expectAccepted(t: RequirementContext, res: CapturedResponse, note?: string): void {
   t.expectNone(statusIn(res, [201], t.id), res, note);
   const why = whyNotStored(res);
-  if (why) throw inconclusive('PRECONDITION_MISSING', `${note ? `${note}: ` : ''}the 201 shows nothing stored to count as an acceptance: ${why}`);
+  if (why)
+    throw inconclusive('PRECONDITION_MISSING', `${note ? `${note}: ` : ''}the 201 shows nothing stored to count as an acceptance: ${why}`);
 }
 
 /**
@@ -80,7 +90,11 @@ export function expectAccepted(t: RequirementContext, res: CapturedResponse, not
 export function expectRecord(t: RequirementContext, res: CapturedResponse, note?: string): void {
   t.expectNone([...statusIn(res, [201], t.id), ...(res.status === 201 ? recordBody(res, t.id) : [])], res, note);
   const label = jsonWhereBody(res, '')[0];
-  if (label) throw inconclusive('PRECONDITION_MISSING', `${note ? `${note}: ` : ''}${label.received}: no JSON answer to judge as a contract record (INS-CTY-001 judges the label)`);
+  if (label)
+    throw inconclusive(
+      'PRECONDITION_MISSING',
+      `${note ? `${note}: ` : ''}${label.received}: no JSON answer to judge as a contract record (INS-CTY-001 judges the label)`,
+    );
   t.expectNone(recordConforms(res, t.id), res, note);
 }
 

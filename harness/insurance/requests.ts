@@ -17,9 +17,22 @@ export function freshContractId(length?: number): string {
 
 /** One fixed, acceptable item, for tests that vary something else. */
 export function sampleItem(overrides: Partial<SurrenderItem> = {}): SurrenderItem {
-  return { calcPeriodFrom: '2025-01-01', calcPeriodTo: '2025-12-31', currency: 'RUB', surrenderPercent: 87.5, surrenderValue: 125430.17, ...overrides };
+  return {
+    calcPeriodFrom: '2025-01-01',
+    calcPeriodTo: '2025-12-31',
+    currency: 'RUB',
+    surrenderPercent: 87.5,
+    surrenderValue: 125430.17,
+    ...overrides,
+  };
 }
 
 export function sampleRequest(overrides: Partial<SurrenderRequest> = {}): SurrenderRequest {
-  return { contractId: freshContractId(), productType: 'investment', surrender: [sampleItem()], updateDate: new Date().toISOString(), ...overrides };
+  return {
+    contractId: freshContractId(),
+    productType: 'investment',
+    surrender: [sampleItem()],
+    updateDate: new Date().toISOString(),
+    ...overrides,
+  };
 }

@@ -11,7 +11,17 @@
  * decimal integer, for the sign and int64 rules) is passed over, not failed again.
  */
 import type { CapturedResponse } from '../http.ts';
-import { describeAmount, formatDecimal, int64Problem, nanoProblem, type RawAmount, signProblem, tryNanos, unitsProblem, unitsValue } from '../decimal.ts';
+import {
+  describeAmount,
+  formatDecimal,
+  int64Problem,
+  nanoProblem,
+  type RawAmount,
+  signProblem,
+  tryNanos,
+  unitsProblem,
+  unitsValue,
+} from '../decimal.ts';
 import { isIsoUtcDateTime } from '../iso8601.ts';
 import { isJsonObject } from '../json.ts';
 import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE, PORTFOLIO_STATUSES, portfolioFields, TOTALS } from './portfolio.ts';
@@ -31,7 +41,8 @@ import { statusDocumented } from '../checks/status.ts';
 export function readablePortfolio(res: CapturedResponse, requirement: string): Failure[] {
   if (res.status !== 200) return [failure(requirement, 'status 200 with the portfolio', `status ${res.status}`)];
   if (res.rawBody === '') return [failure(requirement, 'status 200 with the portfolio', 'status 200 with an empty body')];
-  if (res.jsonError) return [failure(requirement, 'a portfolio: a JSON object', `a body that does not parse (${res.jsonError.split('\n')[0]})`)];
+  if (res.jsonError)
+    return [failure(requirement, 'a portfolio: a JSON object', `a body that does not parse (${res.jsonError.split('\n')[0]})`)];
   if (!isJsonObject(res.json)) return [failure(requirement, 'a portfolio: a JSON object', JSON.stringify(res.json).slice(0, 200))];
   return [];
 }
@@ -48,7 +59,8 @@ export function whyNoPortfolio(res: CapturedResponse): string | undefined {
   const label = jsonWhereBody(res, '')[0];
   if (label) return `${label.received}: no JSON answer (INV-CTY-001 judges the label)`;
   const fields = portfolioFields();
-  if (!Object.keys(res.json as object).some((k) => fields.includes(k))) return `a JSON object with no field of 2.4: ${JSON.stringify(res.json).slice(0, 120)}`;
+  if (!Object.keys(res.json as object).some((k) => fields.includes(k)))
+    return `a JSON object with no field of 2.4: ${JSON.stringify(res.json).slice(0, 120)}`;
   return undefined;
 }
 
@@ -76,11 +88,15 @@ function eachAmount(body: unknown, requirement: string, expected: string, judge:
 
 /** Spec 2.3: units is a decimal integer string (judged where units is present). */
 export const unitsAreDecimalIntegers = (body: unknown, requirement: string) =>
-  eachAmount(body, requirement, 'units a decimal integer string (the whole part)', (a) => (a.units === undefined ? null : unitsProblem(a.units)));
+  eachAmount(body, requirement, 'units a decimal integer string (the whole part)', (a) =>
+    a.units === undefined ? null : unitsProblem(a.units),
+  );
 
 /** Spec 2.3: nano is an integer with |nano| < 1e9 (judged where nano is present). */
 export const nanosBelowOneUnit = (body: unknown, requirement: string) =>
-  eachAmount(body, requirement, 'nano an integer of absolute value below 1000000000 (the fractional part)', (a) => (a.nano === undefined ? null : nanoProblem(a.nano)));
+  eachAmount(body, requirement, 'nano an integer of absolute value below 1000000000 (the fractional part)', (a) =>
+    a.nano === undefined ? null : nanoProblem(a.nano),
+  );
 
 /** Vendor: units and nano are never of opposite signs (judged where both are readable and non-zero: only there can they differ). */
 export const signsAgree = (body: unknown, requirement: string) =>
@@ -92,10 +108,14 @@ export const signsAgree = (body: unknown, requirement: string) =>
 
 /** Vendor: units is an int64 (judged where units is a decimal integer string). */
 export const unitsFitInt64 = (body: unknown, requirement: string) =>
-  eachAmount(body, requirement, 'units within the signed 64-bit range', (a) => (unitsValue(a.units) === undefined ? null : int64Problem(a.units)));
+  eachAmount(body, requirement, 'units within the signed 64-bit range', (a) =>
+    unitsValue(a.units) === undefined ? null : int64Problem(a.units),
+  );
 
-const totalOf = (body: unknown, name: string): RawAmount | undefined => (isJsonObject(body) && isJsonObject(body[name]) ? (body[name] as RawAmount) : undefined);
-const currencyOf = (total: RawAmount | undefined) => (typeof total?.currency === 'string' && total.currency !== '' ? total.currency : undefined);
+const totalOf = (body: unknown, name: string): RawAmount | undefined =>
+  isJsonObject(body) && isJsonObject(body[name]) ? (body[name] as RawAmount) : undefined;
+const currencyOf = (total: RawAmount | undefined) =>
+  typeof total?.currency === 'string' && total.currency !== '' ? total.currency : undefined;
 
 /** Policy (4.3): every total present is in `currency` (an ISO code; the vendor writes it in lower case). A total absent or without a currency is not judged. */
 export function totalsInCurrency(body: unknown, currency: string, requirement: string): Judged {
@@ -106,7 +126,8 @@ export function totalsInCurrency(body: unknown, currency: string, requirement: s
     const got = currencyOf(total);
     if (got === undefined) continue;
     count++;
-    if (got.toUpperCase() !== currency.toUpperCase()) out.push(failure(requirement, `${name} in ${currency}`, `${describeAmount(total)} (currency ${JSON.stringify(got)})`, `/${name}`));
+    if (got.toUpperCase() !== currency.toUpperCase())
+      out.push(failure(requirement, `${name} in ${currency}`, `${describeAmount(total)} (currency ${JSON.stringify(got)})`, `/${name}`));
   }
   return judged(out, count);
 }
@@ -123,7 +144,15 @@ export function defaultIsRub(omitted: unknown, rub: unknown, requirement: string
     const [got, want] = [currencyOf(totalOf(omitted, name)), currencyOf(totalOf(rub, name))];
     if (got === undefined || want === undefined) continue;
     count++;
-    if (got.toUpperCase() !== want.toUpperCase()) out.push(failure(requirement, `${name} in ${want}, as the same request with currency RUB gets it (default RUB)`, `currency ${JSON.stringify(got)}`, `/${name}`));
+    if (got.toUpperCase() !== want.toUpperCase())
+      out.push(
+        failure(
+          requirement,
+          `${name} in ${want}, as the same request with currency RUB gets it (default RUB)`,
+          `currency ${JSON.stringify(got)}`,
+          `/${name}`,
+        ),
+      );
   }
   return judged(out, count);
 }
@@ -132,13 +161,21 @@ export function defaultIsRub(omitted: unknown, rub: unknown, requirement: string
 export function accountIs(body: unknown, accountId: string, requirement: string): Judged {
   const got = isJsonObject(body) ? body.accountId : undefined;
   if (typeof got !== 'string') return judged([], 0);
-  return judged(got === accountId ? [] : [failure(requirement, `accountId ${JSON.stringify(accountId)} (the requested account)`, JSON.stringify(got), '/accountId')], 1);
+  return judged(
+    got === accountId
+      ? []
+      : [failure(requirement, `accountId ${JSON.stringify(accountId)} (the requested account)`, JSON.stringify(got), '/accountId')],
+    1,
+  );
 }
 
 /** Policy (part 1 "totals per asset class"): the portfolio carries all eight totals. */
 export function totalsPresent(body: unknown, requirement: string): Judged {
   const missing = TOTALS.filter((name) => totalOf(body, name) === undefined);
-  return judged(missing.length ? [failure(requirement, 'the eight totals per asset class (MoneyValue objects)', `no ${missing.join(', ')}`)] : [], 1);
+  return judged(
+    missing.length ? [failure(requirement, 'the eight totals per asset class (MoneyValue objects)', `no ${missing.join(', ')}`)] : [],
+    1,
+  );
 }
 
 /**
@@ -153,11 +190,25 @@ export function portfolioIsSumOfClasses(body: unknown, requirement: string): Jud
   const unreadable = totals.filter(([, t]) => tryNanos(t) === undefined).map(([name]) => name);
   if (unreadable.length) return { ...judged([], 0), reason: `unreadable as amounts: ${unreadable.join(', ')}` };
   const currencies = new Set(totals.map(([, t]) => String(t!.currency ?? '').toUpperCase()));
-  if (currencies.size > 1) return { ...judged([], 0), reason: `totals in several currencies, which do not add up: ${totals.map(([n, t]) => `${n} ${describeAmount(t)}`).join(', ')}` };
+  if (currencies.size > 1)
+    return {
+      ...judged([], 0),
+      reason: `totals in several currencies, which do not add up: ${totals.map(([n, t]) => `${n} ${describeAmount(t)}`).join(', ')}`,
+    };
   const sum = CLASS_TOTALS.reduce((acc, name) => acc + tryNanos(totalOf(body, name))!, 0n);
   const portfolio = tryNanos(totalOf(body, 'totalAmountPortfolio'))!;
   if (sum === portfolio) return judged([], 1);
-  return judged([failure(requirement, `totalAmountPortfolio = sum of the class totals = ${formatDecimal(sum)}`, `${formatDecimal(portfolio)} (off by ${formatDecimal(portfolio - sum)})`, '/totalAmountPortfolio')], 1);
+  return judged(
+    [
+      failure(
+        requirement,
+        `totalAmountPortfolio = sum of the class totals = ${formatDecimal(sum)}`,
+        `${formatDecimal(portfolio)} (off by ${formatDecimal(portfolio - sum)})`,
+        '/totalAmountPortfolio',
+      ),
+    ],
+    1,
+  );
 }
 
 /** Policy (4.3): totals asked in another currency are converted: a non-zero RUB total never reappears as the same number. Judged over the pairs readable in both. */
@@ -169,7 +220,15 @@ export function convertedNotRelabelled(rubBody: unknown, otherBody: unknown, cur
     const other = tryNanos(totalOf(otherBody, name));
     if (rub === undefined || other === undefined || rub === 0n) continue;
     count++;
-    if (rub === other) out.push(failure(requirement, `${name} in ${currency} converted from ${formatDecimal(rub)} RUB`, `the same number ${describeAmount(totalOf(otherBody, name))}`, `/${name}`));
+    if (rub === other)
+      out.push(
+        failure(
+          requirement,
+          `${name} in ${currency} converted from ${formatDecimal(rub)} RUB`,
+          `the same number ${describeAmount(totalOf(otherBody, name))}`,
+          `/${name}`,
+        ),
+      );
   }
   return judged(out, count);
 }
@@ -190,7 +249,11 @@ export function nonZeroTotals(body: unknown): number {
 export function virtualExpireDatesUtc(body: unknown, requirement: string): Judged {
   const dates = expireDatesIn(body).filter(([, got]) => typeof got === 'string');
   return judged(
-    dates.flatMap(([at, got]) => (isIsoUtcDateTime(got) ? [] : [failure(requirement, 'expireDate: an ISO 8601 date-time in UTC (Z or a zero offset)', JSON.stringify(got), at)])),
+    dates.flatMap(([at, got]) =>
+      isIsoUtcDateTime(got)
+        ? []
+        : [failure(requirement, 'expireDate: an ISO 8601 date-time in UTC (Z or a zero offset)', JSON.stringify(got), at)],
+    ),
     dates.length,
   );
 }
@@ -198,7 +261,9 @@ export function virtualExpireDatesUtc(body: unknown, requirement: string): Judge
 /** The expireDate of every virtual position that carries one, with its JSON pointer. */
 export function expireDatesIn(body: unknown): Array<[string, unknown]> {
   const virtual = isJsonObject(body) && Array.isArray(body.virtualPositions) ? body.virtualPositions : [];
-  return virtual.flatMap((v, i) => (isJsonObject(v) && v.expireDate !== undefined ? [[`/virtualPositions/${i}/expireDate`, v.expireDate] as [string, unknown]] : []));
+  return virtual.flatMap((v, i) =>
+    isJsonObject(v) && v.expireDate !== undefined ? [[`/virtualPositions/${i}/expireDate`, v.expireDate] as [string, unknown]] : [],
+  );
 }
 
 /** An answer that refuses access must not carry the portfolio it refused. */
@@ -222,8 +287,16 @@ const CODE_FAMILY: Record<number, string> = { 3: '3', 16: '4', 7: '4', 5: '5', 8
  * for it, else at least an API error code of the status's family.
  */
 export function vendorErrorBody(res: CapturedResponse, expected: { status: number; description: number }, requirement: string): Failure[] {
-  if (res.status < 400) return [failure(requirement, `an error answer (${expected.status}) with the vendor's error body`, `status ${res.status}`)];
-  if (res.json === undefined) return [failure(requirement, `the vendor's error body {code, message, description}`, res.rawBody === '' ? 'an empty body' : `a body that is not JSON (${res.jsonError})`)];
+  if (res.status < 400)
+    return [failure(requirement, `an error answer (${expected.status}) with the vendor's error body`, `status ${res.status}`)];
+  if (res.json === undefined)
+    return [
+      failure(
+        requirement,
+        `the vendor's error body {code, message, description}`,
+        res.rawBody === '' ? 'an empty body' : `a body that is not JSON (${res.jsonError})`,
+      ),
+    ];
   const out = valueConformsTo(res.json, VENDOR_ERROR, requirement);
   const body = (isJsonObject(res.json) ? res.json : {}) as { code?: unknown; description?: unknown };
   const code = GRPC_CODE[res.status];
@@ -233,9 +306,23 @@ export function vendorErrorBody(res: CapturedResponse, expected: { status: numbe
   if (Number.isInteger(body.description)) {
     const family = CODE_FAMILY[code ?? -1];
     if (res.status === expected.status && body.description !== expected.description) {
-      out.push(failure(requirement, `description ${expected.description} (the vendor's API error code for this case)`, `description ${body.description}`, '/description'));
+      out.push(
+        failure(
+          requirement,
+          `description ${expected.description} (the vendor's API error code for this case)`,
+          `description ${body.description}`,
+          '/description',
+        ),
+      );
     } else if (res.status !== expected.status && family && !String(body.description).startsWith(family)) {
-      out.push(failure(requirement, `description an API error code ${family}xxxx (the family of HTTP ${res.status})`, `description ${body.description}`, '/description'));
+      out.push(
+        failure(
+          requirement,
+          `description an API error code ${family}xxxx (the family of HTTP ${res.status})`,
+          `description ${body.description}`,
+          '/description',
+        ),
+      );
     }
   }
   return out;
@@ -248,7 +335,14 @@ export function rateLimitHeaders(res: CapturedResponse, requirement: string): Fa
   const out: Failure[] = [];
   const read = (name: string) => {
     const value = leadingInteger(res.headers[name]);
-    if (value === undefined) out.push(failure(requirement, `header ${name}: an integer`, res.headers[name] === undefined ? 'no such header' : JSON.stringify(res.headers[name])));
+    if (value === undefined)
+      out.push(
+        failure(
+          requirement,
+          `header ${name}: an integer`,
+          res.headers[name] === undefined ? 'no such header' : JSON.stringify(res.headers[name]),
+        ),
+      );
     return value === undefined ? undefined : Number(value);
   };
   const limit = read('x-ratelimit-limit');

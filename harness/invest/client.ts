@@ -53,7 +53,9 @@ const answers = perScope(() => new PromiseMemo<string, CapturedResponse>('keep')
 
 /** The (memoised) answer for one account in one currency (`undefined`: the field is left out). */
 export function portfolioOf(t: RequirementContext, accountId: string, currency: RequestCurrency): Promise<CapturedResponse> {
-  return answers().get(`account\u0000${accountId}\u0000${currency ?? ''}`, () => sendPortfolio(t, currency === undefined ? { accountId } : { accountId, currency }));
+  return answers().get(`account\u0000${accountId}\u0000${currency ?? ''}`, () =>
+    sendPortfolio(t, currency === undefined ? { accountId } : { accountId, currency }),
+  );
 }
 
 /** One case of the error matrix, as its caller hands it over (generators/invest/errors.ts makes them). */
@@ -85,11 +87,16 @@ export async function sample(t: RequirementContext): Promise<SampledPortfolio[]>
   return out;
 }
 
-export const describeRequest = (s: Pick<SampledPortfolio, 'accountId' | 'currency'>) => `account ${s.accountId}, currency ${s.currency ?? '(omitted)'}`;
+export const describeRequest = (s: Pick<SampledPortfolio, 'accountId' | 'currency'>) =>
+  `account ${s.accountId}, currency ${s.currency ?? '(omitted)'}`;
 
 /** The control of every refusal test: the main account's portfolio (memoised), shown in this run. */
 export function control(t: RequirementContext): Promise<CapturedResponse> {
-  return t.control('invest: GetPortfolio of services.invest.accountId with services.invest.token', () => portfolioOf(t, mainAccount(t), undefined), (res) => whyNoPortfolio(res) === undefined);
+  return t.control(
+    'invest: GetPortfolio of services.invest.accountId with services.invest.token',
+    () => portfolioOf(t, mainAccount(t), undefined),
+    (res) => whyNoPortfolio(res) === undefined,
+  );
 }
 
 export interface RefusalOptions {

@@ -35,7 +35,10 @@ export const INVEST_SHAPE = shapeOf<InvestSection>({
 });
 
 /** The schema's defaults (a selftest compares them). */
-export const INVEST_DEFAULTS = { package: 'vendor.public.invest.api.contract.v1', totalIsSumOfClasses: false } as const satisfies Partial<InvestSection>;
+export const INVEST_DEFAULTS = {
+  package: 'vendor.public.invest.api.contract.v1',
+  totalIsSumOfClasses: false,
+} as const satisfies Partial<InvestSection>;
 
 export type InvestConfig = InvestSection & Required<Pick<InvestSection, keyof typeof INVEST_DEFAULTS>> & { accountIds: string[] };
 

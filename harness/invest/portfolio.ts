@@ -62,7 +62,8 @@ export function amountsIn(body: unknown, rootId: string = PORTFOLIO_RESPONSE): F
         if (key in value) visit(value[key], sub, base, `${at}/${key}`);
       }
     }
-    if (Array.isArray(value) && isJsonObject(schema.items)) value.forEach((item, i) => visit(item, schema.items as Schema, base, `${at}/${i}`));
+    if (Array.isArray(value) && isJsonObject(schema.items))
+      value.forEach((item, i) => visit(item, schema.items as Schema, base, `${at}/${i}`));
   };
   visit(body, registry.schema(rootId), rootId, '');
   return out;

@@ -47,9 +47,12 @@ export default class ConsoleReporter extends DefaultReporter {
     this.log(` ${broken ? '✗' : '✓'} ${file} (${fileCounts(tests)}) ${seconds} s`);
     const listed = tests.filter((t) => SYMBOL[t.verdict]);
     for (const { test, verdict, code } of listed.slice(0, TITLES_PER_FILE)) {
-      this.log(`     ${SYMBOL[verdict]} ${verdict === 'error' ? `${code ?? 'SUITE_ERROR'} ` : verdict === 'warning' ? 'policy warning: ' : ''}${test.name}`);
+      this.log(
+        `     ${SYMBOL[verdict]} ${verdict === 'error' ? `${code ?? 'SUITE_ERROR'} ` : verdict === 'warning' ? 'policy warning: ' : ''}${test.name}`,
+      );
     }
-    if (listed.length > TITLES_PER_FILE) this.log(`     … and ${listed.length - TITLES_PER_FILE} more (the summary below lists them by cause)`);
+    if (listed.length > TITLES_PER_FILE)
+      this.log(`     … and ${listed.length - TITLES_PER_FILE} more (the summary below lists them by cause)`);
   }
 
   /** The summary reporter prints every failure once and the one set of counts. */

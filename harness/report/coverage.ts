@@ -30,7 +30,10 @@ export function checkedAreas(tests: readonly TestRecord[], selected: readonly st
 }
 
 /** The section rows and their total for the tests of a run, over the statements of the areas it checked. */
-export function runCoverage(tests: readonly TestRecord[], selected: readonly string[] | undefined): { areas: string[]; rows: SectionCoverage[]; total: SectionCoverage } {
+export function runCoverage(
+  tests: readonly TestRecord[],
+  selected: readonly string[] | undefined,
+): { areas: string[]; rows: SectionCoverage[]; total: SectionCoverage } {
   const areas = checkedAreas(tests, selected);
   const results = tests.filter((t) => t.requirement).map((t) => ({ requirement: t.requirement!, verdict: t.verdict }));
   const rows = coverageBySection(results, statementsOfAreas(areas));

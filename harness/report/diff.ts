@@ -59,7 +59,8 @@ export function renderDiff(diff: RunDiff, labels: { older: string; newer: string
   const section = (title: string, tests: TestRecord[], detail: (t: TestRecord) => string | undefined) => {
     lines.push(`${title}: ${tests.length}`);
     const byRequirement = new Map<string, TestRecord[]>();
-    for (const t of tests) byRequirement.set(t.requirement ?? '(no requirement)', [...(byRequirement.get(t.requirement ?? '(no requirement)') ?? []), t]);
+    for (const t of tests)
+      byRequirement.set(t.requirement ?? '(no requirement)', [...(byRequirement.get(t.requirement ?? '(no requirement)') ?? []), t]);
     for (const [id, list] of [...byRequirement].sort(([a], [b]) => a.localeCompare(b))) {
       lines.push(`  ${id} (${list.length})`);
       for (const t of list) {
@@ -68,7 +69,13 @@ export function renderDiff(diff: RunDiff, labels: { older: string; newer: string
       }
     }
   };
-  const firstLine = (text?: string) => (text ?? '').split('\n').map((l) => l.trim()).filter(Boolean).slice(1, 3).join(' / ') || undefined;
+  const firstLine = (text?: string) =>
+    (text ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .slice(1, 3)
+      .join(' / ') || undefined;
   section('new failures', diff.newFailures, (t) => firstLine(t.message));
   section('new tool errors', diff.newToolErrors, (t) => `${t.code}: ${(t.message ?? '').split('\n')[0]}`);
   section('flaky (failed, then passed on an immediate rerun with the same seed)', diff.flaky, (t) => firstLine(t.message));

@@ -13,8 +13,6 @@ import { currentTestScope, TestEvidence, type EvidenceRole } from '../test-scope
 export { TestEvidence, type EvidenceRole };
 import { cappedBody, headerLines, headersOf, recordedBody, redactedTogether, type ExchangeRecord } from './exchange-record.ts';
 
-
-
 /** What a test hands to the reporter: the ids it cites and the records not handed over before. */
 export interface ShippedEvidence {
   cited: Array<[string, EvidenceRole | undefined]>;
@@ -90,10 +88,18 @@ export class RecordedExchange {
   private finish(answer: AnswerReceived | undefined, error: string | undefined): void {
     if (this.record) return;
     const { sent } = this;
-    const requestBody = sent.body === undefined ? undefined : cappedBody(sent.bodyText ?? '', Buffer.isBuffer(sent.body) ? sent.body : undefined);
+    const requestBody =
+      sent.body === undefined ? undefined : cappedBody(sent.bodyText ?? '', Buffer.isBuffer(sent.body) ? sent.body : undefined);
     const responseBody = answer?.rawBody === undefined ? undefined : cappedBody(answer.rawBody, answer.bytes);
     const [url, requestHeaders, requestText, responseHeaders, responseText, why] = redactedTogether(
-      [sent.url, headerLines(sent.headers), requestBody?.text ?? '', answer ? headerLines(answer.headers) : '', responseBody?.text ?? '', error ?? ''],
+      [
+        sent.url,
+        headerLines(sent.headers),
+        requestBody?.text ?? '',
+        answer ? headerLines(answer.headers) : '',
+        responseBody?.text ?? '',
+        error ?? '',
+      ],
       this.redactor,
     );
     this.record = {
@@ -105,8 +111,17 @@ export class RecordedExchange {
       pacedMs: Math.round(sent.pacedMs),
       waitMs: answer && Math.round(answer.waitMs),
       receiveMs: answer && Math.round(answer.receiveMs),
-      request: { method: sent.method, url, headers: headersOf(requestHeaders, sent.headers, this.redactor), body: requestBody && recordedBody(requestBody, requestText) },
-      response: answer && { status: answer.status, headers: headersOf(responseHeaders, answer.headers, this.redactor), body: responseBody && recordedBody(responseBody, responseText) },
+      request: {
+        method: sent.method,
+        url,
+        headers: headersOf(requestHeaders, sent.headers, this.redactor),
+        body: requestBody && recordedBody(requestBody, requestText),
+      },
+      response: answer && {
+        status: answer.status,
+        headers: headersOf(responseHeaders, answer.headers, this.redactor),
+        body: responseBody && recordedBody(responseBody, responseText),
+      },
       error: error === undefined ? undefined : why,
     };
   }

@@ -27,9 +27,15 @@ const fileOf = (area: string) => `${EVIDENCE_DIR}/${area.replace(/[^a-z0-9-]/gi,
 
 function output(byArea: Map<string, string[]>): EvidenceOutput {
   const creator = suitePackage();
-  const files = [...byArea].sort(([a], [b]) => a.localeCompare(b)).map(([area, entries]) => ({ area, file: fileOf(area), entries: entries.length, text: harText(creator, COMMENT, entries) }));
+  const files = [...byArea]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([area, entries]) => ({ area, file: fileOf(area), entries: entries.length, text: harText(creator, COMMENT, entries) }));
   return {
-    index: { format: 'HAR 1.2', bodyCapBytes: BODY_CAP_BYTES, files: files.map(({ area, file, entries, text }) => ({ area, file, entries, bytes: Buffer.byteLength(text) })) },
+    index: {
+      format: 'HAR 1.2',
+      bodyCapBytes: BODY_CAP_BYTES,
+      files: files.map(({ area, file, entries, text }) => ({ area, file, entries, bytes: Buffer.byteLength(text) })),
+    },
     files: files.map(({ file, text }) => ({ file, text })),
   };
 }
@@ -50,10 +56,13 @@ export class RunEvidence {
     const entries = new Map<string, string[]>();
     for (const [area, records] of byArea) {
       records.sort((a, b) => a.startedAt - b.startedAt);
-      entries.set(area, records.map((record, i) => {
-        this.refs.set(record.id, `${fileOf(area)}#e${i + 1}`);
-        return JSON.stringify(harEntry(record, `e${i + 1}`));
-      }));
+      entries.set(
+        area,
+        records.map((record, i) => {
+          this.refs.set(record.id, `${fileOf(area)}#e${i + 1}`);
+          return JSON.stringify(harEntry(record, `e${i + 1}`));
+        }),
+      );
     }
     return output(entries);
   }
@@ -89,7 +98,9 @@ const folderOf = (path: string) => (existsSync(path) && statSync(path).isDirecto
  * order, and the shards' summaries with their tests' references rewritten to them. A shard whose HAR
  * files were not kept (only its conformance.json) merges without them: `missing` names them.
  */
-export function mergeEvidence<P extends { path: string; summary: RunSummary }>(parts: readonly P[]): { parts: P[]; evidence?: EvidenceOutput; missing: string[] } {
+export function mergeEvidence<P extends { path: string; summary: RunSummary }>(
+  parts: readonly P[],
+): { parts: P[]; evidence?: EvidenceOutput; missing: string[] } {
   const byArea = new Map<string, string[]>();
   const missing: string[] = [];
   const rewritten = parts.map((part) => {

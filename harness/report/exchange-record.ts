@@ -58,7 +58,10 @@ export function redactedTogether(texts: readonly string[], redactor: Redactor): 
 }
 
 /** Headers as the lines the redactor reads ("name: value"), and back, credential-named values masked. */
-export const headerLines = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\n');
+export const headerLines = (headers: Record<string, string>) =>
+  Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');
 
 /**
  * The headers back from their redacted lines. A mask that ran past the end of a line (an empty
@@ -82,10 +85,20 @@ export function cappedBody(text: string, bytes?: Buffer): { text: string; bytes:
   const size = bytes?.length ?? Buffer.byteLength(text);
   if (size === 0) return undefined;
   if (size <= BODY_CAP_BYTES) return { text, bytes: size };
-  return { text: `${(bytes ?? Buffer.from(text, 'utf8')).subarray(0, BODY_CAP_BYTES).toString('utf8')}…`, bytes: size, cutAt: BODY_CAP_BYTES };
+  return {
+    text: `${(bytes ?? Buffer.from(text, 'utf8')).subarray(0, BODY_CAP_BYTES).toString('utf8')}…`,
+    bytes: size,
+    cutAt: BODY_CAP_BYTES,
+  };
 }
 
 /** A capped body with its redacted text, the cut said after the mark. */
 export function recordedBody(body: { bytes: number; cutAt?: number }, redacted: string): RecordedBody {
-  return body.cutAt ? { text: `${redacted}[cut here by partner-conformance: the first ${body.cutAt} of ${body.bytes} bytes are kept]`, bytes: body.bytes, cutAt: body.cutAt } : { text: redacted, bytes: body.bytes };
+  return body.cutAt
+    ? {
+        text: `${redacted}[cut here by partner-conformance: the first ${body.cutAt} of ${body.bytes} bytes are kept]`,
+        bytes: body.bytes,
+        cutAt: body.cutAt,
+      }
+    : { text: redacted, bytes: body.bytes };
 }

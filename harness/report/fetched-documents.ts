@@ -34,7 +34,13 @@ function writeAtomically(path: string, data: string | Buffer): void {
 }
 
 /** Records a fetched document in the run's report folder; a no-op outside a CLI run. Never throws. */
-export function recordFetchedDocument(url: string, body: string, contentType: string | undefined, redactor: Redactor, reportDir = variableOf('CONFORMANCE_REPORT_DIR')): void {
+export function recordFetchedDocument(
+  url: string,
+  body: string,
+  contentType: string | undefined,
+  redactor: Redactor,
+  reportDir = variableOf('CONFORMANCE_REPORT_DIR'),
+): void {
   if (!reportDir) return;
   try {
     const bytes = Buffer.from(body, 'utf8');
@@ -49,8 +55,12 @@ export function recordFetchedDocument(url: string, body: string, contentType: st
     const keep = !redactor.holdsSecret(body);
     if (keep) writeAtomically(join(dir, file), bytes);
     const entry: FetchedDocument = { url: shownUrl, sha256, bytes: bytes.length, contentType, file: keep ? `${FETCHED_DIR}/${file}` : '' };
-    if (!keep) entry.withheld = 'the bytes contain a credential of the target file (a value the target file gives as a secret); only their hash is kept';
-    else if (redactor.redact(body) !== body) entry.note = 'kept as served: values shaped like credentials in it (a token= parameter, a JWT, a field named like a secret) are samples of the document, none of them a credential of the target file';
+    if (!keep)
+      entry.withheld =
+        'the bytes contain a credential of the target file (a value the target file gives as a secret); only their hash is kept';
+    else if (redactor.redact(body) !== body)
+      entry.note =
+        'kept as served: values shaped like credentials in it (a token= parameter, a JWT, a field named like a secret) are samples of the document, none of them a credential of the target file';
     writeAtomically(join(dir, file + SIDECAR), JSON.stringify(entry, null, 2));
   } catch {
     // A report extra must never fail a test; the reporter simply lists no document.
@@ -71,7 +81,9 @@ export function fetchedDocuments(reportDir: string): FetchedDocument[] {
   const dir = join(reportDir, FETCHED_DIR);
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith(SIDECAR)).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith(SIDECAR))
+      .sort();
   } catch {
     return [];
   }

@@ -15,7 +15,8 @@ interface NameValue {
 
 const pairs = (headers: Array<[string, string]>): NameValue[] => headers.map(([name, value]) => ({ name, value }));
 const headerOf = (headers: Array<[string, string]>, name: string) => headers.find(([n]) => n.toLowerCase() === name)?.[1];
-const cutNote = (body: RecordedBody | undefined) => (body?.cutAt ? { comment: `cut: the first ${body.cutAt} of ${body.bytes} bytes are kept` } : {});
+const cutNote = (body: RecordedBody | undefined) =>
+  body?.cutAt ? { comment: `cut: the first ${body.cutAt} of ${body.bytes} bytes are kept` } : {};
 
 function queryOf(url: string): NameValue[] {
   try {
@@ -41,7 +42,19 @@ function request(r: ExchangeRecord) {
 }
 
 function response(r: ExchangeRecord) {
-  if (!r.response) return { status: 0, statusText: '', httpVersion: '', cookies: [], headers: [], content: { size: 0, mimeType: '' }, redirectURL: '', headersSize: -1, bodySize: -1, _error: r.error };
+  if (!r.response)
+    return {
+      status: 0,
+      statusText: '',
+      httpVersion: '',
+      cookies: [],
+      headers: [],
+      content: { size: 0, mimeType: '' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+      _error: r.error,
+    };
   const { status, headers, body } = r.response;
   return {
     status,
@@ -49,7 +62,12 @@ function response(r: ExchangeRecord) {
     httpVersion: 'HTTP/1.1',
     cookies: [],
     headers: pairs(headers),
-    content: { size: body?.bytes ?? 0, mimeType: headerOf(headers, 'content-type') ?? '', ...(body ? { text: body.text } : {}), ...cutNote(body) },
+    content: {
+      size: body?.bytes ?? 0,
+      mimeType: headerOf(headers, 'content-type') ?? '',
+      ...(body ? { text: body.text } : {}),
+      ...cutNote(body),
+    },
     redirectURL: headerOf(headers, 'location') ?? '',
     headersSize: -1,
     bodySize: body?.bytes ?? 0,

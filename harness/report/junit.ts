@@ -14,7 +14,13 @@ import { describeWaiver } from './waivers.ts';
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
 export function escapeXml(text: string): string {
-  return text.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return text
+    .replace(INVALID_XML, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 const firstLine = (text: string | undefined) => (text ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
@@ -31,16 +37,26 @@ function testcase(t: TestRecord): string {
     ['evidence', t.evidence?.join(' ')],
     ['controls', t.controls?.join(' ')],
   ].filter(([, v]) => v !== undefined);
-  const lines = [`    <testcase classname="${escapeXml([t.file, ...t.suitePath].join(' > '))}" name="${escapeXml(t.title)}" time="${seconds(t.durationMs)}">`];
+  const lines = [
+    `    <testcase classname="${escapeXml([t.file, ...t.suitePath].join(' > '))}" name="${escapeXml(t.title)}" time="${seconds(t.durationMs)}">`,
+  ];
   lines.push(`      <properties>${props.map(([k, v]) => `<property name="${k}" value="${escapeXml(String(v))}"/>`).join('')}</properties>`);
-  if (t.verdict === 'failed') lines.push(`      <failure type="contract" message="${escapeXml(firstLine(t.message))}">${escapeXml(`${t.message ?? ''}${t.waiverExpired && t.waiver ? `\nExpired: ${describeWaiver(t.waiver)}` : ''}`)}</failure>`);
+  if (t.verdict === 'failed')
+    lines.push(
+      `      <failure type="contract" message="${escapeXml(firstLine(t.message))}">${escapeXml(`${t.message ?? ''}${t.waiverExpired && t.waiver ? `\nExpired: ${describeWaiver(t.waiver)}` : ''}`)}</failure>`,
+    );
   if (t.verdict === 'waived' && t.waiver) {
     lines.push(`      <skipped message="${escapeXml(`waived: ${describeWaiver(t.waiver)}`)}"/>`);
     lines.push(`      <system-out>${escapeXml(`WAIVED contract failure: ${t.message ?? ''}`)}</system-out>`);
   }
-  if (t.verdict === 'error') lines.push(`      <error type="${t.code ?? 'SUITE_ERROR'}" message="${escapeXml(firstLine(t.message))}">${escapeXml(t.message ?? '')}</error>`);
-  if (t.verdict === 'skipped' || t.verdict === 'inconclusive') lines.push(`      <skipped message="${escapeXml(`${t.verdict === 'inconclusive' ? 'inconclusive: ' : ''}${t.skipReason ?? ''}`)}"/>`);
-  if (t.verdict === 'warning') lines.push(`      <system-out>${escapeXml(`WARNING (policy, not strict): ${t.warning ?? ''}`)}</system-out>`);
+  if (t.verdict === 'error')
+    lines.push(
+      `      <error type="${t.code ?? 'SUITE_ERROR'}" message="${escapeXml(firstLine(t.message))}">${escapeXml(t.message ?? '')}</error>`,
+    );
+  if (t.verdict === 'skipped' || t.verdict === 'inconclusive')
+    lines.push(`      <skipped message="${escapeXml(`${t.verdict === 'inconclusive' ? 'inconclusive: ' : ''}${t.skipReason ?? ''}`)}"/>`);
+  if (t.verdict === 'warning')
+    lines.push(`      <system-out>${escapeXml(`WARNING (policy, not strict): ${t.warning ?? ''}`)}</system-out>`);
   lines.push('    </testcase>');
   return lines.join('\n');
 }
@@ -53,15 +69,21 @@ export function renderJunit(summary: RunSummary): string {
   const time = (tests: readonly TestRecord[]) => seconds(tests.reduce((s, t) => s + t.durationMs, 0));
   const all = summary.tests;
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<testsuites name="partner-conformance" tests="${all.length}" failures="${count(all, 'failed')}" errors="${count(all, 'error') + (summary.status === 'errored' ? 1 : 0)}" skipped="${skipped(all)}" time="${time(all)}">`);
+  out.push(
+    `<testsuites name="partner-conformance" tests="${all.length}" failures="${count(all, 'failed')}" errors="${count(all, 'error') + (summary.status === 'errored' ? 1 : 0)}" skipped="${skipped(all)}" time="${time(all)}">`,
+  );
   if (summary.status === 'errored' && summary.error) {
     out.push(`  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0" time="0">`);
     out.push(`    <testcase classname="run" name="the run could not start" time="0">`);
-    out.push(`      <error type="${summary.error.code}" message="${escapeXml(firstLine(summary.error.message))}">${escapeXml(summary.error.message)}</error>`);
+    out.push(
+      `      <error type="${summary.error.code}" message="${escapeXml(firstLine(summary.error.message))}">${escapeXml(summary.error.message)}</error>`,
+    );
     out.push('    </testcase>', '  </testsuite>');
   }
   for (const [file, tests] of byFile) {
-    out.push(`  <testsuite name="${escapeXml(file)}" tests="${tests.length}" failures="${count(tests, 'failed')}" errors="${count(tests, 'error')}" skipped="${skipped(tests)}" time="${time(tests)}">`);
+    out.push(
+      `  <testsuite name="${escapeXml(file)}" tests="${tests.length}" failures="${count(tests, 'failed')}" errors="${count(tests, 'error')}" skipped="${skipped(tests)}" time="${time(tests)}">`,
+    );
     for (const t of tests) out.push(testcase(t));
     out.push('  </testsuite>');
   }

@@ -28,7 +28,10 @@ export function readSummary(path: string): RunSummary {
   if (!existsSync(file)) throw new Error(`${file}: no such report (expected a conformance.json or a folder holding one)`);
   const summary = JSON.parse(readFileSync(file, 'utf8')) as RunSummary;
   if ((summary.format as string) === PREVIOUS_FORMAT) return fromPreviousFormat(summary);
-  if (summary.format !== SUMMARY_FORMAT) throw new Error(`${file}: not a partner-conformance summary (format ${JSON.stringify(summary.format)}; this version reads ${SUMMARY_FORMAT} and ${PREVIOUS_FORMAT})`);
+  if (summary.format !== SUMMARY_FORMAT)
+    throw new Error(
+      `${file}: not a partner-conformance summary (format ${JSON.stringify(summary.format)}; this version reads ${SUMMARY_FORMAT} and ${PREVIOUS_FORMAT})`,
+    );
   return summary;
 }
 
@@ -45,14 +48,22 @@ function mergeWaivers(parts: ReadonlyArray<{ summary: RunSummary }>): RunSummary
   return { file: withWaivers[0].file, uses: [...uses.values()].sort((a, b) => a.entry - b.entry) };
 }
 
-const mergeDocuments = (parts: ReadonlyArray<{ summary: RunSummary }>): FetchedDocument[] => [...new Map(parts.flatMap((p) => p.summary.documents ?? []).map((d) => [d.sha256, d])).values()];
+const mergeDocuments = (parts: ReadonlyArray<{ summary: RunSummary }>): FetchedDocument[] => [
+  ...new Map(parts.flatMap((p) => p.summary.documents ?? []).map((d) => [d.sha256, d])).values(),
+];
 
 export function mergeSummaries(parts: ReadonlyArray<{ path: string; summary: RunSummary }>): RunSummary {
   if (!parts.length) throw new Error('nothing to merge: give the report folders of the shards');
   const first = parts[0].summary;
   for (const { path, summary } of parts.slice(1)) {
-    if (summary.target?.name !== first.target?.name) throw new Error(`${path}: target "${summary.target?.name}" differs from "${first.target?.name}" of ${parts[0].path}: these are not shards of one run`);
-    if (summary.seed !== first.seed) throw new Error(`${path}: seed ${summary.seed} differs from ${first.seed} of ${parts[0].path}: shards of one run share the seed (give --seed)`);
+    if (summary.target?.name !== first.target?.name)
+      throw new Error(
+        `${path}: target "${summary.target?.name}" differs from "${first.target?.name}" of ${parts[0].path}: these are not shards of one run`,
+      );
+    if (summary.seed !== first.seed)
+      throw new Error(
+        `${path}: seed ${summary.seed} differs from ${first.seed} of ${parts[0].path}: shards of one run share the seed (give --seed)`,
+      );
   }
   const errored = parts.find((p) => p.summary.status === 'errored');
   const merged = summaryOf(
@@ -63,7 +74,10 @@ export function mergeSummaries(parts: ReadonlyArray<{ path: string; summary: Run
       runs: first.runs,
       areas: [...new Set(parts.flatMap((p) => p.summary.areas ?? []))],
       paceShare: first.paceShare,
-      startedAt: parts.map((p) => p.summary.startedAt).filter((s): s is string => !!s).sort()[0],
+      startedAt: parts
+        .map((p) => p.summary.startedAt)
+        .filter((s): s is string => !!s)
+        .sort()[0],
       mergedFrom: parts.map((p) => p.path),
       waivers: mergeWaivers(parts),
       documents: mergeDocuments(parts),

@@ -10,7 +10,14 @@ import type { Reporter, TestCase, TestModule, TestSpecification } from 'vitest/n
 import { progressWanted } from '../runner/settings.ts';
 import { outcomeOf } from './test-outcome.ts';
 
-const AREA_OF_PREFIX: Record<string, string> = { SPE: 'speech', IDN: 'identity', INV: 'invest', INS: 'insurance', BUS: 'business', NDF: 'business (3-NDFL)' };
+const AREA_OF_PREFIX: Record<string, string> = {
+  SPE: 'speech',
+  IDN: 'identity',
+  INV: 'invest',
+  INS: 'insurance',
+  BUS: 'business',
+  NDF: 'business (3-NDFL)',
+};
 export const PROGRESS_INTERVAL_MS = 5_000;
 
 export { progressWanted };
@@ -51,7 +58,8 @@ export default class ProgressReporter implements Reporter {
 
   /** "40/1759 tests (2%)" once every file is collected; before, the tests done and what is collected so far. */
   line(): string {
-    if (this.collectedFiles < this.files) return `${this.done} tests done; collecting: ${this.collectedFiles} of ${this.files} files, ${this.total} tests so far`;
+    if (this.collectedFiles < this.files)
+      return `${this.done} tests done; collecting: ${this.collectedFiles} of ${this.files} files, ${this.total} tests so far`;
     return `${this.done}/${this.total} tests${this.total ? ` (${Math.floor((this.done / this.total) * 100)}%)` : ''}`;
   }
 
@@ -61,6 +69,8 @@ export default class ProgressReporter implements Reporter {
 
   private print() {
     const seconds = Math.round((Date.now() - this.started) / 1000);
-    console.log(`progress: ${this.line()} · ${this.area || 'starting'} · ${this.failed} failed, ${this.toolErrors} tool errors · ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`);
+    console.log(
+      `progress: ${this.line()} · ${this.area || 'starting'} · ${this.failed} failed, ${this.toolErrors} tool errors · ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`,
+    );
   }
 }

@@ -165,12 +165,22 @@ export type VitestState = 'passed' | 'failed' | 'skipped';
  * The verdict from vitest's state and the test's meta. Tests registered without `requirementTest` (and
  * module-level errors) carry no meta: their verdict comes from the state and the code their message starts with.
  */
-export function verdictOf(state: VitestState, meta: { verdict?: Verdict; code?: ErrorCode }, text: string | undefined): { verdict: Verdict; code?: ErrorCode } {
+export function verdictOf(
+  state: VitestState,
+  meta: { verdict?: Verdict; code?: ErrorCode },
+  text: string | undefined,
+): { verdict: Verdict; code?: ErrorCode } {
   // vitest's own timeout came before the test's budget (a machine too busy to run the budget's timer): the budget ran out all the same.
   if (state === 'failed' && VITEST_TIMEOUT.test(text ?? '')) return { verdict: 'error', code: 'TARGET_TIMEOUT' };
   const code = meta.code ?? codeOf(text);
-  if (state === 'failed') return meta.verdict === 'error' || (code && !SKIP_CODES.has(code) && !INCONCLUSIVE_CODES.has(code)) ? { verdict: 'error', code: code ?? 'SUITE_ERROR' } : { verdict: 'failed' };
-  if (state === 'skipped') return meta.verdict === 'inconclusive' || (code && INCONCLUSIVE_CODES.has(code)) ? { verdict: 'inconclusive', code } : { verdict: 'skipped', code };
+  if (state === 'failed')
+    return meta.verdict === 'error' || (code && !SKIP_CODES.has(code) && !INCONCLUSIVE_CODES.has(code))
+      ? { verdict: 'error', code: code ?? 'SUITE_ERROR' }
+      : { verdict: 'failed' };
+  if (state === 'skipped')
+    return meta.verdict === 'inconclusive' || (code && INCONCLUSIVE_CODES.has(code))
+      ? { verdict: 'inconclusive', code }
+      : { verdict: 'skipped', code };
   return meta.verdict === 'warning' ? { verdict: 'warning' } : { verdict: 'passed' };
 }
 
@@ -211,7 +221,13 @@ export function rootCausesOf(tests: readonly TestRecord[]): RunSummary['rootCaus
 }
 
 /** The summary of a run, from its records. */
-export function summaryOf(tests: TestRecord[], extra: Pick<RunSummary, 'target' | 'seed' | 'runs' | 'startedAt' | 'areas' | 'paceShare' | 'mergedFrom' | 'waivers' | 'documents' | 'evidence'> & { unhandledErrors?: string[] }): RunSummary {
+export function summaryOf(
+  tests: TestRecord[],
+  extra: Pick<
+    RunSummary,
+    'target' | 'seed' | 'runs' | 'startedAt' | 'areas' | 'paceShare' | 'mergedFrom' | 'waivers' | 'documents' | 'evidence'
+  > & { unhandledErrors?: string[] },
+): RunSummary {
   return {
     format: SUMMARY_FORMAT,
     status: 'ran',
@@ -240,11 +256,15 @@ export function nothingCheckedReason(summary: RunSummary): string | undefined {
   const parts = [...byCode].sort((a, b) => b[1] - a[1]).map(([code, count]) => `${code} ${count}`);
   const main = [...byCode].sort((a, b) => b[1] - a[1])[0]?.[0];
   const why =
-    c.toolErrors > 0 ? 'every test that could run ended in a tool error'
-    : main === 'AREA_NOT_SELECTED' ? 'no area is selected'
-    : main === 'CREDENTIAL_MISSING' ? 'the target file gives no service (or no credentials) for the selected areas'
-    : main === 'SAFETY_REFUSED' ? 'the safety gate refused everything for this target kind'
-    : 'every test was skipped or inconclusive';
+    c.toolErrors > 0
+      ? 'every test that could run ended in a tool error'
+      : main === 'AREA_NOT_SELECTED'
+        ? 'no area is selected'
+        : main === 'CREDENTIAL_MISSING'
+          ? 'the target file gives no service (or no credentials) for the selected areas'
+          : main === 'SAFETY_REFUSED'
+            ? 'the safety gate refused everything for this target kind'
+            : 'every test was skipped or inconclusive';
   return `nothing was checked: ${why} (${parts.join(', ')})`;
 }
 

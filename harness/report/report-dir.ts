@@ -37,7 +37,9 @@ export function reportDirProblem(dir: string): string | undefined {
   try {
     makeDirs(dir);
   } catch (error) {
-    return codeOf(error) === 'ENOTDIR' ? `${dir} is a file (or lies under one), not a folder` : `${dir} cannot be created (${codeOf(error)})`;
+    return codeOf(error) === 'ENOTDIR'
+      ? `${dir} is a file (or lies under one), not a folder`
+      : `${dir} cannot be created (${codeOf(error)})`;
   }
   const probe = join(dir, `.write-check-${process.pid}`);
   try {

@@ -8,7 +8,10 @@ import type { CapturedResponse } from '../http.ts';
 
 const BODY_SHOWN = 80;
 
-export function rootCauseOf(response: CapturedResponse | undefined, redact: (text: string) => string): { key: string; about: string } | undefined {
+export function rootCauseOf(
+  response: CapturedResponse | undefined,
+  redact: (text: string) => string,
+): { key: string; about: string } | undefined {
   if (!response) return undefined;
   const { method, url } = response.request;
   const key = createHash('sha256').update(`${method} ${url}\n${response.status}\n${response.rawBody}`).digest('hex').slice(0, 16);

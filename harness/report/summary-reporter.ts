@@ -41,7 +41,12 @@ function suitePathOf(test: TestCase): string[] {
   return path;
 }
 
-export function summarise(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, root: string, reportDir?: string): { summary: RunSummary; evidence: EvidenceOutput } {
+export function summarise(
+  modules: ReadonlyArray<TestModule>,
+  unhandled: ReadonlyArray<SerializedError>,
+  root: string,
+  reportDir?: string,
+): { summary: RunSummary; evidence: EvidenceOutput } {
   const info = getRunInfo();
   const redactor = redactorFor(info);
   const registry = requirements();
@@ -67,7 +72,14 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
       const hook = hookErrorOf(test);
       if (hook) {
         const message = redactor.redact(hookMessage(hook));
-        tests.push({ title: redactor.redact(test.name), file, suitePath: suitePathOf(test), ...verdictOf('failed', {}, message), durationMs: 0, message });
+        tests.push({
+          title: redactor.redact(test.name),
+          file,
+          suitePath: suitePathOf(test),
+          ...verdictOf('failed', {}, message),
+          durationMs: 0,
+          message,
+        });
         continue;
       }
       // Tests left out by a name filter (--grep, --only-failed) never ran: they are not results.
@@ -81,8 +93,18 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
       const req = requirement ? registry.get(requirement) : undefined;
       const state = vitestStateOf(test);
       const errors = (result.errors ?? []).map((e) => e.message).join('\n');
-      const message = result.state === 'failed' ? redactor.redact(VITEST_TIMEOUT.test(errors) ? `TARGET_TIMEOUT: the test outlived its time budget and vitest's timeout (${errors.split('\n')[0]})` : errors) : undefined;
-      const skipReason = result.state === 'skipped' ? redactor.redact(result.note ?? (test.options.mode === 'todo' ? 'todo' : 'skipped without a reason')) : undefined;
+      const message =
+        result.state === 'failed'
+          ? redactor.redact(
+              VITEST_TIMEOUT.test(errors)
+                ? `TARGET_TIMEOUT: the test outlived its time budget and vitest's timeout (${errors.split('\n')[0]})`
+                : errors,
+            )
+          : undefined;
+      const skipReason =
+        result.state === 'skipped'
+          ? redactor.redact(result.note ?? (test.options.mode === 'todo' ? 'todo' : 'skipped without a reason'))
+          : undefined;
       tests.push({
         requirement,
         title: redactor.redact(test.name),
@@ -113,7 +135,9 @@ export function summarise(modules: ReadonlyArray<TestModule>, unhandled: Readonl
     unhandledErrors.push((error as Error).message);
   }
   const summary = summaryOf(waived?.tests ?? tests, {
-    target: info ? { name: info.targetName, kind: info.kind, vendorConventions: info.vendorConventions, strictPolicy: info.strictPolicy } : undefined,
+    target: info
+      ? { name: info.targetName, kind: info.kind, vendorConventions: info.vendorConventions, strictPolicy: info.strictPolicy }
+      : undefined,
     seed: info?.seed,
     runs: info?.runs,
     areas: info?.areas,
@@ -155,7 +179,9 @@ export default class SummaryReporter implements Reporter {
     } catch (error) {
       // The CLI checks the folder first; writing can still fail (a full disk, vitest run directly). The
       // summary is printed all the same, and the run fails as a tool error (the CLI: no summary, exit 2).
-      console.error(`partner-conformance: the reports could not be written to ${reportDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      console.error(
+        `partner-conformance: the reports could not be written to ${reportDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
       process.exitCode = 2;
     }
     console.log(renderText(summary));

@@ -20,7 +20,11 @@ export function hookErrorOf(test: TestCase): { where: string; message: string } 
   if (!notRun(test)) return undefined;
   for (let parent: TestCase['parent'] = test.parent; ; parent = parent.parent) {
     const errors = parent.errors();
-    if (errors.length) return { where: parent.type === 'suite' ? parent.name : parent.relativeModuleId, message: errors.map((e) => e.message ?? String(e)).join('\n') };
+    if (errors.length)
+      return {
+        where: parent.type === 'suite' ? parent.name : parent.relativeModuleId,
+        message: errors.map((e) => e.message ?? String(e)).join('\n'),
+      };
     if (parent.type === 'module') return undefined;
   }
 }

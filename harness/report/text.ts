@@ -24,7 +24,10 @@ function indent(text: string, prefix: string, maxLines?: number): string[] {
   const lines = text.split('\n');
   const shown = maxLines !== undefined && lines.length > maxLines ? lines.slice(0, maxLines) : lines;
   const out = shown.map((l) => `${prefix}${l}`);
-  if (shown.length < lines.length) out.push(`${prefix}… ${lines.length - shown.length} more line(s) of this failure cut here; the whole text is in conformance.md and junit.xml`);
+  if (shown.length < lines.length)
+    out.push(
+      `${prefix}… ${lines.length - shown.length} more line(s) of this failure cut here; the whole text is in conformance.md and junit.xml`,
+    );
   return out;
 }
 
@@ -54,7 +57,10 @@ export function closingLines(summary: RunSummary): string[] {
 function waiverNotices(summary: RunSummary): string[] {
   const lines: string[] = [];
   const list = (status: WaiverUse['status']) => summary.waivers?.uses.filter((u) => u.status === status) ?? [];
-  for (const u of list('expired')) lines.push(`  ! expired, no longer waives${u.tests.length ? ` (${u.tests.length} failure(s) it matched fail again)` : ''}: ${describeWaiver(u)}`);
+  for (const u of list('expired'))
+    lines.push(
+      `  ! expired, no longer waives${u.tests.length ? ` (${u.tests.length} failure(s) it matched fail again)` : ''}: ${describeWaiver(u)}`,
+    );
   for (const u of list('unused')) lines.push(`  ? unused, matched no failure: ${describeWaiver(u)}`);
   return lines.length ? [`waivers of ${summary.waivers!.file} to look at:`, ...lines] : [];
 }
@@ -66,7 +72,10 @@ export function renderText(summary: RunSummary): string {
     lines.push(...closingLines(summary));
     return lines.join('\n');
   }
-  if (summary.target) lines.push(`target: ${summary.target.name} (kind ${summary.target.kind}); seed ${summary.seed}; ${summary.runs} runs per property${summary.paceShare !== undefined && summary.paceShare < 1 ? `; paced at ${+summary.paceShare.toFixed(4)} of every documented limit (this shard's share)` : ''}`);
+  if (summary.target)
+    lines.push(
+      `target: ${summary.target.name} (kind ${summary.target.kind}); seed ${summary.seed}; ${summary.runs} runs per property${summary.paceShare !== undefined && summary.paceShare < 1 ? `; paced at ${+summary.paceShare.toFixed(4)} of every documented limit (this shard's share)` : ''}`,
+    );
   if (summary.mergedFrom) lines.push(`merged from ${summary.mergedFrom.length} shard report(s): ${summary.mergedFrom.join(', ')}`);
   const of = (v: TestRecord['verdict']) => summary.tests.filter((t) => t.verdict === v);
   const failed = of('failed');
@@ -86,13 +95,16 @@ export function renderText(summary: RunSummary): string {
       for (const [message, same] of byKey(list, (t) => bodyOf(t, t.message).split('\n')[0])) {
         lines.push(`    ${message}`);
         for (const t of same.slice(0, CONSOLE_TITLES_PER_REASON)) lines.push(`      ${t.title}`);
-        if (same.length > CONSOLE_TITLES_PER_REASON) lines.push(`      … and ${same.length - CONSOLE_TITLES_PER_REASON} more (every one in conformance.md)`);
+        if (same.length > CONSOLE_TITLES_PER_REASON)
+          lines.push(`      … and ${same.length - CONSOLE_TITLES_PER_REASON} more (every one in conformance.md)`);
       }
     }
   }
   const warnings = of('warning');
   if (warnings.length) {
-    lines.push(`warnings (${warnings.length}): policy requirements (our reading, not the spec's words) that failed; strictPolicy: true makes them failures`);
+    lines.push(
+      `warnings (${warnings.length}): policy requirements (our reading, not the spec's words) that failed; strictPolicy: true makes them failures`,
+    );
     for (const t of warnings) {
       lines.push(`  ! ${t.title}`);
       lines.push(...indent(bodyOf(t, t.warning), '      ', MAX_FAILURE_LINES));
@@ -100,18 +112,25 @@ export function renderText(summary: RunSummary): string {
   }
   const waived = of('waived');
   if (waived.length) {
-    lines.push(`waived (${waived.length}): contract failures a waiver in force accepts for now (not passes; the whole failure is in conformance.md):`);
+    lines.push(
+      `waived (${waived.length}): contract failures a waiver in force accepts for now (not passes; the whole failure is in conformance.md):`,
+    );
     for (const t of waived) lines.push(`  ~ ${t.title}`, `      ${describeWaiver(t.waiver!)}`);
   }
   lines.push(...waiverNotices(summary));
   for (const verdict of ['inconclusive', 'skipped'] as const) {
     const list = of(verdict);
     if (!list.length) continue;
-    lines.push(verdict === 'inconclusive' ? `inconclusive (${list.length}): ran, but the target gave no evidence either way, by reason:` : `skipped (${list.length}), by reason:`);
+    lines.push(
+      verdict === 'inconclusive'
+        ? `inconclusive (${list.length}): ran, but the target gave no evidence either way, by reason:`
+        : `skipped (${list.length}), by reason:`,
+    );
     for (const [reason, same] of byKey(list, (t) => t.skipReason ?? 'no reason given')) {
       lines.push(`  - ${reason} (${same.length}):`);
       for (const t of same.slice(0, CONSOLE_TITLES_PER_REASON)) lines.push(`      ${t.title}`);
-      if (same.length > CONSOLE_TITLES_PER_REASON) lines.push(`      … and ${same.length - CONSOLE_TITLES_PER_REASON} more (every one in conformance.md)`);
+      if (same.length > CONSOLE_TITLES_PER_REASON)
+        lines.push(`      … and ${same.length - CONSOLE_TITLES_PER_REASON} more (every one in conformance.md)`);
     }
   }
   for (const e of summary.unhandledErrors) lines.push(`unhandled error: ${e}`);
@@ -134,7 +153,11 @@ export function renderMarkdown(summary: RunSummary): string {
     `**${c.passed} passed, ${c.failed} failed (${c.contractFailures} contract failures, ${c.toolErrors} tool errors), ${c.skipped} skipped (${c.inconclusive} inconclusive)**, ${c.warnings} policy warnings, ${c.waived} waived, of ${c.total}.`,
     '',
   );
-  for (const d of summary.documents ?? []) out.push(`Fetched and judged: ${d.url}, sha256 \`${d.sha256}\` (${d.bytes} bytes)${d.withheld ? `; withheld: ${d.withheld}` : d.note ? `; ${d.note}` : ''}.`, '');
+  for (const d of summary.documents ?? [])
+    out.push(
+      `Fetched and judged: ${d.url}, sha256 \`${d.sha256}\` (${d.bytes} bytes)${d.withheld ? `; withheld: ${d.withheld}` : d.note ? `; ${d.note}` : ''}.`,
+      '',
+    );
   const nothing = nothingCheckedReason(summary);
   if (nothing) out.push(`**${nothing}**`, '');
   out.push(...coverageMarkdown(summary));
@@ -146,20 +169,43 @@ export function renderMarkdown(summary: RunSummary): string {
     out.push('');
   };
   const of = (v: TestRecord['verdict']) => summary.tests.filter((t) => t.verdict === v);
-  const evidence = (t: TestRecord) => (t.evidence?.length ? `\n\nEvidence: ${t.evidence.map((ref) => (t.controls?.includes(ref) ? `${ref} (control)` : ref)).join(', ')}` : '');
-  section('Contract failures', of('failed'), (t) => `### ${t.title}\n\nSource: ${t.source ?? '?'} · file ${t.file}${t.rootCause ? ` · root cause: ${t.rootCause}` : ''}${evidence(t)}\n\n${fence(t.message)}\n`);
+  const evidence = (t: TestRecord) =>
+    t.evidence?.length ? `\n\nEvidence: ${t.evidence.map((ref) => (t.controls?.includes(ref) ? `${ref} (control)` : ref)).join(', ')}` : '';
+  section(
+    'Contract failures',
+    of('failed'),
+    (t) =>
+      `### ${t.title}\n\nSource: ${t.source ?? '?'} · file ${t.file}${t.rootCause ? ` · root cause: ${t.rootCause}` : ''}${evidence(t)}\n\n${fence(t.message)}\n`,
+  );
   if (summary.rootCauses.length) {
-    out.push(`## Failures that share one root cause (${summary.rootCauses.length})`, '', 'Each group comes from one answer of the target (the same request and response); fixing that answer may fix every test of the group.', '');
+    out.push(
+      `## Failures that share one root cause (${summary.rootCauses.length})`,
+      '',
+      'Each group comes from one answer of the target (the same request and response); fixing that answer may fix every test of the group.',
+      '',
+    );
     for (const g of summary.rootCauses) out.push(`- ${g.about}: ${g.tests.length} tests`, ...g.tests.map((title) => `  - ${title}`));
     out.push('');
   }
   section('Tool errors', of('error'), (t) => `### ${t.code}: ${t.title}${evidence(t)}\n\n${fence(t.message)}\n`);
   section('Policy warnings', of('warning'), (t) => `### ${t.title}${evidence(t)}\n\n${fence(t.warning)}\n`);
-  section('Waived failures', of('waived'), (t) => `### ${t.title}\n\nSource: ${t.source ?? '?'} · ${describeWaiver(t.waiver!)}\n\n${fence(t.message)}\n`);
+  section(
+    'Waived failures',
+    of('waived'),
+    (t) => `### ${t.title}\n\nSource: ${t.source ?? '?'} · ${describeWaiver(t.waiver!)}\n\n${fence(t.message)}\n`,
+  );
   if (summary.waivers) {
-    out.push(`## Waivers (${summary.waivers.file})`, '', '| # | status | requirement | rows | owner | until | reason | failures matched |', '|---|---|---|---|---|---|---|---|');
+    out.push(
+      `## Waivers (${summary.waivers.file})`,
+      '',
+      '| # | status | requirement | rows | owner | until | reason | failures matched |',
+      '|---|---|---|---|---|---|---|---|',
+    );
     const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-    for (const u of summary.waivers.uses) out.push(`| ${u.entry} | ${u.status} | ${u.requirement} | ${cell(u.row ?? 'all')} | ${cell(u.owner)} | ${u.expires} | ${cell(u.reason)} | ${u.tests.length} |`);
+    for (const u of summary.waivers.uses)
+      out.push(
+        `| ${u.entry} | ${u.status} | ${u.requirement} | ${cell(u.row ?? 'all')} | ${cell(u.owner)} | ${u.expires} | ${cell(u.reason)} | ${u.tests.length} |`,
+      );
     out.push('');
   }
   section('Inconclusive', of('inconclusive'), (t) => `- ${t.title} [${t.source ?? '?'}]: ${t.skipReason}`);
@@ -180,10 +226,20 @@ export function coverageMarkdown(summary: RunSummary): string[] {
   } catch (error) {
     return [`Coverage by section is not available: ${(error as Error).message}`, ''];
   }
-  const scope = AREAS.every((a) => coverage.areas.includes(a)) ? '' : ` Only the sections and statements of the areas this run checked (${coverage.areas.join(', ')}).`;
-  const out = ['## Coverage of the spec by section', '', `Statements of the spec (specs/traceability.yaml), those checked by requirements, not testable from outside, still pending a check, and checked statements whose every test passed in this run.${scope}`, ''];
+  const scope = AREAS.every((a) => coverage.areas.includes(a))
+    ? ''
+    : ` Only the sections and statements of the areas this run checked (${coverage.areas.join(', ')}).`;
+  const out = [
+    '## Coverage of the spec by section',
+    '',
+    `Statements of the spec (specs/traceability.yaml), those checked by requirements, not testable from outside, still pending a check, and checked statements whose every test passed in this run.${scope}`,
+    '',
+  ];
   out.push('| section | statements | checked | not testable | pending | passed |', '|---|---|---|---|---|---|');
-  for (const r of [...coverage.rows, coverage.total]) out.push(`| ${r.section === 'all' ? '**all**' : r.section} | ${r.statements} | ${r.checked} | ${r.untestable} | ${r.pending} | ${r.passed} |`);
+  for (const r of [...coverage.rows, coverage.total])
+    out.push(
+      `| ${r.section === 'all' ? '**all**' : r.section} | ${r.statements} | ${r.checked} | ${r.untestable} | ${r.pending} | ${r.passed} |`,
+    );
   out.push('');
   return out;
 }

@@ -66,8 +66,17 @@ export function loadWaiverFile(file: string): WaiverFile {
   const validate = schemaRegistry().validator(`${SCHEMA_BASE}/common/waivers.json`);
   if (!validate(data)) {
     const first = validate.errors![0];
-    const where = first.instancePath.replace(/^\/waivers\/(\d+)/, (_m, i: string) => `entry ${Number(i) + 1}`).replace(/^\//, '').replace(/\//g, '.') || '(top level)';
-    const detail = first.keyword === 'additionalProperties' ? `unknown key "${(first.params as { additionalProperty: string }).additionalProperty}"` : first.keyword === 'format' ? 'must be a date, yyyy-mm-dd' : first.message;
+    const where =
+      first.instancePath
+        .replace(/^\/waivers\/(\d+)/, (_m, i: string) => `entry ${Number(i) + 1}`)
+        .replace(/^\//, '')
+        .replace(/\//g, '.') || '(top level)';
+    const detail =
+      first.keyword === 'additionalProperties'
+        ? `unknown key "${(first.params as { additionalProperty: string }).additionalProperty}"`
+        : first.keyword === 'format'
+          ? 'must be a date, yyyy-mm-dd'
+          : first.message;
     throw invalid(file, `${where}: ${detail}`);
   }
   const known = requirements();

@@ -21,7 +21,8 @@ export function rowPattern(pattern: string): RegExp {
   return new RegExp(`^${literal.join('[\\s\\S]*')}$`);
 }
 
-const matches = (w: WaiverRecord, t: TestRecord) => t.requirement === w.requirement && (w.row === undefined || rowPattern(w.row).test(rowOf(t)));
+const matches = (w: WaiverRecord, t: TestRecord) =>
+  t.requirement === w.requirement && (w.row === undefined || rowPattern(w.row).test(rowOf(t)));
 
 /** The waiver holds through its expiry day (UTC); `today` is yyyy-mm-dd. */
 export const inForce = (w: WaiverRecord, today: string) => w.expires >= today;
@@ -29,7 +30,11 @@ export const inForce = (w: WaiverRecord, today: string) => w.expires >= today;
 export const todayUtc = (now: Date = new Date()) => now.toISOString().slice(0, 10);
 
 /** The records with waivers applied (new objects; the input is not changed) and what each waiver did. */
-export function applyWaivers(tests: readonly TestRecord[], waivers: readonly WaiverRecord[], today: string = todayUtc()): { tests: TestRecord[]; uses: WaiverUse[] } {
+export function applyWaivers(
+  tests: readonly TestRecord[],
+  waivers: readonly WaiverRecord[],
+  today: string = todayUtc(),
+): { tests: TestRecord[]; uses: WaiverUse[] } {
   const matched = new Map<WaiverRecord, string[]>(waivers.map((w) => [w, []]));
   const out = tests.map((t) => {
     if (t.verdict !== 'failed') return t;

@@ -51,5 +51,10 @@ export function readBatchManifest(file: string): BatchManifest {
 export function enterVariant(id: string): void {
   const variant = inject('batch')?.[id];
   if (!variant) throw new Error(`variant ${id} is not in this batch's manifest`);
-  enterScope({ targetFile: variant.targetFile, variant: id, only: variant.only ? new Set(variant.only) : undefined, unreachable: variant.unreachable });
+  enterScope({
+    targetFile: variant.targetFile,
+    variant: id,
+    only: variant.only ? new Set(variant.only) : undefined,
+    unreachable: variant.unreachable,
+  });
 }

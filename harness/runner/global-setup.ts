@@ -43,7 +43,11 @@ async function start(): Promise<Shared> {
     const settings = runSettings(process.env);
     if (settings.batch) return startBatch(settings, closers);
     const targetFile = settings.targetFile;
-    if (!targetFile) throw new ToolError('SETTING_INVALID', 'no target file: CONFORMANCE_TARGET is not set and sandbox/global-setup.ts, which starts the embedded sandbox without one, is not in the run');
+    if (!targetFile)
+      throw new ToolError(
+        'SETTING_INVALID',
+        'no target file: CONFORMANCE_TARGET is not set and sandbox/global-setup.ts, which starts the embedded sandbox without one, is not in the run',
+      );
     const data = targetFileData(targetFile);
     const file = targetOf(targetFile, data);
     const final = runSettings(process.env, file);
@@ -51,11 +55,39 @@ async function start(): Promise<Shared> {
     const pacer = await startPacerServer();
     closers.push(pacer.close);
     const unreachable = await probeServices(target);
-    for (const [area, failure] of Object.entries(unreachable)) console.log(target.redactor.redact(`${failure!.code}: services.${area}: ${failure!.message}; its tests are reported as tool errors without being sent`));
-    setRunInfo({ targetFile: target.file, targetName: target.name, kind: target.kind, vendorConventions: target.vendorConventions, strictPolicy: target.strictPolicy, startedAt: new Date().toISOString(), seed: final.seed, runs: final.runs, reportDir: final.reportDir, paceShare: final.paceShare, areas: target.areas, targetData: data });
+    for (const [area, failure] of Object.entries(unreachable))
+      console.log(
+        target.redactor.redact(
+          `${failure!.code}: services.${area}: ${failure!.message}; its tests are reported as tool errors without being sent`,
+        ),
+      );
+    setRunInfo({
+      targetFile: target.file,
+      targetName: target.name,
+      kind: target.kind,
+      vendorConventions: target.vendorConventions,
+      strictPolicy: target.strictPolicy,
+      startedAt: new Date().toISOString(),
+      seed: final.seed,
+      runs: final.runs,
+      reportDir: final.reportDir,
+      paceShare: final.paceShare,
+      areas: target.areas,
+      targetData: data,
+    });
     const share = final.paceShare < 1 ? `; pacing at ${+final.paceShare.toFixed(4)} of every documented limit (this run's share)` : '';
-    console.log(`conformance target: ${target.name} (kind ${target.kind}, vendorConventions ${target.vendorConventions}); areas ${target.areas.join(', ') || 'none'}; seed ${final.seed}; ${final.runs} runs per property (depth ${depthOf(final.runs)})${share}`);
-    return { targetFile: target.file, pacerUrl: pacer.url, seed: final.seed, runs: final.runs, shrink: final.shrink, unreachable, targetData: { [target.file]: data } };
+    console.log(
+      `conformance target: ${target.name} (kind ${target.kind}, vendorConventions ${target.vendorConventions}); areas ${target.areas.join(', ') || 'none'}; seed ${final.seed}; ${final.runs} runs per property (depth ${depthOf(final.runs)})${share}`,
+    );
+    return {
+      targetFile: target.file,
+      pacerUrl: pacer.url,
+      seed: final.seed,
+      runs: final.runs,
+      shrink: final.shrink,
+      unreachable,
+      targetData: { [target.file]: data },
+    };
   })().catch(async (error) => {
     await teardown();
     throw error;
@@ -94,9 +126,31 @@ async function startBatch(settings: RunSettings, closers: Array<() => Promise<vo
   // Checked above: the first variant's data is not parsed and checked again.
   const firstData = first ? targetData[resolve(first)] : undefined;
   const file = firstData ? targetOf(first, firstData) : undefined;
-  setRunInfo({ targetFile: first, targetName: `batch of ${manifest.variants.length} variants`, kind: file?.kind ?? 'sandbox', vendorConventions: file?.vendorConventions ?? true, strictPolicy: file?.strictPolicy ?? true, startedAt: new Date().toISOString(), seed: settings.seed, runs: settings.runs, reportDir: settings.reportDir, paceShare: settings.paceShare, areas: file?.areas ?? [], targetData: firstData });
+  setRunInfo({
+    targetFile: first,
+    targetName: `batch of ${manifest.variants.length} variants`,
+    kind: file?.kind ?? 'sandbox',
+    vendorConventions: file?.vendorConventions ?? true,
+    strictPolicy: file?.strictPolicy ?? true,
+    startedAt: new Date().toISOString(),
+    seed: settings.seed,
+    runs: settings.runs,
+    reportDir: settings.reportDir,
+    paceShare: settings.paceShare,
+    areas: file?.areas ?? [],
+    targetData: firstData,
+  });
   console.log(`conformance batch: ${manifest.variants.length} sandbox variants; seed ${settings.seed}; ${settings.runs} runs per property`);
-  return { targetFile: first, pacerUrl: pacer.url, seed: settings.seed, runs: settings.runs, shrink: settings.shrink, unreachable: {}, batch, targetData };
+  return {
+    targetFile: first,
+    pacerUrl: pacer.url,
+    seed: settings.seed,
+    runs: settings.runs,
+    shrink: settings.shrink,
+    unreachable: {},
+    batch,
+    targetData,
+  };
 }
 
 export default async function setup(project: TestProject) {

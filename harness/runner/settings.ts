@@ -27,37 +27,157 @@ export interface SettingRow {
 }
 
 const ROWS = [
-  { variable: 'CONFORMANCE_TARGET', default: 'the embedded sandbox', meaning: 'the target file; without one, the sandbox is started on free loopback ports', scope: 'run' },
-  { variable: 'CONFORMANCE_AREAS', default: "the target file's areas", meaning: "a comma-separated subset of the target file's areas", scope: 'run' },
-  { variable: 'CONFORMANCE_DEPTH', default: 'standard', meaning: `quick, standard or nightly: the runs per property (${Object.entries(DEPTHS).map(([d, n]) => `${d} ${n}`).join(', ')}) and all that scales with them`, scope: 'run' },
-  { variable: 'CONFORMANCE_RUNS', key: 'settings.runs', default: String(DEPTHS.standard), meaning: 'runs per property-based test; overrides the depth', scope: 'run' },
-  { variable: 'CONFORMANCE_SEED', key: 'settings.seed', default: `${CI_SEED} in CI, random otherwise`, meaning: 'property-test seed; always printed, so a failing run can be repeated', scope: 'run' },
-  { variable: 'CONFORMANCE_SHRINK', default: '1', meaning: '0 stops a failing property at its first counterexample (the fault run uses it)', scope: 'run' },
-  { variable: 'CONFORMANCE_PACE_SHARE', default: '1', meaning: 'the share of every documented rate limit this run may use (a shard of n: 1/n)', scope: 'run' },
-  { variable: 'CONFORMANCE_REPORT_DIR', default: DEFAULT_REPORT_DIR, meaning: 'where the reports are written (made if missing; one that cannot be made or written stops the run before it starts)', scope: 'run' },
-  { variable: 'CONFORMANCE_WORKERS', default: `${DEFAULT_WORKERS}; the embedded sandbox: one per core and one more`, meaning: 'vitest workers (against a staging the tests wait on the network and the shared pacer, not the CPU; the embedded sandbox declares high limits, so there they wait on the CPU)', scope: 'run' },
-  { variable: 'CONFORMANCE_PROGRESS', default: 'on, off in CI', meaning: '1 prints a progress line every few seconds, also in CI; 0 never', scope: 'run' },
-  { variable: 'CONFORMANCE_SPEC', default: '../shared/spec/partner-interfaces.md', meaning: 'the contract; read by the selftests (every quote is found in it) and the certification manifest', scope: 'run' },
-  { variable: 'CONFORMANCE_SANDBOX_FAULTS', default: 'none', meaning: 'faults the embedded sandbox starts with (comma-separated ids; for selftests)', scope: 'run' },
-  { variable: 'CONFORMANCE_WAIVERS', default: "the target file's waivers, else waivers.yaml beside it", meaning: 'the waiver file: known failures accepted for a time', scope: 'run' },
+  {
+    variable: 'CONFORMANCE_TARGET',
+    default: 'the embedded sandbox',
+    meaning: 'the target file; without one, the sandbox is started on free loopback ports',
+    scope: 'run',
+  },
+  {
+    variable: 'CONFORMANCE_AREAS',
+    default: "the target file's areas",
+    meaning: "a comma-separated subset of the target file's areas",
+    scope: 'run',
+  },
+  {
+    variable: 'CONFORMANCE_DEPTH',
+    default: 'standard',
+    meaning: `quick, standard or nightly: the runs per property (${Object.entries(DEPTHS)
+      .map(([d, n]) => `${d} ${n}`)
+      .join(', ')}) and all that scales with them`,
+    scope: 'run',
+  },
+  {
+    variable: 'CONFORMANCE_RUNS',
+    key: 'settings.runs',
+    default: String(DEPTHS.standard),
+    meaning: 'runs per property-based test; overrides the depth',
+    scope: 'run',
+  },
+  {
+    variable: 'CONFORMANCE_SEED',
+    key: 'settings.seed',
+    default: `${CI_SEED} in CI, random otherwise`,
+    meaning: 'property-test seed; always printed, so a failing run can be repeated',
+    scope: 'run',
+  },
+  {
+    variable: 'CONFORMANCE_SHRINK',
+    default: '1',
+    meaning: '0 stops a failing property at its first counterexample (the fault run uses it)',
+    scope: 'run',
+  },
+  {
+    variable: 'CONFORMANCE_PACE_SHARE',
+    default: '1',
+    meaning: 'the share of every documented rate limit this run may use (a shard of n: 1/n)',
+    scope: 'run',
+  },
+  {
+    variable: 'CONFORMANCE_REPORT_DIR',
+    default: DEFAULT_REPORT_DIR,
+    meaning: 'where the reports are written (made if missing; one that cannot be made or written stops the run before it starts)',
+    scope: 'run',
+  },
+  {
+    variable: 'CONFORMANCE_WORKERS',
+    default: `${DEFAULT_WORKERS}; the embedded sandbox: one per core and one more`,
+    meaning:
+      'vitest workers (against a staging the tests wait on the network and the shared pacer, not the CPU; the embedded sandbox declares high limits, so there they wait on the CPU)',
+    scope: 'run',
+  },
+  {
+    variable: 'CONFORMANCE_PROGRESS',
+    default: 'on, off in CI',
+    meaning: '1 prints a progress line every few seconds, also in CI; 0 never',
+    scope: 'run',
+  },
+  {
+    variable: 'CONFORMANCE_SPEC',
+    default: '../shared/spec/partner-interfaces.md',
+    meaning: 'the contract; read by the selftests (every quote is found in it) and the certification manifest',
+    scope: 'run',
+  },
+  {
+    variable: 'CONFORMANCE_SANDBOX_FAULTS',
+    default: 'none',
+    meaning: 'faults the embedded sandbox starts with (comma-separated ids; for selftests)',
+    scope: 'run',
+  },
+  {
+    variable: 'CONFORMANCE_WAIVERS',
+    default: "the target file's waivers, else waivers.yaml beside it",
+    meaning: 'the waiver file: known failures accepted for a time',
+    scope: 'run',
+  },
   { variable: 'CONFORMANCE_SIGNING_KEY', default: 'none', meaning: 'certify: the PEM private key that signs the pack', scope: 'run' },
   { variable: 'CONFORMANCE_SIGNING_KEY_FILE', default: 'none', meaning: 'certify: the file of that key', scope: 'run' },
-  { variable: 'CONFORMANCE_SIGNING_KEY_PASSPHRASE', default: 'none', meaning: "certify: the key's passphrase, if it is encrypted", scope: 'run' },
+  {
+    variable: 'CONFORMANCE_SIGNING_KEY_PASSPHRASE',
+    default: 'none',
+    meaning: "certify: the key's passphrase, if it is encrypted",
+    scope: 'run',
+  },
   { variable: 'CONFORMANCE_CERTIFIER', default: 'none', meaning: 'certify: who certifies, recorded in the signed manifest', scope: 'run' },
-  { variable: 'CI', default: 'unset', meaning: 'set (as CI services do): the default seed is the fixed one, and no progress lines', scope: 'run' },
-  { key: 'settings.timeoutMs', default: '15000', meaning: "each request's total deadline in ms: connect, headers and the whole body; past it TARGET_TIMEOUT", scope: 'run' },
-  { key: 'settings.paceFraction', default: '0.5', meaning: 'ordinary traffic stays at this fraction of each documented rate limit', scope: 'run' },
-  { key: 'settings.retry429', default: '3', meaning: 'how often an ordinary request retries a 429, honouring Retry-After up to maxRetryAfterMs; then TARGET_RATE_LIMITED', scope: 'run' },
-  { key: 'settings.maxRetryAfterMs', default: '10000', meaning: 'the longest wait a 429 is honoured for, in ms; a longer one ends the request as TARGET_RATE_LIMITED at once', scope: 'run' },
-  { key: 'settings.maxResponseBytes', default: '2097152', meaning: "the size cap of one answer's body; a larger answer is cut off as TARGET_RESPONSE_TOO_LARGE", scope: 'run' },
-  { variable: 'CONFORMANCE_BATCH', default: 'none', meaning: 'the manifest of a batch run: many sandbox variants checked in one vitest run (selftest/variants/)', scope: 'fault-run' },
+  {
+    variable: 'CI',
+    default: 'unset',
+    meaning: 'set (as CI services do): the default seed is the fixed one, and no progress lines',
+    scope: 'run',
+  },
+  {
+    key: 'settings.timeoutMs',
+    default: '15000',
+    meaning: "each request's total deadline in ms: connect, headers and the whole body; past it TARGET_TIMEOUT",
+    scope: 'run',
+  },
+  {
+    key: 'settings.paceFraction',
+    default: '0.5',
+    meaning: 'ordinary traffic stays at this fraction of each documented rate limit',
+    scope: 'run',
+  },
+  {
+    key: 'settings.retry429',
+    default: '3',
+    meaning: 'how often an ordinary request retries a 429, honouring Retry-After up to maxRetryAfterMs; then TARGET_RATE_LIMITED',
+    scope: 'run',
+  },
+  {
+    key: 'settings.maxRetryAfterMs',
+    default: '10000',
+    meaning: 'the longest wait a 429 is honoured for, in ms; a longer one ends the request as TARGET_RATE_LIMITED at once',
+    scope: 'run',
+  },
+  {
+    key: 'settings.maxResponseBytes',
+    default: '2097152',
+    meaning: "the size cap of one answer's body; a larger answer is cut off as TARGET_RESPONSE_TOO_LARGE",
+    scope: 'run',
+  },
+  {
+    variable: 'CONFORMANCE_BATCH',
+    default: 'none',
+    meaning: 'the manifest of a batch run: many sandbox variants checked in one vitest run (selftest/variants/)',
+    scope: 'fault-run',
+  },
   { variable: 'FAULTS', default: 'every fault', meaning: 'only these faults (comma-separated ids)', scope: 'fault-run' },
   { variable: 'AREA', default: 'every area', meaning: "only this area's faults", scope: 'fault-run' },
-  { variable: 'FAULT_BATCH', default: '40', meaning: 'variants (faults, latitudes) checked in one batch run, each against its own sandbox', scope: 'fault-run' },
+  {
+    variable: 'FAULT_BATCH',
+    default: '40',
+    meaning: 'variants (faults, latitudes) checked in one batch run, each against its own sandbox',
+    scope: 'fault-run',
+  },
   { variable: 'FAULT_PARALLEL', default: 'cores', meaning: 'batch runs of the fault and latitude runs at a time', scope: 'fault-run' },
   { variable: 'SKIP_CLEAN', default: 'unset', meaning: 'set: skips the run against the clean sandbox', scope: 'fault-run' },
   { variable: 'SKIP_DEGENERATE', default: 'unset', meaning: 'set: skips the degenerate target-wide faults', scope: 'fault-run' },
-  { variable: 'DEGENERATE', default: 'every one', meaning: 'only these degenerate target-wide faults (comma-separated ids)', scope: 'fault-run' },
+  {
+    variable: 'DEGENERATE',
+    default: 'every one',
+    meaning: 'only these degenerate target-wide faults (comma-separated ids)',
+    scope: 'fault-run',
+  },
 ] as const satisfies readonly SettingRow[];
 
 export const SETTINGS_TABLE: readonly SettingRow[] = ROWS;
@@ -77,7 +197,10 @@ export function renderSettingsTable(rows: readonly SettingRow[] = SETTINGS_TABLE
   return [
     '| variable | target-file key | default | meaning |',
     '|---|---|---|---|',
-    ...rows.map((r) => `| ${cell(r.variable)} | ${cell(r.key)} | ${cell(r.default, false)} | ${r.scope === 'fault-run' ? '(fault run) ' : ''}${r.meaning} |`),
+    ...rows.map(
+      (r) =>
+        `| ${cell(r.variable)} | ${cell(r.key)} | ${cell(r.default, false)} | ${r.scope === 'fault-run' ? '(fault run) ' : ''}${r.meaning} |`,
+    ),
   ].join('\n');
 }
 
@@ -115,7 +238,9 @@ export function integerSetting(text: string, name: string, check: (n: number) =>
 /** A comma-separated list of areas; `name` is how the user gave it (a variable or a flag). */
 export function areasSetting(text: string, name: string): Area[] {
   const areas = list(text);
-  for (const area of areas) if (!(AREAS as readonly string[]).includes(area)) throw invalidSetting(`${name}: unknown area "${area}"; the areas are ${AREAS.join(', ')}`);
+  for (const area of areas)
+    if (!(AREAS as readonly string[]).includes(area))
+      throw invalidSetting(`${name}: unknown area "${area}"; the areas are ${AREAS.join(', ')}`);
   if (!areas.length) throw invalidSetting(`${name} names no area; the areas are ${AREAS.join(', ')}`);
   return areas as Area[];
 }
@@ -125,7 +250,11 @@ function integer(env: Environment, name: SettingVariable, check: (n: number) => 
   return text === undefined ? undefined : integerSetting(text, name, check, what);
 }
 
-const list = (text: string | undefined) => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (text: string | undefined) =>
+  (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** The run's settings from the environment, over the target file's `settings:`, over the defaults. */
 export function runSettings(env: Environment = process.env, target?: Pick<Target, 'settings'>): RunSettings {
@@ -133,7 +262,8 @@ export function runSettings(env: Environment = process.env, target?: Pick<Target
   const envRuns = integer(env, 'CONFORMANCE_RUNS', (n) => n > 0, 'a positive integer');
   const workers = integer(env, 'CONFORMANCE_WORKERS', (n) => n > 0, 'a positive integer');
   const depth = variableOf('CONFORMANCE_DEPTH', env);
-  if (depth !== undefined && !isDepth(depth)) throw invalidSetting(`CONFORMANCE_DEPTH must be one of ${Object.keys(DEPTHS).join(', ')}, got "${depth}"`);
+  if (depth !== undefined && !isDepth(depth))
+    throw invalidSetting(`CONFORMANCE_DEPTH must be one of ${Object.keys(DEPTHS).join(', ')}, got "${depth}"`);
   const areasText = variableOf('CONFORMANCE_AREAS', env);
   const areas = areasText === undefined ? undefined : areasSetting(areasText, 'CONFORMANCE_AREAS');
   const shareText = variableOf('CONFORMANCE_PACE_SHARE', env);

@@ -11,7 +11,8 @@ import { failure, type Failure } from '../checks/failure.ts';
 
 /** The call was accepted: any 2xx (the spec documents no success status for the recognize call), and a body, if any, is JSON. */
 export function accepted(res: CapturedResponse, requirement: string): Failure[] {
-  if (!isSuccess(res.status)) return [failure(requirement, 'accepted (2xx)', `${isServerError(res.status) ? 'server error' : 'refused with'} ${res.status}`)];
+  if (!isSuccess(res.status))
+    return [failure(requirement, 'accepted (2xx)', `${isServerError(res.status) ? 'server error' : 'refused with'} ${res.status}`)];
   return jsonWhereBody(res, requirement);
 }
 
@@ -47,18 +48,37 @@ export interface TokenVerdict {
  * A 5xx always fails.
  */
 export function tokenAcceptance(res: CapturedResponse, refusals: TokenRefusals, requirement: string): TokenVerdict {
-  if (isServerError(res.status)) return { failures: [failure(requirement, 'accepted (the token not refused)', `server error ${res.status}`)] };
+  if (isServerError(res.status))
+    return { failures: [failure(requirement, 'accepted (the token not refused)', `server error ${res.status}`)] };
   const { none, wrongSecret } = refusals;
-  for (const [what, ref] of [['without any token', none], ['with a token signed with another secret', wrongSecret]] as const) {
-    if (isSuccess(ref.status)) return { failures: [], noEvidence: `an acceptance proves nothing here: the same call ${what} was accepted too (${ref.status}), so the target does not tell valid tokens from bad ones; control: ${ref.curl}` };
+  for (const [what, ref] of [
+    ['without any token', none],
+    ['with a token signed with another secret', wrongSecret],
+  ] as const) {
+    if (isSuccess(ref.status))
+      return {
+        failures: [],
+        noEvidence: `an acceptance proves nothing here: the same call ${what} was accepted too (${ref.status}), so the target does not tell valid tokens from bad ones; control: ${ref.curl}`,
+      };
   }
   if (isSuccess(res.status)) return { failures: jsonWhereBody(res, requirement), seen: `accepted with ${res.status}` };
   const references = `the same call without a token was answered ${none.status}, with a token signed with another secret ${wrongSecret.status}`;
-  if (res.status !== none.status && res.status !== wrongSecret.status) return { failures: [], seen: `answered ${res.status}, which neither bad token got (${references}): the token passed, and the call was answered for something else` };
+  if (res.status !== none.status && res.status !== wrongSecret.status)
+    return {
+      failures: [],
+      seen: `answered ${res.status}, which neither bad token got (${references}): the token passed, and the call was answered for something else`,
+    };
   if (res.status === 401 || res.status === 403) {
-    return { failures: [failure(requirement, 'accepted (the token not refused)', `refused with ${res.status}, as the bad tokens were (${references})`)] };
+    return {
+      failures: [
+        failure(requirement, 'accepted (the token not refused)', `refused with ${res.status}, as the bad tokens were (${references})`),
+      ],
+    };
   }
-  return { failures: [], noEvidence: `answered ${res.status}, as the bad tokens were (${references}): the spec shows no recognize body, so the target may have refused the call's audio before its token; no evidence either way` };
+  return {
+    failures: [],
+    noEvidence: `answered ${res.status}, as the bad tokens were (${references}): the spec shows no recognize body, so the target may have refused the call's audio before its token; no evidence either way`,
+  };
 }
 
 /** RFC 6750 section 3.1: an invalid, expired or malformed token, or none, is answered 401 (a policy; the spec shows no status). */
@@ -75,26 +95,54 @@ export function refusedWith401(res: CapturedResponse, requirement: string, row: 
  *   refused token): passes; right refused with 401 or 403 (on authentication grounds): fails;
  *   both answered alike: no evidence either way (whether the hash is checked at all is SPE-HSH-001's).
  */
-export function emptyBodyHashVerdict(right: CapturedResponse, wrong: CapturedResponse, requirement: string): { failures: Failure[]; noEvidence?: string } {
+export function emptyBodyHashVerdict(
+  right: CapturedResponse,
+  wrong: CapturedResponse,
+  requirement: string,
+): { failures: Failure[]; noEvidence?: string } {
   // An accepted call is the call's success answer, whose body part 4 makes JSON.
-  const failures = [...noServerError(right, requirement), ...noServerError(wrong, requirement), ...(isSuccess(right.status) ? jsonWhereBody(right, requirement) : [])];
+  const failures = [
+    ...noServerError(right, requirement),
+    ...noServerError(wrong, requirement),
+    ...(isSuccess(right.status) ? jsonWhereBody(right, requirement) : []),
+  ];
   if (failures.length) return { failures };
   if (right.status === 401 || right.status === 403) {
-    return { failures: [failure(requirement, 'not refused as unauthenticated: a call without a body carries the hash of the empty string', `refused with ${right.status}`)] };
+    return {
+      failures: [
+        failure(
+          requirement,
+          'not refused as unauthenticated: a call without a body carries the hash of the empty string',
+          `refused with ${right.status}`,
+        ),
+      ],
+    };
   }
   if (isSuccess(right.status) ? !isSuccess(wrong.status) : right.status !== wrong.status) return { failures: [] };
-  return { failures: [], noEvidence: `a call without a body was answered ${right.status} with the hash of the empty string and ${wrong.status} with the hash of "{}": the target did not tell the two tokens apart, so neither answer proves how it hashes an empty body` };
+  return {
+    failures: [],
+    noEvidence: `a call without a body was answered ${right.status} with the hash of the empty string and ${wrong.status} with the hash of "{}": the target did not tell the two tokens apart, so neither answer proves how it hashes an empty body`,
+  };
 }
 
 /**
  * The response (body or any header) contains none of the secrets. `secrets` pairs a label with the
  * value; the value itself never goes into the failure (the redactor would mask it anyway).
  */
-export function echoesNoSecret(res: CapturedResponse, secrets: ReadonlyArray<readonly [label: string, value: string]>, requirement: string): Failure[] {
+export function echoesNoSecret(
+  res: CapturedResponse,
+  secrets: ReadonlyArray<readonly [label: string, value: string]>,
+  requirement: string,
+): Failure[] {
   const out: Failure[] = [];
   for (const [label, value] of secrets) {
     if (value.length < 8) continue;
-    const places = [res.rawBody.includes(value) ? 'body' : '', ...Object.entries(res.headers).filter(([, v]) => v.includes(value)).map(([k]) => `header ${k}`)].filter(Boolean);
+    const places = [
+      res.rawBody.includes(value) ? 'body' : '',
+      ...Object.entries(res.headers)
+        .filter(([, v]) => v.includes(value))
+        .map(([k]) => `header ${k}`),
+    ].filter(Boolean);
     if (places.length) out.push(failure(requirement, `no ${label} in the response`, `the ${label} in the response ${places.join(', ')}`));
   }
   return out;
@@ -122,11 +170,17 @@ export interface LeewayFigure {
  * as a leeway: a server error, or a larger offset accepted after a smaller one was refused. A wide
  * leeway is a figure to report, not a failure (the expiry tests judge the hour).
  */
-export function leewayFigure(claim: string, probes: readonly LeewayProbe[], requirement: string, direction = claim === 'exp' ? 'after' : 'before'): LeewayFigure {
+export function leewayFigure(
+  claim: string,
+  probes: readonly LeewayProbe[],
+  requirement: string,
+  direction = claim === 'exp' ? 'after' : 'before',
+): LeewayFigure {
   const failures: Failure[] = [];
   const sorted = [...probes].sort((a, b) => a.offsetSeconds - b.offsetSeconds);
   for (const p of sorted) {
-    if (isServerError(p.status)) failures.push(failure(requirement, `no server error for a token ${p.offsetSeconds} s ${direction} ${claim}`, `status ${p.status}`));
+    if (isServerError(p.status))
+      failures.push(failure(requirement, `no server error for a token ${p.offsetSeconds} s ${direction} ${claim}`, `status ${p.status}`));
   }
   const tokenAccepted = (p: LeewayProbe) => p.accepted ?? isSuccess(p.status);
   const acceptedOffsets = sorted.filter(tokenAccepted).map((p) => p.offsetSeconds);
@@ -134,14 +188,21 @@ export function leewayFigure(claim: string, probes: readonly LeewayProbe[], requ
   const acceptedUpTo = acceptedOffsets.length ? Math.max(...acceptedOffsets) : undefined;
   const refusedFrom = refusedOffsets.length ? Math.min(...refusedOffsets) : undefined;
   if (acceptedUpTo !== undefined && refusedFrom !== undefined && acceptedUpTo > refusedFrom) {
-    failures.push(failure(requirement, `a single threshold: once a token ${direction} ${claim} by some margin is refused, larger margins are refused too`, `refused at ${refusedFrom} s but accepted at ${acceptedUpTo} s; probes ${sorted.map((p) => `${p.offsetSeconds}s→${p.status}`).join(', ')}`));
+    failures.push(
+      failure(
+        requirement,
+        `a single threshold: once a token ${direction} ${claim} by some margin is refused, larger margins are refused too`,
+        `refused at ${refusedFrom} s but accepted at ${acceptedUpTo} s; probes ${sorted.map((p) => `${p.offsetSeconds}s→${p.status}`).join(', ')}`,
+      ),
+    );
   }
   const max = sorted.length ? sorted[sorted.length - 1].offsetSeconds : 0;
   const min = sorted.length ? sorted[0].offsetSeconds : 0;
   let text: string;
   if (refusedFrom === undefined) text = `${claim}: accepted up to at least ${max} s ${direction} (no probe refused)`;
   else if (acceptedUpTo === undefined) text = `${claim}: refused from ${min} s ${direction} (leeway under ${min} s)`;
-  else text = `${claim}: accepted ${acceptedUpTo} s ${direction}, refused ${refusedFrom} s ${direction} (leeway between ${acceptedUpTo} and ${refusedFrom} s)`;
+  else
+    text = `${claim}: accepted ${acceptedUpTo} s ${direction}, refused ${refusedFrom} s ${direction} (leeway between ${acceptedUpTo} and ${refusedFrom} s)`;
   return { acceptedUpTo, refusedFrom, text, failures };
 }
 

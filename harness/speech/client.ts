@@ -24,7 +24,16 @@ import { RECOGNIZE_PATH, speechSettings, streamingOf, type SpeechSettings } from
 import { expectRefusal } from '../refusal.ts';
 import { PromiseMemo } from '../memo.ts';
 import { perScope } from '../runner/run-scope.ts';
-import { recognizeBody, streamBody, streamMessages, validCall, validStream, type Attack, type SpeechCall, type SpeechEndpoint } from './requests.ts';
+import {
+  recognizeBody,
+  streamBody,
+  streamMessages,
+  validCall,
+  validStream,
+  type Attack,
+  type SpeechCall,
+  type SpeechEndpoint,
+} from './requests.ts';
 
 export const OPERATION = `POST ${RECOGNIZE_PATH}`;
 
@@ -59,17 +68,29 @@ export function validTokenNote(s: SpeechSettings, what: string): string {
  * 4), or, where the call was answered for its audio, a token accepted as tokenAcceptance reads it. The
  * valid call's answer, or an inconclusive NO_CONTROL naming `what`.
  */
-async function acceptedControl(t: RequirementContext, res: CapturedResponse, what: string, endpoint: SpeechEndpoint): Promise<CapturedResponse> {
+async function acceptedControl(
+  t: RequirementContext,
+  res: CapturedResponse,
+  what: string,
+  endpoint: SpeechEndpoint,
+): Promise<CapturedResponse> {
   if (isAccepted(res)) return res;
   const verdict = tokenAcceptance(res, await tokenRefusals(t, endpoint), t.id);
   if (!verdict.failures.length && !verdict.noEvidence) return res;
-  throw inconclusive('NO_CONTROL', `${what} was answered ${res.status}, not as a call whose token is accepted (${verdict.noEvidence ?? verdict.failures[0].received}), so a refusal proves nothing; control: ${res.curl}`);
+  throw inconclusive(
+    'NO_CONTROL',
+    `${what} was answered ${res.status}, not as a call whose token is accepted (${verdict.noEvidence ?? verdict.failures[0].received}), so a refusal proves nothing; control: ${res.curl}`,
+  );
 }
 
 /** The plain valid call to `endpoint`, sent once per worker (the shared control of harness/suite.ts), whatever it was answered. */
 function validAnswer(t: RequirementContext, endpoint: SpeechEndpoint): Promise<CapturedResponse> {
   const s = speechSettings(t);
-  return t.control(`speech:${endpoint}:valid`, async () => sendSpeech(t, endpoint === 'stream' ? await validStream(s) : await validCall(s)), () => true);
+  return t.control(
+    `speech:${endpoint}:valid`,
+    async () => sendSpeech(t, endpoint === 'stream' ? await validStream(s) : await validCall(s)),
+    () => true,
+  );
 }
 
 /** The control of a refusal test: a valid call to the same endpoint, its token accepted in this run (`acceptedControl`). */
@@ -100,7 +121,12 @@ export function tokenRefusals(t: RequirementContext, endpoint: SpeechEndpoint = 
  * an answer that neither a call without a token nor one with a wrongly signed token got, from a target
  * that refuses both. Returns how the acceptance was seen.
  */
-export async function expectAccepted(t: RequirementContext, res: CapturedResponse, note: string, endpoint: SpeechEndpoint = 'recognize'): Promise<string> {
+export async function expectAccepted(
+  t: RequirementContext,
+  res: CapturedResponse,
+  note: string,
+  endpoint: SpeechEndpoint = 'recognize',
+): Promise<string> {
   const s = speechSettings(t);
   t.expectNone(noServerError(res, t.id), res, validTokenNote(s, note));
   const verdict = tokenAcceptance(res, await tokenRefusals(t, endpoint), t.id);
@@ -119,7 +145,10 @@ export async function plainTokenAccepted(t: RequirementContext): Promise<Capture
   const plain = await validAnswer(t, 'recognize');
   const verdict = tokenAcceptance(plain, await tokenRefusals(t), t.id);
   if (verdict.failures.length || verdict.noEvidence) {
-    throw inconclusive('PRECONDITION_MISSING', `the plain valid call (the claims of 2.1, the token id spelled ${speechSettings(t).tokenIdClaim}) was not seen accepted (${plain.status}): SPE-TOK-001 and SPE-HDR-001 judge that, and this variation of it proves nothing alone; plain call: ${plain.curl}`);
+    throw inconclusive(
+      'PRECONDITION_MISSING',
+      `the plain valid call (the claims of 2.1, the token id spelled ${speechSettings(t).tokenIdClaim}) was not seen accepted (${plain.status}): SPE-TOK-001 and SPE-HDR-001 judge that, and this variation of it proves nothing alone; plain call: ${plain.curl}`,
+    );
   }
   return plain;
 }
@@ -153,7 +182,17 @@ export async function expectRefused(t: RequirementContext, res: CapturedResponse
   let served = options.control;
   await expectRefusal(t, res, refused(res, t.id), async () => void (served ??= await control(t, endpoint)), note, { jsonBody: false });
   if (!isSuccess(served!.status) && res.status === served!.status) {
-    t.expectNone([failure(t.id, 'refused for its token', `answered ${res.status}, as the valid token was (${served!.status}): its token passed, and the call was answered for something else`)], res, note);
+    t.expectNone(
+      [
+        failure(
+          t.id,
+          'refused for its token',
+          `answered ${res.status}, as the valid token was (${served!.status}): its token passed, and the call was answered for something else`,
+        ),
+      ],
+      res,
+      note,
+    );
   }
   return res;
 }

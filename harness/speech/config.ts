@@ -38,9 +38,17 @@ export const SPEECH_SHAPE = shapeOf<SpeechSection>({
 });
 
 /** The schema's defaults (a selftest compares them). */
-export const SPEECH_DEFAULTS = { method: 'GET', keyEncoding: 'raw', audience: 'tinkoff.cloud.stt', tokenIdClaim: 'jti' } as const satisfies Partial<SpeechSection>;
+export const SPEECH_DEFAULTS = {
+  method: 'GET',
+  keyEncoding: 'raw',
+  audience: 'tinkoff.cloud.stt',
+  tokenIdClaim: 'jti',
+} as const satisfies Partial<SpeechSection>;
 
-export const STREAMING_DEFAULTS = { method: 'POST', contentType: 'application/x-ndjson' } as const satisfies Partial<SpeechStreamingSection>;
+export const STREAMING_DEFAULTS = {
+  method: 'POST',
+  contentType: 'application/x-ndjson',
+} as const satisfies Partial<SpeechStreamingSection>;
 
 export type SpeechConfig = Omit<SpeechSection, 'streaming'> &
   Required<Pick<SpeechSection, keyof typeof SPEECH_DEFAULTS>> & {
@@ -116,7 +124,10 @@ export function speechSettings(t: { target: Target }): SpeechSettings {
 /** The streaming settings, or an inconclusive NOT_SUPPORTED: the spec's streaming case is optional. */
 export function streamingOf(s: SpeechSettings): StreamingSettings {
   if (s.streaming) return s.streaming;
-  throw inconclusive('NOT_SUPPORTED', 'the target file declares no streaming call (services.speech.streaming: { path }), so "the first message of the request when streaming" cannot be checked');
+  throw inconclusive(
+    'NOT_SUPPORTED',
+    'the target file declares no streaming call (services.speech.streaming: { path }), so "the first message of the request when streaming" cannot be checked',
+  );
 }
 
 declare module '../target.ts' {

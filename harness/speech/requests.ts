@@ -42,7 +42,16 @@ const SAMPLE_DRAFT: Omit<ClaimsDraft, 'sub' | 'sid'> = { iss: 'partner-conforman
 /** Absolute claims in the order of 2.1, with a fresh token id under the kit's spelling. */
 export function claimsAt(draft: ClaimsDraft, kit: SpeechKit, now = unixNow()): SpeechClaims {
   const { iss, sub, sid, expiresIn, issuedAgo } = draft;
-  return { iss, sub, aud: kit.audience, exp: now + expiresIn, iat: now - issuedAgo, nbf: now - issuedAgo, [kit.tokenIdClaim]: randomUUID(), sid };
+  return {
+    iss,
+    sub,
+    aud: kit.audience,
+    exp: now + expiresIn,
+    iat: now - issuedAgo,
+    nbf: now - issuedAgo,
+    [kit.tokenIdClaim]: randomUUID(),
+    sid,
+  };
 }
 
 /** Fixed valid claims with fresh ids; a change whose value is undefined removes the claim. */
@@ -66,7 +75,12 @@ export function recognizeBody(): string {
  * chunks of random audio. On the wire they are newline-delimited JSON (`streamBody`).
  */
 export function streamMessages(): string[] {
-  const config = { streaming_config: { config: { encoding: 'LINEAR16', sample_rate_hertz: 16000, num_channels: 1, language_code: 'ru-RU' }, session_tag: randomUUID() } };
+  const config = {
+    streaming_config: {
+      config: { encoding: 'LINEAR16', sample_rate_hertz: 16000, num_channels: 1, language_code: 'ru-RU' },
+      session_tag: randomUUID(),
+    },
+  };
   return [JSON.stringify(config), ...[0, 1].map(() => JSON.stringify({ audio_content: randomBytes(320).toString('base64') }))];
 }
 
@@ -76,15 +90,29 @@ export const streamBody = (messages: readonly string[]) => messages.map((m) => `
 /** Pass as `body` for a call without a body (an explicit `undefined` would take the default). */
 export const NO_BODY = null;
 
-export async function validCall(kit: SpeechKit, claims: SpeechClaims = sampleClaims(kit), sent: string | typeof NO_BODY = recognizeBody()): Promise<ValidCall> {
+export async function validCall(
+  kit: SpeechKit,
+  claims: SpeechClaims = sampleClaims(kit),
+  sent: string | typeof NO_BODY = recognizeBody(),
+): Promise<ValidCall> {
   const body = sent ?? undefined;
   const token = await buildSpeechToken({ apiKey: kit.apiKey, secretKey: kit.secretKey, keyEncoding: kit.keyEncoding, claims, body });
   return { authorization: `Bearer ${token}`, body, token, claims };
 }
 
 /** A valid stream: the token carries the SHA-256 of the first message (spec 2.1, "when streaming"). */
-export async function validStream(kit: SpeechKit, messages: readonly string[] = streamMessages(), claims: SpeechClaims = sampleClaims(kit)): Promise<ValidCall> {
-  const token = await buildSpeechToken({ apiKey: kit.apiKey, secretKey: kit.secretKey, keyEncoding: kit.keyEncoding, claims, body: messages[0] });
+export async function validStream(
+  kit: SpeechKit,
+  messages: readonly string[] = streamMessages(),
+  claims: SpeechClaims = sampleClaims(kit),
+): Promise<ValidCall> {
+  const token = await buildSpeechToken({
+    apiKey: kit.apiKey,
+    secretKey: kit.secretKey,
+    keyEncoding: kit.keyEncoding,
+    claims,
+    body: messages[0],
+  });
   return { authorization: `Bearer ${token}`, body: streamBody(messages), token, claims, endpoint: 'stream' };
 }
 

@@ -52,7 +52,9 @@ export interface SpeechTokenInput {
 
 /** Hex SHA-256 of the body's bytes (a string body is hashed as UTF-8). */
 export function contentSha256(body?: string | Uint8Array): string {
-  return createHash('sha256').update(body ?? '').digest('hex');
+  return createHash('sha256')
+    .update(body ?? '')
+    .digest('hex');
 }
 
 const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -68,7 +70,9 @@ export function hmacKey(secretKey: string, keyEncoding: KeyEncoding = 'raw'): Ui
   const wellFormed = STANDARD_BASE64.test(secretKey) || (URL_SAFE_BASE64.test(secretKey) && secretKey.length % 4 !== 1);
   const key = Buffer.from(secretKey, 'base64');
   if (!wellFormed || key.length === 0) {
-    throw new TypeError(`speech secretKey is not valid base64 (${secretKey.length} characters) but keyEncoding is base64; use keyEncoding: raw for a secret used as given`);
+    throw new TypeError(
+      `speech secretKey is not valid base64 (${secretKey.length} characters) but keyEncoding is base64; use keyEncoding: raw for a secret used as given`,
+    );
   }
   return new Uint8Array(key);
 }

@@ -8,7 +8,12 @@ import type { Readable } from 'node:stream';
 export type BoundedBody = { ok: true; bytes: Buffer } | { ok: false; readBytes: number; announced?: number };
 
 /** `onBytes` hears the running total, so that a failure mid-body can say how far the body came. */
-export async function readBounded(body: Readable, capBytes: number, contentLength?: string, onBytes?: (total: number) => void): Promise<BoundedBody> {
+export async function readBounded(
+  body: Readable,
+  capBytes: number,
+  contentLength?: string,
+  onBytes?: (total: number) => void,
+): Promise<BoundedBody> {
   const announced = contentLength !== undefined && /^\d+$/.test(contentLength.trim()) ? Number(contentLength) : undefined;
   if (announced !== undefined && announced > capBytes) {
     discard(body);

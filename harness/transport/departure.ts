@@ -22,20 +22,21 @@ type Handler = Dispatcher.DispatchHandler;
  * `departBy`; `departed` learns when a request left.
  */
 export function departingBy(departBy: number, departed: (at: number) => void, dispatcher: Dispatcher = getGlobalDispatcher()): Dispatcher {
-  return dispatcher.compose((dispatch) => (options, handler: Handler) =>
-    dispatch(options, {
-      onRequestStart(controller, context) {
-        const now = Date.now();
-        // Thrown, not aborted: undici then fails the request without destroying the socket.
-        if (now > departBy) throw new LateDeparture(now - departBy);
-        departed(now);
-        handler.onRequestStart?.(controller, context);
-      },
-      onRequestUpgrade: (...args) => handler.onRequestUpgrade?.(...args),
-      onResponseStart: (...args) => handler.onResponseStart?.(...args),
-      onResponseData: (...args) => handler.onResponseData?.(...args),
-      onResponseEnd: (...args) => handler.onResponseEnd?.(...args),
-      onResponseError: (...args) => handler.onResponseError?.(...args),
-    }),
+  return dispatcher.compose(
+    (dispatch) => (options, handler: Handler) =>
+      dispatch(options, {
+        onRequestStart(controller, context) {
+          const now = Date.now();
+          // Thrown, not aborted: undici then fails the request without destroying the socket.
+          if (now > departBy) throw new LateDeparture(now - departBy);
+          departed(now);
+          handler.onRequestStart?.(controller, context);
+        },
+        onRequestUpgrade: (...args) => handler.onRequestUpgrade?.(...args),
+        onResponseStart: (...args) => handler.onResponseStart?.(...args),
+        onResponseData: (...args) => handler.onResponseData?.(...args),
+        onResponseEnd: (...args) => handler.onResponseEnd?.(...args),
+        onResponseError: (...args) => handler.onResponseError?.(...args),
+      }),
   );
 }

@@ -25,7 +25,16 @@ export interface Classified {
 }
 
 /** Connection failures that mean nobody is there (or nobody answers) at the origin. */
-const NOT_THERE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ETIMEDOUT', 'EADDRNOTAVAIL']);
+const NOT_THERE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ETIMEDOUT',
+  'EADDRNOTAVAIL',
+]);
 const UNDICI_TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const BROKEN = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED', 'ECONNABORTED']);
 
@@ -56,22 +65,43 @@ export function classifyTransportError(error: unknown, state: ExchangeState): Cl
   const code = codeOf(error);
   const cause = causeOf(error);
   if (deadline.abortedBy === 'test-budget') {
-    return { error: new ToolError('TARGET_TIMEOUT', `${operation} at ${origin} was aborted: the test's time budget ran out (${progress(state)})`), countsAgainstOrigin: false };
+    return {
+      error: new ToolError('TARGET_TIMEOUT', `${operation} at ${origin} was aborted: the test's time budget ran out (${progress(state)})`),
+      countsAgainstOrigin: false,
+    };
   }
   if (deadline.abortedBy === 'deadline' || UNDICI_TIMEOUTS.has(code)) {
     return {
-      error: new ToolError('TARGET_TIMEOUT', `${operation} at ${origin} did not answer in full within its deadline of ${deadline.deadlineMs} ms (settings.timeoutMs; ${progress(state)})`),
+      error: new ToolError(
+        'TARGET_TIMEOUT',
+        `${operation} at ${origin} did not answer in full within its deadline of ${deadline.deadlineMs} ms (settings.timeoutMs; ${progress(state)})`,
+      ),
       countsAgainstOrigin: true,
     };
   }
   if (code.startsWith('HPE_') || code === 'HTTPParserError' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_INFO') {
-    return { error: new ToolError('TARGET_PROTOCOL_ERROR', `${operation}: ${origin} answered with something that is not valid HTTP (${cause})`), countsAgainstOrigin: false };
+    return {
+      error: new ToolError('TARGET_PROTOCOL_ERROR', `${operation}: ${origin} answered with something that is not valid HTTP (${cause})`),
+      countsAgainstOrigin: false,
+    };
   }
   if (BROKEN.has(code) || /other side closed|socket hang up/i.test(cause)) {
     if (state.status !== undefined) {
-      return { error: new ToolError('TARGET_PROTOCOL_ERROR', `${operation}: ${origin} closed the connection mid-body (${progress(state)}; ${cause})`), countsAgainstOrigin: false };
+      return {
+        error: new ToolError(
+          'TARGET_PROTOCOL_ERROR',
+          `${operation}: ${origin} closed the connection mid-body (${progress(state)}; ${cause})`,
+        ),
+        countsAgainstOrigin: false,
+      };
     }
-    return { error: new ToolError('TARGET_UNREACHABLE', `${operation}: the connection to ${origin} broke before an answer (${cause})`), countsAgainstOrigin: false };
+    return {
+      error: new ToolError('TARGET_UNREACHABLE', `${operation}: the connection to ${origin} broke before an answer (${cause})`),
+      countsAgainstOrigin: false,
+    };
   }
-  return { error: new ToolError('TARGET_UNREACHABLE', `${operation}: could not reach ${origin} (${cause})`), countsAgainstOrigin: NOT_THERE.has(code) };
+  return {
+    error: new ToolError('TARGET_UNREACHABLE', `${operation}: could not reach ${origin} (${cause})`),
+    countsAgainstOrigin: NOT_THERE.has(code),
+  };
 }

@@ -9,13 +9,19 @@ import type { Answer } from '../exchange.ts';
 export function reversedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversedKeys);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).reverse().map(([k, v]) => [k, reversedKeys(v)]));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .reverse()
+      .map(([k, v]) => [k, reversedKeys(v)]),
+  );
 }
 
 /** A JSON answer labelled with a charset parameter, as many frameworks write it. */
 export function withCharset<A extends Answer>(answer: A): A {
   const type = answer.headers['content-type'];
-  return type && /^application\/json$/i.test(type.trim()) ? { ...answer, headers: { ...answer.headers, 'content-type': 'application/json; charset=utf-8' } } : answer;
+  return type && /^application\/json$/i.test(type.trim())
+    ? { ...answer, headers: { ...answer.headers, 'content-type': 'application/json; charset=utf-8' } }
+    : answer;
 }
 
 /** The answer without one header (a header name in lower case, as answers keep them). */
@@ -34,5 +40,9 @@ export function withoutBody<A extends Answer>(answer: A): A {
 export function asProblem<A extends Answer>(answer: A, title: string): A {
   const body = answer.body as Record<string, unknown> | undefined;
   const detail = typeof body?.message === 'string' ? body.message : title;
-  return { ...answer, headers: { ...answer.headers, 'content-type': 'application/problem+json' }, body: { type: 'about:blank', title, status: answer.status, detail } };
+  return {
+    ...answer,
+    headers: { ...answer.headers, 'content-type': 'application/problem+json' },
+    body: { type: 'about:blank', title, status: answer.status, detail },
+  };
 }

@@ -23,22 +23,33 @@ export const TARGET_WIDE_FAULTS: readonly TargetWideFault[] = [
   { id: 'target-all-404', description: 'every answer is 404 with a JSON error body' },
   { id: 'target-all-200-empty', description: 'every answer is 200 with no body and no Content-Type' },
   { id: 'target-all-200-object', description: 'every answer is 200 application/json {}' },
-  { id: 'target-all-html', description: 'every answer is 200 text/html with an HTML page (a login page, a single-page app\'s fallback)' },
-  { id: 'target-json-as-html', description: 'every JSON answer keeps its status and body but says Content-Type: text/html', documentIntact: true },
-  { id: 'target-first-500', description: 'the first time a request is seen it is answered 500; the same request again is served normally', documentIntact: true },
+  { id: 'target-all-html', description: "every answer is 200 text/html with an HTML page (a login page, a single-page app's fallback)" },
+  {
+    id: 'target-json-as-html',
+    description: 'every JSON answer keeps its status and body but says Content-Type: text/html',
+    documentIntact: true,
+  },
+  {
+    id: 'target-first-500',
+    description: 'the first time a request is seen it is answered 500; the same request again is served normally',
+    documentIntact: true,
+  },
 ];
 
-const errorBody = (status: number, text: string) => JSON.stringify({ errorId: 'degenerate', errorMessage: text, errorCode: String(status), code: status, message: text });
+const errorBody = (status: number, text: string) =>
+  JSON.stringify({ errorId: 'degenerate', errorMessage: text, errorCode: String(status), code: status, message: text });
 
-const HTML_PAGE = '<!doctype html><html><head><title>Sign in</title></head><body><form method="post" action="/login"><input name="user"><input name="password" type="password"></form></body></html>';
+const HTML_PAGE =
+  '<!doctype html><html><head><title>Sign in</title></head><body><form method="post" action="/login"><input name="user"><input name="password" type="password"></form></body></html>';
 
 /** Installs the target-wide faults that are on; must run before the services register their routes. */
 export function installTargetWideFaults(app: FastifyInstance, on: readonly string[]): void {
   const active = new Set(on);
-  const answer = (status: number, body: string | undefined, contentType?: string) => async (_request: FastifyRequest, reply: FastifyReply) => {
-    if (contentType) reply.header('content-type', contentType);
-    return reply.code(status).send(body);
-  };
+  const answer =
+    (status: number, body: string | undefined, contentType?: string) => async (_request: FastifyRequest, reply: FastifyReply) => {
+      if (contentType) reply.header('content-type', contentType);
+      return reply.code(status).send(body);
+    };
   if (active.has('target-all-401')) app.addHook('onRequest', answer(401, errorBody(401, 'unauthorized'), 'application/json'));
   if (active.has('target-all-404')) app.addHook('onRequest', answer(404, errorBody(404, 'not found'), 'application/json'));
   if (active.has('target-all-200-empty')) {
@@ -60,8 +71,13 @@ export function installTargetWideFaults(app: FastifyInstance, on: readonly strin
   if (active.has('target-first-500')) {
     const seen = new Set<string>();
     app.addHook('preHandler', async (request, reply) => {
-      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body === undefined ? '' : JSON.stringify(request.body));
-      const key = createHash('sha256').update(`${request.method} ${request.url}\n${request.headers.authorization ?? ''}\n`).update(body).digest('hex');
+      const body = Buffer.isBuffer(request.body)
+        ? request.body
+        : Buffer.from(request.body === undefined ? '' : JSON.stringify(request.body));
+      const key = createHash('sha256')
+        .update(`${request.method} ${request.url}\n${request.headers.authorization ?? ''}\n`)
+        .update(body)
+        .digest('hex');
       if (seen.has(key)) return;
       seen.add(key);
       reply.header('content-type', 'application/json');

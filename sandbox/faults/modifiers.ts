@@ -39,7 +39,13 @@ export type ModifierVariation<S extends HandlerShape> = Variation & Behaviour<S>
 /** The maker of one area's catalog entries: `fault(id, catches, description, behaviour)`. */
 export const faultsOf =
   <S extends HandlerShape>(area: SandboxArea) =>
-  (id: string, catches: string[], description: string, behaviour: Behaviour<S>): ModifierFault<S> => ({ id, area, catches, description, ...behaviour });
+  (id: string, catches: string[], description: string, behaviour: Behaviour<S>): ModifierFault<S> => ({
+    id,
+    area,
+    catches,
+    description,
+    ...behaviour,
+  });
 
 /** The maker of one area's latitudes: `latitude(id, allows, description, behaviour)`; `allows` quotes the spec. */
 export const latitudesOf =
@@ -61,14 +67,27 @@ export interface Modifiers<S extends HandlerShape> {
   answer(answer: S['answer'], request: S['request']): S['answer'];
 }
 
-export function modifiersOf<S extends HandlerShape>(catalog: readonly ModifierVariation<S>[], faults: FaultSet, base: { rules: S['rules']; settings: S['settings'] }): Modifiers<S> {
+export function modifiersOf<S extends HandlerShape>(
+  catalog: readonly ModifierVariation<S>[],
+  faults: FaultSet,
+  base: { rules: S['rules']; settings: S['settings'] },
+): Modifiers<S> {
   const on = catalog.filter((f) => faults.has(f.id));
   for (const f of on) {
     const picked = (f.answer as { rule?: string } | undefined)?.rule;
-    if (picked !== undefined && !Object.hasOwn(base.rules, picked)) throw new Error(`fault ${f.id} edits the refusals of the rule "${picked}", which the handler does not have`);
+    if (picked !== undefined && !Object.hasOwn(base.rules, picked))
+      throw new Error(`fault ${f.id} edits the refusals of the rule "${picked}", which the handler does not have`);
   }
-  const rules = replaced(base.rules, on.map((f) => ({ id: f.id, values: typeof f.rules === 'function' ? f.rules(new Map()) : f.rules })), 'rule');
-  const settings = replaced(base.settings, on.map((f) => ({ id: f.id, values: f.settings })), 'setting');
+  const rules = replaced(
+    base.rules,
+    on.map((f) => ({ id: f.id, values: typeof f.rules === 'function' ? f.rules(new Map()) : f.rules })),
+    'rule',
+  );
+  const settings = replaced(
+    base.settings,
+    on.map((f) => ({ id: f.id, values: f.settings })),
+    'setting',
+  );
   const memories = new Map(on.map((f) => [f.id, new Map<string, S['answer']>()]));
   return {
     rules,
@@ -105,7 +124,10 @@ function replaced<T extends object>(base: T, on: ReadonlyArray<{ id: string; val
   const out = { ...base } as Record<string, unknown>;
   for (const fault of on) {
     for (const [name, value] of Object.entries(fault.values ?? {})) {
-      if (!Object.hasOwn(base, name)) throw new Error(`fault ${fault.id} replaces the ${what} "${name}", which the handler does not have (it has ${Object.keys(base).join(', ')})`);
+      if (!Object.hasOwn(base, name))
+        throw new Error(
+          `fault ${fault.id} replaces the ${what} "${name}", which the handler does not have (it has ${Object.keys(base).join(', ')})`,
+        );
       out[name] = value;
     }
   }
@@ -115,7 +137,13 @@ function replaced<T extends object>(base: T, on: ReadonlyArray<{ id: string; val
 /** Whether a fault or latitude entry does anything by itself (and is not a `faults.has` branch inside a handler). */
 export function isModifier(fault: Variation): boolean {
   const f = fault as ModifierVariation<HandlerShape>;
-  return Boolean(f.request || f.answer || typeof f.rules === 'function' || (f.rules && Object.keys(f.rules).length) || (f.settings && Object.keys(f.settings).length));
+  return Boolean(
+    f.request ||
+      f.answer ||
+      typeof f.rules === 'function' ||
+      (f.rules && Object.keys(f.rules).length) ||
+      (f.settings && Object.keys(f.settings).length),
+  );
 }
 
 // ── Small edits a catalog is written with ────────────────────────────────────────────────────────────
@@ -124,12 +152,18 @@ export function isModifier(fault: Variation): boolean {
 export const never = (): undefined => undefined;
 
 /** An answer edit applied only to the refusals of one named rule (the rule's name is checked at start, as a replaced rule's is). */
-export function onRefusal<A extends Answer, R>(rule: string, edit: (answer: A, request: R) => A): ((answer: A, request: R) => A) & { rule: string } {
+export function onRefusal<A extends Answer, R>(
+  rule: string,
+  edit: (answer: A, request: R) => A,
+): ((answer: A, request: R) => A) & { rule: string } {
   return Object.assign((answer: A, request: R) => (answer.refusedBy === rule ? edit(answer, request) : answer), { rule });
 }
 
 /** An edit of the body of the answers `when` picks: the body is copied first, so what the handler keeps is never touched. */
-export function editBody<A extends Answer, B = Record<string, unknown>>(when: (answer: A) => boolean, edit: (body: B, answer: A) => B | void): (answer: A) => A {
+export function editBody<A extends Answer, B = Record<string, unknown>>(
+  when: (answer: A) => boolean,
+  edit: (body: B, answer: A) => B | void,
+): (answer: A) => A {
   return (answer) => {
     if (!when(answer) || answer.body === undefined) return answer;
     const body = structuredClone(answer.body) as B;
@@ -137,7 +171,10 @@ export function editBody<A extends Answer, B = Record<string, unknown>>(when: (a
   };
 }
 
-export const withHeader = <A extends Answer>(answer: A, name: string, value: string): A => ({ ...answer, headers: { ...answer.headers, [name]: value } });
+export const withHeader = <A extends Answer>(answer: A, name: string, value: string): A => ({
+  ...answer,
+  headers: { ...answer.headers, [name]: value },
+});
 
 /** The answer with no body and no Content-Type. */
 export function withoutBody<A extends Answer>(answer: A): A {

@@ -23,11 +23,14 @@ let loaded: Promise<ServiceModule[]> | undefined;
 export function loadServices(): Promise<ServiceModule[]> {
   loaded ??= (async () => {
     // A folder is a service once it has an index.ts.
-    const folders = readdirSync(DIR).filter((name) => statSync(join(DIR, name)).isDirectory() && existsSync(join(DIR, name, 'index.ts'))).sort();
+    const folders = readdirSync(DIR)
+      .filter((name) => statSync(join(DIR, name)).isDirectory() && existsSync(join(DIR, name, 'index.ts')))
+      .sort();
     const modules: ServiceModule[] = [];
     for (const folder of folders) {
       const mod = (await import(pathToFileURL(join(DIR, folder, 'index.ts')).href)) as Partial<ServiceModule>;
-      if (!mod.service || !mod.faults || !mod.latitudes || !mod.credentials) throw new Error(`sandbox/services/${folder}/index.ts must export service, faults, latitudes and credentials`);
+      if (!mod.service || !mod.faults || !mod.latitudes || !mod.credentials)
+        throw new Error(`sandbox/services/${folder}/index.ts must export service, faults, latitudes and credentials`);
       modules.push(mod as ServiceModule);
     }
     return modules;

@@ -66,7 +66,8 @@ function circles(graph: Map<string, string[]>): string[][] {
 describe('import circles', () => {
   it('none among the files of harness, generators, suites, sandbox and bin', () => {
     const texts = new Map<string, string>();
-    for (const top of ['harness', 'generators', 'suites', 'sandbox', 'bin']) for (const file of sourceFiles(join(ROOT, top))) texts.set(file, readFileSync(file, 'utf8'));
+    for (const top of ['harness', 'generators', 'suites', 'sandbox', 'bin'])
+      for (const file of sourceFiles(join(ROOT, top))) texts.set(file, readFileSync(file, 'utf8'));
     expect(texts.size).toBeGreaterThan(100);
     expect(circles(graphOf(texts)).map((c) => c.map((f) => relative(ROOT, f)).join(' -> '))).toEqual([]);
   });

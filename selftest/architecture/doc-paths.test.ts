@@ -31,6 +31,9 @@ describe('the paths the documents name', () => {
   }
 
   it('reads placeholders and patterns as no path', () => {
-    expect(namedPaths('`suites/<area>/` `suites/*.ratelimit.test.ts` `harness/http.ts` `evidence/x.har#e1` `harness/json.ts:`')).toEqual(['harness/http.ts', 'harness/json.ts']);
+    expect(namedPaths('`suites/<area>/` `suites/*.ratelimit.test.ts` `harness/http.ts` `evidence/x.har#e1` `harness/json.ts:`')).toEqual([
+      'harness/http.ts',
+      'harness/json.ts',
+    ]);
   });
 });

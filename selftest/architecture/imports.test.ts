@@ -20,10 +20,14 @@ export function readRules(markdown: string): Rules {
   const block = /```import-rules\n([\s\S]*?)```/.exec(markdown)?.[1];
   if (!block) throw new Error('ARCHITECTURE.md has no import-rules block');
   const rules: Rules = { allowed: new Map() };
-  for (const line of block.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))) {
+  for (const line of block
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'))) {
     const [key, value] = [line.slice(0, line.indexOf(':')).trim(), line.slice(line.indexOf(':') + 1).trim()];
     // A row is a folder; one file allowed what its folder is not would be an exception the table does not have.
-    if (!/^[a-z][a-z0-9-]*(\/[a-z0-9-]+)*$/.test(key) || value.includes('->')) throw new Error(`import-rules: "${line}" is not a folder's row`);
+    if (!/^[a-z][a-z0-9-]*(\/[a-z0-9-]+)*$/.test(key) || value.includes('->'))
+      throw new Error(`import-rules: "${line}" is not a folder's row`);
     rules.allowed.set(key, value === '*' ? '*' : new Set(value === '-' ? [] : value.split(/\s+/)));
   }
   return rules;
@@ -83,7 +87,8 @@ describe('the import table of ARCHITECTURE.md', () => {
   const rules = readRules(readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8'));
 
   it('names every top-level folder that holds code', () => {
-    for (const folder of ['specs', 'harness', 'generators', 'suites', 'sandbox', 'selftest', 'bench', 'bin']) expect(rules.allowed.has(folder), folder).toBe(true);
+    for (const folder of ['specs', 'harness', 'generators', 'suites', 'sandbox', 'selftest', 'bench', 'bin'])
+      expect(rules.allowed.has(folder), folder).toBe(true);
   });
 
   it('is kept by every file', () => {
@@ -92,7 +97,9 @@ describe('the import table of ARCHITECTURE.md', () => {
 
   it('has no exception: every row is a folder, and a row naming one file is refused', () => {
     expect([...rules.allowed.keys()].filter((row) => row.includes('.'))).toEqual([]);
-    expect(() => readRules('```import-rules\nharness: specs\nexception:  harness/runner/global-setup.ts -> sandbox\n```')).toThrow(/not a folder's row/);
+    expect(() => readRules('```import-rules\nharness: specs\nexception:  harness/runner/global-setup.ts -> sandbox\n```')).toThrow(
+      /not a folder's row/,
+    );
   });
 
   it('catches an import it forbids (the check can fail)', () => {
@@ -102,8 +109,10 @@ describe('the import table of ARCHITECTURE.md', () => {
 
   it('counts a read of specs/ through the module URL as an import of specs', () => {
     const withoutSpecs: Rules = { allowed: new Map([['harness', new Set<string>()]]) };
-    expect(violations(withoutSpecs)).toContain("harness/rate-limits.ts reads ../specs/rate-limits.yaml (harness/ may import nothing)");
-    expect([...references("const dir = new URL('../../specs/catalog/', import.meta.url);")]).toEqual([{ path: '../../specs/catalog/', how: 'reads' }]);
+    expect(violations(withoutSpecs)).toContain('harness/rate-limits.ts reads ../specs/rate-limits.yaml (harness/ may import nothing)');
+    expect([...references("const dir = new URL('../../specs/catalog/', import.meta.url);")]).toEqual([
+      { path: '../../specs/catalog/', how: 'reads' },
+    ]);
   });
 
   it('holds a sub-folder to its own row, and the rest of its folder to theirs', () => {

@@ -28,7 +28,12 @@ describe('specs/catalog/business-operations.yaml', () => {
     expect([...catalog.keys()].filter((k) => !expected.has(k))).toEqual([]);
     expect([...expected].filter(([k, status]) => catalog.get(k) !== status)).toEqual([]);
     const optional = new Set(rows.filter((r) => r.optional).map((r) => operationKey(r.method, r.path)));
-    expect([...optional].sort()).toEqual(spec.filter((s) => s.optional).map((s) => s.key).sort());
+    expect([...optional].sort()).toEqual(
+      spec
+        .filter((s) => s.optional)
+        .map((s) => s.key)
+        .sort(),
+    );
   });
 
   it('names the version segment of each path, and a successor that is a current row for each deprecated one', () => {
@@ -70,7 +75,11 @@ describe('specs/catalog/change-notes.yaml', () => {
       const req = requirements().get(note.id)!;
       expect(req.reading, note.id).toBe(note.reading);
       expect(req.source, note.id).toMatch(/^(spec|policy)$/);
-      if (req.source === 'spec') expect([req.quote].flat().every((q) => typeof q === 'string' && q.length > 10), note.id).toBe(true);
+      if (req.source === 'spec')
+        expect(
+          [req.quote].flat().every((q) => typeof q === 'string' && q.length > 10),
+          note.id,
+        ).toBe(true);
       else expect(note.reading, note.id).toBeTruthy();
     }
   });

@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dereferenceDocument } from '../../harness/business/openapi/dereference.ts';
-import { additionsOptional, certificatesInPem, heavyLoadErrorDocumented, loyaltyHistoryErrorsDocumented } from '../../harness/business/openapi/document-facts.ts';
+import {
+  additionsOptional,
+  certificatesInPem,
+  heavyLoadErrorDocumented,
+  loyaltyHistoryErrorsDocumented,
+} from '../../harness/business/openapi/document-facts.ts';
 import { NotLocated } from '../../harness/business/openapi/locate.ts';
 import { OperationIndex } from '../../harness/business/openapi/paths.ts';
 import { refusal, verdictOn } from '../../harness/business/openapi/schema-behaviour.ts';
@@ -21,7 +26,12 @@ describe('a schema judged by what it accepts', () => {
     const behaviours = written.map((pattern) => samples.map((s) => accepts({ type: 'string', pattern }, s)));
     for (const b of behaviours) expect(b).toEqual([true, true, false, false]);
     expect(samples.map((s) => accepts({ type: 'string', pattern: '^\\d{20,22}$' }, s))).toEqual([true, true, true, false]);
-    expect(samples.map((s) => accepts({ type: 'string', pattern: '^\\d+$', minLength: 20, maxLength: 22 }, s))).toEqual([true, true, true, false]);
+    expect(samples.map((s) => accepts({ type: 'string', pattern: '^\\d+$', minLength: 20, maxLength: 22 }, s))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('reads Cyrillic classes of the uin pattern with or without the u flag, and an unanchored pattern as unanchored', () => {
@@ -54,31 +64,72 @@ describe('a schema judged by what it accepts', () => {
 
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
 const ok = { '200': { description: 'ok', ...json({ type: 'object' }) } };
-const index = async (paths: Record<string, unknown>, schemas: Record<string, unknown> = {}) => new OperationIndex(await dereferenceDocument({ openapi: '3.0.3', paths, components: { schemas } }));
+const index = async (paths: Record<string, unknown>, schemas: Record<string, unknown> = {}) =>
+  new OperationIndex(await dereferenceDocument({ openapi: '3.0.3', paths, components: { schemas } }));
 
 describe('field additions between versions (9)', () => {
-  const v1 = { type: 'object', required: ['shopId'], properties: { shopId: { type: 'string' }, items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } } } };
+  const v1 = {
+    type: 'object',
+    required: ['shopId'],
+    properties: {
+      shopId: { type: 'string' },
+      items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
+    },
+  };
   const v2 = (extra: Record<string, unknown>) => ({ allOf: [v1, extra] });
 
   it('groups versions of one operation, oldest first, and leaves other operations alone', async () => {
-    const doc = await index({ '/api/v2/x/{id}': { get: { responses: ok } }, '/api/v1/x/{key}': { get: { responses: ok } }, '/api/v1/y': { get: { responses: ok } }, '/api/v3/x/{id}': { post: { responses: ok } } });
+    const doc = await index({
+      '/api/v2/x/{id}': { get: { responses: ok } },
+      '/api/v1/x/{key}': { get: { responses: ok } },
+      '/api/v1/y': { get: { responses: ok } },
+      '/api/v3/x/{id}': { post: { responses: ok } },
+    });
     expect(versionGroups(doc).map((g) => g.map((o) => o.key))).toEqual([['GET /api/v1/x/{}', 'GET /api/v2/x/{}']]);
   });
 
   it('passes optional additions and required fields both versions have; fails a required addition at any depth', async () => {
-    const fine = await index({ '/api/v1/o': { post: { requestBody: json(v1), responses: ok } }, '/api/v2/o': { post: { requestBody: json(v2({ properties: { note: { type: 'string' } } })), responses: ok } } });
+    const fine = await index({
+      '/api/v1/o': { post: { requestBody: json(v1), responses: ok } },
+      '/api/v2/o': { post: { requestBody: json(v2({ properties: { note: { type: 'string' } } })), responses: ok } },
+    });
     expect(additionsOptional(fine, 'R')).toEqual([]);
     const nested = await index({
       '/api/v1/o': { post: { requestBody: json(v1), responses: ok } },
-      '/api/v2/o': { post: { requestBody: json({ ...v1, properties: { ...v1.properties, items: { type: 'array', items: { type: 'object', required: ['sku'], properties: { name: { type: 'string' }, sku: { type: 'string' } } } } } }), responses: ok } },
+      '/api/v2/o': {
+        post: {
+          requestBody: json({
+            ...v1,
+            properties: {
+              ...v1.properties,
+              items: {
+                type: 'array',
+                items: { type: 'object', required: ['sku'], properties: { name: { type: 'string' }, sku: { type: 'string' } } },
+              },
+            },
+          }),
+          responses: ok,
+        },
+      },
     });
-    expect(additionsOptional(nested, 'R')).toEqual([expect.objectContaining({ expected: 'request body › items[] › sku is optional: the newer version adds it (POST /api/v2/o over POST /api/v1/o)', received: 'required' })]);
+    expect(additionsOptional(nested, 'R')).toEqual([
+      expect.objectContaining({
+        expected: 'request body › items[] › sku is optional: the newer version adds it (POST /api/v2/o over POST /api/v1/o)',
+        received: 'required',
+      }),
+    ]);
   });
 
   it('fails a required query or header parameter the newer version adds, not one both have', async () => {
     const q = (name: string, required: boolean, where = 'query') => ({ name, in: where, required, schema: { type: 'string' } });
-    const doc = await index({ '/api/v1/c': { get: { parameters: [q('a', true)], responses: ok } }, '/api/v2/c': { get: { parameters: [q('a', true), q('b', true), q('X-Trace', true, 'header'), q('c', false)], responses: ok } } });
-    expect(additionsOptional(doc, 'R').map((f) => f.expected.split(' is optional')[0])).toEqual(['query parameter b', 'header parameter x-trace']);
+    const doc = await index({
+      '/api/v1/c': { get: { parameters: [q('a', true)], responses: ok } },
+      '/api/v2/c': { get: { parameters: [q('a', true), q('b', true), q('X-Trace', true, 'header'), q('c', false)], responses: ok } },
+    });
+    expect(additionsOptional(doc, 'R').map((f) => f.expected.split(' is optional')[0])).toEqual([
+      'query parameter b',
+      'header parameter x-trace',
+    ]);
   });
 
   it('is not located when no operation has two versions', async () => {
@@ -91,9 +142,12 @@ describe('errors and certificates the document shows (5.5, 7)', () => {
 
   it('finds the heavy-load answer only as a 429 or 503 with a body', async () => {
     expect(heavyLoadErrorDocumented(await index({ '/a': { get: { responses: { ...ok, '503': error } } } }), 'R')).toEqual([]);
-    expect(heavyLoadErrorDocumented(await index({ '/a': { get: { responses: { ...ok, '429': { description: 'slow down' }, '500': error } } } }), 'R')).toEqual([
-      expect.objectContaining({ received: '1 operations, 1 of them with a 429 or 503 without a body' }),
-    ]);
+    expect(
+      heavyLoadErrorDocumented(
+        await index({ '/a': { get: { responses: { ...ok, '429': { description: 'slow down' }, '500': error } } } }),
+        'R',
+      ),
+    ).toEqual([expect.objectContaining({ received: '1 operations, 1 of them with a 429 or 503 without a body' })]);
   });
 
   it('needs the loyalty history method to document an error answer with a body, and does not judge a document without it', async () => {
@@ -104,10 +158,37 @@ describe('errors and certificates the document shows (5.5, 7)', () => {
   });
 
   it('sees PEM in a media type or a certificate field described as PEM, nowhere else', async () => {
-    const read = (response: unknown) => index({ '/tls/api/v1/qualified-digital-signature/issue/{id}/certificate': { get: { responses: { '200': response } } } });
-    expect(certificatesInPem(await read({ description: 'c', content: { 'application/x-pem-file': { schema: { type: 'string' } } } }), 'R')).toEqual([]);
-    expect(certificatesInPem(await read({ description: 'c', ...json({ type: 'object', properties: { data: { type: 'object', properties: { certificate: { type: 'string', pattern: '^-----BEGIN CERTIFICATE-----' } } } } }) }), 'R')).toEqual([]);
-    expect(certificatesInPem(await read({ description: 'c', ...json({ type: 'object', properties: { certificate: { type: 'string', description: 'DER, base64' }, note: { type: 'string', description: 'PEM' } } }) }), 'R')).toHaveLength(1);
+    const read = (response: unknown) =>
+      index({ '/tls/api/v1/qualified-digital-signature/issue/{id}/certificate': { get: { responses: { '200': response } } } });
+    expect(
+      certificatesInPem(await read({ description: 'c', content: { 'application/x-pem-file': { schema: { type: 'string' } } } }), 'R'),
+    ).toEqual([]);
+    expect(
+      certificatesInPem(
+        await read({
+          description: 'c',
+          ...json({
+            type: 'object',
+            properties: {
+              data: { type: 'object', properties: { certificate: { type: 'string', pattern: '^-----BEGIN CERTIFICATE-----' } } },
+            },
+          }),
+        }),
+        'R',
+      ),
+    ).toEqual([]);
+    expect(
+      certificatesInPem(
+        await read({
+          description: 'c',
+          ...json({
+            type: 'object',
+            properties: { certificate: { type: 'string', description: 'DER, base64' }, note: { type: 'string', description: 'PEM' } },
+          }),
+        }),
+        'R',
+      ),
+    ).toHaveLength(1);
     await expect(read({ description: 'none' }).then((i) => certificatesInPem(i, 'R'))).rejects.toThrow(NotLocated);
   });
 });

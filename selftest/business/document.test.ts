@@ -16,13 +16,19 @@ import { LocalPacer } from '../../harness/pacer.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { DEFAULT_SETTINGS, type Target } from '../../harness/target.ts';
 
-const MINIMAL = { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: { '200': { description: 'ok' } } } } } };
+const MINIMAL = {
+  openapi: '3.0.3',
+  info: { title: 't', version: '1' },
+  paths: { '/a': { get: { responses: { '200': { description: 'ok' } } } } },
+};
 
 describe('parsing the document text', () => {
   it('names the line and column of a YAML syntax error', () => {
     const result = parseOpenApiText('openapi: 3.0.3\npaths:\n  /a:\n    get: {}\n   post: {}\n');
     expect(result.ok).toBe(false);
-    expect(describeProblem((result as { problem: { line?: number; message: string; code: string } }).problem)).toMatch(/^line 5, column \d+: .* \[BAD_INDENT\]$/);
+    expect(describeProblem((result as { problem: { line?: number; message: string; code: string } }).problem)).toMatch(
+      /^line 5, column \d+: .* \[BAD_INDENT\]$/,
+    );
   });
 
   it('reads past a duplicate key (last one wins) but reports it', () => {
@@ -52,7 +58,14 @@ describe('validating against the official OpenAPI schemas', () => {
     const result = await validateOpenApi(doc);
     expect(result.findings).toEqual([{ at: '/paths/~1a/get/responses/200', message: "must have required property 'description'" }]);
     const failures = openApiValid(result, 'BUS-DOC-002');
-    expect(failures).toEqual([{ requirement: 'BUS-DOC-002', expected: 'a valid OpenAPI 3.x document (official schema)', received: "must have required property 'description'", at: 'paths › /a › get › responses › 200' }]);
+    expect(failures).toEqual([
+      {
+        requirement: 'BUS-DOC-002',
+        expected: 'a valid OpenAPI 3.x document (official schema)',
+        received: "must have required property 'description'",
+        at: 'paths › /a › get › responses › 200',
+      },
+    ]);
   });
 
   it('reports a dangling $ref and still validates the rest', async () => {
@@ -64,7 +77,9 @@ describe('validating against the official OpenAPI schemas', () => {
   });
 
   it('says when the document is not OpenAPI 3.x', async () => {
-    expect((await validateOpenApi({ swagger: '2.0', info: { title: 't', version: '1' }, paths: {} })).findings[0].message).toMatch(/OpenAPI 3\.x document was expected, this is version 2\.0/);
+    expect((await validateOpenApi({ swagger: '2.0', info: { title: 't', version: '1' }, paths: {} })).findings[0].message).toMatch(
+      /OpenAPI 3\.x document was expected, this is version 2\.0/,
+    );
     expect((await validateOpenApi({ info: {} })).findings[0].message).toMatch(/supported swagger\/openapi version/);
   });
 
@@ -72,7 +87,9 @@ describe('validating against the official OpenAPI schemas', () => {
     const doc = structuredClone(MINIMAL) as { paths: Record<string, unknown> };
     doc.paths['/b/{id}'] = { get: { responses: { '200': { description: 'ok' } } } };
     doc.paths['/b/{name}'] = { get: { responses: { '200': { description: 'ok' } } } };
-    expect((await validateOpenApi(doc)).findings).toEqual([{ at: '/paths/~1b~1{name}', message: 'the paths /b/{id} and /b/{name} differ only in parameter names, which OpenAPI forbids' }]);
+    expect((await validateOpenApi(doc)).findings).toEqual([
+      { at: '/paths/~1b~1{name}', message: 'the paths /b/{id} and /b/{name} differ only in parameter names, which OpenAPI forbids' },
+    ]);
   });
 
   it('counts findings by kind when there are many', () => {
@@ -83,7 +100,13 @@ describe('validating against the official OpenAPI schemas', () => {
   it('keeps the deeper error when an alternative only explains it', () => {
     const errors = [
       { instancePath: '/a', keyword: 'oneOf', schemaPath: '#/oneOf', message: 'must match exactly one schema in oneOf' },
-      { instancePath: '/a', keyword: 'required', schemaPath: '#/definitions/Reference/required', params: { missingProperty: '$ref' }, message: "must have required property '$ref'" },
+      {
+        instancePath: '/a',
+        keyword: 'required',
+        schemaPath: '#/definitions/Reference/required',
+        params: { missingProperty: '$ref' },
+        message: "must have required property '$ref'",
+      },
       { instancePath: '/a/b', keyword: 'type', schemaPath: '#/type', message: 'must be string' },
     ];
     expect(condense(errors)).toEqual([{ at: '/a/b', message: 'must be string' }]);
@@ -93,7 +116,13 @@ describe('validating against the official OpenAPI schemas', () => {
 describe('dereferencing', () => {
   it('keeps circular schemas as cycles and marks references it cannot follow', async () => {
     const doc = await dereferenceDocument({
-      components: { schemas: { Node: { properties: { next: { $ref: '#/components/schemas/Node' } } }, Bad: { $ref: '#/components/schemas/None' }, Far: { $ref: 'other.yaml#/X' } } },
+      components: {
+        schemas: {
+          Node: { properties: { next: { $ref: '#/components/schemas/Node' } } },
+          Bad: { $ref: '#/components/schemas/None' },
+          Far: { $ref: 'other.yaml#/X' },
+        },
+      },
     });
     const schemas = (doc.components as { schemas: Record<string, { properties?: { next: unknown } }> }).schemas;
     expect(schemas.Node.properties!.next).toBe(schemas.Node);
@@ -108,14 +137,16 @@ const hits = new Map<string, number>();
 beforeAll(async () => {
   server = createServer((req, res) => {
     hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
-    if (req.url === '/ok/openapi/docs/openapi.yaml') return res.writeHead(200, { 'content-type': 'application/yaml' }).end(stringify(MINIMAL));
+    if (req.url === '/ok/openapi/docs/openapi.yaml')
+      return res.writeHead(200, { 'content-type': 'application/yaml' }).end(stringify(MINIMAL));
     if (req.url === '/private/openapi/docs/openapi.yaml') {
       if (req.headers.authorization !== 'Bearer doc-token-123') return res.writeHead(401).end('{"errorCode":"UNAUTHORIZED"}');
       return res.writeHead(200).end(stringify(MINIMAL));
     }
     if (req.url === '/broken/openapi/docs/openapi.yaml') return res.writeHead(200).end('openapi: 3.0.3\npaths:\n  /a: [\n');
     if (req.url === '/object/openapi/docs/openapi.yaml') return res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    if (req.url === '/flaky/openapi/docs/openapi.yaml') return res.writeHead(500, { 'content-type': 'application/json' }).end('{"errorCode":"INTERNAL"}');
+    if (req.url === '/flaky/openapi/docs/openapi.yaml')
+      return res.writeHead(500, { 'content-type': 'application/json' }).end('{"errorCode":"INTERNAL"}');
     if (req.url === '/custom/spec.yaml') return res.writeHead(200).end(stringify(MINIMAL));
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"errorCode":"NOT_FOUND"}');
   });
@@ -128,9 +159,16 @@ function setup(business: Record<string, unknown>): { target: Target; client: Htt
   const redactor = new Redactor();
   redactor.register('doc-token-123');
   const target: Target = {
-    file: 't.yaml', name: 't', kind: 'production', vendorConventions: false, strictPolicy: false, areas: ['business'],
+    file: 't.yaml',
+    name: 't',
+    kind: 'production',
+    vendorConventions: false,
+    strictPolicy: false,
+    areas: ['business'],
     safety: { allowDestructive: false, allowMoney: false, allowBursts: false },
-    settings: { ...DEFAULT_SETTINGS, timeoutMs: 1000 }, services: { business: { url: `${base}/x`, ...business } as Target['services']['business'] }, redactor,
+    settings: { ...DEFAULT_SETTINGS, timeoutMs: 1000 },
+    services: { business: { url: `${base}/x`, ...business } as Target['services']['business'] },
+    redactor,
   };
   return { target, client: new HttpClient(target, { pacer: new LocalPacer(), limits: { business: { requests: 1000, perSeconds: 1 } } }) };
 }

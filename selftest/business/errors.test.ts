@@ -23,7 +23,15 @@ describe('reasonsOf', () => {
   });
 
   it('finds none in a bare refusal', () => {
-    for (const body of [{ errorMessage: 'Forbidden' }, { errorMessage: '403 Forbidden', errorDetails: {} }, { errorMessage: 'Access denied.' }, { errorMessage: 'Доступ запрещён' }, { reasons: [] }, 'Forbidden', undefined]) {
+    for (const body of [
+      { errorMessage: 'Forbidden' },
+      { errorMessage: '403 Forbidden', errorDetails: {} },
+      { errorMessage: 'Access denied.' },
+      { errorMessage: 'Доступ запрещён' },
+      { reasons: [] },
+      'Forbidden',
+      undefined,
+    ]) {
       expect(reasonsOf(body), JSON.stringify(body)).toBeUndefined();
     }
   });

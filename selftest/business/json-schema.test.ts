@@ -32,15 +32,22 @@ describe('converting OpenAPI 3.0 schemas', () => {
   it('turns nullable, boolean exclusive bounds and example into their JSON Schema forms', () => {
     const money = convertSchema(DOC.components.schemas.Money, { bundleId: 'urn:b', direction: 'response' });
     expect(money).toEqual({ type: 'number', exclusiveMinimum: 0, maximum: 100, examples: [5] });
-    const props = (convertSchema(order, { bundleId: 'urn:b', direction: 'response' }) as { properties: Record<string, unknown> }).properties;
+    const props = (convertSchema(order, { bundleId: 'urn:b', direction: 'response' }) as { properties: Record<string, unknown> })
+      .properties;
     expect(props.note).toEqual({ type: ['string', 'null'] });
     expect(props.kind).toEqual({ type: ['string', 'null'], enum: ['a', 'b', null] });
     expect(props.parent).toEqual({ anyOf: [{ allOf: [{ $ref: 'urn:b#/$defs/Order' }] }, { type: 'null' }] });
   });
 
   it('does not require readOnly properties in requests nor writeOnly ones in responses', () => {
-    expect((convertSchema(order, { bundleId: 'urn:b', direction: 'request' }) as { required: string[] }).required).toEqual(['amount', 'secret']);
-    expect((convertSchema(order, { bundleId: 'urn:b', direction: 'response' }) as { required: string[] }).required).toEqual(['id', 'amount']);
+    expect((convertSchema(order, { bundleId: 'urn:b', direction: 'request' }) as { required: string[] }).required).toEqual([
+      'amount',
+      'secret',
+    ]);
+    expect((convertSchema(order, { bundleId: 'urn:b', direction: 'response' }) as { required: string[] }).required).toEqual([
+      'id',
+      'amount',
+    ]);
   });
 });
 
@@ -49,7 +56,9 @@ describe('validating bodies against a fetched document', () => {
 
   it('accepts a conforming body and follows $refs, recursion included', () => {
     const validate = schemas.validator(order, 'response');
-    expect(validate({ id: 'o1', amount: 5, note: null, kind: null, parent: { id: 'p', amount: 1, parent: null }, count: 3, code: 'a-b' })).toBe(true);
+    expect(
+      validate({ id: 'o1', amount: 5, note: null, kind: null, parent: { id: 'p', amount: 1, parent: null }, count: 3, code: 'a-b' }),
+    ).toBe(true);
   });
 
   it('rejects what the document rules out, with every error', () => {

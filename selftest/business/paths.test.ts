@@ -30,7 +30,9 @@ describe('path templates', () => {
 
   it('treats a trailing slash as significant and says so when that is the only difference', () => {
     expect(index.find('GET', '/api/v1/company')).toBeUndefined();
-    expect(index.nearMisses('GET', '/api/v1/company')).toEqual(['GET /api/v1/company/ (differs only by a trailing slash, which is significant)']);
+    expect(index.nearMisses('GET', '/api/v1/company')).toEqual([
+      'GET /api/v1/company/ (differs only by a trailing slash, which is significant)',
+    ]);
   });
 
   it('treats the version segment as significant and names the other versions', () => {
@@ -61,7 +63,10 @@ describe('path templates', () => {
 
 describe('matching a concrete path to a template', () => {
   it('binds one segment per parameter, decoded', () => {
-    expect(matchPath('/api/v2/checkout/order/{shopId}/by/{orderId}', '/api/v2/checkout/order/s%201/by/o-2')).toEqual({ shopId: 's 1', orderId: 'o-2' });
+    expect(matchPath('/api/v2/checkout/order/{shopId}/by/{orderId}', '/api/v2/checkout/order/s%201/by/o-2')).toEqual({
+      shopId: 's 1',
+      orderId: 'o-2',
+    });
     expect(matchPath('/files/{name}.{ext}', '/files/report.pdf')).toEqual({ name: 'report', ext: 'pdf' });
   });
 

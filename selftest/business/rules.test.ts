@@ -31,7 +31,13 @@ describe('rule suites: body helpers and taxpayer numbers', () => {
     const body: Record<string, unknown> = { items: [{ name: 'a' }, { name: 'b' }] };
     setAt(body, ['items', '*', 'weight'], 1200);
     setAt(body, ['to', 'inn'], '0');
-    expect(body).toEqual({ items: [{ name: 'a', weight: 1200 }, { name: 'b', weight: 1200 }], to: { inn: '0' } });
+    expect(body).toEqual({
+      items: [
+        { name: 'a', weight: 1200 },
+        { name: 'b', weight: 1200 },
+      ],
+      to: { inn: '0' },
+    });
     expect(getAt(body, ['items', '*', 'weight'])).toBe(1200);
     removeAt(body, ['items', '*', 'weight']);
     removeAt(body, ['absent', 'field']);
@@ -86,18 +92,38 @@ describe('sandbox: rules of 2.6 a schema cannot state', () => {
     expect(refusedRule(draft, { inn: '0', collectionAmount: 10 })).toBeUndefined();
   });
   it('beneficiary documents, addresses, citizenship, contact and kio', () => {
-    const ul = { type: 'UL_RESIDENT', inn: '7707083893', email: 'a@example.com', addresses: [{ type: 'LEGAL_ENTITY_ADDRESS', address: 'x' }] };
+    const ul = {
+      type: 'UL_RESIDENT',
+      inn: '7707083893',
+      email: 'a@example.com',
+      addresses: [{ type: 'LEGAL_ENTITY_ADDRESS', address: 'x' }],
+    };
     expect(refusedRule(beneficiaries, ul)).toBeUndefined();
     expect(refusedRule(beneficiaries, { ...ul, addresses: [{ type: 'POSTAL_ADDRESS', address: 'x' }] })).toHaveProperty('addresses');
     expect(refusedRule(beneficiaries, { ...ul, email: undefined })).toHaveProperty('phoneNumber');
     expect(refusedRule(beneficiaries, { ...ul, type: 'UL_NONRESIDENT', inn: undefined })).toHaveProperty('kio');
     expect(refusedRule(beneficiaries, { ...ul, type: 'UL_NONRESIDENT', inn: undefined, kio: '12345' })).toBeUndefined();
-    const fl = { type: 'FL_RESIDENT', citizenship: 'RUS', phoneNumber: '79991234567', documents: [{ type: 'PATENT', number: '1', date: '2020-01-01', expireDate: '2027-01-01' }] };
+    const fl = {
+      type: 'FL_RESIDENT',
+      citizenship: 'RUS',
+      phoneNumber: '79991234567',
+      documents: [{ type: 'PATENT', number: '1', date: '2020-01-01', expireDate: '2027-01-01' }],
+    };
     expect(refusedRule(beneficiaries, fl)).toBeUndefined();
     expect(refusedRule(beneficiaries, { ...fl, citizenship: undefined })).toHaveProperty('citizenship');
-    expect(refusedRule(beneficiaries, { ...fl, documents: [{ type: 'PATENT', number: '1', date: '2020-01-01' }] })).toHaveProperty(['documents[0].expireDate']);
-    expect(refusedRule(beneficiaries, { ...fl, documents: [{ type: 'PASSPORT', number: '1', date: '2020-01-01' }] })).toHaveProperty(['documents[0].division']);
-    expect(refusedRule(beneficiaries, { ...fl, documents: [{ type: 'PATENT', number: '1', date: '2020-01-01' }] }, on('bus-ben-patent-no-expire'))).toBeUndefined();
+    expect(refusedRule(beneficiaries, { ...fl, documents: [{ type: 'PATENT', number: '1', date: '2020-01-01' }] })).toHaveProperty([
+      'documents[0].expireDate',
+    ]);
+    expect(refusedRule(beneficiaries, { ...fl, documents: [{ type: 'PASSPORT', number: '1', date: '2020-01-01' }] })).toHaveProperty([
+      'documents[0].division',
+    ]);
+    expect(
+      refusedRule(
+        beneficiaries,
+        { ...fl, documents: [{ type: 'PATENT', number: '1', date: '2020-01-01' }] },
+        on('bus-ben-patent-no-expire'),
+      ),
+    ).toBeUndefined();
   });
   it('a v2 order: itemsAmount unless amount, weight and declaredValue with delivery services', () => {
     const items = [{ name: 'a', quantity: 1, price: 10 }];
@@ -105,6 +131,8 @@ describe('sandbox: rules of 2.6 a schema cannot state', () => {
     expect(refusedRule(checkout, { items, amount: 10 })).toBeUndefined();
     expect(normalised(checkout, { items, amount: 10 })).toMatchObject({ itemsAmount: 10 });
     expect(refusedRule(checkout, { items, itemsAmount: 10, shippingParameters: {} })).toHaveProperty(['items[0].weight']);
-    expect(refusedRule(checkout, { items: [{ ...items[0], weight: 1, declaredValue: 10 }], itemsAmount: 10, shippingParameters: {} })).toBeUndefined();
+    expect(
+      refusedRule(checkout, { items: [{ ...items[0], weight: 1, declaredValue: 10 }], itemsAmount: 10, shippingParameters: {} }),
+    ).toBeUndefined();
   });
 });

@@ -13,7 +13,12 @@ import type { Failure } from '../../harness/checks/failure.ts';
 import { catalogOperations, changeNote } from '../../harness/business/openapi/catalog.ts';
 import { evaluateChangeNote } from '../../harness/business/openapi/change-notes.ts';
 import { dereferenceDocument } from '../../harness/business/openapi/dereference.ts';
-import { additionsOptional, certificatesInPem, heavyLoadErrorDocumented, loyaltyHistoryErrorsDocumented } from '../../harness/business/openapi/document-facts.ts';
+import {
+  additionsOptional,
+  certificatesInPem,
+  heavyLoadErrorDocumented,
+  loyaltyHistoryErrorsDocumented,
+} from '../../harness/business/openapi/document-facts.ts';
 import { computeDrift } from '../../harness/business/openapi/drift.ts';
 import { OperationIndex } from '../../harness/business/openapi/paths.ts';
 import { validateOpenApi } from '../../harness/business/openapi/validate.ts';
@@ -76,7 +81,8 @@ const latitudes = new Set((await loadLatitudes()).map((l) => l.id));
 
 describe('the document latitudes', () => {
   const ids = DOCUMENT_VARIATIONS.map((v) => v.id).filter((id) => latitudes.has(id));
-  const servedWith = async (id: string) => servedDocument(new FaultSet(new Map(allVariations.map((v) => [v.id, v])), [id]), DOCUMENT_VARIATIONS) as { text: string };
+  const servedWith = async (id: string) =>
+    servedDocument(new FaultSet(new Map(allVariations.map((v) => [v.id, v])), [id]), DOCUMENT_VARIATIONS) as { text: string };
 
   it('are the document latitudes and those of the parts that change a status the document lists', () => {
     expect(ids).toEqual(expect.arrayContaining([...DOCUMENT_LATITUDES.map((l) => l.id), 'bus-lat-transfer-200', 'bus-lat-ndfl3-conflict']));
@@ -104,7 +110,9 @@ describe('drift against the catalog', () => {
   });
 
   it('names a missing operation, a removed one served, and an operation the catalog does not know', () => {
-    expect(driftOf('bus-doc-operation-missing').missingFromDocument).toEqual([{ operation: 'GET /api/v1/counterparty/okved', status: 'current' }]);
+    expect(driftOf('bus-doc-operation-missing').missingFromDocument).toEqual([
+      { operation: 'GET /api/v1/counterparty/okved', status: 'current' },
+    ]);
     expect(driftOf('bus-doc-removed-served').removedButServed).toEqual(['POST /api/v1/self-employed/payment-registry/fiscalize']);
     const moved = driftOf('bus-doc-version-changed');
     expect(moved.notInCatalog).toEqual(['GET /api/v2/statement']);
@@ -119,7 +127,8 @@ const CHECKS: Record<string, (index: OperationIndex, id: string) => Failure[]> =
   'BUS-DOC-006': additionsOptional,
   'BUS-DOC-007': certificatesInPem,
   'BUS-DRF-001': (index, id) => currentNotDeprecated(index, catalogOperations(), id),
-  'BUS-MTL-001': (index, id) => ['GET /api/v1/card', 'GET /api/v3/card', 'GET /api/v1/card/{ucid}'].flatMap((op) => notMarkedMtls(index, op, id)),
+  'BUS-MTL-001': (index, id) =>
+    ['GET /api/v1/card', 'GET /api/v3/card', 'GET /api/v1/card/{ucid}'].flatMap((op) => notMarkedMtls(index, op, id)),
 };
 
 const indexOf = async (text: string) => new OperationIndex(await dereferenceDocument(parse(text)));
@@ -156,7 +165,8 @@ describe('an absence never holds because its parent is gone', () => {
 
   it('is not located when the checkout request body is not described', async () => {
     const index = await edited((doc) => delete doc.paths['/api/v2/checkout/order'].post.requestBody);
-    for (const id of ['BUS-CHG-001', 'BUS-CHG-020', 'BUS-CHG-025', 'BUS-CHG-074']) expect(evaluateChangeNote(index, changeNote(id)).kind, id).toBe('not-located');
+    for (const id of ['BUS-CHG-001', 'BUS-CHG-020', 'BUS-CHG-025', 'BUS-CHG-074'])
+      expect(evaluateChangeNote(index, changeNote(id)).kind, id).toBe('not-located');
   });
 
   it('is not located when the delivery section is a free-form object', async () => {
@@ -169,6 +179,7 @@ describe('an absence never holds because its parent is gone', () => {
       doc.paths['/api/v2/statement'] = doc.paths['/api/v1/statement'];
       delete doc.paths['/api/v1/statement'];
     });
-    for (const id of ['BUS-CHG-032', 'BUS-CHG-034', 'BUS-CHG-102']) expect(evaluateChangeNote(index, changeNote(id)).kind, id).toBe('not-located');
+    for (const id of ['BUS-CHG-032', 'BUS-CHG-034', 'BUS-CHG-102'])
+      expect(evaluateChangeNote(index, changeNote(id)).kind, id).toBe('not-located');
   });
 });

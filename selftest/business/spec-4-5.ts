@@ -192,6 +192,10 @@ export function specOperations(): SpecOperation[] {
     .split('\n')
     .map((line) => {
       const [method, path, mark] = line.trim().split(/\s+/);
-      return { key: `${method} ${path}`, status: mark === 'D' ? 'deprecated' : mark === 'R' ? 'removed' : 'current', optional: mark === 'O' };
+      return {
+        key: `${method} ${path}`,
+        status: mark === 'D' ? 'deprecated' : mark === 'R' ? 'removed' : 'current',
+        optional: mark === 'O',
+      };
     });
 }

@@ -12,7 +12,18 @@ import { startStandaloneSandbox } from '../../harness/cli/sandbox-process.ts';
 import { CLI, ROOT, tempDir } from '../helpers.ts';
 
 /** A fixed seed, few runs per property and few workers: the selftests check the pack, not the target's depth. */
-export const CERTIFY_ENV = { CONFORMANCE_SEED: '20261121', CONFORMANCE_WORKERS: '2', CONFORMANCE_RUNS: '', CONFORMANCE_DEPTH: '', CONFORMANCE_AREAS: '', CONFORMANCE_TARGET: '', CONFORMANCE_WAIVERS: '', CONFORMANCE_SIGNING_KEY: '', CONFORMANCE_SIGNING_KEY_FILE: '', CONFORMANCE_SANDBOX_FAULTS: '' };
+export const CERTIFY_ENV = {
+  CONFORMANCE_SEED: '20261121',
+  CONFORMANCE_WORKERS: '2',
+  CONFORMANCE_RUNS: '',
+  CONFORMANCE_DEPTH: '',
+  CONFORMANCE_AREAS: '',
+  CONFORMANCE_TARGET: '',
+  CONFORMANCE_WAIVERS: '',
+  CONFORMANCE_SIGNING_KEY: '',
+  CONFORMANCE_SIGNING_KEY_FILE: '',
+  CONFORMANCE_SANDBOX_FAULTS: '',
+};
 export const CERTIFY_RUNS = ['--depth', 'quick'];
 
 export interface MissionSandbox {
@@ -27,12 +38,18 @@ export async function insuranceSandbox(faults: string[] = []): Promise<MissionSa
   const dir = tempDir('pc-mission-');
   const targetFile = join(dir, 'target.yaml');
   const doc = parse(readFileSync(sandbox.targetFile, 'utf8')) as Record<string, unknown>;
-  writeFileSync(targetFile, stringify({ ...doc, name: `sandbox-insurance${faults.length ? `-${faults.join('-')}` : ''}`, areas: ['insurance'] }));
+  writeFileSync(
+    targetFile,
+    stringify({ ...doc, name: `sandbox-insurance${faults.length ? `-${faults.join('-')}` : ''}`, areas: ['insurance'] }),
+  );
   return { targetFile, dir, stop: sandbox.stop };
 }
 
 export function keyPair(): { keyFile: string; publicKeyFile: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519', {
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
   const dir = tempDir('pc-keys-');
   writeFileSync(join(dir, 'key.pem'), privateKey);
   writeFileSync(join(dir, 'pub.pem'), publicKey);

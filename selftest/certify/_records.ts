@@ -7,7 +7,18 @@ import { requirement, titleOf } from '../../harness/requirements.ts';
 export function record(id: string, patch: Partial<TestRecord> & { row?: string } = {}): TestRecord {
   const req = requirement(id);
   const { row, ...rest } = patch;
-  return { requirement: id, title: titleOf(id, row), file: `suites/${req.area}/x.test.ts`, suitePath: [], area: req.area, section: req.section, source: req.source, verdict: 'passed', durationMs: 1, ...rest };
+  return {
+    requirement: id,
+    title: titleOf(id, row),
+    file: `suites/${req.area}/x.test.ts`,
+    suitePath: [],
+    area: req.area,
+    section: req.section,
+    source: req.source,
+    verdict: 'passed',
+    durationMs: 1,
+    ...rest,
+  };
 }
 
 export function failedRecord(id: string, row?: string, patch: Partial<TestRecord> = {}): TestRecord {
@@ -20,5 +31,10 @@ export function failedRecord(id: string, row?: string, patch: Partial<TestRecord
 }
 
 export function summary(tests: TestRecord[], target: Partial<NonNullable<RunSummary['target']>> = {}): RunSummary {
-  return summaryOf(tests, { target: { name: 'unit', kind: 'sandbox', vendorConventions: false, strictPolicy: false, ...target }, seed: 1, runs: 5, startedAt: '2026-01-01T00:00:00.000Z' });
+  return summaryOf(tests, {
+    target: { name: 'unit', kind: 'sandbox', vendorConventions: false, strictPolicy: false, ...target },
+    seed: 1,
+    runs: 5,
+    startedAt: '2026-01-01T00:00:00.000Z',
+  });
 }

@@ -35,7 +35,7 @@ function findChromium(): string | undefined {
 }
 
 const executablePath = findChromium();
-const NO_BROWSER = 'no chromium on this machine (.ci/run installs Debian\'s chromium when it can; CHROMIUM_PATH names another)';
+const NO_BROWSER = "no chromium on this machine (.ci/run installs Debian's chromium when it can; CHROMIUM_PATH names another)";
 
 describe('report.html in a browser', () => {
   let sandbox: MissionSandbox | undefined;
@@ -68,29 +68,48 @@ describe('report.html in a browser', () => {
   const setFilter = async (kind: string, set: string) => page.locator(`#filters button[data-kind="${kind}"][data-set="${set}"]`).click();
   const box = (kind: string, value: string) => page.locator(`#filters input[data-kind="${kind}"][value="${value}"]`);
   /** Whether the filter hides an element (rows of a closed requirement are not visible, yet not filtered out). */
-  const filteredOut = (selector: string) => page.locator(selector).first().evaluate((el) => (el as unknown as { hidden: boolean }).hidden);
+  const filteredOut = (selector: string) =>
+    page
+      .locator(selector)
+      .first()
+      .evaluate((el) => (el as unknown as { hidden: boolean }).hidden);
 
   it('shows the verdict, the counts and a failure whole with its curl line, and fetches nothing', async (ctx) => {
     if (!executablePath) return ctx.skip(NO_BROWSER);
     await expect.poll(() => page.locator('#verdict h1').textContent()).toBe('NOT CERTIFIABLE');
     expect(await page.locator('#verdict h1').isVisible()).toBe(true);
-    expect(await page.locator('#verdict li').first().textContent()).toBe('2 blocking requirement(s) failed: INS-LIM-003 [spec], INS-AUT-002 [configuration]');
+    expect(await page.locator('#verdict li').first().textContent()).toBe(
+      '2 blocking requirement(s) failed: INS-LIM-003 [spec], INS-AUT-002 [configuration]',
+    );
     const counts = page.locator('#counts');
     expect(await counts.isVisible()).toBe(true);
     const cells = await counts.locator('td').allTextContents();
-    expect(cells.map(Number)).toEqual([results.counts.passed, results.counts.contractFailures, results.counts.toolErrors, results.counts.waived, results.counts.warnings, results.counts.inconclusive, results.counts.skipped - results.counts.inconclusive, results.counts.total]);
+    expect(cells.map(Number)).toEqual([
+      results.counts.passed,
+      results.counts.contractFailures,
+      results.counts.toolErrors,
+      results.counts.waived,
+      results.counts.warnings,
+      results.counts.inconclusive,
+      results.counts.skipped - results.counts.inconclusive,
+      results.counts.total,
+    ]);
     const failure = page.locator('#failures article.failure').filter({ hasText: 'INS-LIM-003' }).first();
     const curl = failure.locator('pre');
     expect(await curl.isVisible()).toBe(true);
-    expect(await curl.textContent()).toMatch(/Expected: [^\n]+\n\s+Received: [^\n]+[\s\S]*Reproduce: curl -sS -i -X POST '[^']+' [\s\S]*-H 'authorization: Bearer \*\*\*'/);
-    expect(await page.locator('#failures .group h3').textContent()).toBe('One answer of the target, 2 failures of 1 requirement(s): INS-AUT-002');
+    expect(await curl.textContent()).toMatch(
+      /Expected: [^\n]+\n\s+Received: [^\n]+[\s\S]*Reproduce: curl -sS -i -X POST '[^']+' [\s\S]*-H 'authorization: Bearer \*\*\*'/,
+    );
+    expect(await page.locator('#failures .group h3').textContent()).toBe(
+      'One answer of the target, 2 failures of 1 requirement(s): INS-AUT-002',
+    );
     expect(offSite).toEqual([]);
     mkdirSync(join(ROOT, 'reports', 'screenshots'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
     expect(existsSync(SCREENSHOT)).toBe(true);
   }, 60_000);
 
-  it('opens a test onto the exchanges that decided it: the failure\'s own request and answer, and a refusal\'s control', async (ctx) => {
+  it("opens a test onto the exchanges that decided it: the failure's own request and answer, and a refusal's control", async (ctx) => {
     if (!executablePath) return ctx.skip(NO_BROWSER);
     const failure = page.locator('#failures article.failure').filter({ hasText: 'INS-LIM-003' }).first();
     const exchanges = failure.locator('details.exchanges');

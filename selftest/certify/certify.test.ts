@@ -21,8 +21,26 @@ const keys = keyPair();
 
 async function certify(sandbox: MissionSandbox, extra: string[] = []) {
   const out = join(tempDir('pc-pack-'), 'certification');
-  const run = await runCli(['certify', '--target', sandbox.targetFile, '--out', out, '--key', keys.keyFile, '--certifier', 'selftest', ...CERTIFY_RUNS, ...extra]);
-  return { ...run, out, manifest: () => readJson<Manifest>(join(out, 'manifest.json')), results: () => readJson<RunSummary>(join(out, 'results.json')), html: () => readFileSync(join(out, 'report.html'), 'utf8') };
+  const run = await runCli([
+    'certify',
+    '--target',
+    sandbox.targetFile,
+    '--out',
+    out,
+    '--key',
+    keys.keyFile,
+    '--certifier',
+    'selftest',
+    ...CERTIFY_RUNS,
+    ...extra,
+  ]);
+  return {
+    ...run,
+    out,
+    manifest: () => readJson<Manifest>(join(out, 'manifest.json')),
+    results: () => readJson<RunSummary>(join(out, 'results.json')),
+    html: () => readFileSync(join(out, 'report.html'), 'utf8'),
+  };
 }
 
 const verify = (dir: string) => runCli(['certify', 'verify', dir, '--public-key', keys.publicKeyFile]);
@@ -34,7 +52,10 @@ function waiverFile(dir: string, content: string): string {
 }
 
 function waivers(dir: string, expires: string): string {
-  return waiverFile(dir, `waivers:\n  - requirement: INS-LIM-003\n    row: "surrender array of 1000*"\n    reason: "off by one at the upper limit; fix in release 4.2"\n    owner: "partner QA"\n    expires: ${expires}\n  - { requirement: INS-LIM-001, reason: "no longer needed", owner: "partner QA", expires: 2099-12-31 }\n`);
+  return waiverFile(
+    dir,
+    `waivers:\n  - requirement: INS-LIM-003\n    row: "surrender array of 1000*"\n    reason: "off by one at the upper limit; fix in release 4.2"\n    owner: "partner QA"\n    expires: ${expires}\n  - { requirement: INS-LIM-001, reason: "no longer needed", owner: "partner QA", expires: 2099-12-31 }\n`,
+  );
 }
 
 describe(`certify against a sandbox with the fault ${FAULT}`, () => {
@@ -71,9 +92,15 @@ describe(`certify against a sandbox with the fault ${FAULT}`, () => {
     expect(JSON.stringify(manifest.target.file)).toContain('"token":"***"');
     expect(run.html()).toContain('<h1>CERTIFIABLE</h1>');
     expect(manifest.waivers?.file).toBe('waivers.yaml');
-    expect(manifest.waivers?.uses.map((u) => [u.requirement, u.status, u.tests.length])).toEqual([['INS-LIM-003', 'applied', 1], ['INS-LIM-001', 'unused', 0]]);
+    expect(manifest.waivers?.uses.map((u) => [u.requirement, u.status, u.tests.length])).toEqual([
+      ['INS-LIM-003', 'applied', 1],
+      ['INS-LIM-001', 'unused', 0],
+    ]);
     expect(manifest.counts).toMatchObject({ waived: 1, contractFailures: 0 });
-    expect(run.results().tests.find((t) => t.title.endsWith(FAILING_ROW))).toMatchObject({ verdict: 'waived', waiver: { requirement: 'INS-LIM-003', owner: 'partner QA' } });
+    expect(run.results().tests.find((t) => t.title.endsWith(FAILING_ROW))).toMatchObject({
+      verdict: 'waived',
+      waiver: { requirement: 'INS-LIM-003', owner: 'partner QA' },
+    });
     const html = run.html();
     expect(html).toContain('Waivers (waivers.yaml)');
     expect(html).toContain('off by one at the upper limit; fix in release 4.2');
@@ -116,12 +143,23 @@ describe(`certify against a sandbox with the fault ${FAULT}`, () => {
   it('waivers apply in the everyday run too (npm test): waived, counted apart, exit 0', async () => {
     const file = waivers(tempDir(), '2099-12-31');
     const reports = tempDir('pc-report-');
-    const run = await runCli(['run', '--target', sandbox.targetFile, '--waivers', file, '--reports', reports, 'suites/insurance/limits.test.ts']);
+    const run = await runCli([
+      'run',
+      '--target',
+      sandbox.targetFile,
+      '--waivers',
+      file,
+      '--reports',
+      reports,
+      'suites/insurance/limits.test.ts',
+    ]);
     expect(run.code, run.stdout.slice(-3000)).toBe(0);
     expect(run.stdout).toMatch(/conformance: \d+ passed, 0 failed, 0 skipped\nwaived: 1 \(waivers\.yaml; not passes\)/);
     expect(run.stdout).toContain('? unused, matched no failure: waiver 2 (INS-LIM-001)');
     const summary = readJson<RunSummary>(join(reports, 'conformance.json'));
     expect(summary.counts.waived).toBe(1);
-    expect(readFileSync(join(reports, 'junit.xml'), 'utf8')).toContain('<skipped message="waived: waiver 1 (INS-LIM-003 rows &quot;surrender array of 1000*&quot;), owner partner QA');
+    expect(readFileSync(join(reports, 'junit.xml'), 'utf8')).toContain(
+      '<skipped message="waived: waiver 1 (INS-LIM-003 rows &quot;surrender array of 1000*&quot;), owner partner QA',
+    );
   }, 300_000);
 });

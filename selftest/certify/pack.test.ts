@@ -25,7 +25,10 @@ const SECRET = 'PCMARKunitsecret0123456789abcdef';
 
 function keyPair(type: 'ed25519' | 'ec' | 'rsa') {
   const options = type === 'ec' ? { namedCurve: 'P-256' } : type === 'rsa' ? { modulusLength: 2048 } : {};
-  const { privateKey, publicKey } = generateKeyPairSync(type as 'ed25519', { ...options, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } } as never) as unknown as { privateKey: string; publicKey: string };
+  const { privateKey, publicKey } = generateKeyPairSync(
+    type as 'ed25519',
+    { ...options, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } } as never,
+  ) as unknown as { privateKey: string; publicKey: string };
   const dir = tempDir('pc-keys-');
   writeFileSync(join(dir, 'key.pem'), privateKey);
   writeFileSync(join(dir, 'pub.pem'), publicKey);
@@ -34,16 +37,33 @@ function keyPair(type: 'ed25519' | 'ec' | 'rsa') {
 
 function filesOf(dir: string): string[] {
   const out: string[] = [];
-  const walk = (d: string) => readdirSync(d).forEach((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : out.push(relative(dir, join(d, n)))));
+  const walk = (d: string) =>
+    readdirSync(d).forEach((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : out.push(relative(dir, join(d, n)))));
   walk(dir);
   return out.sort();
 }
 
 /** The run's one exchange: the request the failure is about, as the HTTP client records it. */
 const EXCHANGE: ExchangeRecord = {
-  id: 'w.1', area: 'insurance', operation: 'POST /create', startedAt: Date.parse('2026-01-01T00:00:01.000Z'), durationMs: 12, pacedMs: 3, waitMs: 10, receiveMs: 2,
-  request: { method: 'POST', url: 'https://x.test/insurance/create', headers: [['authorization', 'Bearer ***']], body: { text: '{"surrender":[]}', bytes: 16 } },
-  response: { status: 201, headers: [['content-type', 'application/json']], body: { text: '{"id":1,"note":"</script><b>x</b>"}', bytes: 36 } },
+  id: 'w.1',
+  area: 'insurance',
+  operation: 'POST /create',
+  startedAt: Date.parse('2026-01-01T00:00:01.000Z'),
+  durationMs: 12,
+  pacedMs: 3,
+  waitMs: 10,
+  receiveMs: 2,
+  request: {
+    method: 'POST',
+    url: 'https://x.test/insurance/create',
+    headers: [['authorization', 'Bearer ***']],
+    body: { text: '{"surrender":[]}', bytes: 16 },
+  },
+  response: {
+    status: 201,
+    headers: [['content-type', 'application/json']],
+    body: { text: '{"id":1,"note":"</script><b>x</b>"}', bytes: 36 },
+  },
 };
 
 /** A pack of a run with one failure, its exchange, one fetched document and a target file with a secret. */
@@ -52,19 +72,43 @@ async function makePack(key?: SigningKey): Promise<string> {
   mkdirSync(join(runDir, 'fetched'));
   writeFileSync(join(runDir, 'fetched', 'abc-openapi.yaml'), 'openapi: 3.0.3\n');
   mkdirSync(join(runDir, 'evidence'));
-  writeFileSync(join(runDir, 'evidence', 'insurance.har'), harText({ name: 'partner-conformance', version: '0.0.0' }, 'unit', [JSON.stringify(harEntry(EXCHANGE, 'e1'))]));
+  writeFileSync(
+    join(runDir, 'evidence', 'insurance.har'),
+    harText({ name: 'partner-conformance', version: '0.0.0' }, 'unit', [JSON.stringify(harEntry(EXCHANGE, 'e1'))]),
+  );
   const targetFile = join(runDir, 'target.yaml');
-  writeFileSync(targetFile, `name: unit\nkind: staging\nservices:\n  insurance: { url: "https://x.test", token: "${SECRET}", tokenWithoutScope: "\${NO_SCOPE}" }\n`);
+  writeFileSync(
+    targetFile,
+    `name: unit\nkind: staging\nservices:\n  insurance: { url: "https://x.test", token: "${SECRET}", tokenWithoutScope: "\${NO_SCOPE}" }\n`,
+  );
   const redactor = new Redactor();
   redactor.register(SECRET);
-  const s = summary([record('INS-LIM-001', { evidence: ['evidence/insurance.har#e1'] }), failedRecord('INS-LIM-003', 'surrender array of 1000 item(s) is accepted', { evidence: ['evidence/insurance.har#e1'], controls: ['evidence/insurance.har#e1'] })]);
-  s.evidence = { format: 'HAR 1.2', bodyCapBytes: 65536, files: [{ area: 'insurance', file: 'evidence/insurance.har', entries: 1, bytes: 1 }] };
+  const s = summary([
+    record('INS-LIM-001', { evidence: ['evidence/insurance.har#e1'] }),
+    failedRecord('INS-LIM-003', 'surrender array of 1000 item(s) is accepted', {
+      evidence: ['evidence/insurance.har#e1'],
+      controls: ['evidence/insurance.har#e1'],
+    }),
+  ]);
+  s.evidence = {
+    format: 'HAR 1.2',
+    bodyCapBytes: 65536,
+    files: [{ area: 'insurance', file: 'evidence/insurance.har', entries: 1, bytes: 1 }],
+  };
   s.documents = [{ url: 'https://x.test/openapi.yaml', sha256: sha256Of('openapi: 3.0.3\n'), bytes: 15, file: 'fetched/abc-openapi.yaml' }];
   const verdict = certificationVerdict({ summary: s, registry: requirements(), areas: ['insurance'], allAreas: AREAS });
   const manifest: ManifestInput = {
     suite: { name: 'partner-conformance', version: '0.0.0', requirementsSha256: 'x' },
     spec: { file: 'spec/partner-interfaces.md', sha256: 'y', bytes: 1, from: 'unit' },
-    target: { name: 'unit', kind: 'staging', areas: ['insurance'], vendorConventions: false, strictPolicy: false, source: 'target.yaml', file: maskedTargetFile(targetFile, redactor) },
+    target: {
+      name: 'unit',
+      kind: 'staging',
+      areas: ['insurance'],
+      vendorConventions: false,
+      strictPolicy: false,
+      source: 'target.yaml',
+      file: maskedTargetFile(targetFile, redactor),
+    },
     run: { depth: 'quick', runs: 5, seed: 1, startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:01:00.000Z' },
     waivers: null,
     documents: s.documents,
@@ -88,9 +132,23 @@ describe('a signed pack', () => {
   });
 
   it('holds the report files, the fetched document, the evidence, the manifest and its signature, and no secret', () => {
-    expect(filesOf(pack)).toEqual(['evidence/insurance.har', 'fetched/abc-openapi.yaml', 'junit.xml', 'manifest.json', 'manifest.jws', 'report.html', 'results.json']);
+    expect(filesOf(pack)).toEqual([
+      'evidence/insurance.har',
+      'fetched/abc-openapi.yaml',
+      'junit.xml',
+      'manifest.json',
+      'manifest.jws',
+      'report.html',
+      'results.json',
+    ]);
     const manifest = JSON.parse(readFileSync(join(pack, 'manifest.json'), 'utf8'));
-    expect(Object.keys(manifest.files).sort()).toEqual(['evidence/insurance.har', 'fetched/abc-openapi.yaml', 'junit.xml', 'report.html', 'results.json']);
+    expect(Object.keys(manifest.files).sort()).toEqual([
+      'evidence/insurance.har',
+      'fetched/abc-openapi.yaml',
+      'junit.xml',
+      'report.html',
+      'results.json',
+    ]);
     expect(manifest.files['evidence/insurance.har'].sha256).toBe(sha256Of(readFileSync(join(pack, 'evidence/insurance.har'))));
     expect(manifest.target.file.services.insurance).toEqual({ url: 'https://x.test', token: '***', tokenWithoutScope: '${NO_SCOPE}' });
     expect(manifest.verdict.certifiable).toBe(false);
@@ -98,18 +156,35 @@ describe('a signed pack', () => {
     for (const file of filesOf(pack)) expect(readFileSync(join(pack, file), 'utf8')).not.toContain(SECRET);
   });
 
-  it('verify accepts it with the certifier\'s public key, or with the published thumbprint', async () => {
-    expect(await verifyPack(pack, { anchor: { publicKeyFile: ed.publicKeyFile } })).toMatchObject({ accepted: true, problems: [], thumbprint: key.thumbprint, certifiable: false });
+  it("verify accepts it with the certifier's public key, or with the published thumbprint", async () => {
+    expect(await verifyPack(pack, { anchor: { publicKeyFile: ed.publicKeyFile } })).toMatchObject({
+      accepted: true,
+      problems: [],
+      thumbprint: key.thumbprint,
+      certifiable: false,
+    });
     expect((await verifyPack(pack, { anchor: { thumbprint: key.thumbprint } })).accepted).toBe(true);
   });
 
   it('verify without a trusted key checks everything but does not accept, and names the thumbprint to compare', async () => {
     const result = await verifyPack(pack);
     expect(result.accepted).toBe(false);
-    expect(result.problems).toEqual([expect.stringContaining(`not authenticated: no trusted key was given. The signature only shows that whoever holds the key of thumbprint ${key.thumbprint} signed this pack`)]);
+    expect(result.problems).toEqual([
+      expect.stringContaining(
+        `not authenticated: no trusted key was given. The signature only shows that whoever holds the key of thumbprint ${key.thumbprint} signed this pack`,
+      ),
+    ]);
   });
 
-  it.each(['report.html', 'results.json', 'junit.xml', 'fetched/abc-openapi.yaml', 'evidence/insurance.har', 'manifest.json', 'manifest.jws'])('changing one byte of %s makes verify fail and name it', async (file) => {
+  it.each([
+    'report.html',
+    'results.json',
+    'junit.xml',
+    'fetched/abc-openapi.yaml',
+    'evidence/insurance.har',
+    'manifest.json',
+    'manifest.jws',
+  ])('changing one byte of %s makes verify fail and name it', async (file) => {
     const copy = join(tempDir('pc-tamper-'), 'pack');
     cpSync(pack, copy, { recursive: true });
     const path = join(copy, file);
@@ -138,14 +213,23 @@ describe('a signed pack', () => {
     const other = await signingKeyFrom(keyPair('ed25519').privateKey, 'other');
     const old = JSON.parse(readFileSync(join(copy, 'manifest.json'), 'utf8')) as Manifest;
     const html = readFileSync(join(copy, 'report.html'));
-    const forged = buildManifest({ ...old, verdict: { ...old.verdict, requirements: [], areas: [], certifiable: true }, signing: { signed: true, alg: 'EdDSA', thumbprint: other.thumbprint } }, { ...old.files, 'report.html': { sha256: sha256Of(html), bytes: html.length } });
+    const forged = buildManifest(
+      {
+        ...old,
+        verdict: { ...old.verdict, requirements: [], areas: [], certifiable: true },
+        signing: { signed: true, alg: 'EdDSA', thumbprint: other.thumbprint },
+      },
+      { ...old.files, 'report.html': { sha256: sha256Of(html), bytes: html.length } },
+    );
     const bytes = manifestBytes(forged);
     writeFileSync(join(copy, 'manifest.json'), bytes);
     writeFileSync(join(copy, 'manifest.jws'), await signManifest(bytes, other));
     const result = await verifyPack(copy, { anchor: { publicKeyFile: ed.publicKeyFile } });
     expect(result.accepted).toBe(false);
     expect(result.problems.join('\n')).toContain('the signature does not verify with the trusted public key');
-    expect((await verifyPack(copy, { anchor: { thumbprint: key.thumbprint } })).problems.join('\n')).toContain(`signed with the key of thumbprint ${other.thumbprint}, not with the trusted key`);
+    expect((await verifyPack(copy, { anchor: { thumbprint: key.thumbprint } })).problems.join('\n')).toContain(
+      `signed with the key of thumbprint ${other.thumbprint}, not with the trusted key`,
+    );
   });
 });
 
@@ -160,9 +244,13 @@ describe('signing keys', () => {
 
   it('refuses an RSA key and an unreadable one with a short message, never the key', async () => {
     const rsa = keyPair('rsa');
-    await expect(loadSigningKey(rsa.keyFile, {})).rejects.toThrow(/is a rsa key; a pack is signed with an Ed25519 key \(EdDSA\) or a P-256 key \(ES256\)/);
+    await expect(loadSigningKey(rsa.keyFile, {})).rejects.toThrow(
+      /is a rsa key; a pack is signed with an Ed25519 key \(EdDSA\) or a P-256 key \(ES256\)/,
+    );
     await expect(loadSigningKey(undefined, { CONFORMANCE_SIGNING_KEY: 'not a key' })).rejects.toBeInstanceOf(SigningKeyError);
-    await expect(loadSigningKey(undefined, { CONFORMANCE_SIGNING_KEY_FILE: '/nonexistent/key.pem' })).rejects.toThrow('the signing key file /nonexistent/key.pem cannot be read (ENOENT)');
+    await expect(loadSigningKey(undefined, { CONFORMANCE_SIGNING_KEY_FILE: '/nonexistent/key.pem' })).rejects.toThrow(
+      'the signing key file /nonexistent/key.pem cannot be read (ENOENT)',
+    );
   });
 
   it('without a key the pack is unsigned, says so, and verify accepts it only with allowUnsigned', async () => {
@@ -177,7 +265,9 @@ describe('signing keys', () => {
 describe('report.html', () => {
   it('is one self-contained file: nothing is fetched, and its policy forbids fetching', async () => {
     const html = readFileSync(join(await makePack(), 'report.html'), 'utf8');
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">`);
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">`,
+    );
     expect(html).not.toMatch(/<(link|img|iframe|object|embed)\b|\bsrc=|@import|url\(/i);
     expect(html).toContain('NOT CERTIFIABLE');
     expect(html).toContain('Reproduce: curl -sS -i -X POST');
@@ -186,9 +276,11 @@ describe('report.html', () => {
     expect(html).not.toContain('<td>§2.1</td>');
   });
 
-  it('carries each test\'s exchanges as data the page shows on opening, which no answer can break out of', async () => {
+  it("carries each test's exchanges as data the page shows on opening, which no answer can break out of", async () => {
     const html = readFileSync(join(await makePack(), 'report.html'), 'utf8');
-    expect(html).toContain('<details class="exchanges" data-evidence="evidence/insurance.har#e1" data-controls="evidence/insurance.har#e1"><summary>exchanges (1, 1 control)');
+    expect(html).toContain(
+      '<details class="exchanges" data-evidence="evidence/insurance.har#e1" data-controls="evidence/insurance.har#e1"><summary>exchanges (1, 1 control)',
+    );
     const data = /<script type="application\/json" id="evidence-data">([^<]*)<\/script>/.exec(html)?.[1];
     expect(data).toBeDefined();
     const shown = JSON.parse(data!)['evidence/insurance.har#e1'];

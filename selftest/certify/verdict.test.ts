@@ -9,15 +9,25 @@ import { failedRecord, record, summary } from './_records.ts';
 const registry = requirements();
 const insurance = [...registry.values()].filter((r) => r.area === 'insurance');
 /** One passing test per insurance requirement (vendor ones skipped, as with vendorConventions off). */
-const cleanInsurance = (): TestRecord[] => insurance.map((r) => (r.source === 'vendor' ? record(r.id, { verdict: 'skipped', code: 'VENDOR_CONVENTIONS_OFF' }) : record(r.id)));
-const outside = AREAS.filter((a) => a !== 'insurance').map((area) => record([...registry.values()].find((r) => r.area === area)!.id, { verdict: 'skipped', code: 'AREA_NOT_SELECTED' }));
-const verdictOf = (tests: TestRecord[], target = {}, areas: Area[] = ['insurance'], specMissing?: string) => certificationVerdict({ summary: summary(tests, target), registry, areas, allAreas: AREAS, specMissing });
+const cleanInsurance = (): TestRecord[] =>
+  insurance.map((r) => (r.source === 'vendor' ? record(r.id, { verdict: 'skipped', code: 'VENDOR_CONVENTIONS_OFF' }) : record(r.id)));
+const outside = AREAS.filter((a) => a !== 'insurance').map((area) =>
+  record([...registry.values()].find((r) => r.area === area)!.id, { verdict: 'skipped', code: 'AREA_NOT_SELECTED' }),
+);
+const verdictOf = (tests: TestRecord[], target = {}, areas: Area[] = ['insurance'], specMissing?: string) =>
+  certificationVerdict({ summary: summary(tests, target), registry, areas, allAreas: AREAS, specMissing });
 const replace = (tests: TestRecord[], id: string, by: TestRecord) => tests.map((t) => (t.requirement === id ? by : t));
 const specId = insurance.find((r) => r.source === 'spec')!.id;
 /** The registry with one insurance requirement read as policy and one as vendor (the real file may have none). */
 const [policyId, vendorId] = insurance.filter((r) => r.source === 'spec' && r.id !== specId).map((r) => r.id);
-const mixed = new Map([...registry].map(([id, r]) => [id, id === policyId ? { ...r, source: 'policy' as const } : id === vendorId ? { ...r, source: 'vendor' as const } : r]));
-const mixedVerdict = (tests: TestRecord[], target = {}) => certificationVerdict({ summary: summary(tests, target), registry: mixed, areas: ['insurance'], allAreas: AREAS });
+const mixed = new Map(
+  [...registry].map(([id, r]) => [
+    id,
+    id === policyId ? { ...r, source: 'policy' as const } : id === vendorId ? { ...r, source: 'vendor' as const } : r,
+  ]),
+);
+const mixedVerdict = (tests: TestRecord[], target = {}) =>
+  certificationVerdict({ summary: summary(tests, target), registry: mixed, areas: ['insurance'], allAreas: AREAS });
 
 describe('certificationVerdict', () => {
   it('certifies a run where every blocking requirement of the mission passed, saying what it rests on', () => {
@@ -37,7 +47,9 @@ describe('certificationVerdict', () => {
 
   it('a waived failure does not block; an expired waiver blocks and is named as expired', () => {
     const w = { requirement: specId, reason: 'r', owner: 'o', expires: '2099-01-01', entry: 1 };
-    expect(verdictOf(replace(cleanInsurance(), specId, failedRecord(specId, undefined, { verdict: 'waived', waiver: w }))).certifiable).toBe(true);
+    expect(
+      verdictOf(replace(cleanInsurance(), specId, failedRecord(specId, undefined, { verdict: 'waived', waiver: w }))).certifiable,
+    ).toBe(true);
     const expired = verdictOf(replace(cleanInsurance(), specId, failedRecord(specId, undefined, { waiver: w, waiverExpired: true })));
     expect(expired.reasons).toEqual([`1 blocking requirement(s) failed: ${specId} [spec] (its waiver expired)`]);
   });
@@ -71,11 +83,15 @@ describe('certificationVerdict', () => {
   it('vendor requirements block only under strictPolicy with vendor conventions on', () => {
     const failing = replace(cleanInsurance(), vendorId, failedRecord(vendorId));
     expect(mixedVerdict(failing, { vendorConventions: true }).certifiable).toBe(true);
-    expect(mixedVerdict(failing, { vendorConventions: true, strictPolicy: true }).reasons).toEqual([`1 blocking requirement(s) failed: ${vendorId} [vendor]`]);
+    expect(mixedVerdict(failing, { vendorConventions: true, strictPolicy: true }).reasons).toEqual([
+      `1 blocking requirement(s) failed: ${vendorId} [vendor]`,
+    ]);
     expect(mixedVerdict(failing, { vendorConventions: false, strictPolicy: true }).certifiable).toBe(true);
   });
 
   it('a spec that cannot be hashed blocks: the pack could not say what it certifies against', () => {
-    expect(verdictOf(cleanInsurance(), {}, ['insurance'], 'not readable').reasons).toEqual(['the spec could not be hashed, so the pack cannot name what it certifies against: not readable']);
+    expect(verdictOf(cleanInsurance(), {}, ['insurance'], 'not readable').reasons).toEqual([
+      'the spec could not be hashed, so the pack cannot name what it certifies against: not readable',
+    ]);
   });
 });

@@ -18,11 +18,22 @@ function waiverFile(content: string, dir = tempDir(), name = 'waivers.yaml'): st
 }
 
 const ENTRY = '  - { requirement: INS-LIM-003, reason: "fix in release 4.2 (TICKET-1)", owner: "partner QA", expires: 2099-12-31 }\n';
-const waiver = (patch: Record<string, unknown> = {}) => ({ requirement: 'INS-LIM-003', reason: 'known', owner: 'qa', expires: '2099-12-31', entry: 1, ...patch });
+const waiver = (patch: Record<string, unknown> = {}) => ({
+  requirement: 'INS-LIM-003',
+  reason: 'known',
+  owner: 'qa',
+  expires: '2099-12-31',
+  entry: 1,
+  ...patch,
+});
 
 describe('the waiver file', () => {
   it('loads valid entries, numbered from 1, with the hash of the file', () => {
-    const file = loadWaiverFile(waiverFile(`waivers:\n${ENTRY}  - { requirement: INS-LIM-001, row: "contractId of 1*", reason: r, owner: o, expires: "2020-01-01" }\n`));
+    const file = loadWaiverFile(
+      waiverFile(
+        `waivers:\n${ENTRY}  - { requirement: INS-LIM-001, row: "contractId of 1*", reason: r, owner: o, expires: "2020-01-01" }\n`,
+      ),
+    );
     expect(file.waivers).toEqual([
       { requirement: 'INS-LIM-003', reason: 'fix in release 4.2 (TICKET-1)', owner: 'partner QA', expires: '2099-12-31', entry: 1 },
       { requirement: 'INS-LIM-001', row: 'contractId of 1*', reason: 'r', owner: 'o', expires: '2020-01-01', entry: 2 },
@@ -34,26 +45,44 @@ describe('the waiver file', () => {
     ['waivers: [', 'not valid YAML'],
     ['[]', '(top level): must be object'],
     ['waivers:\n  - { requirement: INS-LIM-003, reason: r, expires: 2099-12-31 }\n', "entry 1: must have required property 'owner'"],
-    ['waivers:\n  - { requirement: INS-LIM-003, reason: r, owner: o, expires: 31.12.2099 }\n', 'entry 1.expires: must be a date, yyyy-mm-dd'],
+    [
+      'waivers:\n  - { requirement: INS-LIM-003, reason: r, owner: o, expires: 31.12.2099 }\n',
+      'entry 1.expires: must be a date, yyyy-mm-dd',
+    ],
     ['waivers:\n  - { requirement: INS-LIM-003, reason: r, owner: o, expires: 2099-12-31, until: x }\n', 'entry 1: unknown key "until"'],
-    [`waivers:\n${ENTRY}  - { requirement: INS-XXX-999, reason: r, owner: o, expires: 2099-12-31 }\n`, 'entry 2: requirement INS-XXX-999 is not in specs/requirements.yaml'],
+    [
+      `waivers:\n${ENTRY}  - { requirement: INS-XXX-999, reason: r, owner: o, expires: 2099-12-31 }\n`,
+      'entry 2: requirement INS-XXX-999 is not in specs/requirements.yaml',
+    ],
     ['waivers:\n  - { requirement: ins-lim-003, reason: r, owner: o, expires: 2099-12-31 }\n', 'entry 1.requirement: must match pattern'],
   ])('refuses %j with a short message naming the file and the entry', (content, message) => {
     const path = waiverFile(content);
-    const oneLine = expect.stringMatching(new RegExp(`^TARGET_FILE_INVALID: waiver file ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: [^\n]*${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^\n]*$`));
+    const oneLine = expect.stringMatching(
+      new RegExp(
+        `^TARGET_FILE_INVALID: waiver file ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: [^\n]*${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^\n]*$`,
+      ),
+    );
     expect(() => loadWaiverFile(path)).toThrow(expect.objectContaining({ code: 'TARGET_FILE_INVALID', message: oneLine }));
   });
 
   it('reads at most 1 MiB of a waiver file: a huge one ends in one short line', () => {
     const path = waiverFile(`waivers: []\n# ${'x'.repeat(2 * 1024 * 1024)}\n`);
-    expect(() => loadWaiverFile(path)).toThrow(expect.objectContaining({ code: 'TARGET_FILE_INVALID', message: expect.stringMatching(/^TARGET_FILE_INVALID: waiver file .*: is larger than 1 MiB; a waiver file is a few kilobytes$/) }));
+    expect(() => loadWaiverFile(path)).toThrow(
+      expect.objectContaining({
+        code: 'TARGET_FILE_INVALID',
+        message: expect.stringMatching(/^TARGET_FILE_INVALID: waiver file .*: is larger than 1 MiB; a waiver file is a few kilobytes$/),
+      }),
+    );
   });
 
   it('examples/waivers.example.yaml is a valid waiver file', () => {
-    expect(loadWaiverFile(join(ROOT, 'examples', 'waivers.example.yaml')).waivers.map((w) => w.requirement)).toEqual(['INS-LIM-003', 'BUS-RUN-004']);
+    expect(loadWaiverFile(join(ROOT, 'examples', 'waivers.example.yaml')).waivers.map((w) => w.requirement)).toEqual([
+      'INS-LIM-003',
+      'BUS-RUN-004',
+    ]);
   });
 
-  it('is found from CONFORMANCE_WAIVERS, else the target file\'s waivers key, else waivers.yaml beside the target file', () => {
+  it("is found from CONFORMANCE_WAIVERS, else the target file's waivers key, else waivers.yaml beside the target file", () => {
     const dir = tempDir();
     const target = join(dir, 'target.yaml');
     writeFileSync(target, 'name: t\nkind: staging\nservices: {}\n');
@@ -117,7 +146,11 @@ describe('applying waivers', () => {
 
   it('the reports show a waived failure as waived with its waiver, and list expired and unused waivers', () => {
     const expired = failedRecord('INS-LIM-001', 'contractId of 128 characters is accepted');
-    const { tests, uses } = applyWaivers([failing, expired], [waiver(), waiver({ requirement: 'INS-LIM-001', expires: '2020-01-01', entry: 2 }), waiver({ requirement: 'INS-LIM-002', entry: 3 })], TODAY);
+    const { tests, uses } = applyWaivers(
+      [failing, expired],
+      [waiver(), waiver({ requirement: 'INS-LIM-001', expires: '2020-01-01', entry: 2 }), waiver({ requirement: 'INS-LIM-002', entry: 3 })],
+      TODAY,
+    );
     const s = { ...summary(tests), waivers: { file: 'waivers.yaml', uses } };
     const text = renderText(s);
     expect(closingLines(s)).toEqual(['conformance: 0 passed, 1 failed, 0 skipped', 'waived: 1 (waivers.yaml; not passes)']);
@@ -144,7 +177,10 @@ describe('applying waivers', () => {
       { path: 'a', summary: shard([failing]) },
       { path: 'b', summary: shard([record('INS-LIM-001')]) },
     ]);
-    expect(merged.waivers?.uses.map((u) => [u.entry, u.status, u.tests.length])).toEqual([[1, 'applied', 1], [2, 'unused', 0]]);
+    expect(merged.waivers?.uses.map((u) => [u.entry, u.status, u.tests.length])).toEqual([
+      [1, 'applied', 1],
+      [2, 'unused', 0],
+    ]);
     expect(merged.counts.waived).toBe(1);
   });
 });

@@ -18,7 +18,8 @@ function shellLines(doc: Record<string, unknown>): string[] {
   const lines: string[] = [];
   const visit = (node: unknown, key?: string) => {
     if (typeof node === 'string' && (key === 'run' || key === 'script')) lines.push(...node.split('\n'));
-    else if (Array.isArray(node)) node.forEach((item) => (key === 'script' && typeof item === 'string' ? lines.push(...item.split('\n')) : visit(item)));
+    else if (Array.isArray(node))
+      node.forEach((item) => (key === 'script' && typeof item === 'string' ? lines.push(...item.split('\n')) : visit(item)));
     else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) visit(v, k);
   };
   visit(doc);
@@ -28,7 +29,8 @@ function shellLines(doc: Record<string, unknown>): string[] {
 function checkCommands(lines: string[]): string[] {
   const problems: string[] = [];
   for (const line of lines) {
-    for (const match of line.matchAll(/npm run ([\w:-]+)/g)) if (!scripts.includes(match[1])) problems.push(`npm run ${match[1]}: no such script`);
+    for (const match of line.matchAll(/npm run ([\w:-]+)/g))
+      if (!scripts.includes(match[1])) problems.push(`npm run ${match[1]}: no such script`);
     for (const match of line.matchAll(/npx partner-conformance (\S+)([^;&|]*)/g)) {
       const command = COMMANDS.find((c) => c.name === match[1]);
       if (!command) {
@@ -36,7 +38,8 @@ function checkCommands(lines: string[]): string[] {
         continue;
       }
       for (const flag of match[2].match(/--[\w-]+/g) ?? []) {
-        if (flag !== '--help' && !command.options.some((o) => o.flag === flag)) problems.push(`partner-conformance ${command.name} ${flag}: no such option`);
+        if (flag !== '--help' && !command.options.some((o) => o.flag === flag))
+          problems.push(`partner-conformance ${command.name} ${flag}: no such option`);
       }
     }
   }

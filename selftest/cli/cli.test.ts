@@ -12,10 +12,11 @@ import { planRun } from '../../harness/cli/run.ts';
 import { diffRuns } from '../../harness/report/diff.ts';
 import { CLI, QUICK_RUN, ROOT, runSuite, tempDir, type SuiteRun } from '../helpers.ts';
 
-const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
 
 describe('help', () => {
-  it('--help lists every command, and each command\'s --help lists its options', () => {
+  it("--help lists every command, and each command's --help lists its options", () => {
     const top = cli('--help');
     expect(top.status).toBe(0);
     for (const c of COMMANDS) expect(top.stdout).toContain(`  ${c.name}`);
@@ -36,8 +37,18 @@ describe('help', () => {
 
 describe('settings precedence: defaults < target file < environment < command line', () => {
   it('the command line wins over the environment', () => {
-    const plan = planRun(['--depth', 'nightly', '--seed', '5', '--areas', 'insurance', '--shard', '2/4'], { CONFORMANCE_RUNS: '7', CONFORMANCE_SEED: '9', CONFORMANCE_AREAS: 'speech' });
-    expect(plan.env).toMatchObject({ CONFORMANCE_RUNS: '100', CONFORMANCE_DEPTH: 'nightly', CONFORMANCE_SEED: '5', CONFORMANCE_AREAS: 'insurance', CONFORMANCE_PACE_SHARE: '0.25' });
+    const plan = planRun(['--depth', 'nightly', '--seed', '5', '--areas', 'insurance', '--shard', '2/4'], {
+      CONFORMANCE_RUNS: '7',
+      CONFORMANCE_SEED: '9',
+      CONFORMANCE_AREAS: 'speech',
+    });
+    expect(plan.env).toMatchObject({
+      CONFORMANCE_RUNS: '100',
+      CONFORMANCE_DEPTH: 'nightly',
+      CONFORMANCE_SEED: '5',
+      CONFORMANCE_AREAS: 'insurance',
+      CONFORMANCE_PACE_SHARE: '0.25',
+    });
     expect(plan.vitestArgs).toContain('--shard=2/4');
   });
 
@@ -52,7 +63,14 @@ describe('settings precedence: defaults < target file < environment < command li
  * of their path): the merge must join every area's evidence from both shards. Their clean run is both the
  * unsharded run the shards are held to and the older run of the diff.
  */
-const FILES = ['suites/speech/claims.test.ts', 'suites/speech/valid.test.ts', 'suites/identity/scopes.test.ts', 'suites/identity/response.test.ts', 'suites/insurance/response.test.ts', 'suites/insurance/limits.test.ts'];
+const FILES = [
+  'suites/speech/claims.test.ts',
+  'suites/speech/valid.test.ts',
+  'suites/identity/scopes.test.ts',
+  'suites/identity/response.test.ts',
+  'suites/insurance/response.test.ts',
+  'suites/insurance/limits.test.ts',
+];
 const ENV = { ...QUICK_RUN, CONFORMANCE_SEED: '20261121' };
 let cleanRun: Promise<SuiteRun> | undefined;
 const clean = () => (cleanRun ??= runSuite({ env: ENV, files: FILES }));
@@ -64,7 +82,11 @@ const countsOf = (run: SuiteRun) => {
 
 describe('shards', () => {
   it('two shards, merged, give the counts and the requirement ids of the unsharded run', async () => {
-    const [whole, ...shards] = await Promise.all([clean(), runSuite({ env: ENV, files: ['--shard', '1/2', ...FILES] }), runSuite({ env: ENV, files: ['--shard', '2/2', ...FILES] })]);
+    const [whole, ...shards] = await Promise.all([
+      clean(),
+      runSuite({ env: ENV, files: ['--shard', '1/2', ...FILES] }),
+      runSuite({ env: ENV, files: ['--shard', '2/2', ...FILES] }),
+    ]);
     for (const s of shards) expect(s.stdout).toContain("of every documented limit (this shard's share)");
     const harsOf = (s: SuiteRun) => s.summary!.evidence?.files.map((f) => f.file).sort();
     expect(harsOf(shards[0])).toEqual(['evidence/identity.har', 'evidence/insurance.har', 'evidence/speech.har']);
@@ -74,12 +96,23 @@ describe('shards', () => {
     expect(merge.status, merge.stdout + merge.stderr).toBe(0);
     const merged = (await import('../../harness/report/merge.ts')).readSummary(mergedDir);
     expect(whole.summary!.counts.passed).toBeGreaterThan(40);
-    expect({ passed: merged.counts.passed, failed: merged.counts.failed, skipped: merged.counts.skipped, total: merged.counts.total }).toEqual(countsOf(whole));
+    expect({
+      passed: merged.counts.passed,
+      failed: merged.counts.failed,
+      skipped: merged.counts.skipped,
+      total: merged.counts.total,
+    }).toEqual(countsOf(whole));
     expect([...new Set(merged.tests.map((t) => t.requirement))].sort()).toEqual(requirementIds(whole));
     expect(shards[0].summary!.counts.total).toBeGreaterThan(0);
     expect(shards[1].summary!.counts.total).toBeGreaterThan(0);
     // The shards' evidence, as one set: every entry of each shard once, every test pointing at its own.
-    const entriesOf = (dir: string, summary: { evidence?: { files: Array<{ file: string }> } }) => (summary.evidence?.files ?? []).flatMap(({ file }) => (JSON.parse(readFileSync(join(dir, file), 'utf8')).log.entries as Array<{ _id: string; request: { url: string } }>).map((e) => ({ ref: `${file}#${e._id}`, url: e.request.url })));
+    const entriesOf = (dir: string, summary: { evidence?: { files: Array<{ file: string }> } }) =>
+      (summary.evidence?.files ?? []).flatMap(({ file }) =>
+        (JSON.parse(readFileSync(join(dir, file), 'utf8')).log.entries as Array<{ _id: string; request: { url: string } }>).map((e) => ({
+          ref: `${file}#${e._id}`,
+          url: e.request.url,
+        })),
+      );
     const mergedEntries = new Map(entriesOf(mergedDir, merged).map((e) => [e.ref, e.url]));
     expect(mergedEntries.size).toBe(shards.reduce((n, s) => n + entriesOf(s.reportDir, s.summary!).length, 0));
     // Each test's exchanges in its shard's files, by URL: the merged test points at the same ones.
@@ -88,7 +121,12 @@ describe('shards', () => {
       return s.summary!.tests.map((t) => t.evidence?.map((ref) => urls.get(ref)));
     });
     expect(merged.tests.filter((t) => t.evidence?.length).length).toBeGreaterThan(40);
-    merged.tests.forEach((t, i) => expect(t.evidence?.map((ref) => mergedEntries.get(ref)), t.title).toEqual(urlsInShard[i]));
+    merged.tests.forEach((t, i) =>
+      expect(
+        t.evidence?.map((ref) => mergedEntries.get(ref)),
+        t.title,
+      ).toEqual(urlsInShard[i]),
+    );
   }, 180_000);
 });
 
@@ -99,10 +137,13 @@ describe('a run with a fault, beside a clean run of the same seed', () => {
   let failedTitles: string[];
   beforeAll(async () => {
     [older, faulty] = await Promise.all([clean(), runSuite({ env: { ...ENV, CONFORMANCE_SANDBOX_FAULTS: FAULT }, files: FILES })]);
-    failedTitles = faulty.summary!.tests.filter((t) => t.verdict === 'failed').map((t) => t.title).sort();
+    failedTitles = faulty
+      .summary!.tests.filter((t) => t.verdict === 'failed')
+      .map((t) => t.title)
+      .sort();
   }, 120_000);
 
-  it('fails on the requirement the fault names, printed once in the project\'s words, with the exchange it is about as evidence', () => {
+  it("fails on the requirement the fault names, printed once in the project's words, with the exchange it is about as evidence", () => {
     expect(older.code, older.stdout.slice(-2000)).toBe(0);
     expect(faulty.code).toBe(1);
     const failed = faulty.summary!.tests.filter((t) => t.verdict === 'failed');
@@ -115,14 +156,18 @@ describe('a run with a fault, beside a clean run of the same seed', () => {
     expect(faulty.stdout).toMatch(/\nconformance: \d+ passed, 1 failed, 0 skipped\n/);
     // Its evidence: the exchange the failure is about, in its area's HAR, where a HAR reader finds it.
     expect(failed[0].evidence!.every((ref) => ref.startsWith('evidence/insurance.har#'))).toBe(true);
-    const entries = JSON.parse(readFileSync(join(faulty.reportDir, 'evidence/insurance.har'), 'utf8')).log.entries as Array<{ _id: string; request: { method: string; headers: unknown[] }; response: { status: number } }>;
+    const entries = JSON.parse(readFileSync(join(faulty.reportDir, 'evidence/insurance.har'), 'utf8')).log.entries as Array<{
+      _id: string;
+      request: { method: string; headers: unknown[] };
+      response: { status: number };
+    }>;
     const cited = failed[0].evidence!.map((ref) => entries.find((e) => `evidence/insurance.har#${e._id}` === ref)!);
     expect(cited.filter((e) => e.request.method === 'POST' && e.response.status === 201)).not.toEqual([]);
     expect(cited[0].request.headers).toEqual(expect.arrayContaining([{ name: 'authorization', value: 'Bearer ***' }]));
     for (const t of faulty.summary!.tests) expect(t.evidence?.length, t.title).toBeGreaterThan(0);
   });
 
-  it('diff lists exactly the fault\'s failures as new, and exits 1; the other way round, as fixed', () => {
+  it("diff lists exactly the fault's failures as new, and exits 1; the other way round, as fixed", () => {
     expect(failedTitles.length).toBeGreaterThan(0);
     const diff = diffRuns(older.summary!, faulty.summary!);
     expect(diff.newFailures.map((t) => t.title).sort()).toEqual(failedTitles);
@@ -133,7 +178,7 @@ describe('a run with a fault, beside a clean run of the same seed', () => {
     expect(cli('diff', faulty.reportDir, older.reportDir).stdout).toContain(`fixed: ${failedTitles.length}`);
   });
 
-  it('--only-failed reruns exactly those tests, with the failed run\'s seed; passing against a clean sandbox, diff --rerun calls them flaky', async () => {
+  it("--only-failed reruns exactly those tests, with the failed run's seed; passing against a clean sandbox, diff --rerun calls them flaky", async () => {
     const rerunDir = tempDir('pc-rerun-');
     const rerun = await runSuite({ env: QUICK_RUN, files: ['--only-failed', '--from', faulty.reportDir], reportDir: rerunDir });
     expect(rerun.code, rerun.stdout.slice(-2000)).toBe(0);

@@ -17,7 +17,19 @@ import { readJson, runCli } from '../certify/_cli.ts';
 import { CLI, ROOT, tempDir } from '../helpers.ts';
 
 const cli = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1', CONFORMANCE_REPORT_DIR: tempDir('pc-report-'), CONFORMANCE_SEED: '', CONFORMANCE_AREAS: '', ...env } });
+  spawnSync(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      CONFORMANCE_REPORT_DIR: tempDir('pc-report-'),
+      CONFORMANCE_SEED: '',
+      CONFORMANCE_AREAS: '',
+      ...env,
+    },
+  });
 
 /** One line on stderr, exit 2, and nothing of vitest (no run, no stack trace). */
 function expectOneLine(out: ReturnType<typeof cli>, line: string | RegExp): void {
@@ -29,29 +41,61 @@ function expectOneLine(out: ReturnType<typeof cli>, line: string | RegExp): void
 
 function insuranceOnly(): string {
   const file = join(tempDir('pc-refusals-'), 'target.yaml');
-  writeFileSync(file, stringify({ name: 'insurance-only', kind: 'staging', areas: ['insurance'], services: { insurance: { url: 'http://127.0.0.1:9', token: 'refusals-token' } } }));
+  writeFileSync(
+    file,
+    stringify({
+      name: 'insurance-only',
+      kind: 'staging',
+      areas: ['insurance'],
+      services: { insurance: { url: 'http://127.0.0.1:9', token: 'refusals-token' } },
+    }),
+  );
   return file;
 }
 
 describe('unknown options', () => {
   it('run: one line with the option it most likely meant, before vitest starts', () => {
-    expectOneLine(cli(['run', '--depht', 'quick']), 'partner-conformance run: unknown option --depht; did you mean --depth? (--help lists the options)');
-    expectOneLine(cli(['run', '--sede=3']), 'partner-conformance run: unknown option --sede; did you mean --seed? (--help lists the options)');
-    expectOneLine(cli(['run', '--bial', '1']), 'partner-conformance run: unknown option --bial; did you mean --bail? (--help lists the options)');
-    expectOneLine(cli(['run', '--nothing-like-it']), 'partner-conformance run: unknown option --nothing-like-it (--help lists the options)');
+    expectOneLine(
+      cli(['run', '--depht', 'quick']),
+      'partner-conformance run: unknown option --depht; did you mean --depth? (--help lists the options)',
+    );
+    expectOneLine(
+      cli(['run', '--sede=3']),
+      'partner-conformance run: unknown option --sede; did you mean --seed? (--help lists the options)',
+    );
+    expectOneLine(
+      cli(['run', '--bial', '1']),
+      'partner-conformance run: unknown option --bial; did you mean --bail? (--help lists the options)',
+    );
+    expectOneLine(
+      cli(['run', '--nothing-like-it']),
+      'partner-conformance run: unknown option --nothing-like-it (--help lists the options)',
+    );
   }, 120_000);
 
   it('certify, merge and diff the same way', () => {
-    expectOneLine(cli(['certify', '--keey', 'k.pem']), 'partner-conformance certify: unknown option --keey; did you mean --key? (--help lists the options)');
-    expectOneLine(cli(['merge', '--reprots', 'x']), 'partner-conformance merge: unknown option --reprots; did you mean --reports? (--help lists the options)');
-    expectOneLine(cli(['diff', 'a', 'b', '--rerum', 'x']), 'partner-conformance diff: unknown option --rerum; did you mean --rerun? (--help lists the options)');
+    expectOneLine(
+      cli(['certify', '--keey', 'k.pem']),
+      'partner-conformance certify: unknown option --keey; did you mean --key? (--help lists the options)',
+    );
+    expectOneLine(
+      cli(['merge', '--reprots', 'x']),
+      'partner-conformance merge: unknown option --reprots; did you mean --reports? (--help lists the options)',
+    );
+    expectOneLine(
+      cli(['diff', 'a', 'b', '--rerum', 'x']),
+      'partner-conformance diff: unknown option --rerum; did you mean --rerun? (--help lists the options)',
+    );
   }, 120_000);
 });
 
 describe('settings that cannot be used: SETTING_INVALID, named as the user gave them', () => {
   it('a flag by the flag, a variable by the variable', () => {
     expectOneLine(cli(['run', '--seed', 'abc']), 'partner-conformance run: SETTING_INVALID: --seed must be an integer, got "abc"');
-    expectOneLine(cli(['run', '--areas', 'bussiness']), /^partner-conformance run: SETTING_INVALID: --areas: unknown area "bussiness"; the areas are /);
+    expectOneLine(
+      cli(['run', '--areas', 'bussiness']),
+      /^partner-conformance run: SETTING_INVALID: --areas: unknown area "bussiness"; the areas are /,
+    );
     const reports = tempDir('pc-report-');
     const byVariable = cli(['run'], { CONFORMANCE_SEED: 'abc', CONFORMANCE_REPORT_DIR: reports });
     expectOneLine(byVariable, 'partner-conformance: SETTING_INVALID: CONFORMANCE_SEED must be an integer, got "abc"');
@@ -60,7 +104,8 @@ describe('settings that cannot be used: SETTING_INVALID, named as the user gave 
 
   it('areas the target file does not check are named, with the areas it does', () => {
     const target = insuranceOnly();
-    const line = (name: string) => `partner-conformance: SETTING_INVALID: ${name} names business, which target file "insurance-only" does not check (its areas: insurance)`;
+    const line = (name: string) =>
+      `partner-conformance: SETTING_INVALID: ${name} names business, which target file "insurance-only" does not check (its areas: insurance)`;
     expectOneLine(cli(['run', '--target', target], { CONFORMANCE_AREAS: 'business' }), line('CONFORMANCE_AREAS'));
     expectOneLine(cli(['run', '--target', target, '--areas', 'business,insurance']), line('--areas'));
   }, 120_000);
@@ -69,26 +114,56 @@ describe('settings that cannot be used: SETTING_INVALID, named as the user gave 
 describe('a report folder that cannot be made or written', () => {
   it('is refused before the run, in one line, and nothing is written (a virtual file system once made the run spin)', () => {
     const started = Date.now();
-    expectOneLine(cli(['run', '--reports', '/proc/pc-conformance-reports']), 'partner-conformance run: SETTING_INVALID: --reports: /proc/pc-conformance-reports cannot be created (ENOENT); the run did not start and wrote no report');
+    expectOneLine(
+      cli(['run', '--reports', '/proc/pc-conformance-reports']),
+      'partner-conformance run: SETTING_INVALID: --reports: /proc/pc-conformance-reports cannot be created (ENOENT); the run did not start and wrote no report',
+    );
     expect(Date.now() - started).toBeLessThan(30_000);
     const file = join(tempDir('pc-report-'), 'not-a-folder');
     writeFileSync(file, '');
     // Once an EEXIST stack trace and exit 1, which means a contract failure.
-    expectOneLine(cli(['run'], { CONFORMANCE_REPORT_DIR: file }), `partner-conformance run: SETTING_INVALID: CONFORMANCE_REPORT_DIR: ${file} is a file (or lies under one), not a folder; the run did not start and wrote no report`);
-    expectOneLine(cli(['run'], { CONFORMANCE_REPORT_DIR: join(file, 'under') }), /CONFORMANCE_REPORT_DIR: .*under is a file \(or lies under one\), not a folder/);
+    expectOneLine(
+      cli(['run'], { CONFORMANCE_REPORT_DIR: file }),
+      `partner-conformance run: SETTING_INVALID: CONFORMANCE_REPORT_DIR: ${file} is a file (or lies under one), not a folder; the run did not start and wrote no report`,
+    );
+    expectOneLine(
+      cli(['run'], { CONFORMANCE_REPORT_DIR: join(file, 'under') }),
+      /CONFORMANCE_REPORT_DIR: .*under is a file \(or lies under one\), not a folder/,
+    );
   }, 120_000);
 
   it('certify --out the same way: exit 2, no pack', () => {
-    expectOneLine(cli(['certify', '--target', insuranceOnly(), '--out', '/proc/pc-conformance-pack']), 'partner-conformance certify: /proc/pc-conformance-pack cannot be created (ENOENT)');
+    expectOneLine(
+      cli(['certify', '--target', insuranceOnly(), '--out', '/proc/pc-conformance-pack']),
+      'partner-conformance certify: /proc/pc-conformance-pack cannot be created (ENOENT)',
+    );
   }, 120_000);
 
   it('that fails only when the reports are written (vitest run directly) ends the run with one line and exit 2, never spinning', () => {
-    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'vitest.config.ts', 'suites/insurance/limits.test.ts', '-t', 'INS-LIM-001'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 240_000,
-      env: { ...process.env, NO_COLOR: '1', CONFORMANCE_REPORT_DIR: '/proc/pc-conformance-reports', CONFORMANCE_WORKERS: '1', CONFORMANCE_TARGET: '' },
-    });
+    const run = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
+        'run',
+        '--config',
+        'vitest.config.ts',
+        'suites/insurance/limits.test.ts',
+        '-t',
+        'INS-LIM-001',
+      ],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 240_000,
+        env: {
+          ...process.env,
+          NO_COLOR: '1',
+          CONFORMANCE_REPORT_DIR: '/proc/pc-conformance-reports',
+          CONFORMANCE_WORKERS: '1',
+          CONFORMANCE_TARGET: '',
+        },
+      },
+    );
     expect(run.signal, 'killed at the timeout: the run did not end by itself').toBeNull();
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('partner-conformance: the reports could not be written to /proc/pc-conformance-reports (ENOENT)');

@@ -56,7 +56,16 @@ describe('the suite against a standalone sandbox', () => {
       const sandboxTarget = parse(readFileSync(target, 'utf8')) as { services: { insurance: { url: string } } };
       const url = new URL(sandboxTarget.services.insurance.url);
       const file = join(tempDir(), 'production.yaml');
-      writeFileSync(file, stringify({ ...sandboxTarget, name: 'prod', kind: 'production', areas: ['insurance'], services: { insurance: { ...sandboxTarget.services.insurance, url: `${server.base}${url.pathname}` } } }));
+      writeFileSync(
+        file,
+        stringify({
+          ...sandboxTarget,
+          name: 'prod',
+          kind: 'production',
+          areas: ['insurance'],
+          services: { insurance: { ...sandboxTarget.services.insurance, url: `${server.base}${url.pathname}` } },
+        }),
+      );
       const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: file }, files: INSURANCE });
       expect(run.code).toBe(2);
       const tests = run.summary!.tests;
@@ -76,7 +85,10 @@ describe('bad targets', () => {
   it('a service nobody listens on is found once, before its tests, which end as tool errors (exit 2) costing under 10 seconds of test time, not contract failures', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
     const file = join(tempDir(), 'down.yaml');
-    writeFileSync(file, stringify({ name: 'down', kind: 'staging', areas: ['insurance'], services: { insurance: { url, token: 'tok-unreachable' } } }));
+    writeFileSync(
+      file,
+      stringify({ name: 'down', kind: 'staging', areas: ['insurance'], services: { insurance: { url, token: 'tok-unreachable' } } }),
+    );
     const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: file }, files: INSURANCE, timeoutMs: 90_000 });
     expect(run.code).toBe(2);
     const tests = run.summary!.tests;
@@ -92,15 +104,22 @@ describe('bad targets', () => {
     expect(run.summary!.counts.contractFailures).toBe(0);
     expect(run.stdout).toMatch(/conformance: 0 passed, \d+ failed, \d+ skipped\ntool errors: \d+ \(TARGET_UNREACHABLE \d+\)/);
     expect(readFileSync(join(run.reportDir, 'junit.xml'), 'utf8')).toContain('<error type="TARGET_UNREACHABLE"');
-    console.log(`[e2e] unreachable: wall ${(run.wallMs / 1000).toFixed(1)} s, summed test time ${(testTime / 1000).toFixed(1)} s, ${ran.length} tool errors`);
+    console.log(
+      `[e2e] unreachable: wall ${(run.wallMs / 1000).toFixed(1)} s, summed test time ${(testTime / 1000).toFixed(1)} s, ${ran.length} tool errors`,
+    );
   }, 120_000);
 
   it('a broken target file stops the run at once, naming the file and the key', async () => {
     const file = join(tempDir(), 'broken.yaml');
-    writeFileSync(file, 'name: broken\nkind: staging\nservices:\n  insurance: { url: "https://x.test", token: "${PC_NOT_SET_ANYWHERE}" }\n');
+    writeFileSync(
+      file,
+      'name: broken\nkind: staging\nservices:\n  insurance: { url: "https://x.test", token: "${PC_NOT_SET_ANYWHERE}" }\n',
+    );
     const run = await runSuite({ env: { CONFORMANCE_TARGET: file }, files: INSURANCE });
     expect(run.code).toBe(2);
-    expect(run.stdout + run.stderr).toContain(`${file}: key "services.insurance.token" refers to environment variable \${PC_NOT_SET_ANYWHERE}`);
+    expect(run.stdout + run.stderr).toContain(
+      `${file}: key "services.insurance.token" refers to environment variable \${PC_NOT_SET_ANYWHERE}`,
+    );
     // Stopped before vitest started: no vitest output, no stack trace; reports say the run errored.
     expect(run.stdout + run.stderr).not.toMatch(/RUN\s+v\d|\n\s+at /);
     expect(run.summary?.status).toBe('errored');

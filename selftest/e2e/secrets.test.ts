@@ -24,7 +24,16 @@ import { startSandbox } from '../../sandbox/server.ts';
 import { filesUnder, QUICK_RUN, runSuite, tempDir } from '../helpers.ts';
 
 const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
-const FAULTS = ['spe-echo-token', 'spe-no-auth-served', 'idn-client-secret-unchecked', 'idn-token-not-verified', 'inv-no-auth', 'ins-no-auth', 'bus-run-html-400', 'bus-run-500-on-valid'];
+const FAULTS = [
+  'spe-echo-token',
+  'spe-no-auth-served',
+  'idn-client-secret-unchecked',
+  'idn-token-not-verified',
+  'inv-no-auth',
+  'ins-no-auth',
+  'bus-run-html-400',
+  'bus-run-500-on-valid',
+];
 
 /** Every form a secret can take on its way into a message. */
 export function encodedForms(secret: string): string[] {
@@ -60,9 +69,33 @@ export function hiddenInBase64(text: string, secret: string): boolean {
 async function packOf(summary: RunSummary, reportDir: string, targetFile: string): Promise<void> {
   const target = loadTarget(targetFile);
   const verdict = certificationVerdict({ summary, registry: requirements(), areas: AREAS, allAreas: AREAS });
-  const run = { depth: 'standard', runs: summary.runs, seed: summary.seed, startedAt: summary.startedAt ?? summary.generatedAt, endedAt: summary.generatedAt };
+  const run = {
+    depth: 'standard',
+    runs: summary.runs,
+    seed: summary.seed,
+    startedAt: summary.startedAt ?? summary.generatedAt,
+    endedAt: summary.generatedAt,
+  };
   const file = maskedTargetFile(targetFile, target.redactor);
-  const manifest = { suite: suiteIdentity(), spec: specDigest(), target: { name: target.name, kind: target.kind, areas: [...AREAS], vendorConventions: target.vendorConventions, strictPolicy: target.strictPolicy, source: 'target.yaml', file }, run, waivers: null, documents: summary.documents ?? [], counts: summary.counts, verdict, signing: { signed: false as const, why: 'selftest' } };
+  const manifest = {
+    suite: suiteIdentity(),
+    spec: specDigest(),
+    target: {
+      name: target.name,
+      kind: target.kind,
+      areas: [...AREAS],
+      vendorConventions: target.vendorConventions,
+      strictPolicy: target.strictPolicy,
+      source: 'target.yaml',
+      file,
+    },
+    run,
+    waivers: null,
+    documents: summary.documents ?? [],
+    counts: summary.counts,
+    verdict,
+    signing: { signed: false as const, why: 'selftest' },
+  };
   const dir = join(reportDir, 'certification');
   preparePackFolder(dir);
   await writePack({ dir, summary, runReportDir: reportDir, manifest });
@@ -85,14 +118,26 @@ describe('secrets made of every ASCII punctuation character', () => {
       const secret = `PCMARK${randomBytes(6).toString('hex')}~!()'&=+/%`;
       const dir = tempDir('pc-yaml-secret-');
       const target = join(dir, 'target.yaml');
-      writeFileSync(target, `name: yaml-secret\nkind: staging\nservices:\n  insurance:\n    url: http://127.0.0.1:9\n    token: ${sigil}${secret}\n`);
+      writeFileSync(
+        target,
+        `name: yaml-secret\nkind: staging\nservices:\n  insurance:\n    url: http://127.0.0.1:9\n    token: ${sigil}${secret}\n`,
+      );
       const run = await runSuite({ env: { CONFORMANCE_TARGET: target }, reportDir: join(dir, 'reports'), timeoutMs: 60_000 });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(`${target}: not valid YAML at line 6, key "services.insurance.token": `);
-      const texts: Array<[string, string]> = [['console', run.stdout + run.stderr], ...[...filesUnder(run.reportDir)].map((f): [string, string] => [relative(run.reportDir, f), readFileSync(f, 'latin1')])];
+      const texts: Array<[string, string]> = [
+        ['console', run.stdout + run.stderr],
+        ...[...filesUnder(run.reportDir)].map((f): [string, string] => [relative(run.reportDir, f), readFileSync(f, 'latin1')]),
+      ];
       expect(texts.map(([where]) => where).sort()).toEqual(['conformance.json', 'conformance.md', 'console', 'junit.xml']);
-      const leaks = texts.flatMap(([where, text]) => encodedForms(secret).filter((form) => text.includes(form)).map((form) => `${where}: ${sigil} as ${form.slice(0, 12)}`));
-      expect(leaks.concat(texts.filter(([, text]) => text.includes(secret.slice(0, 18))).map(([where]) => `${where}: the marker`))).toEqual([]);
+      const leaks = texts.flatMap(([where, text]) =>
+        encodedForms(secret)
+          .filter((form) => text.includes(form))
+          .map((form) => `${where}: ${sigil} as ${form.slice(0, 12)}`),
+      );
+      expect(leaks.concat(texts.filter(([, text]) => text.includes(secret.slice(0, 18))).map(([where]) => `${where}: the marker`))).toEqual(
+        [],
+      );
     }
   }, 120_000);
 
@@ -111,19 +156,34 @@ describe('secrets made of every ASCII punctuation character', () => {
     const dir = tempDir('pc-secrets-');
     try {
       const targetFile = sandbox.writeTarget(join(dir, 'target.yaml'));
-      const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: targetFile, CONFORMANCE_SHRINK: '0' }, reportDir: join(dir, 'reports'), timeoutMs: 300_000 });
+      const run = await runSuite({
+        env: { ...QUICK_RUN, CONFORMANCE_TARGET: targetFile, CONFORMANCE_SHRINK: '0' },
+        reportDir: join(dir, 'reports'),
+        timeoutMs: 300_000,
+      });
       expect(run.summary, run.stdout.slice(-2000)).toBeDefined();
       expect(run.summary!.counts.contractFailures).toBeGreaterThan(10);
       // The certification pack of the same run (its evidence, report.html and manifest with the masked target file) is scanned too.
       await packOf(run.summary!, run.reportDir, targetFile);
       const texts: Array<[string, string]> = [['console', run.stdout + run.stderr]];
       const files = [...filesUnder(run.reportDir)].map((file) => relative(run.reportDir, file));
-      expect(files).toEqual(expect.arrayContaining(['evidence/identity.har', 'evidence/invest.har', 'evidence/insurance.har', 'evidence/business.har', 'certification/report.html', 'certification/evidence/identity.har', 'certification/manifest.json']));
+      expect(files).toEqual(
+        expect.arrayContaining([
+          'evidence/identity.har',
+          'evidence/invest.har',
+          'evidence/insurance.har',
+          'evidence/business.har',
+          'certification/report.html',
+          'certification/evidence/identity.har',
+          'certification/manifest.json',
+        ]),
+      );
       for (const file of files) texts.push([file, readFileSync(join(run.reportDir, file), 'latin1')]);
       const leaks: string[] = [];
       for (const [where, text] of texts) {
         for (const secret of secrets) {
-          for (const form of encodedForms(secret)) if (text.includes(form)) leaks.push(`${where}: ${secret.slice(0, 12)}… as ${JSON.stringify(form.slice(0, 24))}…`);
+          for (const form of encodedForms(secret))
+            if (text.includes(form)) leaks.push(`${where}: ${secret.slice(0, 12)}… as ${JSON.stringify(form.slice(0, 24))}…`);
           if (hiddenInBase64(text, secret)) leaks.push(`${where}: ${secret.slice(0, 12)}… inside a base64 run`);
         }
       }

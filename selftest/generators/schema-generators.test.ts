@@ -18,7 +18,8 @@ describe('schemaArbitrary: generated values are valid', () => {
     const validate = registry.validator(id);
     fc.assert(
       fc.property(schemaArbitrary(id), (value) => {
-        if (!validate(value)) throw new Error(`generated ${JSON.stringify(value).slice(0, 300)} is invalid: ${JSON.stringify(validate.errors)}`);
+        if (!validate(value))
+          throw new Error(`generated ${JSON.stringify(value).slice(0, 300)} is invalid: ${JSON.stringify(validate.errors)}`);
       }),
       { numRuns: 60, seed: 7 },
     );

@@ -24,16 +24,28 @@ import { cannedResponse, tempDir } from '../helpers.ts';
 import { record, summary } from '../certify/_records.ts';
 
 describe('curl lines', () => {
-  it('show the identity suite\'s fresh client_id bytes decoded, and say so', () => {
+  it("show the identity suite's fresh client_id bytes decoded, and say so", () => {
     const body = `client_id=${freshlyEncoded('partner-client.01_~x')}&client_secret=s%21`;
     expect(body).not.toContain('client_id=partner-client.01_~x&');
-    const line = curlOf({ method: 'POST', url: 'https://x.test/userinfo', headers: { 'content-type': 'application/x-www-form-urlencoded' }, bodyText: body });
+    const line = curlOf({
+      method: 'POST',
+      url: 'https://x.test/userinfo',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      bodyText: body,
+    });
     expect(line).toContain("--data-raw 'client_id=partner-client.01_~x&client_secret=s%21'");
-    expect(line).toMatch(/ {2}# letters, digits and -\._~ the request percent-encoded are shown decoded \(the same request; its exact bytes are in the evidence\)$/);
+    expect(line).toMatch(
+      / {2}# letters, digits and -\._~ the request percent-encoded are shown decoded \(the same request; its exact bytes are in the evidence\)$/,
+    );
   });
 
   it('leave what is not equivalent decoded as it was: a JSON body, a reserved character, a dot in a URL', () => {
-    const json = curlOf({ method: 'POST', url: 'https://x.test/a%2E%2E/b', headers: { 'content-type': 'application/json' }, bodyText: '{"a":"%41"}' });
+    const json = curlOf({
+      method: 'POST',
+      url: 'https://x.test/a%2E%2E/b',
+      headers: { 'content-type': 'application/json' },
+      bodyText: '{"a":"%41"}',
+    });
     expect(json).toBe(`curl -sS -i -X POST 'https://x.test/a%2E%2E/b' -H 'content-type: application/json' --data-raw '{"a":"%41"}'`);
     expect(decodeUnreserved('%41%7a%30%2D%2e%5F%7E%20%2F%40%25')).toBe('Az0-._~%20%2F%40%25');
   });
@@ -52,7 +64,8 @@ describe('a root cause', () => {
 });
 
 describe('a fetched document', () => {
-  const doc = 'openapi: 3.0.3\nexamples:\n  callback: https://partner.example/cb?token=sample-token-123\n  jwt: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln\n';
+  const doc =
+    'openapi: 3.0.3\nexamples:\n  callback: https://partner.example/cb?token=sample-token-123\n  jwt: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln\n';
 
   it('is kept as served when it holds no credential of the target file, and the report says why its sample tokens stay', () => {
     const dir = tempDir('pc-fetched-');
@@ -63,17 +76,27 @@ describe('a fetched document', () => {
     expect(entry.file).not.toBe('');
     expect(readFileSync(join(dir, entry.file), 'utf8')).toBe(doc);
     expect(entry.withheld).toBeUndefined();
-    expect(entry.note).toMatch(/^kept as served: values shaped like credentials in it .* are samples of the document, none of them a credential of the target file$/);
+    expect(entry.note).toMatch(
+      /^kept as served: values shaped like credentials in it .* are samples of the document, none of them a credential of the target file$/,
+    );
   });
 
   it('is withheld, with its hash, when a credential of the target file is in it in any encoding', () => {
     const dir = tempDir('pc-fetched-');
     const redactor = new Redactor();
     redactor.register('the-real-partner-token');
-    recordFetchedDocument('https://x.test/openapi.yaml', `${doc}  leaked: ${Buffer.from('Bearer the-real-partner-token').toString('base64')}\n`, 'application/yaml', redactor, dir);
+    recordFetchedDocument(
+      'https://x.test/openapi.yaml',
+      `${doc}  leaked: ${Buffer.from('Bearer the-real-partner-token').toString('base64')}\n`,
+      'application/yaml',
+      redactor,
+      dir,
+    );
     const [entry] = fetchedDocuments(dir);
     expect(entry.file).toBe('');
-    expect(entry.withheld).toBe('the bytes contain a credential of the target file (a value the target file gives as a secret); only their hash is kept');
+    expect(entry.withheld).toBe(
+      'the bytes contain a credential of the target file (a value the target file gives as a secret); only their hash is kept',
+    );
     expect(entry.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 });
@@ -101,7 +124,12 @@ describe('a test record', () => {
     expect(now.tests[0]).not.toHaveProperty('state');
     const dir = tempDir('pc-summary2-');
     mkdirSync(dir, { recursive: true });
-    const old = { ...now, format: 'partner-conformance/summary@2', tests: [{ ...now.tests[0], state: 'passed', rootCause: 'POST /x → 200 #c22066e6921ef95e' }], rootCauses: [{ key: 'k', tests: ['a', 'b'] }] };
+    const old = {
+      ...now,
+      format: 'partner-conformance/summary@2',
+      tests: [{ ...now.tests[0], state: 'passed', rootCause: 'POST /x → 200 #c22066e6921ef95e' }],
+      rootCauses: [{ key: 'k', tests: ['a', 'b'] }],
+    };
     writeFileSync(join(dir, 'conformance.json'), JSON.stringify(old));
     const read = readSummary(dir);
     expect(read.format).toBe(SUMMARY_FORMAT);

@@ -29,9 +29,12 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      if (req.url === '/big') return res.writeHead(200, { 'content-type': 'text/plain' }).end(`${'a'.repeat(BODY_CAP_BYTES - 8)}${SECRET}${'b'.repeat(100)}`);
+      if (req.url === '/big')
+        return res.writeHead(200, { 'content-type': 'text/plain' }).end(`${'a'.repeat(BODY_CAP_BYTES - 8)}${SECRET}${'b'.repeat(100)}`);
       if (req.url === '/slow') return setTimeout(() => res.end('late'), 2000);
-      res.writeHead(201, { 'content-type': 'application/json', 'set-cookie': 'session=abc123', 'x-echo': body.length ? 'body' : 'none' }).end(JSON.stringify({ echo: body, token: 'sample-token-value' }));
+      res
+        .writeHead(201, { 'content-type': 'application/json', 'set-cookie': 'session=abc123', 'x-echo': body.length ? 'body' : 'none' })
+        .end(JSON.stringify({ echo: body, token: 'sample-token-value' }));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -43,16 +46,32 @@ function client(timeoutMs = 5000): HttpClient {
   const redactor = new Redactor();
   redactor.register(SECRET);
   const target: Target = {
-    file: 't.yaml', name: 't', kind: 'sandbox', vendorConventions: false, strictPolicy: false, areas: ['insurance', 'invest'],
+    file: 't.yaml',
+    name: 't',
+    kind: 'sandbox',
+    vendorConventions: false,
+    strictPolicy: false,
+    areas: ['insurance', 'invest'],
     safety: { allowDestructive: false, allowMoney: false, allowBursts: false },
-    settings: { ...DEFAULT_SETTINGS, timeoutMs }, services: { insurance: { url: base }, invest: { url: base } }, redactor,
+    settings: { ...DEFAULT_SETTINGS, timeoutMs },
+    services: { insurance: { url: base }, invest: { url: base } },
+    redactor,
   };
-  return new HttpClient(target, { pacer: new LocalPacer(), limits: { insurance: { requests: 1000, perSeconds: 1 }, invest: { requests: 1000, perSeconds: 1 } } });
+  return new HttpClient(target, {
+    pacer: new LocalPacer(),
+    limits: { insurance: { requests: 1000, perSeconds: 1 }, invest: { requests: 1000, perSeconds: 1 } },
+  });
 }
 
 const post = (path: string, extra: Partial<RequestSpec> = {}): RequestSpec => ({
-  area: 'insurance', operation: `POST ${path}`, sideEffect: 'write', method: 'POST', url: `${base}${path}`,
-  headers: { authorization: `Bearer ${SECRET}`, 'x-api-key': 'unregistered-key-1' }, json: { secret: SECRET, n: 1 }, ...extra,
+  area: 'insurance',
+  operation: `POST ${path}`,
+  sideEffect: 'write',
+  method: 'POST',
+  url: `${base}${path}`,
+  headers: { authorization: `Bearer ${SECRET}`, 'x-api-key': 'unregistered-key-1' },
+  json: { secret: SECRET, n: 1 },
+  ...extra,
 });
 
 /** Runs `body` as a test would (in a test scope with its own evidence) and returns what the test hands over. */
@@ -69,19 +88,36 @@ describe('recording an exchange', () => {
     const [rec] = shipped.records.filter((r) => r.id === shipped.cited[0][0]);
     expect(rec.request.method).toBe('POST');
     expect(rec.request.url).toBe(`${base}/create`);
-    expect(rec.request.headers).toEqual(expect.arrayContaining([['authorization', 'Bearer ***'], ['x-api-key', '***'], ['content-type', 'application/json']]));
+    expect(rec.request.headers).toEqual(
+      expect.arrayContaining([
+        ['authorization', 'Bearer ***'],
+        ['x-api-key', '***'],
+        ['content-type', 'application/json'],
+      ]),
+    );
     expect(rec.request.body?.text).toBe('{"secret":"***","n":1}');
     expect(rec.response?.status).toBe(201);
-    expect(rec.response?.headers).toEqual(expect.arrayContaining([['set-cookie', '***'], ['x-echo', 'body']]));
+    expect(rec.response?.headers).toEqual(
+      expect.arrayContaining([
+        ['set-cookie', '***'],
+        ['x-echo', 'body'],
+      ]),
+    );
     expect(rec.response?.body?.text).not.toContain('Evid3nce');
     expect(rec.waitMs).toBeGreaterThanOrEqual(0);
     expect(JSON.stringify(shipped)).not.toMatch(/Evid3nce|unregistered-key-1|abc123/);
   });
 
   it('keeps every header when a mask of one runs past its line (a scheme without a token)', async () => {
-    const shipped = await asTest(() => client().send(post('/create', { headers: { authorization: 'Bearer ', 'content-type': 'application/json', 'x-request-id': 'r-1' } })));
+    const shipped = await asTest(() =>
+      client().send(post('/create', { headers: { authorization: 'Bearer ', 'content-type': 'application/json', 'x-request-id': 'r-1' } })),
+    );
     const rec = shipped.records.find((r) => r.id === shipped.cited[0][0])!;
-    expect(rec.request.headers).toEqual([['authorization', 'Bearer '], ['content-type', 'application/json'], ['x-request-id', 'r-1']]);
+    expect(rec.request.headers).toEqual([
+      ['authorization', 'Bearer '],
+      ['content-type', 'application/json'],
+      ['x-request-id', 'r-1'],
+    ]);
   });
 
   it('cuts a body at the cap, says where, and masks a secret the cut went through', async () => {
@@ -116,7 +152,7 @@ describe('recording an exchange', () => {
 });
 
 describe('evidence in the reports', () => {
-  it('writes one HAR 1.2 file per area, entries in the order they started, and each test\'s references', async () => {
+  it("writes one HAR 1.2 file per area, entries in the order they started, and each test's references", async () => {
     const http = client();
     const a = await asTest(() => http.send(post('/a')));
     const b = await asTest(async () => {
@@ -127,7 +163,10 @@ describe('evidence in the reports', () => {
     run.collect(a);
     run.collect(b);
     const out = run.render();
-    expect(out.index.files.map((f) => [f.file, f.entries])).toEqual([['evidence/insurance.har', 2], ['evidence/invest.har', 1]]);
+    expect(out.index.files.map((f) => [f.file, f.entries])).toEqual([
+      ['evidence/insurance.har', 2],
+      ['evidence/invest.har', 1],
+    ]);
     expect(run.referencesOf(a)).toEqual({ evidence: ['evidence/insurance.har#e1'] });
     expect(run.referencesOf(b)).toEqual({ evidence: ['evidence/invest.har#e1', 'evidence/insurance.har#e2'] });
 
@@ -136,8 +175,22 @@ describe('evidence in the reports', () => {
     expect(har.log.creator.name).toBe('partner-conformance');
     const entry = har.log.entries[1];
     expect(entry._id).toBe('e2');
-    expect(entry.request).toMatchObject({ method: 'POST', url: `${base}/c`, httpVersion: 'HTTP/1.1', cookies: [], queryString: [], headersSize: -1, postData: { mimeType: 'application/json' } });
-    expect(entry.response).toMatchObject({ status: 201, httpVersion: 'HTTP/1.1', cookies: [], redirectURL: '', content: { mimeType: 'application/json' } });
+    expect(entry.request).toMatchObject({
+      method: 'POST',
+      url: `${base}/c`,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      queryString: [],
+      headersSize: -1,
+      postData: { mimeType: 'application/json' },
+    });
+    expect(entry.response).toMatchObject({
+      status: 201,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      redirectURL: '',
+      content: { mimeType: 'application/json' },
+    });
     for (const key of ['send', 'wait', 'receive', 'blocked']) expect(typeof entry.timings[key]).toBe('number');
     expect(Date.parse(entry.startedDateTime)).toBeGreaterThan(0);
     expect(entry.time).toBeGreaterThanOrEqual(entry.timings.wait);
@@ -160,14 +213,20 @@ describe('evidence in the reports', () => {
     const merged = mergeEvidence(shards);
     expect(merged.parts.map((p) => p.summary.tests[0].evidence)).toEqual([['evidence/insurance.har#e1'], ['evidence/insurance.har#e2']]);
     const entries = JSON.parse(merged.evidence!.files[0].text).log.entries;
-    expect(entries.map((e: { _id: string; request: { url: string } }) => [e._id, new URL(e.request.url).pathname])).toEqual([['e1', '/one'], ['e2', '/two']]);
+    expect(entries.map((e: { _id: string; request: { url: string } }) => [e._id, new URL(e.request.url).pathname])).toEqual([
+      ['e1', '/one'],
+      ['e2', '/two'],
+    ]);
   });
 
   it('replaces the evidence of an earlier run in a report folder', () => {
     const dir = tempDir('pc-evidence-');
     mkdirSync(join(dir, EVIDENCE_DIR));
     writeFileSync(join(dir, EVIDENCE_DIR, 'old.har'), '{}');
-    writeEvidence(dir, { index: { format: 'HAR 1.2', bodyCapBytes: BODY_CAP_BYTES, files: [] }, files: [{ file: 'evidence/insurance.har', text: '{"log":{}}' }] });
+    writeEvidence(dir, {
+      index: { format: 'HAR 1.2', bodyCapBytes: BODY_CAP_BYTES, files: [] },
+      files: [{ file: 'evidence/insurance.har', text: '{"log":{}}' }],
+    });
     expect(() => readFileSync(join(dir, EVIDENCE_DIR, 'old.har'))).toThrow();
     expect(readFileSync(join(dir, 'evidence/insurance.har'), 'utf8')).toBe('{"log":{}}');
   });

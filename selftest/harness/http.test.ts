@@ -33,15 +33,27 @@ function client(kind: Target['kind'] = 'sandbox', timeoutMs = 1000): HttpClient 
   const redactor = new Redactor();
   redactor.register('top-secret-token');
   const target: Target = {
-    file: 't.yaml', name: 't', kind, vendorConventions: false, strictPolicy: false, areas: ['insurance'],
+    file: 't.yaml',
+    name: 't',
+    kind,
+    vendorConventions: false,
+    strictPolicy: false,
+    areas: ['insurance'],
     safety: { allowDestructive: false, allowMoney: false, allowBursts: false },
-    settings: { ...DEFAULT_SETTINGS, timeoutMs }, services: { insurance: { url: base } }, redactor,
+    settings: { ...DEFAULT_SETTINGS, timeoutMs },
+    services: { insurance: { url: base } },
+    redactor,
   };
   return new HttpClient(target, { pacer: new LocalPacer(), limits: { insurance: { requests: 1000, perSeconds: 1 } } });
 }
 
 const spec = (path: string, extra: Partial<RequestSpec> = {}): RequestSpec => ({
-  area: 'insurance', operation: `GET ${path}`, sideEffect: 'read', method: 'GET', url: `${base}${path}`, ...extra,
+  area: 'insurance',
+  operation: `GET ${path}`,
+  sideEffect: 'read',
+  method: 'GET',
+  url: `${base}${path}`,
+  ...extra,
 });
 
 describe('HttpClient', () => {
@@ -62,7 +74,9 @@ describe('HttpClient', () => {
 
   it('times out with TARGET_TIMEOUT naming the operation', async () => {
     const started = Date.now();
-    const error = await client('sandbox', 300).send(spec('/slow')).catch((e) => e);
+    const error = await client('sandbox', 300)
+      .send(spec('/slow'))
+      .catch((e) => e);
     expect(error).toBeInstanceOf(ToolError);
     expect((error as ToolError).code).toBe('TARGET_TIMEOUT');
     expect((error as ToolError).message).toContain('GET /slow');
@@ -84,12 +98,16 @@ describe('HttpClient', () => {
   });
 
   it('refuses before any socket opens when the gate says no', async () => {
-    const error = await client('production').send({ ...spec('/x'), sideEffect: 'write', method: 'POST', url: 'http://127.0.0.1:9/never' }).catch((e) => e);
+    const error = await client('production')
+      .send({ ...spec('/x'), sideEffect: 'write', method: 'POST', url: 'http://127.0.0.1:9/never' })
+      .catch((e) => e);
     expect((error as ToolError).code).toBe('SAFETY_REFUSED');
   });
 
   it('writes a curl reproduction with secrets masked', async () => {
-    const res = await client().send(spec('/json', { headers: { authorization: 'Bearer top-secret-token' }, json: { token: 'top-secret-token' }, method: 'POST' }));
+    const res = await client().send(
+      spec('/json', { headers: { authorization: 'Bearer top-secret-token' }, json: { token: 'top-secret-token' }, method: 'POST' }),
+    );
     expect(res.curl).toContain(`curl -sS -i -X POST '${base}/json'`);
     expect(res.curl).not.toContain('top-secret-token');
   });
@@ -138,7 +156,7 @@ describe('Schedules', () => {
     const ranges: Array<[number, number]> = [];
     let now = 0;
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 400; i++) {
       now += random() * 30;
       const span = random() < 0.15 ? 50 + random() * 800 : 0;
@@ -148,7 +166,9 @@ describe('Schedules', () => {
       ranges.push([slot, slot + span + LATE_MS]);
     }
     // Spare spans were taken at once, in the middle of the evenly spaced slots.
-    expect(ranges.filter(([from, to]) => to - from > LATE_MS && ranges.some(([a, b]) => b - a === LATE_MS && a > from && a < to)).length).toBeGreaterThan(0);
+    expect(
+      ranges.filter(([from, to]) => to - from > LATE_MS && ranges.some(([a, b]) => b - a === LATE_MS && a > from && a < to)).length,
+    ).toBeGreaterThan(0);
     // The most requests any one-second window could hold, whatever each one's departure within its range.
     const starts = ranges.flatMap(([from, to]) => [from - 1000 + 1e-6, to - 1e-6]);
     const most = Math.max(...starts.map((x) => ranges.filter(([from, to]) => from < x + 1000 && to > x).length));
@@ -203,7 +223,10 @@ describe('a paced request and its slot', () => {
     const limit = { requests: 10, perSeconds: 1 };
     const local = new LocalPacer();
     const asked: number[] = [];
-    const pacer: Pacer = { wait: (keys, signal, spanMs = 0) => (asked.push(spanMs), local.wait(keys, signal, spanMs)), settle: (...args) => local.settle(...args) };
+    const pacer: Pacer = {
+      wait: (keys, signal, spanMs = 0) => (asked.push(spanMs), local.wait(keys, signal, spanMs)),
+      settle: (...args) => local.settle(...args),
+    };
     const keyed = new HttpClient(paced.target, { pacer, limits: { insurance: limit } });
     const interval = intervalMs(limit, DEFAULT_SETTINGS.paceFraction);
     const before = arrivals.length;
@@ -256,7 +279,10 @@ describe('a paced request and its slot', () => {
     };
     const keyed = new HttpClient(client().target, { pacer: late, limits: { insurance: { requests: 1000, perSeconds: 1 } } });
     const before = arrivals.length;
-    const error = await keyed.send(spec('/paced')).then(() => undefined, (e: unknown) => e);
+    const error = await keyed.send(spec('/paced')).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ToolError);
     expect((error as ToolError).code).toBe('SUITE_ERROR');
     expect((error as ToolError).message).toMatch(/could not send it within 50 ms of its pacing slot/);

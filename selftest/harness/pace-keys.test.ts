@@ -31,7 +31,11 @@ function clientOf(target: LoadedTarget): HttpClient {
 
 const bearer = (token?: string): Record<string, string> => (token === undefined ? {} : { authorization: `Bearer ${token}` });
 /** A budget at `requests` per `perSeconds`, paced at the default fraction. */
-const at = (requests: number, perSeconds = 1) => ({ intervalMs: intervalMs({ requests, perSeconds }, 0.5), windowMs: perSeconds * 1000, spare: spareOf({ requests, perSeconds }, 0.5) });
+const at = (requests: number, perSeconds = 1) => ({
+  intervalMs: intervalMs({ requests, perSeconds }, 0.5),
+  windowMs: perSeconds * 1000,
+  spare: spareOf({ requests, perSeconds }, 0.5),
+});
 
 const PARTNER = {
   speech: { url: 'https://speech.partner.test', apiKey: 'speech-key-value', secretKey: 'speech-secret-value' },
@@ -55,11 +59,24 @@ describe('a target file without the new keys', () => {
   });
 
   it('paces each business group at the limit of specs/rate-limits.yaml, besides the service', () => {
-    const keys = (path: string) => client.paceKeys({ area: 'business', headers: bearer('business-token-value'), rateGroup: businessRateGroup(path) });
-    expect(keys('/api/private/ndfl3/requests/{taxRequestId}/chat')).toEqual([{ key: 'business', ...at(10) }, { key: 'business:ndfl3', ...at(10) }]);
-    expect(keys('/api/v1/ndfl-3/requests/{taxRequestId}/tax-form/upload')).toEqual([{ key: 'business', ...at(10) }, { key: 'business:ndfl3-upload', ...at(1) }]);
-    expect(keys('/api/v1/account-operations')).toEqual([{ key: 'business', ...at(10) }, { key: 'business:account-operations', ...at(3) }]);
-    expect(keys('/api/v1/card')).toEqual([{ key: 'business', ...at(10) }, { key: 'business:undocumented', ...at(40) }]);
+    const keys = (path: string) =>
+      client.paceKeys({ area: 'business', headers: bearer('business-token-value'), rateGroup: businessRateGroup(path) });
+    expect(keys('/api/private/ndfl3/requests/{taxRequestId}/chat')).toEqual([
+      { key: 'business', ...at(10) },
+      { key: 'business:ndfl3', ...at(10) },
+    ]);
+    expect(keys('/api/v1/ndfl-3/requests/{taxRequestId}/tax-form/upload')).toEqual([
+      { key: 'business', ...at(10) },
+      { key: 'business:ndfl3-upload', ...at(1) },
+    ]);
+    expect(keys('/api/v1/account-operations')).toEqual([
+      { key: 'business', ...at(10) },
+      { key: 'business:account-operations', ...at(3) },
+    ]);
+    expect(keys('/api/v1/card')).toEqual([
+      { key: 'business', ...at(10) },
+      { key: 'business:undocumented', ...at(40) },
+    ]);
   });
 
   it('sends every ordinary insurance request with services.insurance.token, a tokenPool given or not (and says it is not used)', () => {
@@ -73,7 +90,11 @@ describe('a target file without the new keys', () => {
 describe('a target file that says its limit counts per token', () => {
   const target = targetWith({
     ...PARTNER,
-    insurance: { ...PARTNER.insurance, rateLimit: { requests: 20, perSeconds: 1, per: 'token' }, tokenPool: ['insurance-token-two', 'insurance-token-three'] },
+    insurance: {
+      ...PARTNER.insurance,
+      rateLimit: { requests: 20, perSeconds: 1, per: 'token' },
+      tokenPool: ['insurance-token-two', 'insurance-token-three'],
+    },
     business: { ...PARTNER.business, rateGroups: { ndfl3: { requests: 200, perSeconds: 1 } } },
   });
   const client = clientOf(target);
@@ -89,7 +110,9 @@ describe('a target file that says its limit counts per token', () => {
   });
 
   it('spreads ordinary insurance requests over token and the pool in turn', () => {
-    expect(new Set(Array.from({ length: 6 }, () => ordinaryToken(target)))).toEqual(new Set(['insurance-token-one', 'insurance-token-two', 'insurance-token-three']));
+    expect(new Set(Array.from({ length: 6 }, () => ordinaryToken(target)))).toEqual(
+      new Set(['insurance-token-one', 'insurance-token-two', 'insurance-token-three']),
+    );
   });
 
   it("paces a business group at the file's own limit for it, the others as documented", () => {

@@ -17,7 +17,15 @@ import { tempDir } from '../helpers.ts';
 
 function sourceFor(kind: string, safety: Record<string, unknown> = {}): RequestSource {
   const file = join(tempDir(), 'target.yaml');
-  writeFileSync(file, stringify({ name: kind, kind, safety, services: { business: { url: 'https://b.test', token: 'tok3n-value', ndfl3: { requestPool: ['a'] } } } }));
+  writeFileSync(
+    file,
+    stringify({
+      name: kind,
+      kind,
+      safety,
+      services: { business: { url: 'https://b.test', token: 'tok3n-value', ndfl3: { requestPool: ['a'] } } },
+    }),
+  );
   const target = loadTarget(file, {});
   return new RequestSource(new Ndfl3Api(target, new HttpClient(target, { pacer: new LocalPacer() })), POOL_USERS[0]);
 }
@@ -38,7 +46,11 @@ describe('3-NDFL workflow calls on a production target', () => {
   });
 
   it('are the write ones on staging, and all of them on the sandbox', () => {
-    expect(sourceFor('staging').usable().map((op) => op.sideEffect)).not.toContain('money');
+    expect(
+      sourceFor('staging')
+        .usable()
+        .map((op) => op.sideEffect),
+    ).not.toContain('money');
     expect(sourceFor('sandbox').usable()).toHaveLength(10);
   });
 });

@@ -15,14 +15,22 @@ const hex2 = (n: number) => n.toString(16).padStart(2, '0');
 function formOf(ch: string, form: number): string {
   const code = ch.charCodeAt(0);
   switch (form % 9) {
-    case 1: return `%${hex2(code).toUpperCase()}`;
-    case 2: return `%${hex2(code)}`;
-    case 3: return `\\u${code.toString(16).padStart(4, '0')}`;
-    case 4: return `\\\\u${code.toString(16).padStart(4, '0').toUpperCase()}`;
-    case 5: return `&#${code};`;
-    case 6: return `&#x${code.toString(16)};`;
-    case 7: return ch === '/' ? '\\/' : ch === '<' ? '&lt;' : ch === '>' ? '&gt;' : ch;
-    default: return ch;
+    case 1:
+      return `%${hex2(code).toUpperCase()}`;
+    case 2:
+      return `%${hex2(code)}`;
+    case 3:
+      return `\\u${code.toString(16).padStart(4, '0')}`;
+    case 4:
+      return `\\\\u${code.toString(16).padStart(4, '0').toUpperCase()}`;
+    case 5:
+      return `&#${code};`;
+    case 6:
+      return `&#x${code.toString(16)};`;
+    case 7:
+      return ch === '/' ? '\\/' : ch === '<' ? '&lt;' : ch === '>' ? '&gt;' : ch;
+    default:
+      return ch;
   }
 }
 
@@ -33,14 +41,20 @@ const before = fc.constantFrom('', '%', '%4', '\\', '\\\\', '\\u', '\\u00', '&',
 describe('the redactor screen', () => {
   it('finds a secret in any mix of its forms after any escape start, as the full patterns do', () => {
     fc.assert(
-      fc.property(secret, fc.array(fc.nat(8), { minLength: 24, maxLength: 24 }), before, fc.string({ maxLength: 20 }), (s, forms, lead, tail) => {
-        const redactor = new Redactor();
-        redactor.register(s);
-        const written = [...s].map((ch, i) => formOf(ch, forms[i])).join('');
-        const text = `${lead}${written}${tail}`;
-        expect(redactor.holdsSecret(text), text).toBe(true);
-        expect(redactor.redact(text)).not.toContain(written);
-      }),
+      fc.property(
+        secret,
+        fc.array(fc.nat(8), { minLength: 24, maxLength: 24 }),
+        before,
+        fc.string({ maxLength: 20 }),
+        (s, forms, lead, tail) => {
+          const redactor = new Redactor();
+          redactor.register(s);
+          const written = [...s].map((ch, i) => formOf(ch, forms[i])).join('');
+          const text = `${lead}${written}${tail}`;
+          expect(redactor.holdsSecret(text), text).toBe(true);
+          expect(redactor.redact(text)).not.toContain(written);
+        },
+      ),
       { numRuns: 100, seed: 20261126 },
     );
   });

@@ -38,12 +38,39 @@ const FORMS: Array<[string, (s: string) => string, ((form: string, s: string) =>
   ['URLSearchParams', (s) => new URLSearchParams({ x: s }).toString().slice(2), (form) => `client_id=c&client_secret=${form}`],
   ['JSON-escaped', (s) => JSON.stringify(s).slice(1, -1)],
   ['JSON-escaped twice', (s) => JSON.stringify(JSON.stringify(s)).slice(1, -1)],
-  ['JSON with \\u escapes (as Go writes <, >, &)', (s) => JSON.stringify(s).slice(1, -1).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)],
+  [
+    'JSON with \\u escapes (as Go writes <, >, &)',
+    (s) =>
+      JSON.stringify(s)
+        .slice(1, -1)
+        .replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`),
+  ],
   ['JSON with \\/ (as PHP writes /)', (s) => JSON.stringify(s).slice(1, -1).replace(/\//g, '\\/')],
-  ['shell-quoted in a curl header', shellQuoted, (_f, s) => curlOf({ method: 'POST', url: 'https://x.test/a', headers: { 'x-note': s }, bodyText: 'x' })],
-  ['JSON inside a shell-quoted curl body', (s) => shellQuoted(JSON.stringify(s).slice(1, -1)), (_f, s) => curlOf({ method: 'POST', url: 'https://x.test/a', headers: {}, bodyText: JSON.stringify({ secret: s }) })],
-  ['a form inside a shell-quoted curl body', (s) => shellQuoted(new URLSearchParams({ x: s }).toString().slice(2)), (_f, s) => curlOf({ method: 'POST', url: 'https://x.test/a', headers: {}, bodyText: new URLSearchParams({ client_id: 'c', client_secret: s }).toString() })],
-  ['HTML-escaped', (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')],
+  [
+    'shell-quoted in a curl header',
+    shellQuoted,
+    (_f, s) => curlOf({ method: 'POST', url: 'https://x.test/a', headers: { 'x-note': s }, bodyText: 'x' }),
+  ],
+  [
+    'JSON inside a shell-quoted curl body',
+    (s) => shellQuoted(JSON.stringify(s).slice(1, -1)),
+    (_f, s) => curlOf({ method: 'POST', url: 'https://x.test/a', headers: {}, bodyText: JSON.stringify({ secret: s }) }),
+  ],
+  [
+    'a form inside a shell-quoted curl body',
+    (s) => shellQuoted(new URLSearchParams({ x: s }).toString().slice(2)),
+    (_f, s) =>
+      curlOf({
+        method: 'POST',
+        url: 'https://x.test/a',
+        headers: {},
+        bodyText: new URLSearchParams({ client_id: 'c', client_secret: s }).toString(),
+      }),
+  ],
+  [
+    'HTML-escaped',
+    (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+  ],
   ['hex', (s) => Buffer.from(s).toString('hex')],
   ['HEX', (s) => Buffer.from(s).toString('hex').toUpperCase()],
   ['base64', b64],
@@ -79,7 +106,7 @@ describe('redactor: every form of a secret of punctuation', () => {
       const r = redactorWith(secret);
       const header = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: secret }));
       // Cut in the middle of the kid, at every alignment of the base64 groups.
-      const kidStart = Math.ceil((JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: '' }).length - 2) * 4 / 3);
+      const kidStart = Math.ceil(((JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: '' }).length - 2) * 4) / 3);
       for (const extra of [8, 9, 10, 11]) {
         const cut = header.slice(0, kidStart + extra);
         const out = r.redact(`authorization: JWT ${cut}… (cut)`);
@@ -126,7 +153,8 @@ describe('redactor: every form of a secret of punctuation', () => {
 
   it('leaves ordinary text alone', () => {
     const r = redactorWith(...SECRETS);
-    const text = 'INS-LIM-002 §8 contractId of 129 characters is rejected with 400 or 422; Expected: rejected; Received: accepted with 201 at /items/0/value';
+    const text =
+      'INS-LIM-002 §8 contractId of 129 characters is rejected with 400 or 422; Expected: rejected; Received: accepted with 201 at /items/0/value';
     expect(r.redact(text)).toBe(text);
     const curl = curlOf({ method: 'GET', url: 'https://x.test/api/v1/cards?limit=1000&offset=0', headers: { accept: 'application/json' } });
     expect(r.redact(curl)).toBe(curl);
@@ -159,7 +187,9 @@ describe('redactor: credentials by their shape', () => {
   });
 
   it('masks credential fields of a JSON body and credential headers of a curl line', () => {
-    const out = r.redact(`${JSON.stringify({ access_token: 'abc"def', client_secret: 'x\\y', name: 'Ivan' })} -H 'x-api-key: k\\'\\''ey' -H 'accept: */*'`);
+    const out = r.redact(
+      `${JSON.stringify({ access_token: 'abc"def', client_secret: 'x\\y', name: 'Ivan' })} -H 'x-api-key: k\\'\\''ey' -H 'accept: */*'`,
+    );
     expect(out).not.toContain('abc');
     expect(out).not.toContain('x\\\\y');
     expect(out).not.toContain("k\\'\\''ey");
@@ -182,7 +212,11 @@ describe('a contract failure as error serialisers see it', () => {
     const res = cannedResponse(200, { echo: 'Tok3n~!secret' });
     res.request = { method: 'GET', url: 'https://x.test/a', headers: { authorization: 'Bearer Tok3n~!secret' } };
     res.curl = r.redact(curlOf(res.request));
-    const error = new ConformanceError([failure('X-1', 'no echo', 'echoed Tok3n~!secret')], { title: 'X-1 title', response: res, redactor: r });
+    const error = new ConformanceError([failure('X-1', 'no echo', 'echoed Tok3n~!secret')], {
+      title: 'X-1 title',
+      response: res,
+      redactor: r,
+    });
     // vitest serialises an Error through its toJSON when it has one (worker messages, the junit report).
     const serialised = JSON.stringify(error);
     expect(serialised).not.toContain('Tok3n');

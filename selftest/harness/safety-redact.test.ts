@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../harness/redact.ts';
 import { assertBurstAllowed, refusal } from '../../harness/safety.ts';
 
-const target = (kind: 'sandbox' | 'staging' | 'production', safety: Partial<{ allowDestructive: boolean | string[]; allowMoney: boolean | string[]; allowBursts: boolean }> = {}) => ({
+const target = (
+  kind: 'sandbox' | 'staging' | 'production',
+  safety: Partial<{ allowDestructive: boolean | string[]; allowMoney: boolean | string[]; allowBursts: boolean }> = {},
+) => ({
   name: 't',
   kind,
   safety: { allowDestructive: false, allowMoney: false, allowBursts: false, ...safety },
@@ -10,7 +13,8 @@ const target = (kind: 'sandbox' | 'staging' | 'production', safety: Partial<{ al
 
 describe('safety gate', () => {
   it('allows everything on the sandbox', () => {
-    for (const effect of ['read', 'write', 'destructive', 'money'] as const) expect(refusal(target('sandbox'), effect, 'POST /x')).toBeUndefined();
+    for (const effect of ['read', 'write', 'destructive', 'money'] as const)
+      expect(refusal(target('sandbox'), effect, 'POST /x')).toBeUndefined();
   });
   it('allows read and write on staging, destructive and money only by name', () => {
     expect(refusal(target('staging'), 'write', 'POST /x')).toBeUndefined();
@@ -38,7 +42,8 @@ describe('redactor', () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
     const text = `token s3cr3t/value form s3cr3t%2Fvalue b64 ${Buffer.from('s3cr3t/value').toString('base64')} jwt ${jwt} -H 'authorization: Bearer opaque-123' abc`;
     const out = r.redact(text);
-    for (const leaked of ['s3cr3t/value', 's3cr3t%2Fvalue', Buffer.from('s3cr3t/value').toString('base64'), jwt, 'opaque-123', 'short']) expect(out).not.toContain(leaked);
+    for (const leaked of ['s3cr3t/value', 's3cr3t%2Fvalue', Buffer.from('s3cr3t/value').toString('base64'), jwt, 'opaque-123', 'short'])
+      expect(out).not.toContain(leaked);
     expect(out).toContain('abc');
   });
 });

@@ -43,11 +43,17 @@ describe('settings', () => {
 
   it('every variable of SETTINGS_TABLE is read (by settings.ts, or through variableOf), and none other', () => {
     const texts = scanned().map((file) => readFileSync(file, 'utf8'));
-    const constants = new Map(texts.flatMap((t) => [...t.matchAll(/const ([A-Z][A-Z0-9_]*) = '([A-Z][A-Z0-9_]*)'/g)].map((m) => [m[1], m[2]] as const)));
+    const constants = new Map(
+      texts.flatMap((t) => [...t.matchAll(/const ([A-Z][A-Z0-9_]*) = '([A-Z][A-Z0-9_]*)'/g)].map((m) => [m[1], m[2]] as const)),
+    );
     const own = readFileSync(join(ROOT, SETTINGS_FILE), 'utf8');
     const read = new Set([
       ...[...own.matchAll(/env\.([A-Z_][A-Z0-9_]*)|integer\(env, '([A-Z_][A-Z0-9_]*)'/g)].map((m) => m[1] ?? m[2]),
-      ...texts.flatMap((t) => [...t.matchAll(/variableOf\(\s*(?:'([A-Z][A-Z0-9_]*)'|([A-Z][A-Z0-9_]*)\b)/g)].map((m) => m[1] ?? constants.get(m[2]) ?? `unknown constant ${m[2]}`)),
+      ...texts.flatMap((t) =>
+        [...t.matchAll(/variableOf\(\s*(?:'([A-Z][A-Z0-9_]*)'|([A-Z][A-Z0-9_]*)\b)/g)].map(
+          (m) => m[1] ?? constants.get(m[2]) ?? `unknown constant ${m[2]}`,
+        ),
+      ),
     ]);
     const listed = new Set(SETTINGS_TABLE.flatMap((r) => (r.variable ? [r.variable] : [])));
     expect([...read].sort()).toEqual([...listed].sort());
@@ -64,16 +70,39 @@ describe('settings', () => {
   it("README's Settings section is exactly SETTINGS_TABLE", () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Settings'), readme.indexOf('\n## ', readme.indexOf('## Settings') + 1));
-    const table = section.split('\n').filter((line) => line.startsWith('|')).join('\n');
+    const table = section
+      .split('\n')
+      .filter((line) => line.startsWith('|'))
+      .join('\n');
     expect(table).toBe(renderSettingsTable());
   });
 
   it('takes defaults, then the target file, then the environment', () => {
     const target = { settings: { ...DEFAULT_SETTINGS, runs: 40, seed: 7 } };
-    expect(runSettings({ CI: '1' })).toMatchObject({ runs: 25, seed: CI_SEED, shrink: true, reportDir: 'reports', workers: 6, targetFile: undefined });
+    expect(runSettings({ CI: '1' })).toMatchObject({
+      runs: 25,
+      seed: CI_SEED,
+      shrink: true,
+      reportDir: 'reports',
+      workers: 6,
+      targetFile: undefined,
+    });
     expect(runSettings({ CI: '1' }, target)).toMatchObject({ runs: 40, seed: 7 });
     expect(runSettings({ CONFORMANCE_DEPTH: 'nightly' }, target).runs).toBe(100);
-    expect(runSettings({ CONFORMANCE_RUNS: '3', CONFORMANCE_SEED: '11', CONFORMANCE_SHRINK: '0', CONFORMANCE_REPORT_DIR: 'out', CONFORMANCE_WORKERS: '2', CONFORMANCE_TARGET: 't.yaml', CONFORMANCE_DEPTH: 'quick' }, target)).toMatchObject({
+    expect(
+      runSettings(
+        {
+          CONFORMANCE_RUNS: '3',
+          CONFORMANCE_SEED: '11',
+          CONFORMANCE_SHRINK: '0',
+          CONFORMANCE_REPORT_DIR: 'out',
+          CONFORMANCE_WORKERS: '2',
+          CONFORMANCE_TARGET: 't.yaml',
+          CONFORMANCE_DEPTH: 'quick',
+        },
+        target,
+      ),
+    ).toMatchObject({
       runs: 3,
       seed: 11,
       shrink: false,
@@ -86,7 +115,24 @@ describe('settings', () => {
   });
 
   it("reads the fault run's variables", () => {
-    expect(faultRunSettings({})).toEqual({ faults: [], area: undefined, concurrency: undefined, skipClean: false, skipDegenerate: false, degenerate: [] });
-    expect(faultRunSettings({ FAULTS: 'a, b', AREA: 'invest', FAULT_BATCH: '3', FAULT_PARALLEL: '2', SKIP_CLEAN: '1', SKIP_DEGENERATE: '1', DEGENERATE: 'x' })).toEqual({ faults: ['a', 'b'], area: 'invest', batchSize: 3, parallel: 2, skipClean: true, skipDegenerate: true, degenerate: ['x'] });
+    expect(faultRunSettings({})).toEqual({
+      faults: [],
+      area: undefined,
+      concurrency: undefined,
+      skipClean: false,
+      skipDegenerate: false,
+      degenerate: [],
+    });
+    expect(
+      faultRunSettings({
+        FAULTS: 'a, b',
+        AREA: 'invest',
+        FAULT_BATCH: '3',
+        FAULT_PARALLEL: '2',
+        SKIP_CLEAN: '1',
+        SKIP_DEGENERATE: '1',
+        DEGENERATE: 'x',
+      }),
+    ).toEqual({ faults: ['a', 'b'], area: 'invest', batchSize: 3, parallel: 2, skipClean: true, skipDegenerate: true, degenerate: ['x'] });
   });
 });

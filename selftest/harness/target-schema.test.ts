@@ -42,13 +42,16 @@ describe('the target-file schema and the typed readers', () => {
     const maps = mapPaths(TARGET_FILE_SHAPE);
     const underMap = (p: string) => maps.some((m) => p.startsWith(`${m}.`));
     const read = shapePaths(TARGET_FILE_SHAPE).sort();
-    const described = schemaPaths().filter((p) => !underMap(p)).sort();
+    const described = schemaPaths()
+      .filter((p) => !underMap(p))
+      .sort();
     expect(read).toEqual(described);
   });
 
   it('the run settings of the schema are DEFAULT_SETTINGS (and seed), with the same defaults', () => {
     expect(keysAt(['settings'])!.sort()).toEqual([...Object.keys(DEFAULT_SETTINGS), 'seed'].sort());
-    for (const [key, value] of Object.entries(DEFAULT_SETTINGS)) expect(keyPaths().find((k) => k.path === `settings.${key}`)?.default, key).toEqual(value);
+    for (const [key, value] of Object.entries(DEFAULT_SETTINGS))
+      expect(keyPaths().find((k) => k.path === `settings.${key}`)?.default, key).toEqual(value);
   });
 
   it('the source-state table names exactly the operations and states of the workflow (specs/workflows/declaration.yaml)', () => {
@@ -59,7 +62,9 @@ describe('the target-file schema and the typed readers', () => {
   });
 
   it('the group limits a file may declare are the groups of specs/rate-limits.yaml, and undocumented', () => {
-    const { businessGroups } = documentedRateLimits() as ReturnType<typeof documentedRateLimits> & { businessGroups: Array<{ key: string }> };
+    const { businessGroups } = documentedRateLimits() as ReturnType<typeof documentedRateLimits> & {
+      businessGroups: Array<{ key: string }>;
+    };
     expect(keysAt(['services', 'business', 'rateGroups'])).toEqual([...businessGroups.map((g) => g.key), 'undocumented']);
   });
 
@@ -73,15 +78,27 @@ describe('the target-file schema and the typed readers', () => {
       ['services.business.ndfl3', NDFL3_DEFAULTS],
       ['services.business.rules.sbp', SBP_DEFAULTS],
     ];
-    const inSchema = new Map(keyPaths().filter((k) => k.default !== undefined && !k.path.startsWith('settings.')).map((k) => [k.path, k.default]));
-    const inReaders = new Map(defaults.flatMap(([prefix, values]) => Object.entries(values).map(([key, value]) => [`${prefix}.${key}`, value] as const)));
-    expect(Object.fromEntries(inReaders)).toEqual(Object.fromEntries([...inSchema].filter(([path]) => !['vendorConventions', 'strictPolicy', 'safety.allowBursts'].includes(path))));
+    const inSchema = new Map(
+      keyPaths()
+        .filter((k) => k.default !== undefined && !k.path.startsWith('settings.'))
+        .map((k) => [k.path, k.default]),
+    );
+    const inReaders = new Map(
+      defaults.flatMap(([prefix, values]) => Object.entries(values).map(([key, value]) => [`${prefix}.${key}`, value] as const)),
+    );
+    expect(Object.fromEntries(inReaders)).toEqual(
+      Object.fromEntries([...inSchema].filter(([path]) => !['vendorConventions', 'strictPolicy', 'safety.allowBursts'].includes(path))),
+    );
   });
 });
 
 describe('the target-file schema itself', () => {
   it('describes every key', () => {
-    expect(keyPaths().filter((k) => !k.description).map((k) => k.path)).toEqual([]);
+    expect(
+      keyPaths()
+        .filter((k) => !k.description)
+        .map((k) => k.path),
+    ).toEqual([]);
   });
 
   it('closes every object: an unknown key is refused at any depth', () => {
@@ -99,7 +116,9 @@ describe('the target-file schema itself', () => {
 
   it('marks every credential as a secret (registered with the redactor), by its name', () => {
     const byName = /token|secret|password|apikey/i;
-    const unmarked = keyPaths().filter((k) => byName.test(k.path.split('.').at(-1)!) && !k.object && k.path !== 'services.speech.tokenIdClaim' && k.kind !== 'secret');
+    const unmarked = keyPaths().filter(
+      (k) => byName.test(k.path.split('.').at(-1)!) && !k.object && k.path !== 'services.speech.tokenIdClaim' && k.kind !== 'secret',
+    );
     expect(unmarked.map((k) => k.path)).toEqual([]);
     expect(keyPaths().filter((k) => k.kind === 'secret').length).toBeGreaterThan(15);
   });

@@ -32,7 +32,10 @@ function errorOf(fn: () => unknown): ToolError {
 const EXAMPLE = join(ROOT, 'examples', 'target.example.yaml');
 /** Every ${NAME} of the example, set. */
 const exampleEnv = (): Record<string, string> => {
-  const code = readText(EXAMPLE).split('\n').map((line) => line.replace(/(^|\s)#.*$/, '')).join('\n');
+  const code = readText(EXAMPLE)
+    .split('\n')
+    .map((line) => line.replace(/(^|\s)#.*$/, ''))
+    .join('\n');
   const names = [...new Set([...code.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]))];
   return Object.fromEntries(names.map((n) => [n, `value-of-${n}-~!'()`]));
 };
@@ -40,7 +43,9 @@ const readText = (path: string) => readFileSync(path, 'utf8');
 
 describe('loadTarget', () => {
   it('interpolates ${ENV} and registers every credential with the redactor', () => {
-    const path = file('name: t\nkind: staging\nservices:\n  insurance: { url: "https://example.test", token: "${INS_TOKEN}" }\n  business: { url: "https://b.test", mtls: { cert: c.pem, key: k.pem } }\n');
+    const path = file(
+      'name: t\nkind: staging\nservices:\n  insurance: { url: "https://example.test", token: "${INS_TOKEN}" }\n  business: { url: "https://b.test", mtls: { cert: c.pem, key: k.pem } }\n',
+    );
     const target = loadTarget(path, { INS_TOKEN: 'secret-token-123' });
     expect(target.services.insurance?.token).toBe('secret-token-123');
     expect(target.redactor.redact('Bearer secret-token-123 and secret-token-123')).not.toContain('secret-token-123');
@@ -88,7 +93,9 @@ describe('loadTarget', () => {
   });
 
   it('refuses a file over 1 MiB before parsing it', () => {
-    const path = file(`name: t\nkind: staging\nservices:\n  insurance: { url: "https://x.test" }\n# ${'x'.repeat(MAX_TARGET_FILE_BYTES)}\n`);
+    const path = file(
+      `name: t\nkind: staging\nservices:\n  insurance: { url: "https://x.test" }\n# ${'x'.repeat(MAX_TARGET_FILE_BYTES)}\n`,
+    );
     const error = errorOf(() => loadTarget(path, {}));
     expect(error.code).toBe('TARGET_FILE_INVALID');
     expect(error.message).toContain('larger than 1 MiB');
@@ -103,41 +110,141 @@ const BAD_FILES: Array<[string, string, string, RegExp]> = [
   ['an empty file', '', '(file)', /is empty/],
   ['YAML syntax', `name: t\nkind: [staging\n${INSURANCE}`, '(file)', /not valid YAML at line \d/],
   ['a duplicate key', `${BASE}kind: sandbox\n${INSURANCE}`, '(file)', /not valid YAML at line 3: key "kind" is given twice in one mapping/],
-  ['a duplicate key deep down', `${BASE}services:\n  insurance:\n    url: "https://x.test"\n    token: T0k3n-SECRET\n    token: T0k3n-SECRET\n`, '(file)', /at line 7: key "services\.insurance\.token" is given twice/],
-  ['a credential that YAML reads as an alias', `${BASE}services:\n  insurance:\n    url: "https://x.test"\n    token: *PCMK~!()'&=+/%\n`, 'services.insurance.token', /not valid YAML at line 6, key "services\.insurance\.token": an alias \(\*\) to an anchor that is not defined; a value that starts with .* must be quoted$/],
-  ['a credential that YAML reads as a tag', `${BASE}services:\n  insurance:\n    url: "https://x.test"\n    token: !PCMKtag~abc\n`, 'services.insurance.token', /line 6, key "services\.insurance\.token": a tag \(!\) YAML does not know/],
-  ['a credential that YAML reads as a tag and a value', `${BASE}services:\n  insurance:\n    url: "https://x.test"\n    token: !PCMK~!()'&=+/%\n`, 'services.insurance.token', /line 6, key "services\.insurance\.token"/],
+  [
+    'a duplicate key deep down',
+    `${BASE}services:\n  insurance:\n    url: "https://x.test"\n    token: T0k3n-SECRET\n    token: T0k3n-SECRET\n`,
+    '(file)',
+    /at line 7: key "services\.insurance\.token" is given twice/,
+  ],
+  [
+    'a credential that YAML reads as an alias',
+    `${BASE}services:\n  insurance:\n    url: "https://x.test"\n    token: *PCMK~!()'&=+/%\n`,
+    'services.insurance.token',
+    /not valid YAML at line 6, key "services\.insurance\.token": an alias \(\*\) to an anchor that is not defined; a value that starts with .* must be quoted$/,
+  ],
+  [
+    'a credential that YAML reads as a tag',
+    `${BASE}services:\n  insurance:\n    url: "https://x.test"\n    token: !PCMKtag~abc\n`,
+    'services.insurance.token',
+    /line 6, key "services\.insurance\.token": a tag \(!\) YAML does not know/,
+  ],
+  [
+    'a credential that YAML reads as a tag and a value',
+    `${BASE}services:\n  insurance:\n    url: "https://x.test"\n    token: !PCMK~!()'&=+/%\n`,
+    'services.insurance.token',
+    /line 6, key "services\.insurance\.token"/,
+  ],
   ['a list at the top', '- name: t\n', '(top level)', /must be a mapping/],
   ['no name', `kind: staging\n${INSURANCE}`, 'name', /is required/],
   ['no services', BASE, 'services', /is required/],
   ['empty services', `${BASE}services: {}\n`, 'services', /must not be empty/],
   ['a misspelt top-level key', `${BASE}safty: {}\n${INSURANCE}`, 'safty', /unknown key; did you mean "safety"\?/],
   ['an unknown kind', `name: t\nkind: live\n${INSURANCE}`, 'kind', /must be one of sandbox, staging, production/],
-  ['a misspelt credential in a service', `${BASE}services:\n  insurance: { url: "https://x.test", tokn: abc }\n`, 'services.insurance.tokn', /did you mean "token"\?/],
-  ['a prefix of a known key', `${BASE}services:\n  insurance: { url: "https://x.test", tokenWithoutScop: abc }\n`, 'services.insurance.tokenWithoutScop', /did you mean "tokenWithoutScope"\?/],
+  [
+    'a misspelt credential in a service',
+    `${BASE}services:\n  insurance: { url: "https://x.test", tokn: abc }\n`,
+    'services.insurance.tokn',
+    /did you mean "token"\?/,
+  ],
+  [
+    'a prefix of a known key',
+    `${BASE}services:\n  insurance: { url: "https://x.test", tokenWithoutScop: abc }\n`,
+    'services.insurance.tokenWithoutScop',
+    /did you mean "tokenWithoutScope"\?/,
+  ],
   ['an unknown service', `${BASE}services:\n  insurence: { url: "https://x.test" }\n`, 'services.insurence', /did you mean "insurance"\?/],
-  ['an unknown key deep down', `${BASE}services:\n  business: { url: "https://b.test", rules: { sbp: { freeLimitt: 1 } } }\n`, 'services.business.rules.sbp.freeLimitt', /did you mean "freeLimit"\?/],
-  ['an unknown identity token', `${BASE}services:\n  identity: { url: "https://i.test", tokens: { withoutPhon: x } }\n`, 'services.identity.tokens.withoutPhon', /did you mean "withoutPhone"\?/],
+  [
+    'an unknown key deep down',
+    `${BASE}services:\n  business: { url: "https://b.test", rules: { sbp: { freeLimitt: 1 } } }\n`,
+    'services.business.rules.sbp.freeLimitt',
+    /did you mean "freeLimit"\?/,
+  ],
+  [
+    'an unknown identity token',
+    `${BASE}services:\n  identity: { url: "https://i.test", tokens: { withoutPhon: x } }\n`,
+    'services.identity.tokens.withoutPhon',
+    /did you mean "withoutPhone"\?/,
+  ],
   ['a service without url', `${BASE}services:\n  insurance: { token: abc }\n`, 'services.insurance.url', /is required/],
   ['an ftp URL', `${BASE}services:\n  insurance: { url: "ftp://x.test" }\n`, 'services.insurance.url', /http or https URL/],
-  ['port 99999', `${BASE}services:\n  insurance: { url: "https://x.test:99999" }\n`, 'services.insurance.url', /port 99999, outside 1 to 65535/],
+  [
+    'port 99999',
+    `${BASE}services:\n  insurance: { url: "https://x.test:99999" }\n`,
+    'services.insurance.url',
+    /port 99999, outside 1 to 65535/,
+  ],
   ['port 0', `${BASE}services:\n  insurance: { url: "http://127.0.0.1:0/x" }\n`, 'services.insurance.url', /port 0, outside 1 to 65535/],
-  ['a password in a URL', `${BASE}services:\n  insurance: { url: "https://partner:P4ssw0rd@x.test" }\n`, 'services.insurance.url', /credential \(user:password@\).*\$\{ENV\}/],
-  ['an apikey query parameter', `${BASE}services:\n  invest: { url: "https://x.test/?apikey=K3y" }\n`, 'services.invest.url', /query parameter "apikey".*\$\{ENV\}/],
-  ['a pwd query parameter', `${BASE}services:\n  invest: { url: "https://x.test/?pwd=P4ssw0rd" }\n`, 'services.invest.url', /query parameter "pwd".*\$\{ENV\}/],
-  ['an auth query parameter after another', `${BASE}services:\n  invest: { url: "https://x.test/?tenant=a&auth=K3y" }\n`, 'services.invest.url', /query parameter "auth".*\$\{ENV\}/],
-  ['a query string in a service URL', `${BASE}services:\n  insurance: { url: "http://x.test/insurance?tenant=acme" }\n`, 'services.insurance.url', /has a query string \("tenant"\); the suite appends each operation's path to this URL/],
-  ['a fragment in a service URL', `${BASE}services:\n  insurance: { url: "http://x.test/insurance#top" }\n`, 'services.insurance.url', /has a fragment/],
-  ['a token in an absolute documentPath', `${BASE}services:\n  business: { url: "https://b.test", documentPath: "https://b.test/openapi.yaml?access_token=abc" }\n`, 'services.business.documentPath', /query parameter "access_token"/],
-  ['mtlsUrl over http', `${BASE}services:\n  business: { url: "https://b.test", mtlsUrl: "http://b.test:8443" }\n`, 'services.business.mtlsUrl', /https/],
+  [
+    'a password in a URL',
+    `${BASE}services:\n  insurance: { url: "https://partner:P4ssw0rd@x.test" }\n`,
+    'services.insurance.url',
+    /credential \(user:password@\).*\$\{ENV\}/,
+  ],
+  [
+    'an apikey query parameter',
+    `${BASE}services:\n  invest: { url: "https://x.test/?apikey=K3y" }\n`,
+    'services.invest.url',
+    /query parameter "apikey".*\$\{ENV\}/,
+  ],
+  [
+    'a pwd query parameter',
+    `${BASE}services:\n  invest: { url: "https://x.test/?pwd=P4ssw0rd" }\n`,
+    'services.invest.url',
+    /query parameter "pwd".*\$\{ENV\}/,
+  ],
+  [
+    'an auth query parameter after another',
+    `${BASE}services:\n  invest: { url: "https://x.test/?tenant=a&auth=K3y" }\n`,
+    'services.invest.url',
+    /query parameter "auth".*\$\{ENV\}/,
+  ],
+  [
+    'a query string in a service URL',
+    `${BASE}services:\n  insurance: { url: "http://x.test/insurance?tenant=acme" }\n`,
+    'services.insurance.url',
+    /has a query string \("tenant"\); the suite appends each operation's path to this URL/,
+  ],
+  [
+    'a fragment in a service URL',
+    `${BASE}services:\n  insurance: { url: "http://x.test/insurance#top" }\n`,
+    'services.insurance.url',
+    /has a fragment/,
+  ],
+  [
+    'a token in an absolute documentPath',
+    `${BASE}services:\n  business: { url: "https://b.test", documentPath: "https://b.test/openapi.yaml?access_token=abc" }\n`,
+    'services.business.documentPath',
+    /query parameter "access_token"/,
+  ],
+  [
+    'mtlsUrl over http',
+    `${BASE}services:\n  business: { url: "https://b.test", mtlsUrl: "http://b.test:8443" }\n`,
+    'services.business.mtlsUrl',
+    /https/,
+  ],
   ['a wrong type', `${BASE}settings: { runs: many }\n${INSURANCE}`, 'settings.runs', /must be a whole number/],
   ['a number out of range', `${BASE}settings: { timeoutMs: 5 }\n${INSURANCE}`, 'settings.timeoutMs', /must be >= 100/],
-  ['an allowance of the wrong kind', `${BASE}safety: { allowMoney: yes please }\n${INSURANCE}`, 'safety.allowMoney', /must be true or false or a list/],
+  [
+    'an allowance of the wrong kind',
+    `${BASE}safety: { allowMoney: yes please }\n${INSURANCE}`,
+    'safety.allowMoney',
+    /must be true or false or a list/,
+  ],
   ['an allowance naming no operation', `${BASE}safety: { allowMoney: [pay] }\n${INSURANCE}`, 'safety.allowMoney[0]', /METHOD \/path/],
   ['an empty areas list', `${BASE}areas: []\n${INSURANCE}`, 'areas', /must list at least 1/],
   ['an area without its service', `${BASE}areas: [speech]\n${INSURANCE}`, 'areas', /names speech, but services has no speech/],
-  ['an incomplete 3-NDFL table', `${BASE}services:\n  business: { url: "https://b.test", ndfl3: { sourceStates: { start-work: [Preprocess] } } }\n`, 'services.business.ndfl3.sourceStates.start-review', /is required/],
-  ['an unknown 3-NDFL state', `${BASE}services:\n  business: { url: "https://b.test", ndfl3: { versionFrom: cookie } }\n`, 'services.business.ndfl3.versionFrom', /must be one of header, body/],
+  [
+    'an incomplete 3-NDFL table',
+    `${BASE}services:\n  business: { url: "https://b.test", ndfl3: { sourceStates: { start-work: [Preprocess] } } }\n`,
+    'services.business.ndfl3.sourceStates.start-review',
+    /is required/,
+  ],
+  [
+    'an unknown 3-NDFL state',
+    `${BASE}services:\n  business: { url: "https://b.test", ndfl3: { versionFrom: cookie } }\n`,
+    'services.business.ndfl3.versionFrom',
+    /must be one of header, body/,
+  ],
 ];
 
 describe('a bad target file: one short message naming the file, the key and what is wrong', () => {
@@ -160,7 +267,9 @@ describe('a bad target file: one short message naming the file, the key and what
 
 describe('a production target file', () => {
   it('drops every allowance and says so, one notice each', () => {
-    const path = file(`name: p\nkind: production\nsafety: { allowMoney: true, allowDestructive: ["DELETE /x"], allowBursts: true }\n${INSURANCE}`);
+    const path = file(
+      `name: p\nkind: production\nsafety: { allowMoney: true, allowDestructive: ["DELETE /x"], allowBursts: true }\n${INSURANCE}`,
+    );
     const target = loadTarget(path, {});
     expect(target.safety).toEqual({ allowMoney: false, allowDestructive: false, allowBursts: false });
     expect(target.notices).toEqual([
@@ -168,7 +277,9 @@ describe('a production target file', () => {
       'safety.allowMoney is ignored for kind production: production allows reads only',
       'safety.allowBursts is ignored for kind production: production allows reads only',
     ]);
-    expect(loadTarget(file(`name: p\nkind: production\nsafety: { allowMoney: false, allowDestructive: [] }\n${INSURANCE}`), {}).notices).toEqual([]);
+    expect(
+      loadTarget(file(`name: p\nkind: production\nsafety: { allowMoney: false, allowDestructive: [] }\n${INSURANCE}`), {}).notices,
+    ).toEqual([]);
     expect(loadTarget(file(`name: s\nkind: staging\nsafety: { allowMoney: true }\n${INSURANCE}`), {}).safety.allowMoney).toBe(true);
   });
 });
@@ -193,7 +304,9 @@ describe('examples/target.example.yaml', () => {
       }
     };
     walk(data, '');
-    const missing = keyPaths().map((k) => k.path).filter((p) => !named.has(p));
+    const missing = keyPaths()
+      .map((k) => k.path)
+      .filter((p) => !named.has(p));
     expect(missing).toEqual([]);
   });
 });

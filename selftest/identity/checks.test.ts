@@ -20,14 +20,20 @@ import {
 import { cannedResponse } from '../helpers.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 
-function response(status: number, body?: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }): CapturedResponse {
+function response(
+  status: number,
+  body?: unknown,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): CapturedResponse {
   return cannedResponse(status, body, headers);
 }
 
 describe('answeredWithUserinfo', () => {
   it('accepts 200 with a JSON object labelled application/json, charset or not, that carries a field of 2.2', () => {
     expect(answeredWithUserinfo(response(200, { sub: 'a' }), 'R')).toEqual([]);
-    expect(answeredWithUserinfo(response(200, { email: 'a@b.ru', trace: 1 }, { 'content-type': 'application/json; charset=utf-8' }), 'R')).toEqual([]);
+    expect(
+      answeredWithUserinfo(response(200, { email: 'a@b.ru', trace: 1 }, { 'content-type': 'application/json; charset=utf-8' }), 'R'),
+    ).toEqual([]);
   });
 
   it('names an object without any field of 2.2 ({} or only unknown fields, or nulls)', () => {
@@ -46,13 +52,29 @@ describe('answeredWithUserinfo', () => {
 describe('consentedKindsServed', () => {
   it('wants each kind (a full name, an e-mail address, a phone number) served to someone, not everything to everyone', () => {
     expect(consentedKindsServed([{ name: 'Иванов Иван', email: 'a@b.ru', phone_number: '+79990000000' }], 'R')).toEqual([]);
-    expect(consentedKindsServed([{ family_name: 'Иванов', given_name: 'Иван', email: 'a@b.ru' }, { name: 'Петров Пётр', phone_number: '+7999' }], 'R')).toEqual([]);
+    expect(
+      consentedKindsServed(
+        [
+          { family_name: 'Иванов', given_name: 'Иван', email: 'a@b.ru' },
+          { name: 'Петров Пётр', phone_number: '+7999' },
+        ],
+        'R',
+      ),
+    ).toEqual([]);
   });
 
   it('names the kinds nobody is served', () => {
-    const f = consentedKindsServed([{ family_name: 'Иванов', email: 'a@b.ru' }, { name: ' ', email: 'c@d.ru' }], 'R');
+    const f = consentedKindsServed(
+      [
+        { family_name: 'Иванов', email: 'a@b.ru' },
+        { name: ' ', email: 'c@d.ru' },
+      ],
+      'R',
+    );
     expect(f).toHaveLength(1);
-    expect(f[0].received).toBe('never served to any of 2 people: a full name (name, or family_name and given_name); a phone number (phone_number)');
+    expect(f[0].received).toBe(
+      'never served to any of 2 people: a full name (name, or family_name and given_name); a phone number (phone_number)',
+    );
     expect(consentedKindsServed([], 'R')).toHaveLength(1);
   });
 });
@@ -72,17 +94,27 @@ describe('refusedWithoutData', () => {
     const leaked = refusedWithoutData(response(403, { errorCode: 'CONSENT_REQUIRED', email: 'a@b.ru', phone_number: '+79990000000' }), 'R');
     expect(leaked).toHaveLength(1);
     expect(leaked[0].received).toBe('a 403 that carries email, phone_number with a value in the form of that data');
-    expect(refusedWithoutData(response(403, { errorDetails: { user: { birthdate: '1990-01-31', email: 'иван@почта.рф' } } }), 'R')[0].received).toMatch(/^a 403 that carries birthdate, email /);
+    expect(
+      refusedWithoutData(response(403, { errorDetails: { user: { birthdate: '1990-01-31', email: 'иван@почта.рф' } } }), 'R')[0].received,
+    ).toMatch(/^a 403 that carries birthdate, email /);
   });
 
   it('passes a refusal that only names fields of 2.2, whatever their number or depth', () => {
     expect(refusedWithoutData(response(400, { errorMessage: 'bad', name: 'BadRequest' }), 'R')).toEqual([]);
-    const details = { errorDetails: { email: 'not consented', phone_number: 'scope phone required', birthdate: 'withheld', sub: 'withheld', gender: 'withheld' } };
+    const details = {
+      errorDetails: {
+        email: 'not consented',
+        phone_number: 'scope phone required',
+        birthdate: 'withheld',
+        sub: 'withheld',
+        gender: 'withheld',
+      },
+    };
     expect(refusedWithoutData(response(403, details), 'R')).toEqual([]);
     expect(refusedWithoutData(response(403, 'email and phone_number withheld', { 'content-type': 'text/plain' }), 'R')).toEqual([]);
   });
 
-  it('carriesNoUserValues fails a refusal whose text holds the user\'s values, and does not take error words for data', () => {
+  it("carriesNoUserValues fails a refusal whose text holds the user's values, and does not take error words for data", () => {
     const known = userValues({ sub: 'sub-123456', email: 'ivan@example.ru', name: 'Иванов Иван', email_verified: true });
     expect(known).toEqual(['sub-123456', 'Иванов Иван', 'ivan@example.ru']);
     const f = carriesNoUserValues(response(403, { errorMessage: 'denied for ivan@example.ru' }), known, 'R');
@@ -97,7 +129,9 @@ describe('scopeFieldsServed', () => {
     expect(fieldsOfScope('phone')).toEqual(['phone_number', 'phone_number_verified']);
     expect(fieldsOfScope('profile')).toEqual(['name', 'family_name', 'given_name', 'middle_name', 'gender', 'birthdate']);
     expect(scopeFieldsServed([{ phone_number: '+7' }, { phone_number_verified: true }], 'phone', 'R')).toEqual([]);
-    expect(scopeFieldsServed([{ phone_number: '+7' }, {}], 'phone', 'R')[0].received).toBe('never served to any of 2 people: phone_number_verified');
+    expect(scopeFieldsServed([{ phone_number: '+7' }, {}], 'phone', 'R')[0].received).toBe(
+      'never served to any of 2 people: phone_number_verified',
+    );
     expect(scopeFieldsServed([{}], 'email', 'R')[0].received).toMatch(/email, email_verified/);
   });
 });
@@ -126,7 +160,15 @@ describe('nameHoldsFamilyAndGiven', () => {
 describe('followsScopeMapping', () => {
   const granted = ['openid', 'profile', 'phone', 'email'];
   it('accepts every claim of profile, phone and email, sub, and claims outside OpenID Connect', () => {
-    const body = { sub: 's', name: 'n', nickname: 'k', birthdate: '1990-01-01', phone_number: '+7', email_verified: true, partner_segment: 'x' };
+    const body = {
+      sub: 's',
+      name: 'n',
+      nickname: 'k',
+      birthdate: '1990-01-01',
+      phone_number: '+7',
+      email_verified: true,
+      partner_segment: 'x',
+    };
     expect(followsScopeMapping(body, granted, 'R')).toEqual([]);
   });
 
@@ -139,10 +181,12 @@ describe('followsScopeMapping', () => {
 
 describe('phoneIsE164 and isPhoneOf22', () => {
   it("reads 2.2's '+' and digits with separators, and E.164 as plain digits, at most 15, the first not 0", () => {
-    for (const phone of ['+79161234567', '+7 916 123-45-67', '+1 (425) 555-1212', '+0123', '+7916123456789012']) expect(isPhoneOf22(phone), phone).toBe(true);
+    for (const phone of ['+79161234567', '+7 916 123-45-67', '+1 (425) 555-1212', '+0123', '+7916123456789012'])
+      expect(isPhoneOf22(phone), phone).toBe(true);
     for (const phone of ['79161234567', '+', '+7-', 'tel:+7916', '+7 916 x']) expect(isPhoneOf22(phone), phone).toBe(false);
     expect(phoneIsE164({ phone_number: '+79161234567' }, 'R')).toEqual([]);
-    for (const phone_number of ['+7 916 123-45-67', '+0123', '+7916123456789012']) expect(phoneIsE164({ phone_number }, 'R'), phone_number).toHaveLength(1);
+    for (const phone_number of ['+7 916 123-45-67', '+0123', '+7916123456789012'])
+      expect(phoneIsE164({ phone_number }, 'R'), phone_number).toHaveLength(1);
   });
 
   it("leaves what is not 2.2's form, and absence, to other checks", () => {

@@ -39,7 +39,11 @@ async function read(req: IncomingMessage): Promise<string> {
 
 beforeAll(async () => {
   server = createServer(async (req, res) => {
-    const seen: Seen = { authorization: req.headers.authorization, contentType: req.headers['content-type'], fields: [...new URLSearchParams(await read(req))] };
+    const seen: Seen = {
+      authorization: req.headers.authorization,
+      contentType: req.headers['content-type'],
+      fields: [...new URLSearchParams(await read(req))],
+    };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(seen));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -52,7 +56,21 @@ function context(identity: Record<string, unknown>): RequirementContext {
   writeFileSync(path, stringify({ name: 't', kind: 'staging', services: { identity: { url: `${base}/id`, ...identity } } }));
   const target: Target = loadTarget(path, {});
   const client = new HttpClient(target, { pacer: new LocalPacer(), limits: { identity: { requests: 10_000, perSeconds: 1 } } });
-  return { target, client, seed: 1, runs: 1, shrink: false, id: 'IDN-X', title: 'x', signal: new AbortController().signal, expectNone: () => undefined, property: async () => undefined, control: async () => { throw new Error('no control in this unit test'); } };
+  return {
+    target,
+    client,
+    seed: 1,
+    runs: 1,
+    shrink: false,
+    id: 'IDN-X',
+    title: 'x',
+    signal: new AbortController().signal,
+    expectNone: () => undefined,
+    property: async () => undefined,
+    control: async () => {
+      throw new Error('no control in this unit test');
+    },
+  };
 }
 
 describe('sendUserinfo', () => {
@@ -125,8 +143,13 @@ describe('the sandbox target section', () => {
       const path = sandbox.writeTarget(join(tempDir(), 'target.yaml'));
       const target = loadTarget(path);
       const identity = target.services.identity as unknown as Record<string, unknown> & { tokens: Record<string, unknown> };
-      const secrets = [identity.accessToken, identity.clientSecret, identity.nonPartnerClientSecret, ...(identity.tokens.people as string[]),
-        ...['withoutProfile', 'withoutPhone', 'withoutEmail', 'withoutConsent', 'nonPartner'].map((k) => identity.tokens[k])] as string[];
+      const secrets = [
+        identity.accessToken,
+        identity.clientSecret,
+        identity.nonPartnerClientSecret,
+        ...(identity.tokens.people as string[]),
+        ...['withoutProfile', 'withoutPhone', 'withoutEmail', 'withoutConsent', 'nonPartner'].map((k) => identity.tokens[k]),
+      ] as string[];
       expect(secrets.every((s) => typeof s === 'string' && s.length > 0)).toBe(true);
       for (const s of secrets) expect(target.redactor.redact(`x ${s} y`)).toBe('x *** y');
       const people = peopleOf({ target } as RequirementContext);

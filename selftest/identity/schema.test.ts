@@ -19,13 +19,21 @@ describe('userinfo schema (spec 2.2)', () => {
 
   it('accepts real dates, leap days included, and phone numbers as 2.2 writes them: + then digits, grouped or not, of any length', () => {
     for (const birthdate of ['1988-02-29', '2000-02-29', '1950-12-31']) expect(failuresOf({ birthdate }), birthdate).toEqual([]);
-    for (const phone_number of ['+79161234567', '+12025550123', '+441234567890', '+7 916 123-45-67', '+1 (425) 555-1212', '+7916123456789012']) {
+    for (const phone_number of [
+      '+79161234567',
+      '+12025550123',
+      '+441234567890',
+      '+7 916 123-45-67',
+      '+1 (425) 555-1212',
+      '+7916123456789012',
+    ]) {
       expect(failuresOf({ phone_number }), phone_number).toEqual([]);
     }
   });
 
   it('accepts e-mail addresses in any script and any string as sub (nothing stricter than 2.2)', () => {
-    for (const email of ['ivan@example.ru', 'иван@почта.рф', 'ivan.petrov+tag@mail.example.com', 'ivan@пример.испытание']) expect(failuresOf({ email }), email).toEqual([]);
+    for (const email of ['ivan@example.ru', 'иван@почта.рф', 'ivan.petrov+tag@mail.example.com', 'ivan@пример.испытание'])
+      expect(failuresOf({ email }), email).toEqual([]);
     expect(failuresOf({ sub: '' })).toEqual([]);
   });
 
@@ -60,7 +68,9 @@ describe('error schema (vendor convention)', () => {
     expect(valueConformsTo({ errorId: 'a', errorMessage: 'm', errorCode: 'C' }, IDENTITY_ERROR, 'R')).toEqual([]);
     expect(valueConformsTo({ errorId: 'a', errorMessage: 'm', errorCode: 'C', errorDetails: { f: 1 } }, IDENTITY_ERROR, 'R')).toEqual([]);
     expect(valueConformsTo({ error: 'invalid_token', error_description: 'x' }, IDENTITY_ERROR, 'R').length).toBe(3);
-    expect(valueConformsTo({ errorId: 'a', errorMessage: 'm', errorCode: 'C', errorDetails: 'x' }, IDENTITY_ERROR, 'R')[0].at).toBe('/errorDetails');
+    expect(valueConformsTo({ errorId: 'a', errorMessage: 'm', errorCode: 'C', errorDetails: 'x' }, IDENTITY_ERROR, 'R')[0].at).toBe(
+      '/errorDetails',
+    );
   });
 });
 

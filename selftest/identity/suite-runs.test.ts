@@ -17,21 +17,52 @@ describe('the identity suite with a minimal target file', () => {
       const full = sandbox.targetDocument() as { services: { identity: Record<string, unknown> } };
       const { url, accessToken, clientId, clientSecret } = full.services.identity;
       const file = join(tempDir(), 'target.yaml');
-      writeFileSync(file, stringify({ name: 'minimal', kind: 'staging', vendorConventions: false, areas: ['identity'], services: { identity: { url, accessToken, clientId, clientSecret } } }));
-      const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: file, CONFORMANCE_SEED: '20261121' }, files: ['suites/identity/'] });
+      writeFileSync(
+        file,
+        stringify({
+          name: 'minimal',
+          kind: 'staging',
+          vendorConventions: false,
+          areas: ['identity'],
+          services: { identity: { url, accessToken, clientId, clientSecret } },
+        }),
+      );
+      const run = await runSuite({
+        env: { ...QUICK_RUN, CONFORMANCE_TARGET: file, CONFORMANCE_SEED: '20261121' },
+        files: ['suites/identity/'],
+      });
       const s = run.summary!;
       expect(run.code, run.stdout.slice(-3000)).toBe(0);
       expect(s.counts.failed).toBe(0);
       const passed = new Set(s.tests.filter((x) => x.verdict === 'passed').map((x) => x.requirement));
-      for (const id of ['IDN-RSP-001', 'IDN-SCP-002', 'IDN-FMT-001', 'IDN-FMT-002', 'IDN-GEN-001', 'IDN-GEN-002', 'IDN-GEN-003', 'IDN-AUT-001', 'IDN-AUT-002', 'IDN-CLI-001', 'IDN-CLI-002', 'IDN-CLI-003']) {
+      for (const id of [
+        'IDN-RSP-001',
+        'IDN-SCP-002',
+        'IDN-FMT-001',
+        'IDN-FMT-002',
+        'IDN-GEN-001',
+        'IDN-GEN-002',
+        'IDN-GEN-003',
+        'IDN-AUT-001',
+        'IDN-AUT-002',
+        'IDN-CLI-001',
+        'IDN-CLI-002',
+        'IDN-CLI-003',
+      ]) {
         expect(passed.has(id), id).toBe(true);
       }
-      const reasons = s.tests.filter((x) => x.verdict === 'skipped' || x.verdict === 'inconclusive').map((x) => `${x.requirement}: ${x.skipReason}`);
-      expect(reasons.filter((r) => r.startsWith('IDN-SCP-001')).every((r) => /services\.identity\.tokens\.without(Profile|Phone|Email)/.test(r))).toBe(true);
+      const reasons = s.tests
+        .filter((x) => x.verdict === 'skipped' || x.verdict === 'inconclusive')
+        .map((x) => `${x.requirement}: ${x.skipReason}`);
+      expect(
+        reasons.filter((r) => r.startsWith('IDN-SCP-001')).every((r) => /services\.identity\.tokens\.without(Profile|Phone|Email)/.test(r)),
+      ).toBe(true);
       expect(reasons.find((r) => r.startsWith('IDN-PRT-001'))).toMatch(/services\.identity\.tokens\.nonPartner|nonPartnerClient/);
       expect(reasons.find((r) => r.startsWith('IDN-CNS-001'))).toMatch(/services\.identity\.tokens\.withoutConsent/);
       expect(reasons.filter((r) => /^IDN-(ERR-001|MED|OID)-/.test(r)).every((r) => r.includes('vendorConventions'))).toBe(true);
-      expect(reasons.filter((r) => r.startsWith('IDN-ERR-002'))).toEqual([expect.stringMatching(/services\.identity\.tokens\.withoutPhone/)]);
+      expect(reasons.filter((r) => r.startsWith('IDN-ERR-002'))).toEqual([
+        expect.stringMatching(/services\.identity\.tokens\.withoutPhone/),
+      ]);
       // SCP-001 rows, PRT-001, CNS-001, the IDN-ERR-002 row of a token without phone; vendor skips:
       // IDN-ERR-001 rows, IDN-OID-001, IDN-OID-003 rows (IDN-MED-001, IDN-OID-002, IDN-GEN-003,
       // IDN-FMT-003 and the other IDN-ERR-002 rows are policy: they run).

@@ -29,7 +29,14 @@ function recordOf(sent = sampleRequest({ surrender: [sampleItem(), sampleItem({ 
       providerName: 'P',
       productType: sent.productType,
       contractId: sent.contractId,
-      surrender: sent.surrender.map((item, i) => ({ ...item, contractId: sent.contractId, id: i + 1, createdAt: at, updatedAt: at, providerName: 'P' })),
+      surrender: sent.surrender.map((item, i) => ({
+        ...item,
+        contractId: sent.contractId,
+        id: i + 1,
+        createdAt: at,
+        updatedAt: at,
+        providerName: 'P',
+      })),
     },
   };
 }
@@ -39,7 +46,9 @@ describe('JSON on every answer with a body (spec 4)', () => {
     expect(jsonWhereBody(cannedResponse(400, { code: 'X' }, JSON_TYPE), 'R')).toEqual([]);
     expect(jsonWhereBody(cannedResponse(400, { type: 'about:blank' }, { 'content-type': 'application/problem+json' }), 'R')).toEqual([]);
     expect(jsonWhereBody(cannedResponse(401), 'R')).toEqual([]);
-    expect(jsonWhereBody(cannedResponse(201, { a: 1 }, { 'content-type': 'text/html; charset=utf-8' }), 'R')[0].received).toMatch(/text\/html/);
+    expect(jsonWhereBody(cannedResponse(201, { a: 1 }, { 'content-type': 'text/html; charset=utf-8' }), 'R')[0].received).toMatch(
+      /text\/html/,
+    );
     expect(jsonWhereBody(cannedResponse(201, { a: 1 }), 'R')[0].received).toBe('no Content-Type');
     expect(jsonWhereBody(cannedResponse(400, 'Bad Request', JSON_TYPE), 'R')[0].received).toMatch(/does not parse/);
   });
@@ -80,10 +89,25 @@ describe('2.5 gives names and types only: a conforming server may answer differe
   it('fields left out, other offsets, whole seconds, basic format, records in another order, extra fields', () => {
     const { sent, record } = recordOf();
     const variants = [
-      { surrender: record.surrender.map(({ calcPeriodFrom, calcPeriodTo, currency, surrenderPercent, surrenderValue }) => ({ calcPeriodFrom, calcPeriodTo, currency, surrenderPercent, surrenderValue })) },
+      {
+        surrender: record.surrender.map(({ calcPeriodFrom, calcPeriodTo, currency, surrenderPercent, surrenderValue }) => ({
+          calcPeriodFrom,
+          calcPeriodTo,
+          currency,
+          surrenderPercent,
+          surrenderValue,
+        })),
+      },
       { ...record, updateDate: moscow(sent.updateDate), createdAt: moscow(record.createdAt) },
       { ...record, updateDate: `${sent.updateDate.slice(0, 19)}Z` },
-      { ...record, surrender: record.surrender.map((r) => ({ ...r, calcPeriodFrom: r.calcPeriodFrom.replaceAll('-', ''), createdAt: '20250101T100000Z' })) },
+      {
+        ...record,
+        surrender: record.surrender.map((r) => ({
+          ...r,
+          calcPeriodFrom: r.calcPeriodFrom.replaceAll('-', ''),
+          createdAt: '20250101T100000Z',
+        })),
+      },
       { ...record, surrender: [...record.surrender].reverse(), status: 'ACTIVE' },
     ];
     for (const body of variants) {
@@ -98,12 +122,17 @@ describe('2.5 gives names and types only: a conforming server may answer differe
 
   it('what the record carries must still be what was sent', () => {
     const { sent, record } = recordOf();
-    const wrong = (edit: (r: typeof record) => unknown) => echoesRequest(sent, edit(structuredClone(record)), 'R').failures.map((f) => f.at);
+    const wrong = (edit: (r: typeof record) => unknown) =>
+      echoesRequest(sent, edit(structuredClone(record)), 'R').failures.map((f) => f.at);
     expect(wrong((r) => ({ ...r, updateDate: '2001-01-01T00:00:00Z' }))).toEqual(['/updateDate']);
     expect(wrong((r) => ({ ...r, surrender: [r.surrender[0]] }))).toContain('/surrender');
-    expect(wrong((r) => ({ ...r, surrender: r.surrender.map((x) => ({ ...x, surrenderValue: Math.round(x.surrenderValue) })) }))).toContain('/surrender');
+    expect(wrong((r) => ({ ...r, surrender: r.surrender.map((x) => ({ ...x, surrenderValue: Math.round(x.surrenderValue) })) }))).toContain(
+      '/surrender',
+    );
     expect(recordConforms(cannedResponse(201, { ...record, surrender: [] }, JSON_TYPE), 'R')[0].expected).toMatch(/fewer than 1/);
-    expect(recordConforms(cannedResponse(201, { ...record, createdAt: '21.12.2026 10:00' }, JSON_TYPE), 'R')[0].expected).toMatch(/iso8601-date-time/);
+    expect(recordConforms(cannedResponse(201, { ...record, createdAt: '21.12.2026 10:00' }, JSON_TYPE), 'R')[0].expected).toMatch(
+      /iso8601-date-time/,
+    );
   });
 });
 

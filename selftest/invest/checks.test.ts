@@ -34,9 +34,13 @@ import { getAt, pointerSteps, setAt } from '../../harness/json.ts';
 
 type Body = Record<string, unknown>;
 const RUNS = { numRuns: 60 };
-const withPortfolio = fc.oneof(...['rub', 'usd', 'eur'].map((c) => portfolioResponse({ currency: c, accountId: '2000000001' }).map((body) => ({ c, body }))));
+const withPortfolio = fc.oneof(
+  ...['rub', 'usd', 'eur'].map((c) => portfolioResponse({ currency: c, accountId: '2000000001' }).map((body) => ({ c, body }))),
+);
 /** A portfolio with at least one amount, and the index of the one to break. */
-const withTarget = withPortfolio.chain(({ c, body }) => fc.nat({ max: amountsIn(body).length - 1 }).map((i) => ({ c, body, at: amountsIn(body)[i].at })));
+const withTarget = withPortfolio.chain(({ c, body }) =>
+  fc.nat({ max: amountsIn(body).length - 1 }).map((i) => ({ c, body, at: amountsIn(body)[i].at })),
+);
 
 /** A copy of the body with the value at the JSON Pointer. */
 function copyWithValueAt(body: Body, pointer: string, value: unknown): Body {
@@ -55,7 +59,8 @@ describe('generated portfolios pass every check', () => {
     fc.assert(
       fc.property(withPortfolio, ({ c, body }) => {
         expect(portfolioConforms(body, 'R')).toEqual([]);
-        for (const check of [unitsAreDecimalIntegers, nanosBelowOneUnit, signsAgree, unitsFitInt64, virtualExpireDatesUtc, totalsPresent]) expect(check(body, 'R').failures).toEqual([]);
+        for (const check of [unitsAreDecimalIntegers, nanosBelowOneUnit, signsAgree, unitsFitInt64, virtualExpireDatesUtc, totalsPresent])
+          expect(check(body, 'R').failures).toEqual([]);
         expect(totalsInCurrency(body, c.toUpperCase(), 'R')).toEqual({ failures: [], judged: 8 });
         expect(portfolioIsSumOfClasses(body, 'R')).toEqual({ failures: [], judged: 1 });
         expect(accountIs(body, '2000000001', 'R')).toEqual({ failures: [], judged: 1 });
@@ -107,7 +112,11 @@ describe('one broken value is caught where it was broken', () => {
         const broken = copyWithValueAt(body, `/${name}`, { ...(body[name] as Body), currency: other });
         expect(totalsInCurrency(broken, c, 'R').failures.map((f) => f.at)).toEqual([`/${name}`]);
         // Totals in two currencies do not add up: the sum is not judged (INV-CUR-001 judges the currency).
-        expect(portfolioIsSumOfClasses(broken, 'R')).toMatchObject({ failures: [], judged: 0, reason: expect.stringMatching(/several currencies/) });
+        expect(portfolioIsSumOfClasses(broken, 'R')).toMatchObject({
+          failures: [],
+          judged: 0,
+          reason: expect.stringMatching(/several currencies/),
+        });
       }),
       RUNS,
     );
@@ -118,7 +127,11 @@ describe('one broken value is caught where it was broken', () => {
       fc.property(withPortfolio, fc.constantFrom(1, -1), ({ body }, delta) => {
         const total = body.totalAmountPortfolio as { units: string; nano: number; currency: string };
         const nano = total.nano + delta;
-        const broken = copyWithValueAt(body, '/totalAmountPortfolio', Math.abs(nano) < 1e9 ? { ...total, nano } : { ...total, units: String(BigInt(total.units) + BigInt(Math.sign(delta))), nano: 0 });
+        const broken = copyWithValueAt(
+          body,
+          '/totalAmountPortfolio',
+          Math.abs(nano) < 1e9 ? { ...total, nano } : { ...total, units: String(BigInt(total.units) + BigInt(Math.sign(delta))), nano: 0 },
+        );
         expect(portfolioIsSumOfClasses(broken, 'R').failures[0]?.received).toMatch(/off by -?0\.000000001\)/);
       }),
       RUNS,
@@ -128,7 +141,9 @@ describe('one broken value is caught where it was broken', () => {
   it('relabelled totals: the RUB numbers with USD written on them', () => {
     fc.assert(
       fc.property(portfolioResponse({ currency: 'rub' }), (rub) => {
-        const relabelled = Object.fromEntries(Object.entries(rub).map(([k, v]) => [k, TOTALS.includes(k as never) ? { ...(v as Body), currency: 'usd' } : v]));
+        const relabelled = Object.fromEntries(
+          Object.entries(rub).map(([k, v]) => [k, TOTALS.includes(k as never) ? { ...(v as Body), currency: 'usd' } : v]),
+        );
         const nonZero = TOTALS.filter((n) => (rub[n] as Body).units !== '0' || (rub[n] as Body).nano !== 0).length;
         expect(convertedNotRelabelled(rub, relabelled, 'USD', 'R').failures).toHaveLength(nonZero);
       }),
@@ -139,10 +154,30 @@ describe('one broken value is caught where it was broken', () => {
 
 describe('dates, errors, headers, requests', () => {
   it('expireDate: ISO 8601 in UTC, in any of its forms', () => {
-    for (const good of ['2026-12-21T21:00:00Z', '2026-12-21T21:00:00.123456789Z', '2024-02-29T00:00:00+00:00', '2026-01-01t00:00:00z', '2026-12-21T21:00Z', '20261221T210000Z', '2026-12-21T21:00:00,5Z', '2026-12-21T21:00:00+0000', '2026-W52-1T21:00Z']) {
+    for (const good of [
+      '2026-12-21T21:00:00Z',
+      '2026-12-21T21:00:00.123456789Z',
+      '2024-02-29T00:00:00+00:00',
+      '2026-01-01t00:00:00z',
+      '2026-12-21T21:00Z',
+      '20261221T210000Z',
+      '2026-12-21T21:00:00,5Z',
+      '2026-12-21T21:00:00+0000',
+      '2026-W52-1T21:00Z',
+    ]) {
       expect(isIsoUtcDateTime(good), good).toBe(true);
     }
-    for (const bad of ['2026-12-22T00:00:00+03:00', '2026-12-21T21:00:00', '2026-12-21 21:00:00Z', '2026-12-21', '2023-02-29T00:00:00Z', '2026-12-21T25:00:00Z', '21.12.2026T21:00Z', 1766350800, undefined]) {
+    for (const bad of [
+      '2026-12-22T00:00:00+03:00',
+      '2026-12-21T21:00:00',
+      '2026-12-21 21:00:00Z',
+      '2026-12-21',
+      '2023-02-29T00:00:00Z',
+      '2026-12-21T25:00:00Z',
+      '21.12.2026T21:00Z',
+      1766350800,
+      undefined,
+    ]) {
       expect(isIsoUtcDateTime(bad), String(bad)).toBe(false);
     }
   });
@@ -150,16 +185,25 @@ describe('dates, errors, headers, requests', () => {
   it("the vendor's error body: shape, gRPC code of the status, the documented API code", () => {
     const expected = { status: 404, description: 50004 };
     expect(vendorErrorBody(response(404, { code: 5, message: 'Account not found', description: 50004 }), expected, 'R')).toEqual([]);
-    expect(vendorErrorBody(response(404, { code: 5, message: 'Account not found' }), expected, 'R')[0].expected).toMatch(/required property 'description'/);
+    expect(vendorErrorBody(response(404, { code: 5, message: 'Account not found' }), expected, 'R')[0].expected).toMatch(
+      /required property 'description'/,
+    );
     expect(vendorErrorBody(response(404, { code: 3, message: 'x', description: 50004 }), expected, 'R')[0].expected).toMatch(/code 5/);
-    expect(vendorErrorBody(response(404, { code: 5, message: 'x', description: 40002 }), expected, 'R')[0].expected).toMatch(/description 50004/);
+    expect(vendorErrorBody(response(404, { code: 5, message: 'x', description: 40002 }), expected, 'R')[0].expected).toMatch(
+      /description 50004/,
+    );
     expect(vendorErrorBody(response(403, { code: 7, message: 'x', description: 40002 }), expected, 'R')).toEqual([]);
     expect(vendorErrorBody(response(403, { code: 7, message: 'x', description: 30022 }), expected, 'R')[0].expected).toMatch(/4xxxx/);
     expect(vendorErrorBody(response(200, {}), expected, 'R')[0].received).toBe('status 200');
   });
 
   it('rate-limit headers: integers (a list is fine), remaining within the limit, a tracking id', () => {
-    const headers = { 'x-ratelimit-limit': '200, 200;w=60', 'x-ratelimit-remaining': '150', 'x-ratelimit-reset': '42', 'x-tracking-id': 'abc' };
+    const headers = {
+      'x-ratelimit-limit': '200, 200;w=60',
+      'x-ratelimit-remaining': '150',
+      'x-ratelimit-reset': '42',
+      'x-tracking-id': 'abc',
+    };
     expect(rateLimitHeaders(response(200, {}, headers), 'R')).toEqual([]);
     expect(rateLimitHeaders(response(200, {}, { ...headers, 'x-ratelimit-remaining': '201' }), 'R')).toHaveLength(1);
     expect(rateLimitHeaders(response(200, {}, { 'x-ratelimit-limit': 'many' }), 'R')).toHaveLength(4);
@@ -221,7 +265,10 @@ describe('a readable portfolio is the evidence every portfolio test starts from'
     expect(whyNoPortfolio(response(200, { accountId: '2000000001' }, json))).toBeUndefined();
     expect(accountIs({ totalAmountShares: { currency: 'rub' } }, '2000000001', 'R')).toEqual({ failures: [], judged: 0 });
     expect(totalsPresent({ totalAmountShares: { currency: 'rub' } }, 'R').failures[0].received).toMatch(/^no totalAmountBonds, /);
-    expect(portfolioIsSumOfClasses({ totalAmountShares: { currency: 'rub' } }, 'R')).toMatchObject({ judged: 0, reason: expect.stringMatching(/^no totalAmountBonds/) });
+    expect(portfolioIsSumOfClasses({ totalAmountShares: { currency: 'rub' } }, 'R')).toMatchObject({
+      judged: 0,
+      reason: expect.stringMatching(/^no totalAmountBonds/),
+    });
   });
 
   it('zero values left out as proto3 JSON does: absent units and nano read as 0, judged by nobody', () => {
@@ -248,7 +295,9 @@ describe('a readable portfolio is the evidence every portfolio test starts from'
   it('default RUB: the totals of a request without currency are labelled as those of the request with RUB', () => {
     const rub = { totalAmountShares: { currency: 'rub', units: '1' }, totalAmountBonds: { currency: 'rub' } };
     expect(defaultIsRub(rub, rub, 'R')).toEqual({ failures: [], judged: 2 });
-    expect(defaultIsRub({ ...rub, totalAmountBonds: { currency: 'usd' } }, rub, 'R').failures.map((f) => f.at)).toEqual(['/totalAmountBonds']);
+    expect(defaultIsRub({ ...rub, totalAmountBonds: { currency: 'usd' } }, rub, 'R').failures.map((f) => f.at)).toEqual([
+      '/totalAmountBonds',
+    ]);
     expect(defaultIsRub({}, rub, 'R').judged).toBe(0);
   });
 

@@ -36,11 +36,18 @@ describe('an invest target whose position ids are not UUIDs', () => {
     const proxied = join(dir, 'target.yaml');
     writeFileSync(proxied, stringify(target));
 
-    const run = await runSuite({ env: { ...SELFTEST_RUN, CONFORMANCE_TARGET: proxied }, files: ['suites/invest/'], reportDir: join(dir, 'reports') });
+    const run = await runSuite({
+      env: { ...SELFTEST_RUN, CONFORMANCE_TARGET: proxied },
+      files: ['suites/invest/'],
+      reportDir: join(dir, 'reports'),
+    });
     const tests = run.summary?.tests ?? [];
     expect(proxy.rewritten(), 'the proxy rewrote position ids').toBeGreaterThan(0);
     const specFailures = tests.filter((t) => t.source === 'spec' && (t.verdict === 'failed' || t.verdict === 'error'));
-    expect(specFailures.map((t) => `${t.title}\n${t.message ?? ''}`), run.stdout.slice(-2000)).toEqual([]);
+    expect(
+      specFailures.map((t) => `${t.title}\n${t.message ?? ''}`),
+      run.stdout.slice(-2000),
+    ).toEqual([]);
     const passed = new Set(tests.filter((t) => t.verdict === 'passed').map((t) => t.requirement));
     for (const id of ['INV-RSP-001', 'INV-GEN-001', 'INV-VIR-001']) expect(passed.has(id), `${id} passed`).toBe(true);
   }, 240_000);

@@ -44,8 +44,11 @@ export async function startPositionIdProxy(upstream: string): Promise<RewritingP
       up.on('data', (c: Buffer) => chunks.push(c));
       up.on('end', () => {
         let body = Buffer.concat(chunks);
-        if (up.statusCode === 200 && /json/.test(String(up.headers['content-type']))) body = Buffer.from(JSON.stringify(rewrite(JSON.parse(body.toString('utf8')))));
-        const headers = Object.fromEntries(Object.entries(up.headers).filter(([name, value]) => value !== undefined && name !== 'transfer-encoding'));
+        if (up.statusCode === 200 && /json/.test(String(up.headers['content-type'])))
+          body = Buffer.from(JSON.stringify(rewrite(JSON.parse(body.toString('utf8')))));
+        const headers = Object.fromEntries(
+          Object.entries(up.headers).filter(([name, value]) => value !== undefined && name !== 'transfer-encoding'),
+        );
         res.writeHead(up.statusCode ?? 502, { ...headers, 'content-length': String(body.length) });
         res.end(body);
       });

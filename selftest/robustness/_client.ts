@@ -10,7 +10,11 @@ import { DEFAULT_SETTINGS, type RateLimit, type Target, type TargetSettings } fr
 
 export const SECRET = 'robustness-secret-token';
 
-export function clientFor(base: string, settings: Partial<TargetSettings> = {}, options: { pacer?: Pacer; limit?: RateLimit } & Pick<HttpClientOptions, 'health' | 'stops'> = {}): HttpClient {
+export function clientFor(
+  base: string,
+  settings: Partial<TargetSettings> = {},
+  options: { pacer?: Pacer; limit?: RateLimit } & Pick<HttpClientOptions, 'health' | 'stops'> = {},
+): HttpClient {
   const redactor = new Redactor();
   redactor.register(SECRET);
   const target: Target = {
@@ -26,7 +30,12 @@ export function clientFor(base: string, settings: Partial<TargetSettings> = {}, 
     redactor,
   };
   const limit = options.limit ?? { requests: 10_000, perSeconds: 1 };
-  return new HttpClient(target, { pacer: options.pacer ?? new LocalPacer(), limits: { insurance: limit, business: limit }, health: options.health, stops: options.stops });
+  return new HttpClient(target, {
+    pacer: options.pacer ?? new LocalPacer(),
+    limits: { insurance: limit, business: limit },
+    health: options.health,
+    stops: options.stops,
+  });
 }
 
 export const get = (base: string, path = '/x', extra: Partial<RequestSpec> = {}): RequestSpec => ({

@@ -92,11 +92,14 @@ export const hugeServer = (bytes = 10 * 1000 * 1000, announce = false) =>
   });
 
 /** Every answer a redirect with the given status to `location`. */
-export const redirectServer = (location: string, status = 307) => faultServer(() => (_req, res) => res.writeHead(status, { location }).end());
+export const redirectServer = (location: string, status = 307) =>
+  faultServer(() => (_req, res) => res.writeHead(status, { location }).end());
 
 /** Every answer a 429 with these headers (Retry-After: 3600 by default). */
 export const tooManyServer = (headers: Record<string, string> = { 'retry-after': '3600' }) =>
-  faultServer(() => (_req, res) => res.writeHead(429, { 'content-type': 'application/json', ...headers }).end('{"error":"too many requests"}'));
+  faultServer(
+    () => (_req, res) => res.writeHead(429, { 'content-type': 'application/json', ...headers }).end('{"error":"too many requests"}'),
+  );
 
 /** Answers 200 `{}` at once; `arrivals` is the wire record the pacing test reads. */
 export const recordingServer = () => faultServer(() => (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));

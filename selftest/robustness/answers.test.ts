@@ -24,7 +24,9 @@ describe('an answer larger than the cap', () => {
     const server = await track(hugeServer(10 * 1000 * 1000));
     const { error } = await failureOf(clientFor(server.base).send(get(server.base, '/huge')));
     expect(error.code).toBe('TARGET_RESPONSE_TOO_LARGE');
-    expect(error.message).toContain(`GET /huge at ${server.base}: the answer (status 200) is larger than the cap of ${2 * MiB} bytes (settings.maxResponseBytes)`);
+    expect(error.message).toContain(
+      `GET /huge at ${server.base}: the answer (status 200) is larger than the cap of ${2 * MiB} bytes (settings.maxResponseBytes)`,
+    );
     const read = Number(/cut off after (\d+) bytes/.exec(error.message)?.[1]);
     expect(read).toBeGreaterThan(2 * MiB);
     expect(read).toBeLessThanOrEqual(2 * MiB + CHUNK);
@@ -64,7 +66,9 @@ describe('a redirect', () => {
     const server = await track(redirectServer(`${elsewhere.base}/moved`));
     const { error } = await failureOf(clientFor(server.base).send(get(server.base, '/here')));
     expect(error.code).toBe('TARGET_REDIRECT');
-    expect(error.message).toBe(`TARGET_REDIRECT: GET /here at ${server.base} answered 307, Location: ${elsewhere.base}/moved (the suite never follows redirects)`);
+    expect(error.message).toBe(
+      `TARGET_REDIRECT: GET /here at ${server.base} answered 307, Location: ${elsewhere.base}/moved (the suite never follows redirects)`,
+    );
     expect(elsewhere.arrivals).toEqual([]);
   });
 
@@ -128,7 +132,7 @@ describe('429', () => {
     expect(error.message).toContain('more than the cap of 500 ms');
   });
 
-  it("a burst request gets the 429 as it came, for the rate-limit tests to count", async () => {
+  it('a burst request gets the 429 as it came, for the rate-limit tests to count', async () => {
     const server = await track(tooManyServer({ 'retry-after': '3600' }));
     const res = await clientFor(server.base).send(get(server.base, '/x', { pacing: 'burst' }));
     expect(res.status).toBe(429);
@@ -150,10 +154,16 @@ describe('a service that asks for more silence than the cap', () => {
     const [first, second] = twoWorkers(server.base);
     expect((await failureOf(first.send(get(server.base, '/first')))).error.code).toBe('TARGET_RATE_LIMITED');
     expect(server.arrivals.length).toBe(1);
-    for (const [client, spec] of [[second, get(server.base, '/paced')], [second, get(server.base, '/burst', { pacing: 'burst' })], [first, get(server.base, '/again')]] as const) {
+    for (const [client, spec] of [
+      [second, get(server.base, '/paced')],
+      [second, get(server.base, '/burst', { pacing: 'burst' })],
+      [first, get(server.base, '/again')],
+    ] as const) {
       const { error, ms } = await failureOf(client.send(spec));
       expect(error.code).toBe('TARGET_RATE_LIMITED');
-      expect(error.message).toMatch(/: not sent; GET \/first at http:\/\/127\.0\.0\.1:\d+ answered 429 asking to wait 3600 s \(Retry-After: 3600\), more than the cap of 10000 ms \(settings\.maxRetryAfterMs\); nothing more is sent to services\.insurance for that long, as it asked$/);
+      expect(error.message).toMatch(
+        /: not sent; GET \/first at http:\/\/127\.0\.0\.1:\d+ answered 429 asking to wait 3600 s \(Retry-After: 3600\), more than the cap of 10000 ms \(settings\.maxRetryAfterMs\); nothing more is sent to services\.insurance for that long, as it asked$/,
+      );
       expect(ms).toBeLessThan(100);
     }
     expect(server.arrivals.length).toBe(1);

@@ -45,11 +45,14 @@ describe('a target that dies mid-run', () => {
     const client = clientFor(server.base, { timeoutMs: 300 });
     expect((await client.send(get(server.base, '/alive'))).status).toBe(200);
     health.mode = 'silent';
-    for (let i = 0; i < GIVE_UP_AFTER; i++) expect((await failureOf(client.send(get(server.base, `/t${i}`)))).error.code).toBe('TARGET_TIMEOUT');
+    for (let i = 0; i < GIVE_UP_AFTER; i++)
+      expect((await failureOf(client.send(get(server.base, `/t${i}`)))).error.code).toBe('TARGET_TIMEOUT');
     const sent = server.arrivals.length;
     const { error, ms } = await failureOf(client.send(get(server.base, '/after')));
     expect(error.code).toBe('TARGET_TIMEOUT');
-    expect(error.message).toContain(`GET /after: not sent; gave up on ${server.base} after 3 consecutive failures (last: GET /t2 at ${server.base} did not answer in full`);
+    expect(error.message).toContain(
+      `GET /after: not sent; gave up on ${server.base} after 3 consecutive failures (last: GET /t2 at ${server.base} did not answer in full`,
+    );
     expect(ms).toBeLessThan(100);
     expect(server.arrivals.length).toBe(sent);
   });
@@ -71,16 +74,21 @@ describe('a target that dies mid-run', () => {
     await server.close();
     for (let i = 0; i < GIVE_UP_AFTER; i++) expect((await failureOf(client.send(get(server.base)))).error.code).toBe('TARGET_UNREACHABLE');
     const { error } = await failureOf(client.send(get(server.base)));
-    expect(error.message).toMatch(/^TARGET_UNREACHABLE: GET \/x: not sent; gave up on .* after 3 consecutive failures \(last: GET \/x: could not reach .* \(ECONNREFUSED/);
+    expect(error.message).toMatch(
+      /^TARGET_UNREACHABLE: GET \/x: not sent; gave up on .* after 3 consecutive failures \(last: GET \/x: could not reach .* \(ECONNREFUSED/,
+    );
   });
 
   it('is given up on for the whole run: after three failures in one worker (or file), another sends nothing to it', async () => {
     // Before: each test file and each worker counted on its own, so a dripping target cost three deadlines per file.
     const { server, health } = await dyingServer();
     const record = join(tempDir('pc-health-'), 'origin-health.jsonl');
-    const [one, other] = [0, 1].map(() => clientFor(server.base, { timeoutMs: 200 }, { health: new OriginHealth(fileRecord<HealthEvent>(record)) }));
+    const [one, other] = [0, 1].map(() =>
+      clientFor(server.base, { timeoutMs: 200 }, { health: new OriginHealth(fileRecord<HealthEvent>(record)) }),
+    );
     health.mode = 'drip';
-    for (let i = 0; i < GIVE_UP_AFTER; i++) expect((await failureOf(one.send(get(server.base, `/t${i}`)))).error.code).toBe('TARGET_TIMEOUT');
+    for (let i = 0; i < GIVE_UP_AFTER; i++)
+      expect((await failureOf(one.send(get(server.base, `/t${i}`)))).error.code).toBe('TARGET_TIMEOUT');
     const sent = server.arrivals.length;
     for (const spec of [get(server.base, '/paced'), get(server.base, '/burst', { pacing: 'burst' })]) {
       const { error, ms } = await failureOf(other.send(spec));
@@ -93,7 +101,9 @@ describe('a target that dies mid-run', () => {
   it('counts failures across workers as one sequence: a whole answer in one resets the count in all', async () => {
     const { server, health } = await dyingServer();
     const record = join(tempDir('pc-health-'), 'origin-health.jsonl');
-    const [one, other] = [0, 1].map(() => clientFor(server.base, { timeoutMs: 200 }, { health: new OriginHealth(fileRecord<HealthEvent>(record)) }));
+    const [one, other] = [0, 1].map(() =>
+      clientFor(server.base, { timeoutMs: 200 }, { health: new OriginHealth(fileRecord<HealthEvent>(record)) }),
+    );
     health.mode = 'silent';
     await failureOf(one.send(get(server.base)));
     await failureOf(other.send(get(server.base)));

@@ -37,7 +37,9 @@ describe('the request deadline', () => {
   });
 
   it('a request may carry a deadline of its own', async () => {
-    const { error, ms } = await failureOf(clientFor(silent.base, { timeoutMs: 60_000 }).send(get(silent.base, '/silent', { timeoutMs: 300 })));
+    const { error, ms } = await failureOf(
+      clientFor(silent.base, { timeoutMs: 60_000 }).send(get(silent.base, '/silent', { timeoutMs: 300 })),
+    );
     expect(error.code).toBe('TARGET_TIMEOUT');
     expect(ms).toBeLessThan(300 + SLACK_MS);
   });
@@ -47,7 +49,9 @@ describe("the test's budget", () => {
   it('aborts a request in flight with TARGET_TIMEOUT, long before its deadline', async () => {
     const budget = new AbortController();
     setTimeout(() => budget.abort(), 300);
-    const send = withTestScope({ signal: budget.signal, requirement: 'T-1' }, () => clientFor(silent.base, { timeoutMs: 60_000 }).send(get(silent.base)));
+    const send = withTestScope({ signal: budget.signal, requirement: 'T-1' }, () =>
+      clientFor(silent.base, { timeoutMs: 60_000 }).send(get(silent.base)),
+    );
     const { error, ms } = await failureOf(send);
     expect(error.code).toBe('TARGET_TIMEOUT');
     expect(error.message).toContain("the test's time budget ran out");
@@ -61,7 +65,9 @@ describe("the test's budget", () => {
     await failureOf(client.send(get(silent.base, '/first', { timeoutMs: 200 })));
     setTimeout(() => budget.abort(), 300);
     const before = silent.arrivals.length;
-    const { error, ms } = await failureOf(withTestScope({ signal: budget.signal, requirement: 'T-2' }, () => client.send(get(silent.base, '/second'))));
+    const { error, ms } = await failureOf(
+      withTestScope({ signal: budget.signal, requirement: 'T-2' }, () => client.send(get(silent.base, '/second'))),
+    );
     expect(error.code).toBe('TARGET_TIMEOUT');
     expect(error.message).toContain('while waiting for a pacing slot');
     expect(ms).toBeLessThan(300 + SLACK_MS);
@@ -73,7 +79,9 @@ describe("the test's budget", () => {
     try {
       const budget = new AbortController();
       setTimeout(() => budget.abort(), 300);
-      const { error, ms } = await failureOf(withTestScope({ signal: budget.signal, requirement: 'T-3' }, () => clientFor(limited.base).send(get(limited.base))));
+      const { error, ms } = await failureOf(
+        withTestScope({ signal: budget.signal, requirement: 'T-3' }, () => clientFor(limited.base).send(get(limited.base))),
+      );
       expect(error.code).toBe('TARGET_TIMEOUT');
       expect(error.message).toContain('Retry-After: 5');
       expect(ms).toBeLessThan(300 + SLACK_MS);

@@ -20,7 +20,10 @@ afterEach(closeAll);
 
 function targetFile(name: string, url: string): string {
   const file = join(tempDir('pc-robust-'), `${name}.yaml`);
-  writeFileSync(file, stringify({ name, kind: 'staging', areas: ['insurance'], services: { insurance: { url, token: 'robustness-e2e-token' } } }));
+  writeFileSync(
+    file,
+    stringify({ name, kind: 'staging', areas: ['insurance'], services: { insurance: { url, token: 'robustness-e2e-token' } } }),
+  );
   return file;
 }
 
@@ -46,7 +49,11 @@ function expectAllToolErrors(run: SuiteRun, code: string, atLeast: number): Test
 }
 
 function report(row: string, figures: Record<string, unknown>): void {
-  console.log(`[robustness e2e] ${row}: ${Object.entries(figures).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(
+    `[robustness e2e] ${row}: ${Object.entries(figures)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -54,19 +61,42 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 describe('the insurance area against a misbehaving target', () => {
   it('a target that never answers: the run ends in under 3 minutes, TARGET_TIMEOUT on each test', async () => {
     const server = await track(silentServer());
-    const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: targetFile('silent', server.base) }, files: INSURANCE, timeoutMs: 240_000 });
+    const run = await runSuite({
+      env: { ...QUICK_RUN, CONFORMANCE_TARGET: targetFile('silent', server.base) },
+      files: INSURANCE,
+      timeoutMs: 240_000,
+    });
     const ran = expectAllToolErrors(run, 'TARGET_TIMEOUT', 40);
     expect(run.wallMs).toBeLessThan(180_000);
-    report('never answers', { wall: seconds(run.wallMs), 'tool errors': ran.length, 'requests that reached the target': server.arrivals.length });
+    report('never answers', {
+      wall: seconds(run.wallMs),
+      'tool errors': ran.length,
+      'requests that reached the target': server.arrivals.length,
+    });
   }, 250_000);
 
-  it.skipIf(!canSampleMemory)('answers of 10 MB: every test TARGET_RESPONSE_TOO_LARGE, no process above 400 MB RSS', async () => {
-    const server = await track(hugeServer(10 * 1000 * 1000));
-    let sampler: ReturnType<typeof sampleMemory> | undefined;
-    const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: targetFile('huge', server.base) }, files: INSURANCE, timeoutMs: 240_000, onStart: (pid) => (sampler = sampleMemory(pid)) });
-    const peak = sampler!.stop();
-    const ran = expectAllToolErrors(run, 'TARGET_RESPONSE_TOO_LARGE', 40);
-    expect(peak.processMiB).toBeLessThan(400);
-    report('10 MB answers', { wall: seconds(run.wallMs), 'tool errors': ran.length, 'peak RSS of one process': `${peak.processMiB} MiB`, 'peak RSS of the whole tree': `${peak.treeMiB} MiB over ${peak.processes} processes`, 'requests that reached the target': server.arrivals.length });
-  }, 250_000);
+  it.skipIf(!canSampleMemory)(
+    'answers of 10 MB: every test TARGET_RESPONSE_TOO_LARGE, no process above 400 MB RSS',
+    async () => {
+      const server = await track(hugeServer(10 * 1000 * 1000));
+      let sampler: ReturnType<typeof sampleMemory> | undefined;
+      const run = await runSuite({
+        env: { ...QUICK_RUN, CONFORMANCE_TARGET: targetFile('huge', server.base) },
+        files: INSURANCE,
+        timeoutMs: 240_000,
+        onStart: (pid) => (sampler = sampleMemory(pid)),
+      });
+      const peak = sampler!.stop();
+      const ran = expectAllToolErrors(run, 'TARGET_RESPONSE_TOO_LARGE', 40);
+      expect(peak.processMiB).toBeLessThan(400);
+      report('10 MB answers', {
+        wall: seconds(run.wallMs),
+        'tool errors': ran.length,
+        'peak RSS of one process': `${peak.processMiB} MiB`,
+        'peak RSS of the whole tree': `${peak.treeMiB} MiB over ${peak.processes} processes`,
+        'requests that reached the target': server.arrivals.length,
+      });
+    },
+    250_000,
+  );
 });

@@ -63,7 +63,10 @@ describe('pacing on the wire', () => {
     expect(arrivals.length).toBe(SENDERS * PER_SENDER);
     expect(arrivals.filter((a) => !a.headers.authorization).length).toBeGreaterThan(0);
     expect(busiestWindow(times(arrivals), 1000), 'the service').toBeLessThanOrEqual(SERVICE.requests * FRACTION);
-    for (const g of groupKeys) expect(busiestWindow(times(arrivals.filter((a) => a.url === `/${g}`)), 1000), g).toBeLessThanOrEqual(Math.floor(GROUPS[g].requests * FRACTION));
+    for (const g of groupKeys)
+      expect(busiestWindow(times(arrivals.filter((a) => a.url === `/${g}`)), 1000), g).toBeLessThanOrEqual(
+        Math.floor(GROUPS[g].requests * FRACTION),
+      );
     // The service's pace bound the run, not the groups' (which together would allow 7 a second).
     const span = Math.max(...times(arrivals)) - Math.min(...times(arrivals));
     expect(span).toBeGreaterThanOrEqual(((arrivals.length - 1) * 1000) / (SERVICE.requests * FRACTION));
@@ -73,7 +76,8 @@ describe('pacing on the wire', () => {
     const before = server.arrivals.length;
     const client = clientFor(server.base, { paceFraction: FRACTION * 0.5 }, { pacer: new RemotePacer(pacer.url), limit: SERVICE });
     const started = performance.now();
-    for (let i = 0; i < 4; i++) await client.send({ area: 'business', operation: 'GET /shared', sideEffect: 'read', method: 'GET', url: `${server.base}/shared` });
+    for (let i = 0; i < 4; i++)
+      await client.send({ area: 'business', operation: 'GET /shared', sideEffect: 'read', method: 'GET', url: `${server.base}/shared` });
     const sent = server.arrivals.slice(before);
     // 10/s at 0.5 × 0.5 allows 2 a second: four requests span at least one and a half seconds.
     expect(busiestWindow(times(sent), 1000)).toBeLessThanOrEqual(2);
@@ -110,7 +114,15 @@ describe('a request written long after its slot (issue 23, part 3, item 8)', () 
         const client = clientFor(server.base, { paceFraction: FRACTION }, { pacer: remote, limit: SERVICE });
         for (let i = 0; i < 4; i++) {
           const n = next++;
-          await client.send({ area: 'business', operation: 'GET /stalled', sideEffect: 'read', method: 'GET', url: `${server.base}/stalled`, headers: { 'x-n': String(n) }, dispatcher });
+          await client.send({
+            area: 'business',
+            operation: 'GET /stalled',
+            sideEffect: 'read',
+            method: 'GET',
+            url: `${server.base}/stalled`,
+            headers: { 'x-n': String(n) },
+            dispatcher,
+          });
         }
       }),
     );
@@ -127,7 +139,9 @@ describe('the shared pacer', () => {
     const gone = `http://127.0.0.1:${await closedPort()}`;
     const client = clientFor(server.base, {}, { pacer: new RemotePacer(gone), limit: SERVICE });
     const before = server.arrivals.length;
-    const { error } = await failureOf(client.send({ area: 'business', operation: 'GET /x', sideEffect: 'read', method: 'GET', url: `${server.base}/x` }));
+    const { error } = await failureOf(
+      client.send({ area: 'business', operation: 'GET /x', sideEffect: 'read', method: 'GET', url: `${server.base}/x` }),
+    );
     expect(error.code).toBe('SUITE_ERROR');
     expect(error.message).toContain(`the shared pacer at ${gone} gave no slot`);
     expect(server.arrivals.length).toBe(before);

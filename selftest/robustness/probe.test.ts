@@ -47,7 +47,10 @@ describe('the reachability probe', () => {
       const started = performance.now();
       const found = await probeServices(clientFor(base, { timeoutMs: 2000 }).target);
       const ms = performance.now() - started;
-      expect(found.insurance).toEqual({ code: 'TARGET_TIMEOUT', message: `${base} did not complete a connection within 2000 ms (settings.timeoutMs)` });
+      expect(found.insurance).toEqual({
+        code: 'TARGET_TIMEOUT',
+        message: `${base} did not complete a connection within 2000 ms (settings.timeoutMs)`,
+      });
       // undici's connect timer ticks every half second, so the connection is given up within half a second
       // of the deadline either way (once, with other undici timers running in the process, after 506 ms of 700).
       expect(ms).toBeGreaterThan(1400);
@@ -62,21 +65,31 @@ describe('the reachability probe', () => {
     const base = `http://127.0.0.1:${await closedPort()}`;
     const found = await probe(base);
     expect(Object.keys(found).sort()).toEqual(['business', 'insurance']);
-    expect(found.insurance).toEqual({ code: 'TARGET_UNREACHABLE', message: expect.stringMatching(new RegExp(`^${base} could not be reached \\(ECONNREFUSED`)) });
+    expect(found.insurance).toEqual({
+      code: 'TARGET_UNREACHABLE',
+      message: expect.stringMatching(new RegExp(`^${base} could not be reached \\(ECONNREFUSED`)),
+    });
   });
 
   it('a name that does not resolve: TARGET_UNREACHABLE', async () => {
-    expect((await probe('http://no-such-host.invalid')).insurance).toEqual({ code: 'TARGET_UNREACHABLE', message: expect.stringContaining('could not be reached (ENOTFOUND') });
+    expect((await probe('http://no-such-host.invalid')).insurance).toEqual({
+      code: 'TARGET_UNREACHABLE',
+      message: expect.stringContaining('could not be reached (ENOTFOUND'),
+    });
   });
 
   it('a certificate the client does not trust: TARGET_UNREACHABLE with the TLS cause, found by the handshake', async () => {
     const certificates = await makeCertificates(tempDir('pc-probe-tls-'), '127.0.0.1');
-    const server = createServer({ cert: readFileSync(certificates.serverCert), key: readFileSync(certificates.serverKey) }, (_req, res) => res.end('{}'));
+    const server = createServer({ cert: readFileSync(certificates.serverCert), key: readFileSync(certificates.serverKey) }, (_req, res) =>
+      res.end('{}'),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const found = await probe(`https://127.0.0.1:${(server.address() as { port: number }).port}`);
       expect(found.insurance?.code).toBe('TARGET_UNREACHABLE');
-      expect(found.insurance?.message).toMatch(/could not be reached \((UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)/);
+      expect(found.insurance?.message).toMatch(
+        /could not be reached \((UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)/,
+      );
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -56,10 +56,13 @@ describe('the insurance area, run as a user runs it', () => {
           req.on('data', (c: Buffer) => chunks.push(c));
           req.on('end', () =>
             setTimeout(() => {
-              const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-                res.writeHead(answer.statusCode ?? 502, answer.headers);
-                answer.pipe(res);
-              });
+              const out = request(
+                { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+                (answer) => {
+                  res.writeHead(answer.statusCode ?? 502, answer.headers);
+                  answer.pipe(res);
+                },
+              );
               out.end(Buffer.concat(chunks));
             }, delay),
           );
@@ -68,7 +71,11 @@ describe('the insurance area, run as a user runs it', () => {
       const insurance = sandbox.targetDocument().services as { insurance: { url: string } & Record<string, unknown> };
       const url = insurance.insurance.url.replace(upstream.origin, proxy.base);
       const file = targetFile('slow', { ...insurance.insurance, url }, { timeoutMs: 30_000 });
-      const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: file, CONFORMANCE_WORKERS: '1' }, files: ['suites/insurance/limits.test.ts', '--grep', 'INS-LIM-001'], timeoutMs: 120_000 });
+      const run = await runSuite({
+        env: { ...QUICK_RUN, CONFORMANCE_TARGET: file, CONFORMANCE_WORKERS: '1' },
+        files: ['suites/insurance/limits.test.ts', '--grep', 'INS-LIM-001'],
+        timeoutMs: 120_000,
+      });
       expect(run.code, run.stdout.slice(-3000)).toBe(0);
       expect(ran(run).map((t) => t.verdict)).toEqual(['passed', 'passed']);
       expect(proxy.arrivals.map((a) => a.method)).toEqual(['POST', 'POST']);
@@ -80,27 +87,43 @@ describe('the insurance area, run as a user runs it', () => {
   it('a target that answers 429 with Retry-After: 3600 gets one request; every test, the rate-limit ones included, is TARGET_RATE_LIMITED', async () => {
     const server = await track(tooManyServer({ 'retry-after': '3600' }));
     const file = targetFile('limited', { url: server.base, token: 'run-wide-token' });
-    const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: file, CONFORMANCE_WORKERS: '3' }, files: ['suites/insurance'], timeoutMs: 240_000 });
+    const run = await runSuite({
+      env: { ...QUICK_RUN, CONFORMANCE_TARGET: file, CONFORMANCE_WORKERS: '3' },
+      files: ['suites/insurance'],
+      timeoutMs: 240_000,
+    });
     const tests = expectToolErrorsOnly(run, 'TARGET_RATE_LIMITED');
     expect(tests.filter((t) => t.requirement?.startsWith('INS-RAT-')).length).toBe(2);
     expect(run.summary!.counts.contractFailures).toBe(0);
-    expect(tests.filter((t) => /not sent; .* answered 429 asking to wait 3600 s \(Retry-After: 3600\)/.test(t.message ?? '')).length).toBeGreaterThan(40);
+    expect(
+      tests.filter((t) => /not sent; .* answered 429 asking to wait 3600 s \(Retry-After: 3600\)/.test(t.message ?? '')).length,
+    ).toBeGreaterThan(40);
     // Requests already on their way when the first 429 came may arrive; nothing after.
     expect(server.arrivals.length).toBeLessThanOrEqual(3);
-    console.log(`[robustness run-wide] Retry-After 3600: ${server.arrivals.length} request(s) reached the target, ${tests.length} tool errors, ${(run.wallMs / 1000).toFixed(1)} s`);
+    console.log(
+      `[robustness run-wide] Retry-After 3600: ${server.arrivals.length} request(s) reached the target, ${tests.length} tool errors, ${(run.wallMs / 1000).toFixed(1)} s`,
+    );
   }, 250_000);
 
   it('a target that drips its body one byte a second is given up on after three deadlines in the whole run, gets no burst, and the run ends in under 3 minutes', async () => {
     const server = await track(dripServer(1000));
     const file = targetFile('drip', { url: server.base, token: 'run-wide-token' });
-    const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: file, CONFORMANCE_WORKERS: '3' }, files: ['suites/insurance'], timeoutMs: 240_000 });
+    const run = await runSuite({
+      env: { ...QUICK_RUN, CONFORMANCE_TARGET: file, CONFORMANCE_WORKERS: '3' },
+      files: ['suites/insurance'],
+      timeoutMs: 240_000,
+    });
     const tests = expectToolErrorsOnly(run, 'TARGET_TIMEOUT');
-    const deadlines = tests.filter((t) => /did not answer in full within its deadline/.test(t.message ?? '') && !/not sent;/.test(t.message ?? ''));
+    const deadlines = tests.filter(
+      (t) => /did not answer in full within its deadline/.test(t.message ?? '') && !/not sent;/.test(t.message ?? ''),
+    );
     // Three failures, plus the few requests already on their way (each file used to cost three, and the burst forty).
     expect(deadlines.length).toBeLessThanOrEqual(8);
     expect(server.arrivals.length).toBeLessThanOrEqual(8);
     expect(tests.find((t) => t.requirement === 'INS-RAT-001')?.message).toMatch(/not sent; gave up on .* after \d consecutive failures/);
     expect(run.wallMs).toBeLessThan(180_000);
-    console.log(`[robustness run-wide] drip: ${server.arrivals.length} request(s) reached the target, ${deadlines.length} deadline(s), ${tests.length} tool errors, ${(run.wallMs / 1000).toFixed(1)} s`);
+    console.log(
+      `[robustness run-wide] drip: ${server.arrivals.length} request(s) reached the target, ${deadlines.length} deadline(s), ${tests.length} tool errors, ${(run.wallMs / 1000).toFixed(1)} s`,
+    );
   }, 250_000);
 });

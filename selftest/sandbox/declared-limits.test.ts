@@ -18,11 +18,14 @@ import { sampleRequest } from '../../generators/insurance/surrender.ts';
 describe('a service-wide limit (sandbox/service-limit.ts)', () => {
   it("refuses every request beyond it within its window, whatever the route, with the service's 429 and Retry-After", async () => {
     const app = Fastify();
-    await app.register(async (scope) => {
-      limitService(scope, { requests: 5, perSeconds: 1 }, (seconds) => jsonAnswer(429, { refused: seconds }));
-      scope.get('/a', async () => 'a');
-      scope.post('/b', async () => 'b');
-    }, { prefix: '/svc' });
+    await app.register(
+      async (scope) => {
+        limitService(scope, { requests: 5, perSeconds: 1 }, (seconds) => jsonAnswer(429, { refused: seconds }));
+        scope.get('/a', async () => 'a');
+        scope.post('/b', async () => 'b');
+      },
+      { prefix: '/svc' },
+    );
     await app.register(async (scope) => {
       scope.get('/other', async () => 'other');
     });
@@ -61,8 +64,9 @@ describe('the sandbox target file', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('declares a limit for every service; insurance the spec\'s 20 per second, counted per token, with a pool', () => {
-    for (const area of ['speech', 'identity', 'invest', 'insurance', 'business'] as const) expect(target.services[area]?.rateLimit, area).toBeDefined();
+  it("declares a limit for every service; insurance the spec's 20 per second, counted per token, with a pool", () => {
+    for (const area of ['speech', 'identity', 'invest', 'insurance', 'business'] as const)
+      expect(target.services[area]?.rateLimit, area).toBeDefined();
     expect(target.services.insurance!.rateLimit).toEqual({ requests: 20, perSeconds: 1, per: 'token' });
     expect(target.services.insurance!.tokenPool!.length).toBeGreaterThanOrEqual(4);
     expect(target.services.invest!.rateLimit).toEqual({ requests: 200, perSeconds: 1, per: 'token' });

@@ -10,11 +10,21 @@ import { editJsonBody, isModifier, modifiersOf, onRefusal, type HandlerShape, ty
 import { FaultSet } from '../../sandbox/faults/types.ts';
 import { credentials as insuranceCredentials } from '../../sandbox/services/insurance/index.ts';
 import { insuranceFaults } from '../../sandbox/services/insurance/faults.ts';
-import { RULES as SURRENDER_RULES, SETTINGS as SURRENDER_SETTINGS, surrenderHandler, type SurrenderShape } from '../../sandbox/services/insurance/handler.ts';
+import {
+  RULES as SURRENDER_RULES,
+  SETTINGS as SURRENDER_SETTINGS,
+  surrenderHandler,
+  type SurrenderShape,
+} from '../../sandbox/services/insurance/handler.ts';
 import { PARTNER_SCOPES } from '../../sandbox/services/insurance/access.ts';
 import { ACCOUNT_IDS, developmentAccounts } from '../../sandbox/services/invest/accounts.ts';
 import { investFaults } from '../../sandbox/services/invest/faults.ts';
-import { portfolioHandler, RULES as PORTFOLIO_RULES, SETTINGS as PORTFOLIO_SETTINGS, type PortfolioShape } from '../../sandbox/services/invest/handler.ts';
+import {
+  portfolioHandler,
+  RULES as PORTFOLIO_RULES,
+  SETTINGS as PORTFOLIO_SETTINGS,
+  type PortfolioShape,
+} from '../../sandbox/services/invest/handler.ts';
 import { amountOf, type Pair } from '../../sandbox/services/invest/money.ts';
 import { eachPair } from '../../sandbox/services/invest/portfolio-edits.ts';
 import { identityFaults } from '../../sandbox/services/identity/faults.ts';
@@ -26,7 +36,8 @@ import { AUDIENCE, sha256hex } from '../../sandbox/services/speech/claim-rules.t
 import { speechFaults } from '../../sandbox/services/speech/faults.ts';
 import { RULES as SPEECH_RULES, speechHandler, type SpeechShape } from '../../sandbox/services/speech/handler.ts';
 
-const on = <S extends HandlerShape>(catalog: ModifierFault<S>[], ...ids: string[]) => new FaultSet(new Map(catalog.map((f) => [f.id, f])), ids);
+const on = <S extends HandlerShape>(catalog: ModifierFault<S>[], ...ids: string[]) =>
+  new FaultSet(new Map(catalog.map((f) => [f.id, f])), ids);
 
 const post = (body: unknown, token: string, requestId = '6f1c9a52-7a43-4c52-9d0e-2b8f0a1d3e11'): Incoming => ({
   headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-request-id': requestId },
@@ -36,10 +47,18 @@ const post = (body: unknown, token: string, requestId = '6f1c9a52-7a43-4c52-9d0e
 });
 
 const item = { calcPeriodFrom: '2025-01-01', calcPeriodTo: '2025-12-31', currency: 'RUB', surrenderPercent: 12.5, surrenderValue: 1000.55 };
-const surrender = (contractId: string) => ({ contractId, productType: 'investment', updateDate: '2025-06-01T10:00:00+03:00', surrender: [item, { ...item, currency: 'DKK' }] });
+const surrender = (contractId: string) => ({
+  contractId,
+  productType: 'investment',
+  updateDate: '2025-06-01T10:00:00+03:00',
+  surrender: [item, { ...item, currency: 'DKK' }],
+});
 
 function insurance(...ids: string[]) {
-  const modifiers = modifiersOf<SurrenderShape>(insuranceFaults, on(insuranceFaults, ...ids), { rules: SURRENDER_RULES, settings: SURRENDER_SETTINGS });
+  const modifiers = modifiersOf<SurrenderShape>(insuranceFaults, on(insuranceFaults, ...ids), {
+    rules: SURRENDER_RULES,
+    settings: SURRENDER_SETTINGS,
+  });
   const tokens = new Map([[insuranceCredentials.token, PARTNER_SCOPES]]);
   const handle = surrenderHandler({ rules: modifiers.rules, settings: modifiers.settings, tokens, providerName: 'P' });
   return (request: Incoming) => {
@@ -65,26 +84,39 @@ function speechCall(claims: Record<string, unknown>, signature?: string): Speech
 }
 
 function invest(...ids: string[]) {
-  const modifiers = modifiersOf<PortfolioShape>(investFaults, on(investFaults, ...ids), { rules: PORTFOLIO_RULES, settings: PORTFOLIO_SETTINGS });
+  const modifiers = modifiersOf<PortfolioShape>(investFaults, on(investFaults, ...ids), {
+    rules: PORTFOLIO_RULES,
+    settings: PORTFOLIO_SETTINGS,
+  });
   const tokens = { main: 'main', other: 'other', burst: 'burst' };
-  const handle = portfolioHandler({ rules: modifiers.rules, settings: modifiers.settings, tokens: Object.values(tokens), accounts: developmentAccounts(tokens) });
+  const handle = portfolioHandler({
+    rules: modifiers.rules,
+    settings: modifiers.settings,
+    tokens: Object.values(tokens),
+    accounts: developmentAccounts(tokens),
+  });
   return (request: Incoming) => modifiers.answer(handle(modifiers.request(request)), request);
 }
 
 describe('faults as modifiers', () => {
   it('every insurance, invest, speech and identity fault is an edit around its handler, and each starts alone', () => {
-    for (const fault of [...insuranceFaults, ...investFaults, ...speechFaults, ...identityFaults]) expect(isModifier(fault), fault.id).toBe(true);
+    for (const fault of [...insuranceFaults, ...investFaults, ...speechFaults, ...identityFaults])
+      expect(isModifier(fault), fault.id).toBe(true);
     for (const fault of insuranceFaults) expect(() => insurance(fault.id), fault.id).not.toThrow();
     for (const fault of investFaults) expect(() => invest(fault.id), fault.id).not.toThrow();
     for (const fault of speechFaults) expect(() => speech(fault.id), fault.id).not.toThrow();
     for (const fault of identityFaults) {
-      expect(() => modifiersOf<UserinfoShape>(identityFaults, on(identityFaults, fault.id), { rules: USERINFO_RULES, settings: {} }), fault.id).not.toThrow();
+      expect(
+        () => modifiersOf<UserinfoShape>(identityFaults, on(identityFaults, fault.id), { rules: USERINFO_RULES, settings: {} }),
+        fault.id,
+      ).not.toThrow();
     }
   });
 
   it('every business runtime and 3-NDFL fault is an edit around its handler, and each starts alone', () => {
     for (const fault of [...RUNTIME_MODIFIER_FAULTS, ...NDFL3_MODIFIER_FAULTS]) expect(isModifier(fault), fault.id).toBe(true);
-    for (const fault of RUNTIME_MODIFIER_FAULTS) expect(() => runtimeModifiers(on(RUNTIME_MODIFIER_FAULTS, fault.id)), fault.id).not.toThrow();
+    for (const fault of RUNTIME_MODIFIER_FAULTS)
+      expect(() => runtimeModifiers(on(RUNTIME_MODIFIER_FAULTS, fault.id)), fault.id).not.toThrow();
     for (const fault of NDFL3_MODIFIER_FAULTS) expect(() => ndfl3Modifiers(on(NDFL3_MODIFIER_FAULTS, fault.id)), fault.id).not.toThrow();
   });
 
@@ -106,10 +138,20 @@ describe('faults as modifiers', () => {
   });
 
   it('a fault that names a rule the handler lacks cannot start', () => {
-    const typo = { id: 'ins-typo', area: 'insurance', catches: [], description: 'a misspelt rule', rules: { 'contractId.maxlength': () => undefined } } as unknown as ModifierFault<SurrenderShape>;
-    expect(() => modifiersOf<SurrenderShape>([typo], on([typo], 'ins-typo'), { rules: SURRENDER_RULES, settings: SURRENDER_SETTINGS })).toThrow(/contractId\.maxlength/);
+    const typo = {
+      id: 'ins-typo',
+      area: 'insurance',
+      catches: [],
+      description: 'a misspelt rule',
+      rules: { 'contractId.maxlength': () => undefined },
+    } as unknown as ModifierFault<SurrenderShape>;
+    expect(() =>
+      modifiersOf<SurrenderShape>([typo], on([typo], 'ins-typo'), { rules: SURRENDER_RULES, settings: SURRENDER_SETTINGS }),
+    ).toThrow(/contractId\.maxlength/);
     const picky = { ...typo, rules: undefined, answer: onRefusal('auth.unknown', (a) => a) } as unknown as ModifierFault<SurrenderShape>;
-    expect(() => modifiersOf<SurrenderShape>([picky], on([picky], 'ins-typo'), { rules: SURRENDER_RULES, settings: SURRENDER_SETTINGS })).toThrow(/auth\.unknown/);
+    expect(() =>
+      modifiersOf<SurrenderShape>([picky], on([picky], 'ins-typo'), { rules: SURRENDER_RULES, settings: SURRENDER_SETTINGS }),
+    ).toThrow(/auth\.unknown/);
   });
 
   it('a JSON body edit rewrites only a body it changed', () => {

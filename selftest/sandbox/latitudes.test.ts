@@ -18,7 +18,9 @@ describe('latitude catalog', () => {
   });
 
   it('every latitude quotes words the spec says, verbatim', () => {
-    const missing = latitudes.flatMap((l) => (l.allows.length ? l.allows.filter((q) => !specContains(spec, q)).map((q) => `${l.id}: "${q}"`) : [`${l.id}: allows nothing`]));
+    const missing = latitudes.flatMap((l) =>
+      l.allows.length ? l.allows.filter((q) => !specContains(spec, q)).map((q) => `${l.id}: "${q}"`) : [`${l.id}: allows nothing`],
+    );
     expect(missing).toEqual([]);
   });
 

@@ -18,7 +18,10 @@ describe('requirement quotes', () => {
     const registry = new Map([
       ['INS-XYZ-001', req({})],
       ['INS-XYZ-002', req({ id: 'INS-XYZ-002', source: 'policy', quote: 'words the spec never says' })],
-      ['INS-XYZ-003', req({ id: 'INS-XYZ-003', quote: ['Response 201: the contract record of 2.5 with the stored surrender records.', 'response 201'] })],
+      [
+        'INS-XYZ-003',
+        req({ id: 'INS-XYZ-003', quote: ['Response 201: the contract record of 2.5 with the stored surrender records.', 'response 201'] }),
+      ],
     ]);
     expect(quoteProblems(registry, spec)).toEqual([
       'INS-XYZ-001 is source: spec but has no quote',

@@ -3,7 +3,14 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SPEC_PATH, loadSpecDocument, normaliseSpecText, SpecDocumentError, specContains, specDocumentLocation } from '../../harness/spec-document.ts';
+import {
+  DEFAULT_SPEC_PATH,
+  loadSpecDocument,
+  normaliseSpecText,
+  SpecDocumentError,
+  specContains,
+  specDocumentLocation,
+} from '../../harness/spec-document.ts';
 import { tempDir } from '../helpers.ts';
 
 describe('the spec document', () => {

@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { requirements } from '../../harness/requirements.ts';
 import { loadSpecDocument } from '../../harness/spec-document.ts';
-import { coverageBySection, statusOf, totalCoverage, traceability, traceabilityProblems, type TraceStatement } from '../../harness/traceability.ts';
+import {
+  coverageBySection,
+  statusOf,
+  totalCoverage,
+  traceability,
+  traceabilityProblems,
+  type TraceStatement,
+} from '../../harness/traceability.ts';
 
 const spec = loadSpecDocument();
 const registry = requirements();
@@ -19,7 +26,9 @@ describe('specs/traceability.yaml', () => {
     const rows = coverageBySection([], matrix);
     const total = totalCoverage(rows);
     // Pending statements are reported, not failed: their checks are other helpers' work (issue 17).
-    console.log(`traceability: ${total.statements} statements, ${total.checked} checked, ${total.untestable} untestable, ${total.pending} pending`);
+    console.log(
+      `traceability: ${total.statements} statements, ${total.checked} checked, ${total.untestable} untestable, ${total.pending} pending`,
+    );
     expect(total.statements).toBe(matrix.length);
   });
 
@@ -37,17 +46,25 @@ describe('specs/traceability.yaml', () => {
 
 describe('traceabilityProblems', () => {
   it('fails a statement with neither requirements, untestable nor pending, and one with two of them', () => {
-    expect(traceabilityProblems([statement({ requirements: [] })], registry, spec)).toEqual(['S8-01: no requirements, no untestable reason and not pending']);
-    expect(traceabilityProblems([statement({ pending: 'someone' })], registry, spec)).toEqual(['S8-01: give exactly one of requirements, untestable or pending']);
+    expect(traceabilityProblems([statement({ requirements: [] })], registry, spec)).toEqual([
+      'S8-01: no requirements, no untestable reason and not pending',
+    ]);
+    expect(traceabilityProblems([statement({ pending: 'someone' })], registry, spec)).toEqual([
+      'S8-01: give exactly one of requirements, untestable or pending',
+    ]);
     expect(traceabilityProblems([statement({ requirements: [], pending: 'issue 17' })], registry, spec)).toEqual([]);
   });
 
   it('fails an unknown requirement id, words not in the spec, a bad or repeated id', () => {
-    expect(traceabilityProblems([statement({ requirements: ['INS-LIM-999'] })], registry, spec)).toEqual(['S8-01: unknown requirement INS-LIM-999']);
+    expect(traceabilityProblems([statement({ requirements: ['INS-LIM-999'] })], registry, spec)).toEqual([
+      'S8-01: unknown requirement INS-LIM-999',
+    ]);
     expect(traceabilityProblems([statement({ words: 'contractId 1 to 129 characters' })], registry, spec)).toEqual([
       'S8-01: words not found in the spec: "contractId 1 to 129 characters"',
     ]);
-    expect(traceabilityProblems([statement({ id: 'S7-01' })], registry, spec)).toEqual(['S7-01: the id names section 7 but section is "8"']);
+    expect(traceabilityProblems([statement({ id: 'S7-01' })], registry, spec)).toEqual([
+      'S7-01: the id names section 7 but section is "8"',
+    ]);
     expect(traceabilityProblems([statement({ id: 'S8-1' })], registry, spec)[0]).toMatch(/does not match/);
     expect(traceabilityProblems([statement({}), statement({})], registry, spec)).toEqual(['S8-01 is listed twice']);
   });
@@ -58,7 +75,13 @@ describe('coverageBySection', () => {
     statement({ id: 'S8-01', requirements: ['INS-LIM-001', 'INS-LIM-002'] }),
     statement({ id: 'S8-02', words: 'surrender array 1 to 1000 items', requirements: ['INS-LIM-003'] }),
     statement({ id: 'S8-03', words: 'Rate limits of all other operations: not shown.', requirements: [], untestable: 'not shown' }),
-    statement({ id: 'S7-01', section: '7', words: 'a dedicated error specification exists for heavy service load', requirements: [], pending: 'issue 17' }),
+    statement({
+      id: 'S7-01',
+      section: '7',
+      words: 'a dedicated error specification exists for heavy service load',
+      requirements: [],
+      pending: 'issue 17',
+    }),
   ];
 
   it('counts statements by status and passes a statement only when every test of every requirement passed', () => {
@@ -83,7 +106,23 @@ describe('coverageBySection', () => {
   it('does not pass a statement whose requirement did not run, or was skipped or inconclusive', () => {
     const only = [matrix[0]];
     expect(coverageBySection([{ requirement: 'INS-LIM-001', verdict: 'passed' }], only)[0].passed).toBe(0);
-    expect(coverageBySection([{ requirement: 'INS-LIM-001', verdict: 'passed' }, { requirement: 'INS-LIM-002', verdict: 'skipped' }], only)[0].passed).toBe(0);
-    expect(coverageBySection([{ requirement: 'INS-LIM-001', verdict: 'inconclusive' }, { requirement: 'INS-LIM-002', verdict: 'passed' }], only)[0].passed).toBe(0);
+    expect(
+      coverageBySection(
+        [
+          { requirement: 'INS-LIM-001', verdict: 'passed' },
+          { requirement: 'INS-LIM-002', verdict: 'skipped' },
+        ],
+        only,
+      )[0].passed,
+    ).toBe(0);
+    expect(
+      coverageBySection(
+        [
+          { requirement: 'INS-LIM-001', verdict: 'inconclusive' },
+          { requirement: 'INS-LIM-002', verdict: 'passed' },
+        ],
+        only,
+      )[0].passed,
+    ).toBe(0);
   });
 });

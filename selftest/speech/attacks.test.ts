@@ -10,12 +10,43 @@ import { describe, expect, it } from 'vitest';
 import { requirements } from '../../harness/requirements.ts';
 import { ROOT } from '../helpers.ts';
 import { ATTACKS, STREAM_ATTACKS } from '../../generators/speech/attacks.ts';
-import { bodyDigest, callWithHashText, claimsAt, NO_BODY, recognizeBody, sampleClaims, streamMessages, validCall, validStream, type SpeechCall } from '../../generators/speech/calls.ts';
+import {
+  bodyDigest,
+  callWithHashText,
+  claimsAt,
+  NO_BODY,
+  recognizeBody,
+  sampleClaims,
+  streamMessages,
+  validCall,
+  validStream,
+  type SpeechCall,
+} from '../../generators/speech/calls.ts';
 import type { SpeechKit } from '../../harness/speech/token.ts';
 
-const KIT: SpeechKit = { apiKey: 'kit-api-key-01', secretKey: 'hjWAemtz9xalKHfIhz+45d4eafoZ/9Ma8btOk3OKkAw=', keyEncoding: 'base64', audience: 'tinkoff.cloud.stt', tokenIdClaim: 'jti' };
+const KIT: SpeechKit = {
+  apiKey: 'kit-api-key-01',
+  secretKey: 'hjWAemtz9xalKHfIhz+45d4eafoZ/9Ma8btOk3OKkAw=',
+  keyEncoding: 'base64',
+  audience: 'tinkoff.cloud.stt',
+  tokenIdClaim: 'jti',
+};
 
-type Rule = 'token' | 'scheme' | 'format' | 'alg' | 'typ' | 'kid' | 'signature' | 'exp' | 'nbf' | 'iat' | 'aud' | 'hash' | 'hashForm' | 'claimType';
+type Rule =
+  | 'token'
+  | 'scheme'
+  | 'format'
+  | 'alg'
+  | 'typ'
+  | 'kid'
+  | 'signature'
+  | 'exp'
+  | 'nbf'
+  | 'iat'
+  | 'aud'
+  | 'hash'
+  | 'hashForm'
+  | 'claimType';
 
 const HEX = /^[0-9a-fA-F]{64}$/;
 /** What a stream's token hashes: its first message (spec 2.1); a plain call's: its whole body. */
@@ -36,23 +67,28 @@ function violations(call: SpeechCall, kit: SpeechKit, now = Math.floor(Date.now(
   };
   const header = json(parts[0]) as Record<string, unknown> | undefined;
   const payload = json(parts[1]) as Record<string, unknown> | undefined;
-  if (!header || typeof header !== 'object' || Array.isArray(header) || !payload || typeof payload !== 'object' || Array.isArray(payload)) return ['format'];
+  if (!header || typeof header !== 'object' || Array.isArray(header) || !payload || typeof payload !== 'object' || Array.isArray(payload))
+    return ['format'];
   const out: Rule[] = [];
   if (header.alg !== 'HS256') out.push('alg');
   if (header.typ !== 'JWT') out.push('typ');
   if (header.kid !== kit.apiKey) out.push('kid');
   const expected = createHmac('sha256', Buffer.from(kit.secretKey, 'base64')).update(`${parts[0]}.${parts[1]}`).digest();
   const received = Buffer.from(parts[2], 'base64url');
-  if (received.length !== expected.length || !timingSafeEqual(received, expected) || received.toString('base64url') !== parts[2]) out.push('signature');
-  for (const name of ['exp', 'nbf', 'iat'] as const) if (payload[name] !== undefined && !Number.isInteger(payload[name])) out.push('claimType');
-  for (const name of ['iss', 'sub', 'sid', 'jti', 'jit', 'aud', 'x-content-sha256'] as const) if (payload[name] !== undefined && typeof payload[name] !== 'string') out.push('claimType');
+  if (received.length !== expected.length || !timingSafeEqual(received, expected) || received.toString('base64url') !== parts[2])
+    out.push('signature');
+  for (const name of ['exp', 'nbf', 'iat'] as const)
+    if (payload[name] !== undefined && !Number.isInteger(payload[name])) out.push('claimType');
+  for (const name of ['iss', 'sub', 'sid', 'jti', 'jit', 'aud', 'x-content-sha256'] as const)
+    if (payload[name] !== undefined && typeof payload[name] !== 'string') out.push('claimType');
   if (typeof payload.exp !== 'number' || payload.exp < now) out.push('exp');
   if (Number(payload.nbf) > now) out.push('nbf');
   if (Number(payload.iat) > now) out.push('iat');
   if (payload.aud !== kit.audience) out.push('aud');
   const claimed = payload['x-content-sha256'];
   if (typeof claimed === 'string' && !HEX.test(claimed)) out.push('hashForm');
-  else if (typeof claimed !== 'string' || claimed.toLowerCase() !== createHash('sha256').update(hashedPart(call)).digest('hex')) out.push('hash');
+  else if (typeof claimed !== 'string' || claimed.toLowerCase() !== createHash('sha256').update(hashedPart(call)).digest('hex'))
+    out.push('hash');
   return [...new Set(out)];
 }
 
@@ -102,7 +138,10 @@ describe('the speech attack matrix', () => {
       expect(allowed, `no expectation for ${attack.requirement}`).toBeDefined();
       const built = await attack.build(KIT);
       const broken = violations(built, KIT);
-      expect(broken.some((r) => allowed.includes(r)), `breaks ${broken.join(', ') || 'nothing'}`).toBe(true);
+      expect(
+        broken.some((r) => allowed.includes(r)),
+        `breaks ${broken.join(', ') || 'nothing'}`,
+      ).toBe(true);
       expect(broken.filter((r) => !allowed.includes(r))).toEqual([]);
       if (built.before) expect(violations(built.before, KIT)).toEqual([]);
     });
@@ -116,7 +155,9 @@ describe('the speech attack matrix', () => {
   });
 
   it('every attack names a speech requirement of specs/requirements.yaml that a suite file runs', () => {
-    const suites = readdirSync(join(ROOT, 'suites', 'speech')).map((name) => readFileSync(join(ROOT, 'suites', 'speech', name), 'utf8')).join('\n');
+    const suites = readdirSync(join(ROOT, 'suites', 'speech'))
+      .map((name) => readFileSync(join(ROOT, 'suites', 'speech', name), 'utf8'))
+      .join('\n');
     for (const attack of [...ATTACKS, ...STREAM_ATTACKS]) {
       expect(requirements().get(attack.requirement)?.area, attack.requirement).toBe('speech');
       expect(suites.includes(`'${attack.requirement}'`), `no suites/speech file names ${attack.requirement}`).toBe(true);

@@ -1,7 +1,15 @@
 /** The speech checks (and the answer checks they share with identity): acceptance and refusal, the leeway ladder, secret echoes, the clock offset. */
 import { describe, expect, it } from 'vitest';
 import { refused } from '../../harness/checks/answer.ts';
-import { accepted, clockOffsetSeconds, echoesNoSecret, emptyBodyHashVerdict, leewayFigure, refusedWith401, tokenAcceptance } from '../../harness/speech/checks.ts';
+import {
+  accepted,
+  clockOffsetSeconds,
+  echoesNoSecret,
+  emptyBodyHashVerdict,
+  leewayFigure,
+  refusedWith401,
+  tokenAcceptance,
+} from '../../harness/speech/checks.ts';
 import { embeddedBase64urlForms } from '../../harness/speech/token.ts';
 import { cannedResponse } from '../helpers.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
@@ -10,7 +18,8 @@ function response(status: number, rawBody = '', headers: Record<string, string> 
   return cannedResponse(status, rawBody, headers, durationMs);
 }
 
-const ladder = (statuses: number[], offsets = [2, 10, 20, 45, 75, 150, 300]) => statuses.map((status, i) => ({ offsetSeconds: offsets[i], status }));
+const ladder = (statuses: number[], offsets = [2, 10, 20, 45, 75, 150, 300]) =>
+  statuses.map((status, i) => ({ offsetSeconds: offsets[i], status }));
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -42,7 +51,10 @@ describe('tokenAcceptance', () => {
   const refusals = (none: number, wrongSecret = none) => ({ none: response(none), wrongSecret: response(wrongSecret) });
 
   it('takes a 2xx (a body, if any, JSON) as accepted, from a target that refuses both bad tokens', () => {
-    expect(tokenAcceptance(response(200, '{"results":[]}', JSON_TYPE), refusals(401), 'R')).toMatchObject({ failures: [], seen: 'accepted with 200' });
+    expect(tokenAcceptance(response(200, '{"results":[]}', JSON_TYPE), refusals(401), 'R')).toMatchObject({
+      failures: [],
+      seen: 'accepted with 200',
+    });
     expect(tokenAcceptance(response(200, '<p>', { 'content-type': 'text/html' }), refusals(401), 'R').failures.length).toBeGreaterThan(0);
   });
 
@@ -53,7 +65,7 @@ describe('tokenAcceptance', () => {
     expect(v.seen).toMatch(/^answered 400, which neither bad token got/);
   });
 
-  it("fails a 401 or 403 that a bad token got too: the token was refused as they were", () => {
+  it('fails a 401 or 403 that a bad token got too: the token was refused as they were', () => {
     for (const status of [401, 403]) {
       const v = tokenAcceptance(response(status), refusals(401, 403), 'R');
       expect(v.failures[0]).toMatchObject({ expected: 'accepted (the token not refused)' });
@@ -82,7 +94,8 @@ describe('emptyBodyHashVerdict', () => {
   });
 
   it('finds no evidence when both tokens are answered alike', () => {
-    for (const status of [200, 404, 400]) expect(emptyBodyHashVerdict(response(status), response(status), 'R').noEvidence).toMatch(/did not tell the two tokens apart/);
+    for (const status of [200, 404, 400])
+      expect(emptyBodyHashVerdict(response(status), response(status), 'R').noEvidence).toMatch(/did not tell the two tokens apart/);
   });
 });
 
@@ -94,8 +107,14 @@ describe('leewayFigure', () => {
   });
 
   it('reports a leeway beyond the ladder, and none at all, without failing', () => {
-    expect(leewayFigure('nbf', ladder([200, 200, 200, 200, 200, 200, 200]), 'R')).toMatchObject({ failures: [], text: 'nbf: accepted up to at least 300 s before (no probe refused)' });
-    expect(leewayFigure('iat', ladder([403, 403, 403, 403, 403, 403, 403]), 'R')).toMatchObject({ failures: [], text: 'iat: refused from 2 s before (leeway under 2 s)' });
+    expect(leewayFigure('nbf', ladder([200, 200, 200, 200, 200, 200, 200]), 'R')).toMatchObject({
+      failures: [],
+      text: 'nbf: accepted up to at least 300 s before (no probe refused)',
+    });
+    expect(leewayFigure('iat', ladder([403, 403, 403, 403, 403, 403, 403]), 'R')).toMatchObject({
+      failures: [],
+      text: 'iat: refused from 2 s before (leeway under 2 s)',
+    });
   });
 
   it('counts a probe as accepted when the suite says so, whatever its status (a target that refuses the audio)', () => {
@@ -112,7 +131,11 @@ describe('leewayFigure', () => {
   it('fails on a server error, and reads any other non-2xx as a refusal', () => {
     const f = leewayFigure('exp', ladder([200, 200, 500, 401, 400, 401, 401]), 'R');
     expect(f.failures.map((x) => x.received)).toEqual(['status 500']);
-    expect(leewayFigure('exp', ladder([200, 200, 200, 400, 400, 400, 400]), 'R')).toMatchObject({ acceptedUpTo: 20, refusedFrom: 45, failures: [] });
+    expect(leewayFigure('exp', ladder([200, 200, 200, 400, 400, 400, 400]), 'R')).toMatchObject({
+      acceptedUpTo: 20,
+      refusedFrom: 45,
+      failures: [],
+    });
   });
 
   it('orders probes by offset, whatever order they were sent in', () => {
@@ -132,7 +155,16 @@ describe('echoesNoSecret', () => {
   });
 
   it('passes a clean answer and ignores values too short to mean anything', () => {
-    expect(echoesNoSecret(response(200, '{"results":[]}'), [['secret key', secret], ['token', 'abc']], 'R')).toEqual([]);
+    expect(
+      echoesNoSecret(
+        response(200, '{"results":[]}'),
+        [
+          ['secret key', secret],
+          ['token', 'abc'],
+        ],
+        'R',
+      ),
+    ).toEqual([]);
     expect(echoesNoSecret(response(200, 'abc'), [['token', 'abc']], 'R')).toEqual([]);
   });
 });
@@ -143,7 +175,10 @@ describe('embeddedBase64urlForms', () => {
     const forms = embeddedBase64urlForms(key);
     for (const prefix of ['{"alg":"HS256","typ":"JWT","kid":"', '{"kid":"', '{"kid":"x']) {
       const header = Buffer.from(`${prefix}${key}"}`).toString('base64url');
-      expect(forms.some((f) => header.includes(f)), prefix).toBe(true);
+      expect(
+        forms.some((f) => header.includes(f)),
+        prefix,
+      ).toBe(true);
     }
     expect(embeddedBase64urlForms('short')).toEqual([]);
   });

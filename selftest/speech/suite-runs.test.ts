@@ -42,7 +42,10 @@ describe('the speech suite', () => {
   it('never prints the secret key, the API key (even inside a token segment) or a whole token, even when answers echo them', async () => {
     const apiKey = `PCMARKAPI${randomBytes(8).toString('hex')}`;
     const secretKey = `PCMARKSEC${randomBytes(12).toString('hex')}`.slice(0, 32);
-    const sandbox = await startSandbox({ faults: ['spe-echo-token', 'spe-sig-not-verified', 'spe-refuse-403'], credentials: { speech: { apiKey, secretKey } } });
+    const sandbox = await startSandbox({
+      faults: ['spe-echo-token', 'spe-sig-not-verified', 'spe-refuse-403'],
+      credentials: { speech: { apiKey, secretKey } },
+    });
     const file = await targetFile(sandbox);
     const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: file }, files: SPEECH });
     expect(run.code, 'the faults must make the run fail, or nothing with a token was printed').not.toBe(0);
@@ -60,7 +63,10 @@ describe('the speech suite', () => {
     // holds no part of a token: no base64url JSON segment, no API key as it reads inside a token header.
     const apiKeyInSegments = embeddedBase64urlForms(apiKey);
     for (const t of run.summary!.tests) {
-      const own = (t.message ?? '').split('\n').filter((line) => !/^\s*(Response|Reproduce):/.test(line)).join('\n');
+      const own = (t.message ?? '')
+        .split('\n')
+        .filter((line) => !/^\s*(Response|Reproduce):/.test(line))
+        .join('\n');
       expect(own.includes('eyJ'), `${t.title}: a token segment in the suite's own words`).toBe(false);
       for (const form of apiKeyInSegments) expect(own.includes(form), `${t.title}: the API key base64url-encoded`).toBe(false);
     }

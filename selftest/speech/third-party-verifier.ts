@@ -46,14 +46,16 @@ async function verify(authorization: string | undefined, body: Buffer, options: 
   };
   const { payload } = await jwtVerify(match[1], keyFor, { algorithms: ['HS256'], audience: options.audience });
   const claimed = [payload['x-content-sha256']].flat();
-  if (claimed.length !== 1 || claimed[0] !== createHash('sha256').update(body).digest('hex')) throw new Error('x-content-sha256 does not match the body');
+  if (claimed.length !== 1 || claimed[0] !== createHash('sha256').update(body).digest('hex'))
+    throw new Error('x-content-sha256 does not match the body');
 }
 
 export function startThirdPartyVerifier(options: ThirdPartyVerifierOptions): Promise<RunningVerifier> {
   const server = createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
-      if ((req.url ?? '').split('?')[0] !== RECOGNIZE || !['GET', 'POST'].includes(req.method ?? '')) return send(res, 404, { error: 'not_found' });
+      if ((req.url ?? '').split('?')[0] !== RECOGNIZE || !['GET', 'POST'].includes(req.method ?? ''))
+        return send(res, 404, { error: 'not_found' });
       try {
         await verify(req.headers.authorization, body, options);
       } catch (error) {

@@ -20,13 +20,21 @@ describe('the speech suite against a verifier built on jose', () => {
     const verifier = await startThirdPartyVerifier({ keys: { [apiKey]: new TextEncoder().encode(secretKey) }, audience });
     try {
       const file = join(tempDir(), 'target.yaml');
-      writeFileSync(file, stringify({
-        name: 'third-party-jose', kind: 'staging', vendorConventions: false, areas: ['speech'],
-        services: { speech: { url: verifier.url, apiKey, secretKey, keyEncoding: 'raw', audience } },
-      }));
+      writeFileSync(
+        file,
+        stringify({
+          name: 'third-party-jose',
+          kind: 'staging',
+          vendorConventions: false,
+          areas: ['speech'],
+          services: { speech: { url: verifier.url, apiKey, secretKey, keyEncoding: 'raw', audience } },
+        }),
+      );
       const run = await runSuite({ env: { ...SELFTEST_RUN, CONFORMANCE_TARGET: file }, files: ['suites/speech/'] });
       const tests = run.summary!.tests;
-      const specFailures = tests.filter((t) => t.source === 'spec' && ['failed', 'error'].includes(t.verdict)).map((t) => `${t.title}\n${t.message}`);
+      const specFailures = tests
+        .filter((t) => t.source === 'spec' && ['failed', 'error'].includes(t.verdict))
+        .map((t) => `${t.title}\n${t.message}`);
       expect(specFailures, specFailures.join('\n\n')).toEqual([]);
       expect(run.code, run.stdout.slice(-2000)).toBe(0);
       expect(tests.filter((t) => t.source === 'spec' && t.verdict === 'passed').length).toBeGreaterThanOrEqual(40);

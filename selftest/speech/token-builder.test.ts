@@ -5,19 +5,43 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { schemaId, schemaRegistry } from '../../harness/schemas.ts';
-import { buildSpeechToken, contentSha256, hmacKey, secretVariants, type KeyEncoding, type SpeechClaims } from '../../harness/speech/token.ts';
+import {
+  buildSpeechToken,
+  contentSha256,
+  hmacKey,
+  secretVariants,
+  type KeyEncoding,
+  type SpeechClaims,
+} from '../../harness/speech/token.ts';
 
 const API_KEY = 'partner-api-key-0042';
 const BASE64_SECRET = 'hjWAemtz9xalKHfIhz+45d4eafoZ/9Ma8btOk3OKkAw=';
 const RAW_SECRET = 'plain text secret, used as given';
-const CLAIMS: SpeechClaims = { iss: 'issuer', sub: 'user-1', aud: 'tinkoff.cloud.stt', exp: 1_900_000_600, iat: 1_900_000_000, nbf: 1_900_000_000, jti: '3f1c2b7e-8d4a-4c11-9b0e-5a6f7d8e9c01', sid: 'session-77' };
+const CLAIMS: SpeechClaims = {
+  iss: 'issuer',
+  sub: 'user-1',
+  aud: 'tinkoff.cloud.stt',
+  exp: 1_900_000_600,
+  iat: 1_900_000_000,
+  nbf: 1_900_000_000,
+  jti: '3f1c2b7e-8d4a-4c11-9b0e-5a6f7d8e9c01',
+  sid: 'session-77',
+};
 const BODY = '{"config":{"encoding":"LINEAR16"},"audio":{"content":"AAAA"}}';
 
 /** The spec's construction, spelled out with node:crypto only. */
-function specToken(apiKey: string, secret: string, encoding: KeyEncoding, claims: SpeechClaims, body: string | Uint8Array | undefined): string {
+function specToken(
+  apiKey: string,
+  secret: string,
+  encoding: KeyEncoding,
+  claims: SpeechClaims,
+  body: string | Uint8Array | undefined,
+): string {
   const b64url = (bytes: Buffer) => bytes.toString('base64').replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
   const header = JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: apiKey });
-  const hash = createHash('sha256').update(body === undefined ? Buffer.alloc(0) : Buffer.from(body)).digest('hex');
+  const hash = createHash('sha256')
+    .update(body === undefined ? Buffer.alloc(0) : Buffer.from(body))
+    .digest('hex');
   const payload = JSON.stringify({ ...claims, 'x-content-sha256': hash });
   const input = `${b64url(Buffer.from(header, 'utf8'))}.${b64url(Buffer.from(payload, 'utf8'))}`;
   const key = encoding === 'base64' ? Buffer.from(secret, 'base64') : Buffer.from(secret, 'utf8');
@@ -74,7 +98,9 @@ describe('buildSpeechToken', () => {
   });
 
   it('refuses an x-content-sha256 passed in claims: it is always computed from the body', async () => {
-    await expect(buildSpeechToken({ apiKey: API_KEY, secretKey: RAW_SECRET, claims: { ...CLAIMS, 'x-content-sha256': 'ab' } })).rejects.toThrow(/computes x-content-sha256/);
+    await expect(
+      buildSpeechToken({ apiKey: API_KEY, secretKey: RAW_SECRET, claims: { ...CLAIMS, 'x-content-sha256': 'ab' } }),
+    ).rejects.toThrow(/computes x-content-sha256/);
   });
 });
 
@@ -97,7 +123,9 @@ describe('hmacKey and secretVariants', () => {
 
   it('lists the secret as given and the key bytes as hex, base64 and base64url', () => {
     const bytes = Buffer.from(BASE64_SECRET, 'base64');
-    expect(secretVariants(BASE64_SECRET, 'base64')).toEqual(expect.arrayContaining([BASE64_SECRET, bytes.toString('hex'), bytes.toString('base64url')]));
+    expect(secretVariants(BASE64_SECRET, 'base64')).toEqual(
+      expect.arrayContaining([BASE64_SECRET, bytes.toString('hex'), bytes.toString('base64url')]),
+    );
     expect(secretVariants(RAW_SECRET, 'raw')).toEqual(expect.arrayContaining([RAW_SECRET, Buffer.from(RAW_SECRET).toString('base64')]));
   });
 });

@@ -117,7 +117,11 @@ export async function runBatch(specs: VariantSpec[], options: BatchOptions = {})
       ...options.env,
     };
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [vitestEntry(), 'run', '--config', join(ROOT, 'vitest.config.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [vitestEntry(), 'run', '--config', join(ROOT, 'vitest.config.ts')], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d) => (out += d));

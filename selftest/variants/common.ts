@@ -86,5 +86,9 @@ export function batchesOf<V extends Variation>(variants: V[], size: number): V[]
 export function slowestFiles(byVariant: Map<string, Array<{ file: string; durationMs: number }>>, count = 3): string {
   const byFile = new Map<string, number>();
   for (const tests of byVariant.values()) for (const t of tests) byFile.set(t.file, (byFile.get(t.file) ?? 0) + t.durationMs);
-  return [...byFile].sort((a, b) => b[1] - a[1]).slice(0, count).map(([file, ms]) => `${file.replace(/^suites\//, '')} ${(ms / 1000).toFixed(1)} s`).join(', ');
+  return [...byFile]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([file, ms]) => `${file.replace(/^suites\//, '')} ${(ms / 1000).toFixed(1)} s`)
+    .join(', ');
 }

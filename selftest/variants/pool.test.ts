@@ -35,21 +35,31 @@ describe('inOrder', () => {
 
   it('one at a time is one after the other', async () => {
     const events: string[] = [];
-    await inOrder([1, 2, 3], 1, async (i) => {
-      events.push(`start ${i}`);
-      await later(1);
-      events.push(`end ${i}`);
-      return i;
-    }, () => undefined);
+    await inOrder(
+      [1, 2, 3],
+      1,
+      async (i) => {
+        events.push(`start ${i}`);
+        await later(1);
+        events.push(`end ${i}`);
+        return i;
+      },
+      () => undefined,
+    );
     expect(events).toEqual(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3']);
   });
 
   it('a failed run is thrown where it is reported', async () => {
     const reported: number[] = [];
-    const run = inOrder([1, 2], 2, async (i) => {
-      if (i === 2) throw new Error('batch 2 broke');
-      return i;
-    }, (i) => reported.push(i));
+    const run = inOrder(
+      [1, 2],
+      2,
+      async (i) => {
+        if (i === 2) throw new Error('batch 2 broke');
+        return i;
+      },
+      (i) => reported.push(i),
+    );
     await expect(run).rejects.toThrow('batch 2 broke');
     expect(reported).toEqual([1]);
   });

@@ -15,7 +15,12 @@ export function batchesAtOnce(wanted?: number): number {
  * Runs `run` on every item, at most `limit` at a time, and hands each result to `report` in the items'
  * order, as soon as it and every earlier one are done.
  */
-export async function inOrder<T, R>(items: T[], limit: number, run: (item: T) => Promise<R>, report: (item: T, result: R) => void): Promise<void> {
+export async function inOrder<T, R>(
+  items: T[],
+  limit: number,
+  run: (item: T) => Promise<R>,
+  report: (item: T, result: R) => void,
+): Promise<void> {
   let running = 0;
   const queued: Array<() => void> = [];
   // A slot is handed from a finished run to the first one waiting, so that batches start in their order.

@@ -21,7 +21,12 @@ import {
 import { mtlsOperations } from '../../harness/business/openapi/business-target.ts';
 import { catalogOperations, changeNote } from '../../harness/business/openapi/catalog.ts';
 import { computeDrift, summariseDrift, writeDrift } from '../../harness/business/openapi/drift.ts';
-import { additionsOptional, certificatesInPem, heavyLoadErrorDocumented, loyaltyHistoryErrorsDocumented } from '../../harness/business/openapi/document-facts.ts';
+import {
+  additionsOptional,
+  certificatesInPem,
+  heavyLoadErrorDocumented,
+  loyaltyHistoryErrorsDocumented,
+} from '../../harness/business/openapi/document-facts.ts';
 import { alreadyLoaded, documentServerError } from '../../harness/business/openapi/load.ts';
 import { NotLocated } from '../../harness/business/openapi/locate.ts';
 import { parseOperationName } from '../../harness/business/openapi/paths.ts';
@@ -72,19 +77,22 @@ describe('business document: the operation catalog (4.5, 9)', () => {
   requirementTest('BUS-DRF-001', async (t) => {
     await expectFacts(t, ({ index }) => {
       const current = required('current');
-      if (!current.some((row) => index.find(row.method, row.path))) throw new NotLocated('the document describes none of the current operations of the catalog');
+      if (!current.some((row) => index.find(row.method, row.path)))
+        throw new NotLocated('the document describes none of the current operations of the catalog');
       return currentNotDeprecated(index, current, t.id);
     });
   });
 
-  afterAll(scoped(async () => {
-    const pending = alreadyLoaded(runContext().target);
-    const served = pending && (await pending.catch(() => undefined));
-    if (!served?.readable) return;
-    const drift = computeDrift(served.readable.index, catalogOperations(), served.url);
-    const file = writeDrift(runSettings().reportDir, drift);
-    console.log(runContext().target.redactor.redact(summariseDrift(drift, file)));
-  }));
+  afterAll(
+    scoped(async () => {
+      const pending = alreadyLoaded(runContext().target);
+      const served = pending && (await pending.catch(() => undefined));
+      if (!served?.readable) return;
+      const drift = computeDrift(served.readable.index, catalogOperations(), served.url);
+      const file = writeDrift(runSettings().reportDir, drift);
+      console.log(runContext().target.redactor.redact(summariseDrift(drift, file)));
+    }),
+  );
 });
 
 /** One test per assertion of specs/catalog/change-notes.yaml, grouped as 2.6 groups its facts. */

@@ -19,7 +19,10 @@ describe('identity userinfo: who may call', () => {
     ['the access token with one character changed', (t) => `Bearer ${nearMissOf(t, credentialOf(t.target, 'identity', 'accessToken'))}`],
     ['a malformed token (with spaces)', () => 'Bearer not a token at all'],
     ['an empty token', () => 'Bearer'],
-    ['the access token under the Basic scheme', (t) => `Basic ${Buffer.from(credentialOf(t.target, 'identity', 'accessToken')).toString('base64')}`],
+    [
+      'the access token under the Basic scheme',
+      (t) => `Basic ${Buffer.from(credentialOf(t.target, 'identity', 'accessToken')).toString('base64')}`,
+    ],
   ];
   for (const [what, authorization] of badAuthorizations) {
     requirementTest('IDN-AUT-002', { row: `${what} is refused with no user data` }, async (t) => {
@@ -52,11 +55,14 @@ describe('identity userinfo: who may call', () => {
   });
 
   requirementTest('IDN-PRT-001', async (t) => {
-    await expectRefused(t, await sendUserinfo(t, {
-      token: tokenOf(t, 'nonPartner'),
-      clientId: credentialOf(t.target, 'identity', 'nonPartnerClientId'),
-      clientSecret: credentialOf(t.target, 'identity', 'nonPartnerClientSecret'),
-    }));
+    await expectRefused(
+      t,
+      await sendUserinfo(t, {
+        token: tokenOf(t, 'nonPartner'),
+        clientId: credentialOf(t.target, 'identity', 'nonPartnerClientId'),
+        clientSecret: credentialOf(t.target, 'identity', 'nonPartnerClientSecret'),
+      }),
+    );
   });
 
   requirementTest('IDN-CNS-001', async (t) => {

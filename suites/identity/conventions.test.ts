@@ -29,7 +29,8 @@ describe('identity userinfo: how refusals are written', () => {
     requirementTest('IDN-ERR-002', { row: `${what}: a refusal body, if any, is JSON` }, async (t) => {
       const res = await expectRefused(t, await send(t), { note: what });
       t.expectNone(jsonWhereBody(res, t.id), res, what);
-      if (res.rawBody === '') throw inconclusive('NOT_SUPPORTED', `the refusal (${res.status}) has no body, so how its body is written cannot be judged`);
+      if (res.rawBody === '')
+        throw inconclusive('NOT_SUPPORTED', `the refusal (${res.status}) has no body, so how its body is written cannot be judged`);
     });
   }
 

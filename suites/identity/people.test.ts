@@ -38,7 +38,10 @@ async function overPeople(t: RequirementContext, constraints: RequestVariationCo
     judged++;
   });
   if (judged === 0) {
-    throw inconclusive('PRECONDITION_MISSING', 'no person the property drew was answered with userinfo to the request of 4.2, so no encoding could be compared with it; IDN-RSP-001 judges those answers');
+    throw inconclusive(
+      'PRECONDITION_MISSING',
+      'no person the property drew was answered with userinfo to the request of 4.2, so no encoding could be compared with it; IDN-RSP-001 judges those answers',
+    );
   }
 }
 

@@ -8,7 +8,15 @@
 import { describe } from 'vitest';
 import { noServerError, isServerError } from '../../harness/checks/answer.ts';
 import { conformsTo } from '../../harness/checks/body.ts';
-import { answeredWithUserinfo, consentedKindsServed, isPhoneOf22, isUserinfoAnswer, nameHoldsFamilyAndGiven, phoneIsE164, sameUser } from '../../harness/identity/checks.ts';
+import {
+  answeredWithUserinfo,
+  consentedKindsServed,
+  isPhoneOf22,
+  isUserinfoAnswer,
+  nameHoldsFamilyAndGiven,
+  phoneIsE164,
+  sameUser,
+} from '../../harness/identity/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { USERINFO } from '../../generators/identity/userinfo.ts';
@@ -23,11 +31,19 @@ describe('identity userinfo: the 200 answer', () => {
 
   requirementTest('IDN-SCP-002', async (t) => {
     const served = servedPeople(t, await askPeople(t));
-    t.expectNone(consentedKindsServed(served.map((p) => p.body), t.id), undefined, `${served.length} person(s) of ${POOL} answered with userinfo`);
+    t.expectNone(
+      consentedKindsServed(
+        served.map((p) => p.body),
+        t.id,
+      ),
+      undefined,
+      `${served.length} person(s) of ${POOL} answered with userinfo`,
+    );
   });
 
   requirementTest('IDN-FMT-001', async (t) => {
-    for (const person of servedPeople(t, await askPeople(t))) t.expectNone(conformsTo(person.res, USERINFO, t.id), person.res, person.label);
+    for (const person of servedPeople(t, await askPeople(t)))
+      t.expectNone(conformsTo(person.res, USERINFO, t.id), person.res, person.label);
   });
 
   requirementTest('IDN-FMT-002', async (t) => {
@@ -37,7 +53,11 @@ describe('identity userinfo: the 200 answer', () => {
       if (['name', 'family_name', 'given_name'].every((k) => typeof person.body[k] === 'string')) checked++;
     }
     // A name alone is allowed, but a test that compared no name with its parts has proven nothing.
-    if (checked === 0) throw inconclusive('PRECONDITION_MISSING', `no person of ${POOL} is served name, family_name and given_name together, so no name could be compared with its parts: list one who is`);
+    if (checked === 0)
+      throw inconclusive(
+        'PRECONDITION_MISSING',
+        `no person of ${POOL} is served name, family_name and given_name together, so no name could be compared with its parts: list one who is`,
+      );
   });
 
   requirementTest('IDN-FMT-003', async (t) => {
@@ -47,7 +67,11 @@ describe('identity userinfo: the 200 answer', () => {
       if (isPhoneOf22(person.body.phone_number)) checked++;
     }
     // A phone_number that is not '+' and digits at all is IDN-FMT-001's finding.
-    if (checked === 0) throw inconclusive('PRECONDITION_MISSING', `no person of ${POOL} is served a phone_number in the form of 2.2, so none could be judged`);
+    if (checked === 0)
+      throw inconclusive(
+        'PRECONDITION_MISSING',
+        `no person of ${POOL} is served a phone_number in the form of 2.2, so none could be judged`,
+      );
   });
 
   requirementTest('IDN-GEN-002', async (t) => {
@@ -55,13 +79,21 @@ describe('identity userinfo: the 200 answer', () => {
     for (const person of peopleOf(t)) {
       const first = await sendUserinfo(t, { token: person.token });
       const second = await sendUserinfo(t, { token: person.token });
-      t.expectNone([...noServerError(first, t.id), ...noServerError(second, t.id)], isServerError(first.status) ? first : second, person.label);
+      t.expectNone(
+        [...noServerError(first, t.id), ...noServerError(second, t.id)],
+        isServerError(first.status) ? first : second,
+        person.label,
+      );
       // A person not served the first time is IDN-SCP-002's finding; the repeat of an answer is judged here.
       if (!isUserinfoAnswer(first)) continue;
       t.expectNone(answeredWithUserinfo(second, t.id), second, `${person.label}: the second of two calls with one token`);
       t.expectNone(sameUser(first.json, second.json, t.id), second, person.label);
       compared++;
     }
-    if (compared === 0) throw inconclusive('PRECONDITION_MISSING', `no person of ${POOL} was answered with userinfo, so no two answers could be compared; IDN-RSP-001 judges those answers`);
+    if (compared === 0)
+      throw inconclusive(
+        'PRECONDITION_MISSING',
+        `no person of ${POOL} was answered with userinfo, so no two answers could be compared; IDN-RSP-001 judges those answers`,
+      );
   });
 });

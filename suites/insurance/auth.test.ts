@@ -37,11 +37,15 @@ describe('insurance surrender: access and headers', () => {
     ['tokenWithoutInteractionScope', 'interaction with partners'],
     ['tokenWithoutDataTransferScope', 'transfer of partner data'],
   ] as const) {
-    requirementTest('INS-AUT-004', { row: `a token with every partner scope but the one for ${scope} (services.insurance.${key}) is refused with 403` }, async (t) => {
-      const token = credentialOf(t.target, 'insurance', key);
-      const res = await sendSurrender(t, sampleRequest(), { token });
-      await expectRefused(t, res, { allowed: [403] });
-    });
+    requirementTest(
+      'INS-AUT-004',
+      { row: `a token with every partner scope but the one for ${scope} (services.insurance.${key}) is refused with 403` },
+      async (t) => {
+        const token = credentialOf(t.target, 'insurance', key);
+        const res = await sendSurrender(t, sampleRequest(), { token });
+        await expectRefused(t, res, { allowed: [403] });
+      },
+    );
   }
 
   requirementTest('INS-HDR-001', async (t) => {
@@ -86,7 +90,10 @@ describe('insurance surrender: access and headers', () => {
       ['a request without credentials', () => sendSurrender(t, sampleRequest(), { token: null })],
       ['an unknown token', () => sendSurrender(t, sampleRequest(), { token: `pc-invalid-${randomUUID()}` })],
       ['a missing field', () => sendSurrender(t, { ...sampleRequest(), updateDate: undefined })],
-      ['periods out of order', () => sendSurrender(t, sampleRequest({ surrender: [sampleItem({ calcPeriodFrom: '2025-12-31', calcPeriodTo: '2025-01-01' })] }))],
+      [
+        'periods out of order',
+        () => sendSurrender(t, sampleRequest({ surrender: [sampleItem({ calcPeriodFrom: '2025-12-31', calcPeriodTo: '2025-01-01' })] })),
+      ],
       ['a truncated JSON body', () => sendSurrender(t, undefined, { raw: '{"contractId":' })],
       ['an unknown currency', () => sendSurrender(t, sampleRequest({ surrender: [sampleItem({ currency: 'JPY' })] }))],
     ];

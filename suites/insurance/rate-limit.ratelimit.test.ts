@@ -59,23 +59,38 @@ describe('insurance surrender: rate limit of part 8', () => {
     const errors = responses.filter((r) => isServerError(r.status));
     t.expectNone(
       [
-        ...(limited > 0 ? [] : [failure(t.id, `some 429 among ${size} concurrent requests (limit ${limit.requests} per ${limit.perSeconds} s)`, `no 429; statuses ${counts}`)]),
+        ...(limited > 0
+          ? []
+          : [
+              failure(
+                t.id,
+                `some 429 among ${size} concurrent requests (limit ${limit.requests} per ${limit.perSeconds} s)`,
+                `no 429; statuses ${counts}`,
+              ),
+            ]),
         ...(errors.length ? [failure(t.id, 'no 5xx during the burst', `statuses ${counts}`)] : []),
         ...(limited < size ? [] : [failure(t.id, 'the requests within the limit served (201), the rest 429', `all ${size} answered 429`)]),
       ],
       errors[0] ?? responses.find((r) => r.status !== 429) ?? responses[0],
     );
     // A 429 is JSON where it has a body (part 4; no other test sees one).
-    for (const res of responses.filter((r) => r.status === 429)) t.expectNone(jsonWhereBody(res, t.id), res, `a 429 of the burst (statuses ${counts})`);
+    for (const res of responses.filter((r) => r.status === 429))
+      t.expectNone(jsonWhereBody(res, t.id), res, `a 429 of the burst (statuses ${counts})`);
     if (!responses.some((r) => whyUnserved(r) === undefined)) {
-      throw inconclusive('PRECONDITION_MISSING', `no request of the burst was served (statuses ${counts}; ${whyUnserved(responses.find((r) => r.status !== 429)!)}), so the 429s may not be the limit's`);
+      throw inconclusive(
+        'PRECONDITION_MISSING',
+        `no request of the burst was served (statuses ${counts}; ${whyUnserved(responses.find((r) => r.status !== 429)!)}), so the 429s may not be the limit's`,
+      );
     }
   });
 
   requirementTest('INS-RAT-002', { timeoutMs: 40_000 }, async (t) => {
     const evidence = await burst(t);
     if (evidence.limited === 0) {
-      throw inconclusive('PRECONDITION_MISSING', `a burst of ${evidence.size} concurrent requests drew no 429 in this run (statuses ${tally(evidence.responses)}), so there is no sign of a limit: a pace that draws no 429 proves nothing`);
+      throw inconclusive(
+        'PRECONDITION_MISSING',
+        `a burst of ${evidence.size} concurrent requests drew no 429 in this run (statuses ${tally(evidence.responses)}), so there is no sign of a limit: a pace that draws no 429 proves nothing`,
+      );
     }
     const limit = t.client.limitOf('insurance');
     const windowMs = limit.perSeconds * 1000;
@@ -94,15 +109,25 @@ describe('insurance surrender: rate limit of part 8', () => {
     }
     const rate = `${(1000 / interval).toFixed(1)} requests per second (half the limit)`;
     const limited = responses.filter((r) => r.status === 429);
-    t.expectNone(limited.length ? [failure(t.id, `no 429 at ${rate}`, `${limited.length} of ${count} answered 429; statuses ${tally(responses)}`)] : [], limited[0]);
+    t.expectNone(
+      limited.length
+        ? [failure(t.id, `no 429 at ${rate}`, `${limited.length} of ${count} answered 429; statuses ${tally(responses)}`)]
+        : [],
+      limited[0],
+    );
     for (const res of responses) t.expectNone(noServerError(res, t.id), res, `a request at ${rate}; statuses ${tally(responses)}`);
     const unserved = responses.find((r) => whyUnserved(r) !== undefined);
-    if (unserved) throw inconclusive('PRECONDITION_MISSING', `a request at ${rate} was not served (${whyUnserved(unserved)}; statuses ${tally(responses)}), so the pace shows no limit that lets requests through`);
+    if (unserved)
+      throw inconclusive(
+        'PRECONDITION_MISSING',
+        `a request at ${rate} was not served (${whyUnserved(unserved)}; statuses ${tally(responses)}), so the pace shows no limit that lets requests through`,
+      );
   });
 });
 
 /** Why an answer is no served request (201 with its stored records), or undefined when it is one. */
-const whyUnserved = (res: CapturedResponse): string | undefined => (res.status === 201 ? whyNotStored(res) : `status ${res.status}, not 201 (a valid request refused is INS-GEN-001's)`);
+const whyUnserved = (res: CapturedResponse): string | undefined =>
+  res.status === 201 ? whyNotStored(res) : `status ${res.status}, not 201 (a valid request refused is INS-GEN-001's)`;
 
 function tally(responses: CapturedResponse[]): string {
   const counts = new Map<number, number>();

@@ -8,7 +8,18 @@ import { expectAccepted, expectRecord, sendSurrender } from '../../harness/insur
 
 describe('insurance surrender: the 201 answer', () => {
   requirementTest('INS-RSP-001', async (t) => {
-    const sent = sampleRequest({ surrender: [sampleItem(), sampleItem({ currency: 'USD', calcPeriodFrom: '2026-01-01', calcPeriodTo: '2026-06-30', surrenderPercent: 12.25, surrenderValue: 9.99 })] });
+    const sent = sampleRequest({
+      surrender: [
+        sampleItem(),
+        sampleItem({
+          currency: 'USD',
+          calcPeriodFrom: '2026-01-01',
+          calcPeriodTo: '2026-06-30',
+          surrenderPercent: 12.25,
+          surrenderValue: 9.99,
+        }),
+      ],
+    });
     const res = await sendSurrender(t, sent);
     expectRecord(t, res);
   });
@@ -16,13 +27,24 @@ describe('insurance surrender: the 201 answer', () => {
   requirementTest('INS-RSP-002', async (t) => {
     const sent = sampleRequest({
       productType: 'universal',
-      surrender: [sampleItem(), sampleItem({ currency: 'EUR', surrenderPercent: 0.5, surrenderValue: 1000.01, calcPeriodFrom: '2024-03-01', calcPeriodTo: '2024-03-01' })],
+      surrender: [
+        sampleItem(),
+        sampleItem({
+          currency: 'EUR',
+          surrenderPercent: 0.5,
+          surrenderValue: 1000.01,
+          calcPeriodFrom: '2024-03-01',
+          calcPeriodTo: '2024-03-01',
+        }),
+      ],
     });
     const res = await sendSurrender(t, sent);
     expectAccepted(t, res);
     const tally = new Tally();
     t.expectNone(tally.add(echoesRequest(sent, res.json, t.id)), res);
-    const none = tally.nothing('the contract record carries none of the fields sent (contractId, productType, updateDate, the items\' periods, currencies, percents and values)');
+    const none = tally.nothing(
+      "the contract record carries none of the fields sent (contractId, productType, updateDate, the items' periods, currencies, percents and values)",
+    );
     if (none) throw none;
   });
 

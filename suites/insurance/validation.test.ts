@@ -69,7 +69,10 @@ describe('insurance surrender: invalid requests', () => {
   }
 
   requirementTest('INS-SEM-001', async (t) => {
-    const res = await sendSurrender(t, sampleRequest({ surrender: [sampleItem({ calcPeriodFrom: '2025-12-31', calcPeriodTo: '2025-01-01' })] }));
+    const res = await sendSurrender(
+      t,
+      sampleRequest({ surrender: [sampleItem({ calcPeriodFrom: '2025-12-31', calcPeriodTo: '2025-01-01' })] }),
+    );
     await expectRefused(t, res);
   });
 
@@ -103,10 +106,20 @@ describe('insurance surrender: invalid requests', () => {
   }
 
   requirementTest('INS-ERR-002', async (t) => {
-    const res = await sendSurrender(t, undefined, { raw: `contractId=${freshContractId()}&productType=investment`, contentType: 'text/plain' });
+    const res = await sendSurrender(t, undefined, {
+      raw: `contractId=${freshContractId()}&productType=investment`,
+      contentType: 'text/plain',
+    });
     // Any client error but the credential ones (the token is valid) and 429 (which proves nothing).
     const refused = res.status >= 400 && res.status < 500 && ![401, 403, 429].includes(res.status);
-    await expectRefusal(t, res, refused ? [] : [failure(t.id, 'a 4xx refusal of the body (400, 415, 422, …; not 401, 403 or 429)', `status ${res.status}`)], () => control(t), undefined, { jsonBody: false });
+    await expectRefusal(
+      t,
+      res,
+      refused ? [] : [failure(t.id, 'a 4xx refusal of the body (400, 415, 422, …; not 401, 403 or 429)', `status ${res.status}`)],
+      () => control(t),
+      undefined,
+      { jsonBody: false },
+    );
   });
 
   for (const [what, number] of [

@@ -36,7 +36,15 @@ const SPEC_ROWS: Array<[string, string[], number[] | 'any']> = [
 ];
 
 /** The cases outside the request table of 4.3 whose exact 400 is the vendor's (INV-REQ-003). */
-const VENDOR_BAD_REQUESTS = ['missing-account', 'account-number', 'account-object', 'currency-gbp', 'currency-rur', 'json-truncated', 'json-trailing'];
+const VENDOR_BAD_REQUESTS = [
+  'missing-account',
+  'account-number',
+  'account-object',
+  'currency-gbp',
+  'currency-rur',
+  'json-truncated',
+  'json-trailing',
+];
 
 /**
  * The answers of the whole matrix that could be sent here (a case whose key the target file lacks is
@@ -52,8 +60,16 @@ async function matrixAnswers(t: RequirementContext): Promise<Array<[PortfolioErr
       if (!isSkip(error)) throw error;
     }
   }
-  if (out.length === 0) throw new ToolError('FIXTURE_MISSING', 'no case of the error matrix could be sent: the target file lacks what every case needs (services.invest.accountId)');
-  if (out.every(([, res]) => isServerError(res.status))) throw inconclusive('PRECONDITION_MISSING', `every case of the error matrix was answered with a server error (${out.map(([, r]) => r.status).join(', ')}): the target processed none of them`);
+  if (out.length === 0)
+    throw new ToolError(
+      'FIXTURE_MISSING',
+      'no case of the error matrix could be sent: the target file lacks what every case needs (services.invest.accountId)',
+    );
+  if (out.every(([, res]) => isServerError(res.status)))
+    throw inconclusive(
+      'PRECONDITION_MISSING',
+      `every case of the error matrix was answered with a server error (${out.map(([, r]) => r.status).join(', ')}): the target processed none of them`,
+    );
   return out;
 }
 
@@ -91,10 +107,14 @@ describe('invest portfolio: errors of part 7', () => {
   }
 
   for (const c of ERROR_CASES.filter((e) => e.vendor)) {
-    requirementTest('INV-ERR-003', { row: `${c.what}: ${c.vendor!.status} with the vendor's error body, description ${c.vendor!.description}` }, async (t) => {
-      const res = await answerTo(t, c);
-      await expectRefusal(t, res, vendorErrorBody(res, c.vendor!, t.id), () => control(t), c.what, { jsonBody: false });
-    });
+    requirementTest(
+      'INV-ERR-003',
+      { row: `${c.what}: ${c.vendor!.status} with the vendor's error body, description ${c.vendor!.description}` },
+      async (t) => {
+        const res = await answerTo(t, c);
+        await expectRefusal(t, res, vendorErrorBody(res, c.vendor!, t.id), () => control(t), c.what, { jsonBody: false });
+      },
+    );
   }
 
   requirementTest('INV-STA-001', { row: 'every answer of the error matrix has a documented status' }, async (t) => {
@@ -103,8 +123,12 @@ describe('invest portfolio: errors of part 7', () => {
     await control(t);
   });
 
-  requirementTest('INV-CTY-001', { row: 'every answer of the error matrix that carries a body is JSON, labelled application/json' }, async (t) => {
-    for (const [c, res] of await matrixAnswers(t)) t.expectNone(jsonWhereBody(res, t.id), res, c.what);
-    await control(t);
-  });
+  requirementTest(
+    'INV-CTY-001',
+    { row: 'every answer of the error matrix that carries a body is JSON, labelled application/json' },
+    async (t) => {
+      for (const [c, res] of await matrixAnswers(t)) t.expectNone(jsonWhereBody(res, t.id), res, c.what);
+      await control(t);
+    },
+  );
 });

@@ -41,7 +41,13 @@ import { control, CURRENCIES, describeRequest, portfolioOf, sample, type Sampled
  * shows none fails INV-RSP-001 and INV-GEN-001, which state it; here it is passed over with the reason.
  * A test that judged nothing ends inconclusive (`what` says what it looked for), never passed.
  */
-async function everyPortfolio(t: RequirementContext, what: string, judge: (s: SampledPortfolio) => Judged, which: (s: SampledPortfolio) => boolean = () => true, fixture?: string): Promise<void> {
+async function everyPortfolio(
+  t: RequirementContext,
+  what: string,
+  judge: (s: SampledPortfolio) => Judged,
+  which: (s: SampledPortfolio) => boolean = () => true,
+  fixture?: string,
+): Promise<void> {
   const tally = new Tally();
   for (const s of (await sample(t)).filter(which)) {
     const why = whyNoPortfolio(s.res);
@@ -62,22 +68,47 @@ describe('invest portfolio: the 200 answer', () => {
   });
 
   requirementTest('INV-RSP-002', async (t) => {
-    await everyPortfolio(t, 'no portfolio asked in RUB carried an accountId', (s) => accountIs(s.res.json, s.accountId, t.id), (s) => s.currency === 'RUB');
+    await everyPortfolio(
+      t,
+      'no portfolio asked in RUB carried an accountId',
+      (s) => accountIs(s.res.json, s.accountId, t.id),
+      (s) => s.currency === 'RUB',
+    );
   });
 
-  requirementTest('INV-VAL-001', async (t) => everyPortfolio(t, 'no amount carried a units', (s) => unitsAreDecimalIntegers(s.res.json, t.id)));
+  requirementTest('INV-VAL-001', async (t) =>
+    everyPortfolio(t, 'no amount carried a units', (s) => unitsAreDecimalIntegers(s.res.json, t.id)),
+  );
   requirementTest('INV-VAL-002', async (t) => everyPortfolio(t, 'no amount carried a nano', (s) => nanosBelowOneUnit(s.res.json, t.id)));
-  requirementTest('INV-VAL-003', async (t) => everyPortfolio(t, 'no amount had a readable, non-zero units and nano, where alone signs can differ', (s) => signsAgree(s.res.json, t.id)));
-  requirementTest('INV-VAL-004', async (t) => everyPortfolio(t, 'no amount had a units that is a decimal integer string (INV-VAL-001 judges the others)', (s) => unitsFitInt64(s.res.json, t.id)));
+  requirementTest('INV-VAL-003', async (t) =>
+    everyPortfolio(t, 'no amount had a readable, non-zero units and nano, where alone signs can differ', (s) =>
+      signsAgree(s.res.json, t.id),
+    ),
+  );
+  requirementTest('INV-VAL-004', async (t) =>
+    everyPortfolio(t, 'no amount had a units that is a decimal integer string (INV-VAL-001 judges the others)', (s) =>
+      unitsFitInt64(s.res.json, t.id),
+    ),
+  );
 
   for (const currency of CURRENCIES) {
     requirementTest('INV-CUR-001', { row: `totals asked in ${currency} come back in ${currency}` }, async (t) => {
-      await everyPortfolio(t, `no total with a currency in the answers asked in ${currency}`, (s) => totalsInCurrency(s.res.json, currency, t.id), (s) => s.currency === currency);
+      await everyPortfolio(
+        t,
+        `no total with a currency in the answers asked in ${currency}`,
+        (s) => totalsInCurrency(s.res.json, currency, t.id),
+        (s) => s.currency === currency,
+      );
     });
   }
 
   requirementTest('INV-CUR-002', async (t) => {
-    await everyPortfolio(t, 'no total with a currency in the answers without currency', (s) => totalsInCurrency(s.res.json, 'RUB', t.id), (s) => s.currency === undefined);
+    await everyPortfolio(
+      t,
+      'no total with a currency in the answers without currency',
+      (s) => totalsInCurrency(s.res.json, 'RUB', t.id),
+      (s) => s.currency === undefined,
+    );
   });
 
   requirementTest('INV-CUR-005', async (t) => {
@@ -86,7 +117,12 @@ describe('invest portfolio: the 200 answer', () => {
       const [omitted, rub] = [await portfolioOf(t, accountId, undefined), await portfolioOf(t, accountId, 'RUB')];
       const why = whyNoPortfolio(omitted) ?? whyNoPortfolio(rub);
       if (why) tally.skip(`account ${accountId}: ${why}`);
-      else t.expectNone(tally.add(defaultIsRub(omitted.json, rub.json, t.id)), omitted, `account ${accountId}, currency omitted, against the same request with RUB`);
+      else
+        t.expectNone(
+          tally.add(defaultIsRub(omitted.json, rub.json, t.id)),
+          omitted,
+          `account ${accountId}, currency omitted, against the same request with RUB`,
+        );
     }
     const none = tally.nothing('no total carried a currency in both the answer without currency and the one with RUB');
     if (none) throw none;
@@ -106,7 +142,12 @@ describe('invest portfolio: the 200 answer', () => {
         const other = await portfolioOf(t, accountId, currency);
         const whyOther = whyNoPortfolio(other);
         if (whyOther) tally.skip(`account ${accountId}, ${currency}: ${whyOther}`);
-        else t.expectNone(tally.add(convertedNotRelabelled(rub.json, other.json, currency, t.id)), other, `account ${accountId}, RUB against ${currency}`);
+        else
+          t.expectNone(
+            tally.add(convertedNotRelabelled(rub.json, other.json, currency, t.id)),
+            other,
+            `account ${accountId}, RUB against ${currency}`,
+          );
       }
     }
     const fixture = `every total of every account of services.invest (${accountsOf(t).join(', ')}) is zero or absent in RUB, so there is nothing whose conversion shows: name an account that holds something in accountIds`;
@@ -116,30 +157,51 @@ describe('invest portfolio: the 200 answer', () => {
 
   requirementTest('INV-VIR-001', async (t) => {
     const fixture = `no account of services.invest (${accountsOf(t).join(', ')}) holds a virtual position with an expireDate; name one in accountIds`;
-    await everyPortfolio(t, 'no virtual position carried an expireDate string', (s) => virtualExpireDatesUtc(s.res.json, t.id), undefined, fixture);
+    await everyPortfolio(
+      t,
+      'no virtual position carried an expireDate string',
+      (s) => virtualExpireDatesUtc(s.res.json, t.id),
+      undefined,
+      fixture,
+    );
   });
 
   requirementTest('INV-TOT-001', async (t) => {
     if (!investConfig(t.target).totalIsSumOfClasses) {
-      throw new ToolError('FIXTURE_MISSING', `the target file ${t.target.name} does not declare services.invest.totalIsSumOfClasses: true, so the sum is no requirement here`);
+      throw new ToolError(
+        'FIXTURE_MISSING',
+        `the target file ${t.target.name} does not declare services.invest.totalIsSumOfClasses: true, so the sum is no requirement here`,
+      );
     }
-    await everyPortfolio(t, 'no portfolio had eight readable totals in one currency to add up', (s) => portfolioIsSumOfClasses(s.res.json, t.id));
+    await everyPortfolio(t, 'no portfolio had eight readable totals in one currency to add up', (s) =>
+      portfolioIsSumOfClasses(s.res.json, t.id),
+    );
   });
 
   requirementTest('INV-TOT-002', async (t) => everyPortfolio(t, 'no answer showed a portfolio', (s) => totalsPresent(s.res.json, t.id)));
 
-  requirementTest('INV-HDR-001', async (t) => everyPortfolio(t, 'no answer showed a portfolio', (s) => judged(rateLimitHeaders(s.res, t.id), 1)));
+  requirementTest('INV-HDR-001', async (t) =>
+    everyPortfolio(t, 'no answer showed a portfolio', (s) => judged(rateLimitHeaders(s.res, t.id), 1)),
+  );
 
-  requirementTest('INV-STA-001', { row: 'every answer to a valid request, for every account and currency, has a documented status' }, async (t) => {
-    for (const s of await sample(t)) t.expectNone(portfolioStatusDocumented(s.res, t.id), s.res, describeRequest(s));
-    // A documented status alone proves nothing (401 to everything is documented): the control must have been served.
-    await control(t);
-  });
+  requirementTest(
+    'INV-STA-001',
+    { row: 'every answer to a valid request, for every account and currency, has a documented status' },
+    async (t) => {
+      for (const s of await sample(t)) t.expectNone(portfolioStatusDocumented(s.res, t.id), s.res, describeRequest(s));
+      // A documented status alone proves nothing (401 to everything is documented): the control must have been served.
+      await control(t);
+    },
+  );
 
-  requirementTest('INV-CTY-001', { row: 'every answer to a valid request that carries a body is JSON, labelled application/json' }, async (t) => {
-    for (const s of await sample(t)) t.expectNone(jsonWhereBody(s.res, t.id), s.res, describeRequest(s));
-    await control(t);
-  });
+  requirementTest(
+    'INV-CTY-001',
+    { row: 'every answer to a valid request that carries a body is JSON, labelled application/json' },
+    async (t) => {
+      for (const s of await sample(t)) t.expectNone(jsonWhereBody(s.res, t.id), s.res, describeRequest(s));
+      await control(t);
+    },
+  );
 
   requirementTest('INV-GEN-001', async (t) => {
     await t.property(portfolioRequest(accountsOf(t)), async ({ accountId, currency }) => {
@@ -149,7 +211,9 @@ describe('invest portfolio: the 200 answer', () => {
       const why = whyNoPortfolio(res);
       if (why) throw inconclusive('PRECONDITION_MISSING', `${describeRequest(s)}: the answer shows no portfolio to judge: ${why}`);
       const body = res.json;
-      const values = [unitsAreDecimalIntegers(body, t.id), nanosBelowOneUnit(body, t.id), accountIs(body, accountId, t.id)].flatMap((j) => j.failures);
+      const values = [unitsAreDecimalIntegers(body, t.id), nanosBelowOneUnit(body, t.id), accountIs(body, accountId, t.id)].flatMap(
+        (j) => j.failures,
+      );
       t.expectNone([...portfolioConforms(body, t.id), ...values], res, describeRequest(s));
     });
   });

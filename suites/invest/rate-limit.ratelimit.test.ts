@@ -29,7 +29,9 @@ describe('invest portfolio: rate limit', () => {
     const started = performance.now();
     const answeredAt: number[] = [];
     const responses = await Promise.all(
-      Array.from({ length: size }, () => sendPortfolio(t, { accountId }, { token, pacing: 'burst' }).then((r) => (answeredAt.push(performance.now() - started), r))),
+      Array.from({ length: size }, () =>
+        sendPortfolio(t, { accountId }, { token, pacing: 'burst' }).then((r) => (answeredAt.push(performance.now() - started), r)),
+      ),
     );
     const limited = responses.filter((r) => r.status === 429).length;
     // limit + 1 answers within the window prove that many requests reached the target in it; later than
@@ -37,19 +39,35 @@ describe('invest portfolio: rate limit', () => {
     const windowMs = limit.perSeconds * 1000;
     const overLimitAt = answeredAt[limit.requests] ?? Number.POSITIVE_INFINITY;
     if (limited === 0 && overLimitAt > windowMs && !responses.some((r) => isServerError(r.status)))
-      throw inconclusive('BURST_TOO_SLOW', `${limit.requests + 1} answers of the burst took ${Math.round(overLimitAt)} ms, longer than the limit's window of ${windowMs} ms`);
+      throw inconclusive(
+        'BURST_TOO_SLOW',
+        `${limit.requests + 1} answers of the burst took ${Math.round(overLimitAt)} ms, longer than the limit's window of ${windowMs} ms`,
+      );
     const errors = responses.filter((r) => isServerError(r.status));
     const counts = tally(responses);
     t.expectNone(
       [
-        ...(limited > 0 ? [] : [failure(t.id, `some 429 among ${size} concurrent requests (limit ${limit.requests} per ${limit.perSeconds} s)`, `no 429; statuses ${counts}`)]),
+        ...(limited > 0
+          ? []
+          : [
+              failure(
+                t.id,
+                `some 429 among ${size} concurrent requests (limit ${limit.requests} per ${limit.perSeconds} s)`,
+                `no 429; statuses ${counts}`,
+              ),
+            ]),
         ...(errors.length ? [failure(t.id, 'no 5xx during the burst', `statuses ${counts}`)] : []),
         ...(limited < size ? [] : [failure(t.id, 'the requests within the limit served (200), the rest 429', `all ${size} answered 429`)]),
       ],
       errors[0] ?? responses.find((r) => r.status !== 429) ?? responses[0],
     );
     // The 429s mean a limit only where the other answers are portfolios; every body is JSON.
-    for (const res of responses) t.expectNone(res.status === 429 ? jsonWhereBody(res, t.id) : readablePortfolio(res, t.id), res, `an answer of the burst (statuses ${counts})`);
+    for (const res of responses)
+      t.expectNone(
+        res.status === 429 ? jsonWhereBody(res, t.id) : readablePortfolio(res, t.id),
+        res,
+        `an answer of the burst (statuses ${counts})`,
+      );
   });
 });
 

@@ -31,13 +31,24 @@ describe('speech: clock leeway', () => {
       for (const x of LADDER_SECONDS) {
         const res = await sendSpeech(t, await validCall(s, sampleClaims(s, changes(unixNow(), x))));
         // Accepted as the valid token was: its 2xx, or (a target that refuses the audio) the same status.
-        probes.push({ offsetSeconds: x, status: res.status, accepted: isSuccess(baseline.status) ? isSuccess(res.status) : res.status === baseline.status });
+        probes.push({
+          offsetSeconds: x,
+          status: res.status,
+          accepted: isSuccess(baseline.status) ? isSuccess(res.status) : res.status === baseline.status,
+        });
       }
       figures.push(leewayFigure(claim, probes, t.id));
     }
-    const clock = offset === undefined ? 'target clock unknown (no Date header)' : `target clock ${offset >= 0 ? '+' : ''}${offset} s from ours (Date header)`;
+    const clock =
+      offset === undefined
+        ? 'target clock unknown (no Date header)'
+        : `target clock ${offset >= 0 ? '+' : ''}${offset} s from ours (Date header)`;
     const text = `${figures.map((f) => f.text).join('; ')}; ${clock}`;
     await reportFigure(t, text);
-    t.expectNone(figures.flatMap((f) => f.failures), undefined, text);
+    t.expectNone(
+      figures.flatMap((f) => f.failures),
+      undefined,
+      text,
+    );
   });
 });

@@ -63,6 +63,10 @@ describe('speech: refusals', () => {
       t.expectNone(echoesNoSecret(res, [...sent, ...secrets], t.id), res, what);
     }
     // Refusals that show no secret are half the evidence: the accepted answer must have been searched too.
-    if (!acceptedSeen) throw inconclusive('NO_CONTROL', 'the valid call was not accepted, so no accepted answer could be searched for the token or the secret');
+    if (!acceptedSeen)
+      throw inconclusive(
+        'NO_CONTROL',
+        'the valid call was not accepted, so no accepted answer could be searched for the token or the secret',
+      );
   });
 });

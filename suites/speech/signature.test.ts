@@ -4,5 +4,8 @@ import { ATTACKS } from '../../generators/speech/attacks.ts';
 import { attackTests } from '../../harness/speech/client.ts';
 
 describe('speech: signature and algorithm attacks', () => {
-  attackTests(['SPE-SIG-001', 'SPE-SIG-002', 'SPE-SIG-003', 'SPE-SIG-004', 'SPE-SIG-005', 'SPE-SIG-006', 'SPE-SIG-007', 'SPE-FMT-001'], ATTACKS);
+  attackTests(
+    ['SPE-SIG-001', 'SPE-SIG-002', 'SPE-SIG-003', 'SPE-SIG-004', 'SPE-SIG-005', 'SPE-SIG-006', 'SPE-SIG-007', 'SPE-FMT-001'],
+    ATTACKS,
+  );
 });

@@ -15,7 +15,14 @@ import type { CapturedResponse } from '../../harness/http.ts';
 import { schemaId } from '../../harness/schemas.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { claimsAt, claimsDraft, recognizeBody, sampleClaims, validCall } from '../../generators/speech/calls.ts';
-import { expectAccepted, plainTokenAccepted, reportFigure, sendSpeech, tokenRefusals, validTokenNote } from '../../harness/speech/client.ts';
+import {
+  expectAccepted,
+  plainTokenAccepted,
+  reportFigure,
+  sendSpeech,
+  tokenRefusals,
+  validTokenNote,
+} from '../../harness/speech/client.ts';
 import { speechSettings } from '../../harness/speech/config.ts';
 
 describe('speech: valid tokens', () => {
@@ -39,14 +46,27 @@ describe('speech: valid tokens', () => {
       const res = await sendSpeech(t, await validCall(s, sampleClaims({ ...s, tokenIdClaim: spelling })));
       answers.push({ spelling, res, verdict: tokenAcceptance(res, refusals, t.id) });
     }
-    const said = ({ res, verdict }: (typeof answers)[number]) => (verdict.noEvidence ? `no evidence (${res.status})` : verdict.failures.length ? `not accepted (${res.status})` : `accepted (${res.status})`);
+    const said = ({ res, verdict }: (typeof answers)[number]) =>
+      verdict.noEvidence
+        ? `no evidence (${res.status})`
+        : verdict.failures.length
+          ? `not accepted (${res.status})`
+          : `accepted (${res.status})`;
     await reportFigure(t, answers.map((a) => `token id spelled ${a.spelling}: ${said(a)}`).join('; '));
     for (const { spelling, res } of answers) t.expectNone(noServerError(res, t.id), res, `a valid token with its id spelled ${spelling}`);
     if (answers.some((a) => !a.verdict.noEvidence && !a.verdict.failures.length)) return;
     const unknown = answers.find((a) => a.verdict.noEvidence);
-    if (unknown) throw inconclusive('NO_CONTROL', `neither spelling was seen accepted; with its id spelled ${unknown.spelling}: ${unknown.verdict.noEvidence}`);
+    if (unknown)
+      throw inconclusive(
+        'NO_CONTROL',
+        `neither spelling was seen accepted; with its id spelled ${unknown.spelling}: ${unknown.verdict.noEvidence}`,
+      );
     const why = answers.map((a) => `${a.spelling}: ${a.verdict.failures.map((f) => f.received).join('; ')}`).join(' | ');
-    t.expectNone([failure(t.id, 'a token accepted with its id spelled jti or jit', why)], answers[0].res, validTokenNote(s, 'two otherwise valid tokens, one per spelling'));
+    t.expectNone(
+      [failure(t.id, 'a token accepted with its id spelled jti or jit', why)],
+      answers[0].res,
+      validTokenNote(s, 'two otherwise valid tokens, one per spelling'),
+    );
   });
 
   requirementTest('SPE-JTI-002', async (t) => {
@@ -59,18 +79,41 @@ describe('speech: valid tokens', () => {
     const s = speechSettings(t);
     const call = await validCall(s, sampleClaims(s), recognizeBody());
     const res = await sendSpeech(t, call);
-    const sent = Object.keys(res.request.headers).map((h) => h.toLowerCase()).sort();
-    if (sent.join() !== 'authorization,content-type' || res.request.headers['content-type'] !== 'application/json' || !/^Bearer \S+$/.test(res.request.headers.authorization ?? '')) {
+    const sent = Object.keys(res.request.headers)
+      .map((h) => h.toLowerCase())
+      .sort();
+    if (
+      sent.join() !== 'authorization,content-type' ||
+      res.request.headers['content-type'] !== 'application/json' ||
+      !/^Bearer \S+$/.test(res.request.headers.authorization ?? '')
+    ) {
       throw new ToolError('SUITE_ERROR', `the suite did not send the headers of 4.1 (it sent ${sent.join(', ')})`);
     }
     // 415 refuses the request's media type (RFC 9110 section 15.5.16): here, the Content-Type 4.1 lists.
-    if (res.status === 415) t.expectNone([failure(t.id, 'a call with the headers of 4.1 accepted', 'refused with 415 Unsupported Media Type: the Content-Type: application/json that 4.1 lists')], res);
+    if (res.status === 415)
+      t.expectNone(
+        [
+          failure(
+            t.id,
+            'a call with the headers of 4.1 accepted',
+            'refused with 415 Unsupported Media Type: the Content-Type: application/json that 4.1 lists',
+          ),
+        ],
+        res,
+      );
     // A token refused as the bad ones are is SPE-TOK-001's finding: the headers are not what was refused.
     const verdict = tokenAcceptance(res, await tokenRefusals(t), t.id);
     if (isRefusal(res.status) && verdict.failures.length) {
-      throw inconclusive('PRECONDITION_MISSING', `the call's token was refused as the bad tokens were (${verdict.failures[0].received}), which SPE-TOK-001 judges; whether the headers of 4.1 are enough cannot be told`);
+      throw inconclusive(
+        'PRECONDITION_MISSING',
+        `the call's token was refused as the bad tokens were (${verdict.failures[0].received}), which SPE-TOK-001 judges; whether the headers of 4.1 are enough cannot be told`,
+      );
     }
-    await expectAccepted(t, res, 'a valid call with exactly the headers of 4.1: Host, Content-Type: application/json, Authorization: Bearer');
+    await expectAccepted(
+      t,
+      res,
+      'a valid call with exactly the headers of 4.1: Host, Content-Type: application/json, Authorization: Bearer',
+    );
   });
 
   requirementTest('SPE-AUD-002', async (t) => {

@@ -19,7 +19,8 @@ export function documentServed(served: ServedDocument, requirement: string, serv
   const expected = `GET ${served.url} answers 2xx with a YAML document`;
   if (served.unreadable) return [failure(requirement, expected, served.unreadable)];
   // A document served on a second try is still a document that was not served once: a retried 5xx counts.
-  if (serverError) return [failure(requirement, `${expected}, every time it is fetched`, `${serverError} in this run (another fetch was served)`)];
+  if (serverError)
+    return [failure(requirement, `${expected}, every time it is fetched`, `${serverError} in this run (another fetch was served)`)];
   return served.yamlProblems.map((p) => failure(requirement, 'valid YAML', describeProblem(p, served.response.rawBody)));
 }
 
@@ -30,7 +31,10 @@ export function openApiValid(result: ValidationResult, requirement: string): Fai
   if (out.length > 10) {
     const counts = new Map<string, number>();
     for (const f of result.findings) counts.set(f.message, (counts.get(f.message) ?? 0) + 1);
-    const summary = [...counts].sort((a, b) => b[1] - a[1]).map(([m, n]) => `${n} × ${m}`).join('; ');
+    const summary = [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .map(([m, n]) => `${n} × ${m}`)
+      .join('; ');
     out.unshift(failure(requirement, expected, `${result.findings.length} findings: ${summary}`));
   }
   return out;
@@ -47,7 +51,12 @@ export function successDocumented(index: OperationIndex, requirement: string): F
     })
     .map((op) => {
       const codes = op.operation.responses && typeof op.operation.responses === 'object' ? Object.keys(op.operation.responses) : [];
-      return failure(requirement, `${name(op)} documents a 2xx response`, codes.length ? `responses ${codes.join(', ')}` : 'no responses', `paths › ${op.path} › ${op.method.toLowerCase()}`);
+      return failure(
+        requirement,
+        `${name(op)} documents a 2xx response`,
+        codes.length ? `responses ${codes.join(', ')}` : 'no responses',
+        `paths › ${op.path} › ${op.method.toLowerCase()}`,
+      );
     });
 }
 
@@ -64,7 +73,13 @@ export function operationDeprecated(index: OperationIndex, row: CatalogOperation
   const found = index.find(row.method, row.path);
   if (!found) return missing(index, row, requirement, `${name(row)} in the document's paths, marked deprecated`);
   if (found.operation.deprecated === true) return [];
-  return [failure(requirement, `${name(row)} marked deprecated: true${row.replacedBy ? ` (replaced by ${row.replacedBy})` : ''}`, `deprecated: ${JSON.stringify(found.operation.deprecated ?? null)}`)];
+  return [
+    failure(
+      requirement,
+      `${name(row)} marked deprecated: true${row.replacedBy ? ` (replaced by ${row.replacedBy})` : ''}`,
+      `deprecated: ${JSON.stringify(found.operation.deprecated ?? null)}`,
+    ),
+  ];
 }
 
 export function operationAbsent(index: OperationIndex, row: CatalogOperation, requirement: string): Failure[] {
@@ -80,7 +95,13 @@ export function changeNoteFailures(outcome: Extract<Outcome, { kind: 'holds' | '
 
 /** Operations the catalog has as current that the document marks deprecated (found ones only; absence is BUS-CAT-001's). */
 export function currentNotDeprecated(index: OperationIndex, catalog: CatalogOperation[], requirement: string): Failure[] {
-  return deprecatedButCurrent(index, catalog).map((op) => failure(requirement, `${op} not deprecated: spec 4.5 lists it as current and part 9 does not deprecate it`, 'marked deprecated: true in the served document'));
+  return deprecatedButCurrent(index, catalog).map((op) =>
+    failure(
+      requirement,
+      `${op} not deprecated: spec 4.5 lists it as current and part 9 does not deprecate it`,
+      'marked deprecated: true in the served document',
+    ),
+  );
 }
 
 const LOCK = '\u{1F512}';
@@ -97,7 +118,9 @@ export function notMarkedMtls(index: OperationIndex, operation: string, requirem
   const found = index.find(op.method, op.path);
   if (!found) return missing(index, op, requirement, `${operation} in the document, without a client-certificate marking`);
   if (!mtlsMarked(found.operation)) return [];
-  return [failure(requirement, `${operation} needs no client certificate (spec 5.5)`, `the document marks it (x-mtls-required: true or ${LOCK})`)];
+  return [
+    failure(requirement, `${operation} needs no client certificate (spec 5.5)`, `the document marks it (x-mtls-required: true or ${LOCK})`),
+  ];
 }
 
 /** The document's markings and the configured list agree; operations absent from the document are BUS-CAT's business. */
@@ -108,10 +131,24 @@ export function mtlsMarkingsMatch(index: OperationIndex, configured: OperationNa
     const found = index.find(op.method, op.path);
     if (!found) continue;
     listed.add(found.key);
-    if (!mtlsMarked(found.operation)) out.push(failure(requirement, `${name(op)} marked as needing a client certificate (it is in services.business.mtlsOperations)`, 'no x-mtls-required: true and no padlock'));
+    if (!mtlsMarked(found.operation))
+      out.push(
+        failure(
+          requirement,
+          `${name(op)} marked as needing a client certificate (it is in services.business.mtlsOperations)`,
+          'no x-mtls-required: true and no padlock',
+        ),
+      );
   }
   for (const op of index.all) {
-    if (mtlsMarked(op.operation) && !listed.has(op.key)) out.push(failure(requirement, `${name(op)} not marked, as services.business.mtlsOperations does not list it`, 'marked as needing a client certificate'));
+    if (mtlsMarked(op.operation) && !listed.has(op.key))
+      out.push(
+        failure(
+          requirement,
+          `${name(op)} not marked, as services.business.mtlsOperations does not list it`,
+          'marked as needing a client certificate',
+        ),
+      );
   }
   return out;
 }

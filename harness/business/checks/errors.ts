@@ -22,11 +22,36 @@ export function errorFormat(body: unknown): string {
 
 /** Words that only restate a refusal ("Forbidden", "Access denied", "403"), in English and Russian. */
 const STATUS_WORDS = new Set([
-  'forbidden', 'access', 'denied', 'is', 'not', 'allowed', 'permitted', 'permission', 'error', 'request', 'http', 'status', 'code', 'the', 'unauthorized', 'refused',
-  'доступ', 'запрещен', 'запрещён', 'запрещено', 'отказано', 'в', 'ошибка', 'доступе',
+  'forbidden',
+  'access',
+  'denied',
+  'is',
+  'not',
+  'allowed',
+  'permitted',
+  'permission',
+  'error',
+  'request',
+  'http',
+  'status',
+  'code',
+  'the',
+  'unauthorized',
+  'refused',
+  'доступ',
+  'запрещен',
+  'запрещён',
+  'запрещено',
+  'отказано',
+  'в',
+  'ошибка',
+  'доступе',
 ]);
 
-const nonEmpty = (value: unknown) => (isJsonObject(value) && Object.keys(value).length > 0) || (Array.isArray(value) && value.length > 0) || (typeof value === 'string' && value.trim() !== '');
+const nonEmpty = (value: unknown) =>
+  (isJsonObject(value) && Object.keys(value).length > 0) ||
+  (Array.isArray(value) && value.length > 0) ||
+  (typeof value === 'string' && value.trim() !== '');
 
 /**
  * Where a refusal's body says why, if it does: a non-empty errorDetails, reasons or reason, or a
@@ -39,7 +64,10 @@ export function reasonsOf(body: unknown): string | undefined {
   for (const key of ['errorMessage', 'message']) {
     const text = body[key];
     if (typeof text !== 'string') continue;
-    const words = text.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w.length > 1 && !STATUS_WORDS.has(w));
+    const words = text
+      .toLowerCase()
+      .split(/[^\p{L}]+/u)
+      .filter((w) => w.length > 1 && !STATUS_WORDS.has(w));
     if (words.length) return key;
   }
   return undefined;

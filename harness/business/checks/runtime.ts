@@ -30,7 +30,12 @@ export function noServerError(res: CapturedResponse, requirement: string): Failu
  * tolerated only on a refusal of missing or bad credentials (the gateway's answer, CHECKS #2); a 429 never
  * reaches a check (the client waits it out, or the test ends as TARGET_RATE_LIMITED).
  */
-export function operationStatusDocumented(op: OperationModel, res: CapturedResponse, requirement: string, options: { credentialRefusal?: boolean } = {}): Failure[] {
+export function operationStatusDocumented(
+  op: OperationModel,
+  res: CapturedResponse,
+  requirement: string,
+  options: { credentialRefusal?: boolean } = {},
+): Failure[] {
   if (responseFor(op, res.status) || (options.credentialRefusal && res.status === 401)) return [];
   return [failure(requirement, `a status ${op.name} documents (${documented(op)})`, `undocumented status ${res.status}`)];
 }
@@ -48,11 +53,24 @@ export function bodyDocumented(op: OperationModel, res: CapturedResponse): boole
 export function contentTypeDocumented(op: OperationModel, res: CapturedResponse, requirement: string): Failure[] {
   if (!bodyDocumented(op, res)) return [];
   const listed = responseFor(op, res.status)!.content.map((c) => c.mediaType);
-  if (res.rawBody === '') return [failure(requirement, `a body (${listed.join(' or ')}) for status ${res.status}, as documented`, `an empty body${res.headers['content-type'] ? '' : ' and no Content-Type'}`)];
+  if (res.rawBody === '')
+    return [
+      failure(
+        requirement,
+        `a body (${listed.join(' or ')}) for status ${res.status}, as documented`,
+        `an empty body${res.headers['content-type'] ? '' : ' and no Content-Type'}`,
+      ),
+    ];
   const media = mediaOf(res);
   const fits = (m: string) => m === media || m === '*/*' || (m.endsWith('/*') && media?.startsWith(m.slice(0, -1)));
   if (media && listed.some(fits)) return [];
-  return [failure(requirement, `Content-Type ${listed.join(' or ')} for status ${res.status}`, media ? `Content-Type ${res.headers['content-type']}` : 'no Content-Type')];
+  return [
+    failure(
+      requirement,
+      `Content-Type ${listed.join(' or ')} for status ${res.status}`,
+      media ? `Content-Type ${res.headers['content-type']}` : 'no Content-Type',
+    ),
+  ];
 }
 
 /**
@@ -76,10 +94,20 @@ export function judgedSchema(op: OperationModel, res: CapturedResponse): Record<
 export function bodyConforms(op: OperationModel, res: CapturedResponse, schemas: DocumentSchemas, requirement: string): Failure[] {
   const schema = judgedSchema(op, res);
   if (!schema) return [];
-  if (res.jsonError) return [failure(requirement, `a JSON body for status ${res.status}`, `a body that is not JSON (${res.jsonError.split('\n')[0]})`)];
+  if (res.jsonError)
+    return [failure(requirement, `a JSON body for status ${res.status}`, `a body that is not JSON (${res.jsonError.split('\n')[0]})`)];
   const validate = schemas.validator(schema, 'response');
   if (validate(res.json)) return [];
-  return (validate.errors ?? []).slice(0, 10).map((e) => failure(requirement, `${e.message ?? e.keyword} [${e.schemaPath}] (status ${res.status} of ${op.name})`, shown(res.json, e.instancePath), e.instancePath || '/'));
+  return (validate.errors ?? [])
+    .slice(0, 10)
+    .map((e) =>
+      failure(
+        requirement,
+        `${e.message ?? e.keyword} [${e.schemaPath}] (status ${res.status} of ${op.name})`,
+        shown(res.json, e.instancePath),
+        e.instancePath || '/',
+      ),
+    );
 }
 
 function shown(value: unknown, pointer: string): string {
@@ -93,8 +121,13 @@ function shown(value: unknown, pointer: string): string {
  * operation needs before it may pass: an answer to a valid request that shows the target did its job.
  */
 export function documentedSuccess(op: OperationModel, res: CapturedResponse, schemas: DocumentSchemas, requirement: string): Failure[] {
-  if (res.status < 200 || res.status > 299) return [failure(requirement, `the documented success of ${op.name} (2xx)`, `status ${res.status}`)];
-  return [...operationStatusDocumented(op, res, requirement), ...contentTypeDocumented(op, res, requirement), ...bodyConforms(op, res, schemas, requirement)];
+  if (res.status < 200 || res.status > 299)
+    return [failure(requirement, `the documented success of ${op.name} (2xx)`, `status ${res.status}`)];
+  return [
+    ...operationStatusDocumented(op, res, requirement),
+    ...contentTypeDocumented(op, res, requirement),
+    ...bodyConforms(op, res, schemas, requirement),
+  ];
 }
 
 export interface AcceptanceVerdict {
@@ -119,8 +152,10 @@ const FORM_REFUSALS = [405, 406, 411, 415];
  * states binds, what it cannot state (every business rule) does not.
  */
 export function businessRefusal(status: number): string | undefined {
-  if (status < 400 || status >= 500 || status === 401 || status === 403 || status === 404 || FORM_REFUSALS.includes(status)) return undefined;
-  if (status === 400 || status === 422) return `answered ${status}: a rule beyond the served schema (a checksum, a value that must exist) may refuse a request the document allows`;
+  if (status < 400 || status >= 500 || status === 401 || status === 403 || status === 404 || FORM_REFUSALS.includes(status))
+    return undefined;
+  if (status === 400 || status === 422)
+    return `answered ${status}: a rule beyond the served schema (a checksum, a value that must exist) may refuse a request the document allows`;
   return `answered ${status}, a business outcome that neither proves nor disproves acceptance`;
 }
 
@@ -132,22 +167,59 @@ export function businessRefusal(status: number): string | undefined {
  * (businessRefusal: 400, 409, 422, ...), a 5xx (BUS-RUN-001's) or a 2xx that is not the documented
  * answer (BUS-RUN-002..004's) proves nothing either way.
  */
-export function acceptanceOf(op: OperationModel, res: CapturedResponse, schemas: DocumentSchemas, requirement: string, context: { identifiersExist: boolean; unknownIdentifierIs400?: boolean }): AcceptanceVerdict {
+export function acceptanceOf(
+  op: OperationModel,
+  res: CapturedResponse,
+  schemas: DocumentSchemas,
+  requirement: string,
+  context: { identifiersExist: boolean; unknownIdentifierIs400?: boolean },
+): AcceptanceVerdict {
   const { status } = res;
   if (isSuccess(status)) {
     const off = documentedSuccess(op, res, schemas, requirement);
-    return off.length ? { failures: [], unjudged: `answered ${status}, but not as the document describes its success (${off[0].received}; BUS-RUN-002, 003 and 004 judge that)` } : { failures: [] };
+    return off.length
+      ? {
+          failures: [],
+          unjudged: `answered ${status}, but not as the document describes its success (${off[0].received}; BUS-RUN-002, 003 and 004 judge that)`,
+        }
+      : { failures: [] };
   }
   if (status >= 500) return { failures: [], unjudged: `answered ${status} (BUS-RUN-001 judges server errors)` };
-  if (status === 400 && context.unknownIdentifierIs400 && !context.identifiersExist) return { failures: [], unjudged: 'answered 400 for a generated (unknown) identifier, which this operation answers 400 (a vendor fact)' };
+  if (status === 400 && context.unknownIdentifierIs400 && !context.identifiersExist)
+    return {
+      failures: [],
+      unjudged: 'answered 400 for a generated (unknown) identifier, which this operation answers 400 (a vendor fact)',
+    };
   const business = businessRefusal(status);
   if (business) return { failures: [], unjudged: business };
-  if (status === 401 || status === 403) return { failures: [failure(requirement, `${op.name}: a valid request with the target file's credentials reaches its documented success`, `refused with ${status}: the credentials were not accepted`)] };
+  if (status === 401 || status === 403)
+    return {
+      failures: [
+        failure(
+          requirement,
+          `${op.name}: a valid request with the target file's credentials reaches its documented success`,
+          `refused with ${status}: the credentials were not accepted`,
+        ),
+      ],
+    };
   if (status === 404) {
-    if (context.identifiersExist) return { failures: [failure(requirement, `${op.name}: found (its identifiers exist: named in the target file or created in this run)`, 'status 404')] };
+    if (context.identifiersExist)
+      return {
+        failures: [
+          failure(requirement, `${op.name}: found (its identifiers exist: named in the target file or created in this run)`, 'status 404'),
+        ],
+      };
     return { failures: [], unjudged: 'answered 404 for an identifier that was generated, or found but not known to be of this kind' };
   }
-  return { failures: [failure(requirement, `${op.name}: a request in the documented method and media type reaches its documented success`, `status ${status}, as if its method or media type were not the documented ones`)] };
+  return {
+    failures: [
+      failure(
+        requirement,
+        `${op.name}: a request in the documented method and media type reaches its documented success`,
+        `status ${status}, as if its method or media type were not the documented ones`,
+      ),
+    ],
+  };
 }
 
 /** CHECKS negative-data-rejection; the statuses that mean "this request is refused". */
@@ -161,7 +233,12 @@ export function rejectedAsInvalid(res: CapturedResponse, requirement: string): F
   }
   if (res.status !== 400) return [];
   if (res.rawBody === '' || res.jsonError || !isJsonMedia(mediaOf(res))) {
-    const why = res.rawBody === '' ? 'an empty body' : res.jsonError ? `a body that is not JSON (${res.jsonError.split('\n')[0]})` : `Content-Type ${res.headers['content-type'] ?? 'none'}`;
+    const why =
+      res.rawBody === ''
+        ? 'an empty body'
+        : res.jsonError
+          ? `a body that is not JSON (${res.jsonError.split('\n')[0]})`
+          : `Content-Type ${res.headers['content-type'] ?? 'none'}`;
     return [failure(requirement, 'a 400 with a JSON body (spec part 7)', `400 with ${why}`)];
   }
   return [];
@@ -171,10 +248,20 @@ export function rejectedAsInvalid(res: CapturedResponse, requirement: string): F
 export function vendorErrorBody(res: CapturedResponse, requirement: string, where: string): Failure[] {
   if (res.status < 400 || res.status === 429 || !isJsonMedia(mediaOf(res))) return [];
   const body = res.json as Record<string, unknown> | undefined;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return [failure(requirement, `${where}: the business error body { errorId, errorMessage, errorCode }`, res.jsonError ? 'a body that is not JSON' : `${JSON.stringify(res.json)?.slice(0, 120)}`)];
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return [
+      failure(
+        requirement,
+        `${where}: the business error body { errorId, errorMessage, errorCode }`,
+        res.jsonError ? 'a body that is not JSON' : `${JSON.stringify(res.json)?.slice(0, 120)}`,
+      ),
+    ];
   const out: Failure[] = [];
   for (const key of ['errorId', 'errorMessage', 'errorCode']) {
-    if (typeof body[key] !== 'string' || body[key] === '') out.push(failure(requirement, `${where}: ${key}, a non-empty string`, body[key] === undefined ? 'absent' : JSON.stringify(body[key])));
+    if (typeof body[key] !== 'string' || body[key] === '')
+      out.push(
+        failure(requirement, `${where}: ${key}, a non-empty string`, body[key] === undefined ? 'absent' : JSON.stringify(body[key])),
+      );
   }
   if ('errorDetails' in body && (typeof body.errorDetails !== 'object' || body.errorDetails === null || Array.isArray(body.errorDetails))) {
     out.push(failure(requirement, `${where}: errorDetails, an object`, JSON.stringify(body.errorDetails)));
@@ -186,9 +273,16 @@ export function vendorErrorBody(res: CapturedResponse, requirement: string, wher
 export const CERTIFICATE_REFUSALS = [400, 401, 403, 421, 495, 496];
 
 /** Without the client certificate on the secured host: refused in the TLS handshake or with a refusal status. */
-export function refusedWithoutCertificate(outcome: { response?: CapturedResponse; error?: string }, requirement: string, isTlsRefusal: (error: string) => boolean): Failure[] {
+export function refusedWithoutCertificate(
+  outcome: { response?: CapturedResponse; error?: string },
+  requirement: string,
+  isTlsRefusal: (error: string) => boolean,
+): Failure[] {
   const expected = `refused for the missing client certificate (TLS handshake, or ${CERTIFICATE_REFUSALS.join(', ')})`;
-  if (outcome.error !== undefined) return isTlsRefusal(outcome.error) ? [] : [failure(requirement, expected, `no answer, for a reason that is not a TLS refusal: ${outcome.error}`)];
+  if (outcome.error !== undefined)
+    return isTlsRefusal(outcome.error)
+      ? []
+      : [failure(requirement, expected, `no answer, for a reason that is not a TLS refusal: ${outcome.error}`)];
   const res = outcome.response!;
   if (CERTIFICATE_REFUSALS.includes(res.status)) return [];
   return [failure(requirement, expected, res.status < 300 ? `served with ${res.status}` : `status ${res.status}`)];
@@ -197,7 +291,13 @@ export function refusedWithoutCertificate(outcome: { response?: CapturedResponse
 /** On the plain host, where no certificate can be shown: never served. */
 export function notServedOnPlainHost(res: CapturedResponse, requirement: string): Failure[] {
   if (res.status >= 300 && res.status < 500) return [];
-  return [failure(requirement, 'not served on the plain url (a 3xx or 4xx)', res.status < 300 ? `served with ${res.status}` : `status ${res.status}`)];
+  return [
+    failure(
+      requirement,
+      'not served on the plain url (a 3xx or 4xx)',
+      res.status < 300 ? `served with ${res.status}` : `status ${res.status}`,
+    ),
+  ];
 }
 
 /** With the client certificate: not refused for it. */

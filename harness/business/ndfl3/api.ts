@@ -108,8 +108,13 @@ export class Ndfl3Api {
     // Every 5xx counts: once the operation failed a call on an existing request, a later answer of it
     // that looks right proves nothing (a flaky target may serve a repeat).
     const earlier = serverErrorOf(operation);
-    if (res.status >= 500 && this.existing.has(taxRequestId) && options.token === undefined) recordServerError(operation, `a call on request ${taxRequestId} answered HTTP ${res.status}: ${res.curl}`);
-    else if (earlier && res.status < 500) throw inconclusive('PRECONDITION_MISSING', `${operation} answered a call on an existing request with a 5xx earlier in this run (${earlier}); an answer of it now proves nothing`);
+    if (res.status >= 500 && this.existing.has(taxRequestId) && options.token === undefined)
+      recordServerError(operation, `a call on request ${taxRequestId} answered HTTP ${res.status}: ${res.curl}`);
+    else if (earlier && res.status < 500)
+      throw inconclusive(
+        'PRECONDITION_MISSING',
+        `${operation} answered a call on an existing request with a 5xx earlier in this run (${earlier}); an answer of it now proves nothing`,
+      );
     return res;
   }
 
@@ -123,7 +128,12 @@ export class Ndfl3Api {
    * A workflow call on a request a test holds, then the request read back, the holder updated with
    * what the target now says: the answer, the state and version before, and the read-back snapshot.
    */
-  async step(held: Held, op: WorkflowOperation, ifMatch: string | null = held.version ?? null, options: CallOptions = {}): Promise<{ res: CapturedResponse; before: { state: string; version?: string }; after: Snapshot }> {
+  async step(
+    held: Held,
+    op: WorkflowOperation,
+    ifMatch: string | null = held.version ?? null,
+    options: CallOptions = {},
+  ): Promise<{ res: CapturedResponse; before: { state: string; version?: string }; after: Snapshot }> {
     const before = { state: held.state, version: held.version };
     const res = await this.transition(held.id, op, ifMatch, options);
     const after = await this.read(held.id);
@@ -159,7 +169,11 @@ export class Ndfl3Api {
    */
   async provision(): Promise<{ id: string; state?: string; version?: string }> {
     const path = this.config.provisioningPath;
-    if (!path) throw new ToolError('CREDENTIAL_MISSING', `the target ${this.target.name} offers no provisioning (kind sandbox and services.business.ndfl3.provisioning)`);
+    if (!path)
+      throw new ToolError(
+        'CREDENTIAL_MISSING',
+        `the target ${this.target.name} offers no provisioning (kind sandbox and services.business.ndfl3.provisioning)`,
+      );
     const res = await this.client.send({
       area: 'business',
       operation: `POST ${path}`,
@@ -167,13 +181,20 @@ export class Ndfl3Api {
       method: 'POST',
       url: `${this.base()}${path}`,
       // A sandbox's own call, in no group of the vendor's: paced by the service's limit its target file declares.
-      headers: { accept: 'application/json', authorization: `Bearer ${credentialOf(this.target, 'business', 'token')}`, 'x-request-id': randomUUID() },
+      headers: {
+        accept: 'application/json',
+        authorization: `Bearer ${credentialOf(this.target, 'business', 'token')}`,
+        'x-request-id': randomUUID(),
+      },
     });
     const id = valueAt(res.json, 'taxRequestId');
     if (res.status < 200 || res.status > 299 || typeof id !== 'string') {
       // The call is outside the contract: its failure is no contract result and no transport problem,
       // only the absence of the request a test needs.
-      throw inconclusive('PRECONDITION_MISSING', `the sandbox's provisioning call POST ${path} (outside the contract) answered HTTP ${res.status} without a taxRequestId (${res.rawBody.slice(0, 200)}), so no tax request could be made`);
+      throw inconclusive(
+        'PRECONDITION_MISSING',
+        `the sandbox's provisioning call POST ${path} (outside the contract) answered HTTP ${res.status} without a taxRequestId (${res.rawBody.slice(0, 200)}), so no tax request could be made`,
+      );
     }
     this.existing.add(id);
     const state = this.config.stateField ? valueAt(res.json, this.config.stateField) : undefined;

@@ -19,7 +19,11 @@ const state = perScope((): { api?: Ndfl3Api; sources: Map<PoolUser, RequestSourc
  * The API and this file's request source; skips when the target file cannot say where the state is,
  * unless the test does not depend on any state.
  */
-export function ndfl3(t: RequirementContext, user: PoolUser, options: { stateless?: boolean } = {}): { api: Ndfl3Api; source: RequestSource } {
+export function ndfl3(
+  t: RequirementContext,
+  user: PoolUser,
+  options: { stateless?: boolean } = {},
+): { api: Ndfl3Api; source: RequestSource } {
   const { sources } = state();
   const api = (state().api ??= new Ndfl3Api(t.target, t.client));
   if (!options.stateless) requireStateField(t.target, api.config);
@@ -45,10 +49,13 @@ export function workflowControl(t: RequirementContext, user: PoolUser): Promise<
       const { api, source } = ndfl3(t, user);
       const machine = requireMachine(t.target, api.config);
       const usable = source.usable();
-      return source.with({ describe: 'a state with an allowed call', accepts: (s) => machine.allowedFrom(s, usable).length > 0 }, async (h) => {
-        const op = machine.allowedFrom(h.state, usable)[0];
-        return (await api.step(h, op)).res;
-      });
+      return source.with(
+        { describe: 'a state with an allowed call', accepts: (s) => machine.allowedFrom(s, usable).length > 0 },
+        async (h) => {
+          const op = machine.allowedFrom(h.state, usable)[0];
+          return (await api.step(h, op)).res;
+        },
+      );
     },
     (res) => isSuccess(res.status),
   );

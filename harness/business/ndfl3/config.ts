@@ -41,7 +41,8 @@ function machineOf(sourceStates: Record<string, string[]> | undefined): Machine 
 export function ndfl3Config(target: Target): Ndfl3Config {
   const section = ndfl3Section(target);
   const provisioning = section.provisioning;
-  const provisioningPath = target.kind !== 'sandbox' || !provisioning ? undefined : provisioning === true ? DEFAULT_PROVISIONING_PATH : provisioning;
+  const provisioningPath =
+    target.kind !== 'sandbox' || !provisioning ? undefined : provisioning === true ? DEFAULT_PROVISIONING_PATH : provisioning;
   return {
     provisioningPath,
     pool: section.requestPool,
@@ -63,7 +64,10 @@ export function requireMachine(target: Target, config: Ndfl3Config): Machine {
 
 export function requireStateField(target: Target, config: Ndfl3Config): string {
   if (config.stateField) return config.stateField;
-  throw new ToolError('CREDENTIAL_MISSING', `the target file ${target.name} has no services.business.ndfl3.stateField (where GET request data carries the state; the spec does not name the field)`);
+  throw new ToolError(
+    'CREDENTIAL_MISSING',
+    `the target file ${target.name} has no services.business.ndfl3.stateField (where GET request data carries the state; the spec does not name the field)`,
+  );
 }
 
 /** The value at a dotted path of a JSON body. */

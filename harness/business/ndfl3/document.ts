@@ -32,9 +32,24 @@ interface Run {
  * an answer the document gives no body schema is a failure (a read must be described); otherwise such
  * an answer has nothing to conform to.
  */
-export async function conformsToServedDocument(run: Run, operation: string, res: CapturedResponse, requirement: string, options: { required?: boolean } = { required: true }): Promise<Failure[]> {
+export async function conformsToServedDocument(
+  run: Run,
+  operation: string,
+  res: CapturedResponse,
+  requirement: string,
+  options: { required?: boolean } = { required: true },
+): Promise<Failure[]> {
   const served = await loadServedDocument(run.client, run.target);
-  if (!served.readable) return options.required ? [failure(requirement, `a readable OpenAPI document at ${served.url} to check the answer against`, served.unreadable ?? 'unreadable')] : [];
+  if (!served.readable)
+    return options.required
+      ? [
+          failure(
+            requirement,
+            `a readable OpenAPI document at ${served.url} to check the answer against`,
+            served.unreadable ?? 'unreadable',
+          ),
+        ]
+      : [];
   let schema: Record<string, unknown>;
   try {
     const root = locateRoot(served.readable.index, operation, 'response', String(res.status));
@@ -42,14 +57,31 @@ export async function conformsToServedDocument(run: Run, operation: string, res:
     schema = root.schema;
   } catch (error) {
     if (!(error instanceof NotLocated)) throw error;
-    return options.required ? [failure(requirement, `the served document describes the HTTP ${res.status} answer of ${operation}`, error.message)] : [];
+    return options.required
+      ? [failure(requirement, `the served document describes the HTTP ${res.status} answer of ${operation}`, error.message)]
+      : [];
   }
-  if (res.jsonError || res.rawBody === '') return [failure(requirement, 'a JSON body', res.jsonError ? `a body that is not JSON (${res.jsonError})` : 'an empty body')];
+  if (res.jsonError || res.rawBody === '')
+    return [failure(requirement, 'a JSON body', res.jsonError ? `a body that is not JSON (${res.jsonError})` : 'an empty body')];
   const media = res.headers['content-type']?.split(';')[0].trim().toLowerCase();
-  if (media !== 'application/json' && !media?.endsWith('+json')) return [failure(requirement, `Content-Type application/json for the JSON body of ${operation} ${res.status}`, `Content-Type ${res.headers['content-type'] ?? '(none)'}`)];
+  if (media !== 'application/json' && !media?.endsWith('+json'))
+    return [
+      failure(
+        requirement,
+        `Content-Type application/json for the JSON body of ${operation} ${res.status}`,
+        `Content-Type ${res.headers['content-type'] ?? '(none)'}`,
+      ),
+    ];
   const validate = schemasOf(served.readable).validator(schema, 'response');
   if (validate(res.json)) return [];
-  return (validate.errors ?? []).map((e) => failure(requirement, `${e.message ?? e.keyword} (served document, ${operation} ${res.status})`, JSON.stringify(pick(res.json, e.instancePath)) ?? 'nothing', e.instancePath || '/'));
+  return (validate.errors ?? []).map((e) =>
+    failure(
+      requirement,
+      `${e.message ?? e.keyword} (served document, ${operation} ${res.status})`,
+      JSON.stringify(pick(res.json, e.instancePath)) ?? 'nothing',
+      e.instancePath || '/',
+    ),
+  );
 }
 
 /**
@@ -58,16 +90,27 @@ export async function conformsToServedDocument(run: Run, operation: string, res:
  * refusal for the credentials or the form, a 404 of a request that exists, or a server error fails; a
  * business refusal (a 400 or 422 of a rule beyond the served schema, a 409) ends the test inconclusive.
  */
-export async function acceptedAsDocumented(run: Run, operation: string, res: CapturedResponse, requirement: string, what: string): Promise<Failure[]> {
+export async function acceptedAsDocumented(
+  run: Run,
+  operation: string,
+  res: CapturedResponse,
+  requirement: string,
+  what: string,
+): Promise<Failure[]> {
   if (isSuccess(res.status)) return conformsToServedDocument(run, operation, res, requirement, { required: false });
   const business = businessRefusal(res.status);
-  if (business) throw inconclusive('PRECONDITION_MISSING', `${what} ${business}: ${res.rawBody.length > 200 ? `${res.rawBody.slice(0, 200)}…` : res.rawBody}`);
+  if (business)
+    throw inconclusive(
+      'PRECONDITION_MISSING',
+      `${what} ${business}: ${res.rawBody.length > 200 ? `${res.rawBody.slice(0, 200)}…` : res.rawBody}`,
+    );
   return [failure(requirement, `${what} accepted (2xx)`, `HTTP ${res.status}`)];
 }
 
 function pick(value: unknown, pointer: string): unknown {
   let node = value;
-  for (const part of pointer.split('/').slice(1)) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  for (const part of pointer.split('/').slice(1))
+    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
   return node;
 }
 

@@ -42,7 +42,8 @@ export class SequenceMismatch extends Error {
 const short = (op: WorkflowOperation) => `POST .../workflow/${op.name}`;
 
 function got(res: CapturedResponse, after: Snapshot, versionBefore?: string): string {
-  const code = res.json && typeof res.json === 'object' && 'errorCode' in res.json ? ` ${String((res.json as { errorCode: unknown }).errorCode)}` : '';
+  const code =
+    res.json && typeof res.json === 'object' && 'errorCode' in res.json ? ` ${String((res.json as { errorCode: unknown }).errorCode)}` : '';
   const read = after.response.status === 200 ? `state ${after.state ?? '(none)'}` : `GET answered HTTP ${after.response.status}`;
   const version = versionBefore !== undefined && after.version !== undefined && after.version !== versionBefore ? ', new version' : '';
   return `HTTP ${res.status}${code}, ${read}${version}`;
@@ -171,10 +172,7 @@ export async function runModel(options: ModelRunOptions): Promise<ModelRunOutcom
   const repeat = fc.nat().map((index) => command({ kind: 'repeat', index }));
   // Three picks in five follow the table (depth), one is a call the table refuses, one a repeat.
   // Unbiased: with a handful of runs, fast-check's bias towards small sizes would make most sequences one or two calls long.
-  const commands = fc.noBias(fc.commands(
-    [allowed, allowed, allowed, refused, repeat],
-    { maxCommands: options.maxCommands, size: 'max' },
-  ));
+  const commands = fc.noBias(fc.commands([allowed, allowed, allowed, refused, repeat], { maxCommands: options.maxCommands, size: 'max' }));
   const figures: ModelRunFigures = { sequences: 0, calls: 0, ms: 0, numShrinks: 0 };
   let current: Handle | undefined;
   const setup = async () => {
@@ -210,6 +208,19 @@ export async function runModel(options: ModelRunOptions): Promise<ModelRunOutcom
   figures.numShrinks = result.numShrinks;
   if (!result.failed) return { figures };
   const error = result.errorInstance;
-  if (error instanceof SequenceMismatch) return { figures, failure: { steps: error.steps, seed: result.seed, path: result.counterexamplePath ?? undefined, runs: result.numRuns } };
-  return { figures, error: error ?? new Error(result.interrupted ? `interrupted after ${options.timeLimitMs} ms before any sequence finished` : 'the model run failed without an error') };
+  if (error instanceof SequenceMismatch)
+    return {
+      figures,
+      failure: { steps: error.steps, seed: result.seed, path: result.counterexamplePath ?? undefined, runs: result.numRuns },
+    };
+  return {
+    figures,
+    error:
+      error ??
+      new Error(
+        result.interrupted
+          ? `interrupted after ${options.timeLimitMs} ms before any sequence finished`
+          : 'the model run failed without an error',
+      ),
+  };
 }

@@ -79,7 +79,11 @@ export class RequestSource {
   usable(): WorkflowOperation[] {
     const ops = workflow().operations;
     const usable = ops.filter((op) => refusal(this.api.target, op.sideEffect, op.operation) === undefined);
-    if (!usable.length) throw new ToolError('SAFETY_REFUSED', refusal(this.api.target, ops[0].sideEffect, ops[0].operation) ?? 'the safety gate allows no workflow call on this target');
+    if (!usable.length)
+      throw new ToolError(
+        'SAFETY_REFUSED',
+        refusal(this.api.target, ops[0].sideEffect, ops[0].operation) ?? 'the safety gate allows no workflow call on this target',
+      );
     return usable;
   }
 
@@ -97,7 +101,9 @@ export class RequestSource {
   async read(id: string, why: string): Promise<Snapshot & { state: State }> {
     const snap = await this.api.read(id);
     if (snap.response.status !== 200 || snap.state === undefined) {
-      throw new SetupError(`${why}: GET request data of ${id} should answer 200 with the state at "${this.api.config.stateField}"; ${describeResponse(snap.response)}`);
+      throw new SetupError(
+        `${why}: GET request data of ${id} should answer 200 with the state at "${this.api.config.stateField}"; ${describeResponse(snap.response)}`,
+      );
     }
     return snap as Snapshot & { state: State };
   }
@@ -114,7 +120,8 @@ export class RequestSource {
         this.idle.splice(this.idle.indexOf(best.entry), 1);
         if (best.entry.known) return this.walk({ id: best.entry.id, state: best.entry.hint!, version: best.entry.version }, goal);
         const snap = await this.read(best.entry.id, `bringing a request to ${goal.describe}`);
-        if (this.steps(snap.state, goal) !== undefined) return this.walk({ id: best.entry.id, state: snap.state, version: snap.version }, goal);
+        if (this.steps(snap.state, goal) !== undefined)
+          return this.walk({ id: best.entry.id, state: snap.state, version: snap.version }, goal);
         this.idle.push({ id: best.entry.id, hint: snap.state });
         continue;
       }
@@ -132,19 +139,34 @@ export class RequestSource {
   /** Why no request can serve: a skip, marked as the safety gate's when only the gate stands in the way. */
   private noRequest(goal: Goal): ToolError {
     const share = `services.business.ndfl3.requestPool (its share for the ${this.user} tests: every ${POOL_USERS.length}th id)`;
-    if (!this.idle.length) return new ToolError('CREDENTIAL_MISSING', `no request to use: ${share} is empty and the target offers no provisioning`);
+    if (!this.idle.length)
+      return new ToolError('CREDENTIAL_MISSING', `no request to use: ${share} is empty and the target offers no provisioning`);
     const states = this.idle.map((e) => e.hint).join(', ');
     const all = workflow().operations;
     const gated = this.machine && this.idle.some((e) => e.hint !== undefined && this.machine!.path(e.hint, (s) => goal.accepts(s), all));
-    if (gated) return new ToolError('SAFETY_REFUSED', `reaching ${goal.describe} from the pool's states (${states}) needs a call the safety gate refuses on target kind ${this.api.target.kind}`);
-    if (!this.machine) return new ToolError('CREDENTIAL_MISSING', `no request of ${share} is in ${goal.describe} (states: ${states}), and without services.business.ndfl3.sourceStates the suite cannot plan a way there`);
-    return new ToolError('CREDENTIAL_MISSING', `no request of ${share} can reach ${goal.describe} with the configured source states (states: ${states})`);
+    if (gated)
+      return new ToolError(
+        'SAFETY_REFUSED',
+        `reaching ${goal.describe} from the pool's states (${states}) needs a call the safety gate refuses on target kind ${this.api.target.kind}`,
+      );
+    if (!this.machine)
+      return new ToolError(
+        'CREDENTIAL_MISSING',
+        `no request of ${share} is in ${goal.describe} (states: ${states}), and without services.business.ndfl3.sourceStates the suite cannot plan a way there`,
+      );
+    return new ToolError(
+      'CREDENTIAL_MISSING',
+      `no request of ${share} can reach ${goal.describe} with the configured source states (states: ${states})`,
+    );
   }
 
   private async provisionAndRead(): Promise<Handle> {
     const made = await this.api.provision();
     this.provisioned++;
-    const known = made.state !== undefined && made.version !== undefined ? { state: made.state, version: made.version } : await this.read(made.id, 'reading a freshly provisioned request');
+    const known =
+      made.state !== undefined && made.version !== undefined
+        ? { state: made.state, version: made.version }
+        : await this.read(made.id, 'reading a freshly provisioned request');
     this.initialHint = known.state;
     return { id: made.id, state: known.state!, version: known.version };
   }
@@ -161,7 +183,9 @@ export class RequestSource {
       const res = await this.api.transition(handle.id, op, handle.version ?? null);
       if (res.status < 200 || res.status > 299) {
         this.release(handle);
-        throw new SetupError(`bringing request ${handle.id} to ${goal.describe}: ${op.operation} from ${handle.state} (allowed by the configured table) should be accepted; ${describeResponse(res)}`);
+        throw new SetupError(
+          `bringing request ${handle.id} to ${goal.describe}: ${op.operation} from ${handle.state} (allowed by the configured table) should be accepted; ${describeResponse(res)}`,
+        );
       }
       handle.state = op.target;
       handle.version = this.api.versionOf(res) ?? (await this.read(handle.id, `reading the version after ${op.name}`)).version;
@@ -170,7 +194,9 @@ export class RequestSource {
     Object.assign(handle, { state: snap.state, version: snap.version });
     if (!goal.accepts(snap.state)) {
       this.release(handle);
-      throw new SetupError(`bringing request ${handle.id} to ${goal.describe} along ${path.map((op) => op.name).join(' → ')}: every call was accepted, but GET reads state ${snap.state}`);
+      throw new SetupError(
+        `bringing request ${handle.id} to ${goal.describe} along ${path.map((op) => op.name).join(' → ')}: every call was accepted, but GET reads state ${snap.state}`,
+      );
     }
     return handle;
   }

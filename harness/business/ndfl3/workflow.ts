@@ -39,14 +39,17 @@ export function workflow(): Workflow {
   if (cached) return cached;
   const data = parsedOnce(readFileSync(FILE, 'utf8'), parse, 'yaml') as { section?: unknown; states?: unknown; operations?: unknown };
   const where = 'specs/workflows/declaration.yaml';
-  if (!Array.isArray(data.states) || data.states.some((s) => typeof s !== 'string')) throw new Error(`${where}: states must be a list of names`);
+  if (!Array.isArray(data.states) || data.states.some((s) => typeof s !== 'string'))
+    throw new Error(`${where}: states must be a list of names`);
   if (!Array.isArray(data.operations)) throw new Error(`${where}: operations must be a list`);
   const states = data.states as string[];
   const catalog = new Map(catalogOperations().map((row) => [operationKey(row.method, row.path), row]));
   const operations = (data.operations as Array<Record<string, unknown>>).map((row, i) => {
     const { name, method, path, target } = row;
-    if (typeof name !== 'string' || method !== 'POST' || typeof path !== 'string' || !path.endsWith(`/${name}`)) throw new Error(`${where}: operations[${i}] needs name, method POST and a path ending in /<name>`);
-    if (typeof target !== 'string' || !states.includes(target)) throw new Error(`${where}: ${name} has target "${String(target)}", which is not one of the states`);
+    if (typeof name !== 'string' || method !== 'POST' || typeof path !== 'string' || !path.endsWith(`/${name}`))
+      throw new Error(`${where}: operations[${i}] needs name, method POST and a path ending in /<name>`);
+    if (typeof target !== 'string' || !states.includes(target))
+      throw new Error(`${where}: ${name} has target "${String(target)}", which is not one of the states`);
     const row4 = catalog.get(operationKey(method, path));
     if (!row4) throw new Error(`${where}: ${method} ${path} is not in specs/catalog/business-operations.yaml`);
     return { name, method, path, operation: `${method} ${path}`, target, sideEffect: row4.sideEffect } as WorkflowOperation;

@@ -26,6 +26,10 @@ export function businessDocumentUrl(target: Target): string {
 /** The configured mTLS operations (their form checked by the schema), or a CREDENTIAL_MISSING skip naming the key. */
 export function mtlsOperations(target: Target): OperationName[] {
   const list = businessConfig(target).mtlsOperations;
-  if (list === undefined) throw new ToolError('CREDENTIAL_MISSING', `the target file ${target.name} has no services.business.mtlsOperations (the list of operations that need a client certificate)`);
+  if (list === undefined)
+    throw new ToolError(
+      'CREDENTIAL_MISSING',
+      `the target file ${target.name} has no services.business.mtlsOperations (the list of operations that need a client certificate)`,
+    );
   return list.map(parseOperationName);
 }

@@ -73,7 +73,20 @@ export interface ChangeNote {
 const CATALOG_DIR = new URL('../../../specs/catalog/', import.meta.url);
 const STATUSES = new Set(['current', 'deprecated', 'removed']);
 const SIDE_EFFECTS = new Set(['read', 'write', 'destructive', 'money']);
-const EXPECTATIONS = new Set(['present', 'required', 'type', 'default', 'enumIncludes', 'enumExcludes', 'enumLike', 'accepts', 'rejects', 'noneRequired', 'deprecated', 'ifDeclared']);
+const EXPECTATIONS = new Set([
+  'present',
+  'required',
+  'type',
+  'default',
+  'enumIncludes',
+  'enumExcludes',
+  'enumLike',
+  'accepts',
+  'rejects',
+  'noneRequired',
+  'deprecated',
+  'ifDeclared',
+]);
 const STRING_LISTS = ['enumLike', 'accepts', 'rejects'] as const;
 const LOCATION = /^(requestBody|response|operation|(query|path|header):[^\s:]+)$/;
 
@@ -90,12 +103,14 @@ export function catalogOperations(): CatalogOperation[] {
   const keys = new Set<string>();
   for (const row of rows) {
     const where = `business-operations.yaml: ${row.method} ${row.path}`;
-    if (!HTTP_METHODS.includes(String(row.method).toLowerCase() as (typeof HTTP_METHODS)[number])) throw new Error(`${where}: unknown method`);
+    if (!HTTP_METHODS.includes(String(row.method).toLowerCase() as (typeof HTTP_METHODS)[number]))
+      throw new Error(`${where}: unknown method`);
     if (typeof row.path !== 'string' || !row.path.startsWith('/')) throw new Error(`${where}: path must start with /`);
     if (!STATUSES.has(row.status)) throw new Error(`${where}: status "${row.status}"`);
     if (!SIDE_EFFECTS.has(row.sideEffect)) throw new Error(`${where}: sideEffect "${row.sideEffect}"`);
     if (typeof row.mtlsDefault !== 'boolean') throw new Error(`${where}: mtlsDefault must be true or false`);
-    if (row.optional !== undefined && (row.optional !== true || row.status !== 'current' || !row.reading)) throw new Error(`${where}: optional is only "true", on a current row with a reading that says why`);
+    if (row.optional !== undefined && (row.optional !== true || row.status !== 'current' || !row.reading))
+      throw new Error(`${where}: optional is only "true", on a current row with a reading that says why`);
     const key = operationKey(row.method, row.path);
     if (keys.has(key)) throw new Error(`${where}: listed twice under the path-matching rule`);
     keys.add(key);
@@ -118,14 +133,16 @@ export function changeNotes(): ChangeNote[] {
     for (const name of note.operations) parseOperationName(name);
     note.operation = note.operations.join(' or ');
     if (!LOCATION.test(note.in)) throw new Error(`${where}: unknown location "in: ${note.in}"`);
-    if (!Array.isArray(note.path) || note.path.some((step) => typeof step !== 'string')) throw new Error(`${where}: path must be a list of strings`);
+    if (!Array.isArray(note.path) || note.path.some((step) => typeof step !== 'string'))
+      throw new Error(`${where}: path must be a list of strings`);
     const keys = Object.keys(note.expect ?? {});
     if (!keys.length) throw new Error(`${where}: expects nothing`);
     const unknown = keys.filter((k) => !EXPECTATIONS.has(k));
     if (unknown.length) throw new Error(`${where}: unknown expectation(s) ${unknown.join(', ')}`);
     for (const key of STRING_LISTS) {
       const list = note.expect[key];
-      if (list !== undefined && (!Array.isArray(list) || !list.length || list.some((v) => typeof v !== 'string'))) throw new Error(`${where}: ${key} must be a non-empty list of strings`);
+      if (list !== undefined && (!Array.isArray(list) || !list.length || list.some((v) => typeof v !== 'string')))
+        throw new Error(`${where}: ${key} must be a non-empty list of strings`);
     }
     for (const name of [...note.path, note.in.replace(/^(query|path|header):/, '')].filter((n) => n.startsWith('~'))) {
       try {

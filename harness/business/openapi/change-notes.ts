@@ -53,7 +53,8 @@ function expand(schema: unknown, what: string, depth = 0): Conj[] {
   if (!isJsonObject(schema) || depth > MAX_DEPTH) return [[]];
   let alternatives: Conj[] = [[schema]];
   // Nested oneOfs multiply; past MAX_ALTERNATIVES a document is pathological and the rest is not read.
-  const cross = (options: Conj[]) => (alternatives = alternatives.flatMap((a) => options.map((o) => [...a, ...o])).slice(0, MAX_ALTERNATIVES));
+  const cross = (options: Conj[]) =>
+    (alternatives = alternatives.flatMap((a) => options.map((o) => [...a, ...o])).slice(0, MAX_ALTERNATIVES));
   if (Array.isArray(schema.allOf)) for (const member of schema.allOf) cross(expand(member, what, depth + 1));
   for (const key of ['oneOf', 'anyOf']) {
     if (Array.isArray(schema[key]) && schema[key].length) cross((schema[key] as unknown[]).flatMap((m) => expand(m, what, depth + 1)));
@@ -112,8 +113,14 @@ function step(current: Located, name: string, root: Root, done: string[], last: 
     if (!items.length) throw new NotLocated(`${here} is not an array (no items)`);
     return { alternatives: items.flatMap((i) => expand(i, `the items of ${here}`)) };
   }
-  if (!current.alternatives.some((conj) => declared(conj).length > 0)) throw new NotLocated(`${here} declares no properties, so ${stepLabel([name])} can be neither found nor ruled out`);
-  const matches = name.startsWith('~') ? ((re: RegExp) => (key: string) => re.test(key))(new RegExp(name.slice(1), 'i')) : (key: string) => key === name;
+  if (!current.alternatives.some((conj) => declared(conj).length > 0))
+    throw new NotLocated(`${here} declares no properties, so ${stepLabel([name])} can be neither found nor ruled out`);
+  const matches = name.startsWith('~')
+    ? (
+        (re: RegExp) => (key: string) =>
+          re.test(key)
+      )(new RegExp(name.slice(1), 'i'))
+    : (key: string) => key === name;
   const alternatives: Conj[] = [];
   const requiredIn: boolean[] = [];
   for (const conj of current.alternatives) {
@@ -129,7 +136,10 @@ function step(current: Located, name: string, root: Root, done: string[], last: 
     }
   }
   if (!alternatives.length) {
-    if (current.unread?.length) throw new NotLocated(`${stepLabel([...done, name])} is not in what could be read of ${root.describe}; some schemas could not be read (${current.unread.slice(0, 3).join('; ')})`);
+    if (current.unread?.length)
+      throw new NotLocated(
+        `${stepLabel([...done, name])} is not in what could be read of ${root.describe}; some schemas could not be read (${current.unread.slice(0, 3).join('; ')})`,
+      );
     if (last) return 'absent';
     throw new NotLocated(`could not find ${stepLabel([...done, name])} in ${root.describe}`);
   }
@@ -139,7 +149,14 @@ function step(current: Located, name: string, root: Root, done: string[], last: 
 /** The keyword's value across alternatives, or a note that they disagree. */
 function keyword(located: Located, key: string): { value?: unknown; conflict?: string } {
   const values = located.alternatives.map((conj) => {
-    const defined = [...new Set(conj.map((s) => s[key]).filter((v) => v !== undefined).map((v) => JSON.stringify(v)))];
+    const defined = [
+      ...new Set(
+        conj
+          .map((s) => s[key])
+          .filter((v) => v !== undefined)
+          .map((v) => JSON.stringify(v)),
+      ),
+    ];
     return defined.length === 1 ? defined[0] : defined.length ? `conflict:${defined.join(' vs ')}` : undefined;
   });
   const distinct = [...new Set(values)];
@@ -160,21 +177,35 @@ function typeMatches(actual: unknown, expected: string): boolean {
 }
 
 /** Defaults are values on the wire: 1000 and "1000" are the same default of a query parameter. */
-const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b) || (a !== undefined && b !== undefined && typeof a !== 'object' && typeof b !== 'object' && String(a) === String(b));
+const sameValue = (a: unknown, b: unknown) =>
+  JSON.stringify(a) === JSON.stringify(b) ||
+  (a !== undefined && b !== undefined && typeof a !== 'object' && typeof b !== 'object' && String(a) === String(b));
 
 function checkEnums(expect: Expectations, located: Located): Problem[] {
   if (!expect.enumIncludes && !expect.enumExcludes && !expect.enumLike) return [];
   const values = enumOf(located);
-  const wanted = [expect.enumIncludes && `with ${show(expect.enumIncludes)}`, expect.enumLike && `with values like ${show(expect.enumLike)}`, expect.enumExcludes && `without ${show(expect.enumExcludes)}`].filter(Boolean).join(', ');
+  const wanted = [
+    expect.enumIncludes && `with ${show(expect.enumIncludes)}`,
+    expect.enumLike && `with values like ${show(expect.enumLike)}`,
+    expect.enumExcludes && `without ${show(expect.enumExcludes)}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   if (!values) return [{ expected: `an enum ${wanted}`, received: 'no enum: any value is accepted' }];
   const has = (v: unknown) => values.some((x) => JSON.stringify(x) === JSON.stringify(v));
   const problems: Problem[] = [];
   const missing = (expect.enumIncludes ?? []).filter((v) => !has(v));
   const unlike = (expect.enumLike ?? []).filter((part) => !values.some((v) => String(v).toLowerCase().includes(part.toLowerCase())));
   const present = (expect.enumExcludes ?? []).filter((v) => has(v));
-  if (missing.length) problems.push({ expected: `enum including ${show(expect.enumIncludes)}`, received: `enum ${show(values)}, missing ${show(missing)}` });
-  if (unlike.length) problems.push({ expected: `an enum value containing ${unlike.map((u) => `"${u}"`).join(', ')} (any case)`, received: `enum ${show(values)}` });
-  if (present.length) problems.push({ expected: `enum without ${show(expect.enumExcludes)}`, received: `enum ${show(values)}, which has ${show(present)}` });
+  if (missing.length)
+    problems.push({ expected: `enum including ${show(expect.enumIncludes)}`, received: `enum ${show(values)}, missing ${show(missing)}` });
+  if (unlike.length)
+    problems.push({
+      expected: `an enum value containing ${unlike.map((u) => `"${u}"`).join(', ')} (any case)`,
+      received: `enum ${show(values)}`,
+    });
+  if (present.length)
+    problems.push({ expected: `enum without ${show(expect.enumExcludes)}`, received: `enum ${show(values)}, which has ${show(present)}` });
   return problems;
 }
 
@@ -185,7 +216,8 @@ function checkSamples(expect: Expectations, located: Located): Problem[] {
     if (!v.accepted) problems.push({ expected: `${show(sample)} accepted`, received: `refused by ${v.because.join('; ')}` });
   }
   for (const sample of expect.rejects ?? []) {
-    if (verdictOn(located.alternatives, sample).accepted) problems.push({ expected: `${show(sample)} refused`, received: 'accepted by the served schema' });
+    if (verdictOn(located.alternatives, sample).accepted)
+      problems.push({ expected: `${show(sample)} refused`, received: 'accepted by the served schema' });
   }
   return problems;
 }
@@ -194,7 +226,8 @@ function checkSamples(expect: Expectations, located: Located): Problem[] {
  * "default 0" stated in words, as documents often do ("По умолчанию offset = 0", "Default: 1000",
  * "defaults to 0"): the number after the word, past an optional "name =".
  */
-const DEFAULT_IN_WORDS = /(?:\bdefaults?\b(?:\s+(?:value|is|to|of))*|по\s+умолчанию)[\s:=—–-]*(?:[a-z_][\w.]*\s*[:=]\s*)?(-?\d+(?:[.,]\d+)?)/iu;
+const DEFAULT_IN_WORDS =
+  /(?:\bdefaults?\b(?:\s+(?:value|is|to|of))*|по\s+умолчанию)[\s:=—–-]*(?:[a-z_][\w.]*\s*[:=]\s*)?(-?\d+(?:[.,]\d+)?)/iu;
 
 /**
  * The default the document states: its `default` keyword, or where it has none, a default its
@@ -203,34 +236,54 @@ const DEFAULT_IN_WORDS = /(?:\bdefaults?\b(?:\s+(?:value|is|to|of))*|по\s+ум
  * of the note is broken.
  */
 function checkDefault(expected: unknown, located: Located, root: Root): Problem[] | NotLocated {
-  const { value, conflict } = root.kind === 'parameter' && !root.schema ? { value: undefined, conflict: undefined } : keyword(located, 'default');
+  const { value, conflict } =
+    root.kind === 'parameter' && !root.schema ? { value: undefined, conflict: undefined } : keyword(located, 'default');
   if (conflict) return [{ expected: `default ${show(expected)}`, received: conflict }];
-  if (value !== undefined) return sameValue(value, expected) ? [] : [{ expected: `default ${show(expected)}`, received: `default ${show(value)}` }];
-  const texts = [root.kind === 'parameter' ? root.parameter.description : undefined, ...located.alternatives.flatMap((conj) => conj.map((schema) => schema.description))].filter((t): t is string => typeof t === 'string');
+  if (value !== undefined)
+    return sameValue(value, expected) ? [] : [{ expected: `default ${show(expected)}`, received: `default ${show(value)}` }];
+  const texts = [
+    root.kind === 'parameter' ? root.parameter.description : undefined,
+    ...located.alternatives.flatMap((conj) => conj.map((schema) => schema.description)),
+  ].filter((t): t is string => typeof t === 'string');
   const stated = texts.map((t) => DEFAULT_IN_WORDS.exec(t)?.[1]).find((v) => v !== undefined);
   if (stated === undefined) return new NotLocated(`${root.describe} states no default: no \`default\`, and no description names one`);
-  return sameValue(stated.replace(',', '.'), expected) ? [] : [{ expected: `default ${show(expected)}`, received: `a description that states the default ${stated}` }];
+  return sameValue(stated.replace(',', '.'), expected)
+    ? []
+    : [{ expected: `default ${show(expected)}`, received: `a description that states the default ${stated}` }];
 }
 
-function checkExpectations(expect: Expectations, located: Located, root: Root, required: boolean | undefined, deprecatedHere: boolean | undefined): Problem[] {
+function checkExpectations(
+  expect: Expectations,
+  located: Located,
+  root: Root,
+  required: boolean | undefined,
+  deprecatedHere: boolean | undefined,
+): Problem[] {
   const problems: Problem[] = [];
   if (expect.required !== undefined && required !== expect.required) {
     problems.push({ expected: expect.required ? 'required' : 'optional (not required)', received: required ? 'required' : 'optional' });
   }
   if (expect.deprecated !== undefined) {
     const marked = deprecatedHere ?? located.alternatives.every((conj) => conj.some((s) => s.deprecated === true));
-    if (marked !== expect.deprecated) problems.push({ expected: expect.deprecated ? 'deprecated: true' : 'not deprecated', received: marked ? 'deprecated: true' : 'no deprecated: true' });
+    if (marked !== expect.deprecated)
+      problems.push({
+        expected: expect.deprecated ? 'deprecated: true' : 'not deprecated',
+        received: marked ? 'deprecated: true' : 'no deprecated: true',
+      });
   }
   if (expect.type !== undefined) {
-    const { value, conflict } = root.kind === 'parameter' && !root.schema ? { value: undefined, conflict: 'the parameter has no schema' } : keyword(located, 'type');
+    const { value, conflict } =
+      root.kind === 'parameter' && !root.schema ? { value: undefined, conflict: 'the parameter has no schema' } : keyword(located, 'type');
     if (conflict) problems.push({ expected: `type ${show(expect.type)}`, received: conflict });
-    else if (!typeMatches(value, expect.type)) problems.push({ expected: `type ${show(expect.type)}`, received: value === undefined ? 'no type' : `type ${show(value)}` });
+    else if (!typeMatches(value, expect.type))
+      problems.push({ expected: `type ${show(expect.type)}`, received: value === undefined ? 'no type' : `type ${show(value)}` });
   }
   const stated = expect.default === undefined ? [] : checkDefault(expect.default, located, root);
   if (Array.isArray(stated)) problems.push(...stated);
   if (expect.noneRequired) {
     const requiring = located.alternatives.flatMap((conj) => conj.flatMap((s) => (Array.isArray(s.required) ? s.required : [])));
-    if (requiring.length) problems.push({ expected: 'every field optional (no required list)', received: `required ${show([...new Set(requiring)])}` });
+    if (requiring.length)
+      problems.push({ expected: 'every field optional (no required list)', received: `required ${show([...new Set(requiring)])}` });
   }
   const all = [...problems, ...checkEnums(expect, located), ...checkSamples(expect, located)];
   if (!all.length && stated instanceof NotLocated) throw stated;
@@ -254,18 +307,39 @@ export function evaluateChangeNote(index: OperationIndex, note: ChangeNote): Out
     const { missing: _missing, ...outcome } = outcomes[0].outcome;
     return outcome as Outcome;
   }
-  const of = (kind: Outcome['kind'], missing = false) => outcomes.filter(({ outcome }) => outcome.kind === kind && Boolean(outcome.missing) === missing);
+  const of = (kind: Outcome['kind'], missing = false) =>
+    outcomes.filter(({ outcome }) => outcome.kind === kind && Boolean(outcome.missing) === missing);
   const broken = of('broken');
-  if (broken.length) return { kind: 'broken', located: broken.map(({ outcome }) => (outcome as { located: string }).located).join('; '), problems: broken.flatMap(({ operation, outcome }) => (outcome as { problems: Problem[] }).problems.map((p) => ({ ...p, expected: `${p.expected} (${operation})` }))) };
+  if (broken.length)
+    return {
+      kind: 'broken',
+      located: broken.map(({ outcome }) => (outcome as { located: string }).located).join('; '),
+      problems: broken.flatMap(({ operation, outcome }) =>
+        (outcome as { problems: Problem[] }).problems.map((p) => ({ ...p, expected: `${p.expected} (${operation})` })),
+      ),
+    };
   const holds = of('holds');
   if (holds.length) return { kind: 'holds', located: holds.map(({ outcome }) => (outcome as { located: string }).located).join('; ') };
   const declared = of('not-declared');
-  if (declared.length) return { kind: 'not-declared', reason: declared.map(({ outcome }) => (outcome as { reason: string }).reason).join('; ') };
+  if (declared.length)
+    return { kind: 'not-declared', reason: declared.map(({ outcome }) => (outcome as { reason: string }).reason).join('; ') };
   const missing = of('broken', true);
   if (missing.length) {
-    return { kind: 'broken', located: missing.map(({ outcome }) => (outcome as { located: string }).located).join('; '), problems: [{ expected: `${stepLabel(note.path)} present in one of ${note.operation}`, received: missing.map(({ outcome }) => (outcome as { problems: Problem[] }).problems[0].received).join('; ') }] };
+    return {
+      kind: 'broken',
+      located: missing.map(({ outcome }) => (outcome as { located: string }).located).join('; '),
+      problems: [
+        {
+          expected: `${stepLabel(note.path)} present in one of ${note.operation}`,
+          received: missing.map(({ outcome }) => (outcome as { problems: Problem[] }).problems[0].received).join('; '),
+        },
+      ],
+    };
   }
-  return { kind: 'not-located', reason: outcomes.map(({ operation, outcome }) => `${operation}: ${(outcome as { reason: string }).reason}`).join('; ') };
+  return {
+    kind: 'not-located',
+    reason: outcomes.map(({ operation, outcome }) => `${operation}: ${(outcome as { reason: string }).reason}`).join('; '),
+  };
 }
 
 function evaluateAt(index: OperationIndex, note: ChangeNote, operation: string): AtOperation {
@@ -273,7 +347,13 @@ function evaluateAt(index: OperationIndex, note: ChangeNote, operation: string):
     const root = locateRoot(index, operation, note.in, note.status);
     if (root.kind === 'operation') {
       const located = operation;
-      const problems = checkExpectations(note.expect, { alternatives: [[]] }, root, undefined, root.operation.operation.deprecated === true);
+      const problems = checkExpectations(
+        note.expect,
+        { alternatives: [[]] },
+        root,
+        undefined,
+        root.operation.operation.deprecated === true,
+      );
       return problems.length ? { kind: 'broken', located, problems } : { kind: 'holds', located };
     }
     if (root.kind === 'absent-parameter') {
@@ -289,7 +369,11 @@ function evaluateAt(index: OperationIndex, note: ChangeNote, operation: string):
     }
     const located = steps.length ? `${stepLabel(steps)} in ${root.describe}` : root.describe;
     if (note.expect.present === false) {
-      return { kind: 'broken', located, problems: [{ expected: `no ${stepLabel(steps) || 'such element'}`, received: `${located} is declared` }] };
+      return {
+        kind: 'broken',
+        located,
+        problems: [{ expected: `no ${stepLabel(steps) || 'such element'}`, received: `${located} is declared` }],
+      };
     }
     if (note.expect.noneRequired && !current.alternatives.some((conj) => declared(conj).length > 0)) {
       throw new NotLocated(`${located} declares no fields, so whether they are optional can be neither found nor ruled out`);

@@ -25,7 +25,10 @@ export function unfollowedRef(node: unknown): string | undefined {
 export async function dereferenceDocument(document: Record<string, unknown>): Promise<Record<string, unknown>> {
   const copy = structuredClone(document);
   const { unresolved, external } = brokenRefs(copy);
-  for (const [sites, marker] of [[unresolved, UNRESOLVED], [external, EXTERNAL]] as const) {
+  for (const [sites, marker] of [
+    [unresolved, UNRESOLVED],
+    [external, EXTERNAL],
+  ] as const) {
     for (const site of sites) {
       const holder = resolvePointer(copy, `#${site.at}`) as Record<string, unknown>;
       delete holder.$ref;

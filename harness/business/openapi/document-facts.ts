@@ -20,7 +20,10 @@ const isObject = (v: unknown): v is Node => isJsonObject<Node>(v);
 function statusesWithBody(op: DocumentOperation): string[] {
   const responses = isObject(op.operation.responses) ? op.operation.responses : {};
   return Object.entries(responses)
-    .filter(([, r]) => isObject(r) && !unfollowedRef(r) && isObject(r.content) && Object.values(r.content).some((m) => isObject(m) && isObject(m.schema)))
+    .filter(
+      ([, r]) =>
+        isObject(r) && !unfollowedRef(r) && isObject(r.content) && Object.values(r.content).some((m) => isObject(m) && isObject(m.schema)),
+    )
     .map(([status]) => status);
 }
 
@@ -36,8 +39,16 @@ const HEAVY_LOAD = new Set(['429', '503']);
 /** Part 7: "a dedicated error specification exists for heavy service load": some operation documents a 429 or 503 with a body. */
 export function heavyLoadErrorDocumented(index: OperationIndex, requirement: string): Failure[] {
   if (index.all.some((op) => statusesWithBody(op).some((s) => HEAVY_LOAD.has(s)))) return [];
-  const bare = index.all.filter((op) => isObject(op.operation.responses) && Object.keys(op.operation.responses).some((s) => HEAVY_LOAD.has(s))).length;
-  return [failure(requirement, 'an error answer for heavy service load (429 or 503) documented with a body by at least one operation', `${index.all.length} operations, ${bare} of them with a 429 or 503 without a body`)];
+  const bare = index.all.filter(
+    (op) => isObject(op.operation.responses) && Object.keys(op.operation.responses).some((s) => HEAVY_LOAD.has(s)),
+  ).length;
+  return [
+    failure(
+      requirement,
+      'an error answer for heavy service load (429 or 503) documented with a body by at least one operation',
+      `${index.all.length} operations, ${bare} of them with a 429 or 503 without a body`,
+    ),
+  ];
 }
 
 export const LOYALTY_HISTORY = 'POST /api/v1/loyalty/clients/cashback/history';
@@ -48,7 +59,13 @@ export function loyaltyHistoryErrorsDocumented(index: OperationIndex, requiremen
   const op = located(index, LOYALTY_HISTORY);
   if (statusesWithBody(op).some((s) => ERROR_STATUS.test(s))) return [];
   const statuses = Object.keys(isObject(op.operation.responses) ? op.operation.responses : {});
-  return [failure(requirement, `${LOYALTY_HISTORY} documents its error answers (a 4xx, 5xx or default response with a body)`, statuses.length ? `responses ${statuses.join(', ')}, none an error with a body` : 'no responses')];
+  return [
+    failure(
+      requirement,
+      `${LOYALTY_HISTORY} documents its error answers (a 4xx, 5xx or default response with a body)`,
+      statuses.length ? `responses ${statuses.join(', ')}, none an error with a body` : 'no responses',
+    ),
+  ];
 }
 
 export const CERTIFICATE_READ = 'GET /tls/api/v1/qualified-digital-signature/issue/{issueRequestId}/certificate';
@@ -67,7 +84,8 @@ function pemField(schema: unknown): boolean {
     const text = [node.description, node.pattern, node.example, node.title].filter((v) => typeof v === 'string').join(' ');
     if (/cert/i.test(name) && PEM_WORDS.test(text)) return true;
     for (const [k, v] of Object.entries(isObject(node.properties) ? node.properties : {})) queue.push([k, v]);
-    for (const key of ['allOf', 'oneOf', 'anyOf']) for (const part of Array.isArray(node[key]) ? (node[key] as unknown[]) : []) queue.push([name, part]);
+    for (const key of ['allOf', 'oneOf', 'anyOf'])
+      for (const part of Array.isArray(node[key]) ? (node[key] as unknown[]) : []) queue.push([name, part]);
     if (node.items) queue.push([name, node.items]);
   }
   return false;
@@ -81,10 +99,18 @@ export function certificatesInPem(index: OperationIndex, requirement: string): F
   if (!success.length) throw new NotLocated(`${CERTIFICATE_READ} documents no success answer with a body`);
   const media = success.flatMap(([, r]) => Object.entries((r as Node).content as Node));
   if (media.some(([type, m]) => PEM_MEDIA.test(type) || (isObject(m) && pemField(m.schema)))) return [];
-  return [failure(requirement, `${CERTIFICATE_READ} answers the certificate in PEM (a PEM media type, or a certificate field described as PEM)`, `media types ${media.map(([t]) => t).join(', ')}, no PEM shown`)];
+  return [
+    failure(
+      requirement,
+      `${CERTIFICATE_READ} answers the certificate in PEM (a PEM media type, or a certificate field described as PEM)`,
+      `media types ${media.map(([t]) => t).join(', ')}, no PEM shown`,
+    ),
+  ];
 }
 
 /** Part 9: "field additions are optional fields". */
 export function additionsOptional(index: OperationIndex, requirement: string): Failure[] {
-  return requiredAdditions(index).map((a) => failure(requirement, `${a.field} is optional: the newer version adds it (${a.pair})`, 'required'));
+  return requiredAdditions(index).map((a) =>
+    failure(requirement, `${a.field} is optional: the newer version adds it (${a.pair})`, 'required'),
+  );
 }

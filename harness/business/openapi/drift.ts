@@ -29,7 +29,9 @@ export interface Drift {
 
 /** "METHOD /path" (as the catalog writes it) of every current catalog operation the document marks deprecated. */
 export function deprecatedButCurrent(index: OperationIndex, catalog: CatalogOperation[]): string[] {
-  return catalog.filter((row) => row.status === 'current' && index.find(row.method, row.path)?.operation.deprecated === true).map((row) => `${row.method} ${row.path}`);
+  return catalog
+    .filter((row) => row.status === 'current' && index.find(row.method, row.path)?.operation.deprecated === true)
+    .map((row) => `${row.method} ${row.path}`);
 }
 
 export function computeDrift(index: OperationIndex, catalog: CatalogOperation[], documentUrl: string): Drift {
@@ -41,8 +43,12 @@ export function computeDrift(index: OperationIndex, catalog: CatalogOperation[],
     documentOperations: index.all.length,
     catalogOperations: catalog.length,
     notInCatalog: index.all.filter((op) => !known.has(op.key)).map((op) => `${op.method} ${op.path}`),
-    missingFromDocument: catalog.filter((row) => row.status !== 'removed' && !row.optional && !index.find(row.method, row.path)).map((row) => ({ operation: `${row.method} ${row.path}`, status: row.status })),
-    removedButServed: catalog.filter((row) => row.status === 'removed' && index.find(row.method, row.path)).map((row) => `${row.method} ${row.path}`),
+    missingFromDocument: catalog
+      .filter((row) => row.status !== 'removed' && !row.optional && !index.find(row.method, row.path))
+      .map((row) => ({ operation: `${row.method} ${row.path}`, status: row.status })),
+    removedButServed: catalog
+      .filter((row) => row.status === 'removed' && index.find(row.method, row.path))
+      .map((row) => `${row.method} ${row.path}`),
     deprecatedButCurrent: deprecatedButCurrent(index, catalog),
   };
 }
@@ -65,7 +71,10 @@ export function summariseDrift(drift: Drift, file: string): string {
     lines.push(`  ${title}: ${items.slice(0, 8).join(', ')}${items.length > 8 ? `, … (${items.length - 8} more)` : ''}`);
   };
   list('unknown to the catalog', drift.notInCatalog);
-  list('missing from the document', drift.missingFromDocument.map((m) => `${m.operation} (${m.status})`));
+  list(
+    'missing from the document',
+    drift.missingFromDocument.map((m) => `${m.operation} (${m.status})`),
+  );
   list('removed but served', drift.removedButServed);
   list('deprecated but current in the catalog', drift.deprecatedButCurrent);
   return lines.join('\n');

@@ -25,9 +25,19 @@ const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).de
 const DROPPED = new Set(['discriminator', 'xml', 'externalDocs', 'nullable', 'example']);
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const SCHEMA_SINGLES = ['additionalProperties', 'items', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems'];
+const SCHEMA_SINGLES = [
+  'additionalProperties',
+  'items',
+  'not',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+];
 const COMPONENT_REF = /^#\/components\/schemas\/(.+)$/;
-
 
 export interface ConvertOptions {
   /** `$id` of the bundle that holds the document's components.schemas under `$defs`. */
@@ -43,7 +53,8 @@ export function convertSchema(schema: unknown, options: ConvertOptions, seen = n
   for (const [key, value] of Object.entries(schema)) {
     if (DROPPED.has(key) || key.startsWith('x-')) continue;
     if (key === '$ref' && typeof value === 'string') out.$ref = convertRef(value, options.bundleId);
-    else if (SCHEMA_MAPS.includes(key) && isJsonObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convertSchema(v, options, seen)]));
+    else if (SCHEMA_MAPS.includes(key) && isJsonObject(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convertSchema(v, options, seen)]));
     else if (SCHEMA_LISTS.includes(key) && Array.isArray(value)) out[key] = value.map((v) => convertSchema(v, options, seen));
     else if (key === 'items' && Array.isArray(value)) out.prefixItems = value.map((v) => convertSchema(v, options, seen));
     else if (SCHEMA_SINGLES.includes(key)) out[key] = convertSchema(value, options, seen);
@@ -76,7 +87,10 @@ function dropHiddenRequired(out: Record<string, unknown>, direction: Direction):
   if (!Array.isArray(out.required) || !isJsonObject(out.properties)) return;
   const hidden = direction === 'request' ? 'readOnly' : 'writeOnly';
   const properties = out.properties as Record<string, unknown>;
-  out.required = (out.required as unknown[]).filter((name) => !(typeof name === 'string' && isJsonObject(properties[name]) && (properties[name] as Record<string, unknown>)[hidden] === true));
+  out.required = (out.required as unknown[]).filter(
+    (name) =>
+      !(typeof name === 'string' && isJsonObject(properties[name]) && (properties[name] as Record<string, unknown>)[hidden] === true),
+  );
 }
 
 function nullable(out: Record<string, unknown>): Record<string, unknown> {
@@ -93,11 +107,14 @@ export class DocumentSchemas {
   private readonly cache = new Map<Direction, WeakMap<object, ValidateFunction>>();
   private readonly bundleBase: string;
 
-  constructor(
-    document: Record<string, unknown>,
-    options: { validateFormats?: boolean } = {},
-  ) {
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, unicodeRegExp: false, logger: false, validateFormats: options.validateFormats ?? true });
+  constructor(document: Record<string, unknown>, options: { validateFormats?: boolean } = {}) {
+    this.ajv = new Ajv2020({
+      strict: false,
+      allErrors: true,
+      unicodeRegExp: false,
+      logger: false,
+      validateFormats: options.validateFormats ?? true,
+    });
     addFormats(this.ajv);
     const digest = createHash('sha256').update(JSON.stringify(document)).digest('hex').slice(0, 16);
     this.bundleBase = `urn:partner-conformance:openapi:${digest}`;
@@ -129,7 +146,15 @@ export class DocumentSchemas {
 
 function uncompilable(reason: string): ValidateFunction {
   const fn = ((_data: unknown) => {
-    fn.errors = [{ instancePath: '', schemaPath: '#', keyword: 'compile', params: {}, message: `the document's schema could not be compiled: ${reason}` }];
+    fn.errors = [
+      {
+        instancePath: '',
+        schemaPath: '#',
+        keyword: 'compile',
+        params: {},
+        message: `the document's schema could not be compiled: ${reason}`,
+      },
+    ];
     return false;
   }) as ValidateFunction;
   return fn;

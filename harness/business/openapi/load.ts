@@ -46,8 +46,13 @@ const cache = new PromiseMemo<string, ServedDocument>('keep');
 
 const snippet = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text || '(empty)');
 
-async function fetchDocument(client: HttpClient, target: Target, url: string): Promise<{ response: CapturedResponse; neededToken: boolean }> {
-  const send = (headers: Record<string, string>) => client.send({ area: 'business', operation: OPERATION, sideEffect: 'read', method: 'GET', url, headers });
+async function fetchDocument(
+  client: HttpClient,
+  target: Target,
+  url: string,
+): Promise<{ response: CapturedResponse; neededToken: boolean }> {
+  const send = (headers: Record<string, string>) =>
+    client.send({ area: 'business', operation: OPERATION, sideEffect: 'read', method: 'GET', url, headers });
   const response = await send({ accept: ACCEPT });
   const token = target.services.business?.token;
   if ((response.status === 401 || response.status === 403) && typeof token === 'string' && token !== '') {
@@ -83,7 +88,9 @@ async function load(client: HttpClient, target: Target, url: string): Promise<Se
   const parsed = parsedOnce(response.rawBody, parseOpenApiText, 'openapi-text@1');
   served.yamlProblems = parsed.problems;
   if (!parsed.ok) {
-    const html = /html/i.test(response.headers['content-type'] ?? '') ? ` (content-type ${response.headers['content-type']}: a login or error page?)` : '';
+    const html = /html/i.test(response.headers['content-type'] ?? '')
+      ? ` (content-type ${response.headers['content-type']}: a login or error page?)`
+      : '';
     served.unreadable = `the body of GET ${url} is not a readable YAML document: ${describeProblem(parsed.problem, response.rawBody)}${html}`;
     return served;
   }
@@ -111,10 +118,12 @@ export function documentServerError(): string | undefined {
 /** The served document; the exchange that fetched it is evidence of every test that asks for it. */
 export function loadServedDocument(client: HttpClient, target: Target): Promise<ServedDocument> {
   const url = businessDocumentUrl(target);
-  return cache.get(url, () => load(client, target, url)).then((served) => {
-    cite(served.response);
-    return served;
-  });
+  return cache
+    .get(url, () => load(client, target, url))
+    .then((served) => {
+      cite(served.response);
+      return served;
+    });
 }
 
 /** The document this process already fetched, if any (for after-all reports that must not fetch). */

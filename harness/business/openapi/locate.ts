@@ -19,7 +19,6 @@ export type Root =
 
 export class NotLocated extends Error {}
 
-
 /** Throws NotLocated when the node is a `$ref` the suite could not follow. */
 export function followed(node: unknown, what: string): void {
   const why = unfollowedRef(node);
@@ -48,7 +47,9 @@ function bodySchema(content: unknown, what: string): Schema {
 
 /** Success statuses in order: explicit codes 200..299 ascending, then the 2XX range. */
 function successStatuses(responses: Record<string, unknown>): string[] {
-  const explicit = Object.keys(responses).filter((k) => /^2\d\d$/.test(k)).sort();
+  const explicit = Object.keys(responses)
+    .filter((k) => /^2\d\d$/.test(k))
+    .sort();
   return [...explicit, ...Object.keys(responses).filter((k) => k.toUpperCase() === '2XX')];
 }
 
@@ -57,7 +58,9 @@ export function locateRoot(index: OperationIndex, operationName: string, where: 
   const found = index.find(method, path);
   if (!found) {
     const near = index.nearMisses(method, path);
-    throw new NotLocated(`could not find the operation ${method} ${path} in the document${near.length ? ` (it has ${near.join('; ')})` : ''}`);
+    throw new NotLocated(
+      `could not find the operation ${method} ${path} in the document${near.length ? ` (it has ${near.join('; ')})` : ''}`,
+    );
   }
   const name = `${found.method} ${found.path}`;
   if (where === 'operation') return { kind: 'operation', describe: name, operation: found };
@@ -65,7 +68,12 @@ export function locateRoot(index: OperationIndex, operationName: string, where: 
     const body = found.operation.requestBody;
     followed(body, `the request body of ${name}`);
     if (!isJsonObject(body)) throw new NotLocated(`could not find the request body of ${name}`);
-    return { kind: 'body', describe: `the request body of ${name}`, schema: bodySchema(body.content, `the request body of ${name}`), required: body.required === true };
+    return {
+      kind: 'body',
+      describe: `the request body of ${name}`,
+      schema: bodySchema(body.content, `the request body of ${name}`),
+      required: body.required === true,
+    };
   }
   if (where === 'response') {
     const responses = found.operation.responses;
@@ -76,7 +84,12 @@ export function locateRoot(index: OperationIndex, operationName: string, where: 
       const response = responses[code];
       followed(response, `the ${code} response of ${name}`);
       if (isJsonObject(response) && jsonMedia(response.content)) {
-        return { kind: 'body', describe: `the ${code} response body of ${name}`, schema: bodySchema(response.content, `the ${code} response of ${name}`), required: true };
+        return {
+          kind: 'body',
+          describe: `the ${code} response body of ${name}`,
+          schema: bodySchema(response.content, `the ${code} response of ${name}`),
+          required: true,
+        };
       }
     }
     throw new NotLocated(`could not find a JSON body in the ${candidates.join(', ')} response(s) of ${name}`);
@@ -84,18 +97,28 @@ export function locateRoot(index: OperationIndex, operationName: string, where: 
   const [, location, paramName] = /^(query|path|header):(.+)$/.exec(where)!;
   const { parameter, unfollowed } = findParameter(found, location, paramName);
   const describe = `the ${location} parameter ${paramName.startsWith('~') ? `named like /${paramName.slice(1)}/i` : paramName} of ${name}`;
-  if (unfollowed.length && !parameter) throw new NotLocated(`could not find ${describe}: some parameters could not be followed (${unfollowed.join('; ')})`);
+  if (unfollowed.length && !parameter)
+    throw new NotLocated(`could not find ${describe}: some parameters could not be followed (${unfollowed.join('; ')})`);
   // The operation is the located parent of its parameters: a missing one is absent, not unlocated.
   if (!parameter) return { kind: 'absent-parameter', describe, operation: name };
-  const schema = isJsonObject(parameter.schema) ? parameter.schema : isJsonObject(parameter.content) ? (jsonMedia(parameter.content)?.[1].schema as Schema | undefined) : undefined;
+  const schema = isJsonObject(parameter.schema)
+    ? parameter.schema
+    : isJsonObject(parameter.content)
+      ? (jsonMedia(parameter.content)?.[1].schema as Schema | undefined)
+      : undefined;
   if (schema) followed(schema, `the schema of ${describe}`);
   return { kind: 'parameter', describe, parameter, schema };
 }
 
 /** Operation-level parameters override path-item ones of the same name and location; "~re" matches names like /re/i. */
-function findParameter(op: DocumentOperation, location: string, name: string): { parameter?: Record<string, unknown>; unfollowed: string[] } {
+function findParameter(
+  op: DocumentOperation,
+  location: string,
+  name: string,
+): { parameter?: Record<string, unknown>; unfollowed: string[] } {
   const like = name.startsWith('~') ? new RegExp(name.slice(1), 'i') : undefined;
-  const named = (p: Record<string, unknown>) => (like ? like.test(String(p.name)) : location === 'header' ? String(p.name).toLowerCase() === name.toLowerCase() : p.name === name);
+  const named = (p: Record<string, unknown>) =>
+    like ? like.test(String(p.name)) : location === 'header' ? String(p.name).toLowerCase() === name.toLowerCase() : p.name === name;
   const same = (p: Record<string, unknown>) => p.in === location && named(p);
   const list = (v: unknown) => (Array.isArray(v) ? v.filter(isJsonObject) : []);
   const unfollowed: string[] = [];

@@ -53,7 +53,8 @@ const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
 function follow(document: Node, node: unknown): unknown {
   let current = node;
-  for (let hops = 0; hops < 20 && isNode(current) && typeof current.$ref === 'string'; hops++) current = resolvePointer(document, current.$ref as string);
+  for (let hops = 0; hops < 20 && isNode(current) && typeof current.$ref === 'string'; hops++)
+    current = resolvePointer(document, current.$ref as string);
   return current;
 }
 
@@ -82,7 +83,12 @@ export function operationModel(document: Node, index: OperationIndex, method: st
       if (!isNode(p) || typeof p.name !== 'string') continue;
       if (p.in !== 'path' && p.in !== 'query' && p.in !== 'header') continue;
       if (p.in === 'header' && IGNORED_HEADERS.has(p.name.toLowerCase())) continue;
-      parameters.set(`${p.in}:${p.name}`, { name: p.name, in: p.in, required: p.in === 'path' || p.required === true, schema: isNode(p.schema) ? (p.schema as Node) : {} });
+      parameters.set(`${p.in}:${p.name}`, {
+        name: p.name,
+        in: p.in,
+        required: p.in === 'path' || p.required === true,
+        schema: isNode(p.schema) ? (p.schema as Node) : {},
+      });
     }
   }
   const body = follow(document, operation.requestBody);
@@ -93,7 +99,10 @@ export function operationModel(document: Node, index: OperationIndex, method: st
     name: `${found.method} ${found.path}`,
     parameters: [...parameters.values()],
     body: isNode(body) ? { required: body.required === true, content: mediaOf(document, body.content) } : undefined,
-    responses: Object.entries(responses).map(([key, response]) => ({ key: key.toUpperCase(), content: mediaOf(document, (follow(document, response) as Node | undefined)?.content) })),
+    responses: Object.entries(responses).map(([key, response]) => ({
+      key: key.toUpperCase(),
+      content: mediaOf(document, (follow(document, response) as Node | undefined)?.content),
+    })),
     secured: securedBy(operation.security ?? document.security),
     deprecated: operation.deprecated === true,
   };
@@ -101,7 +110,11 @@ export function operationModel(document: Node, index: OperationIndex, method: st
 
 /** The documented response for a status: exact, then its range ("4XX"), then `default`. */
 export function responseFor(op: OperationModel, status: number): ResponseModel | undefined {
-  return op.responses.find((r) => r.key === String(status)) ?? op.responses.find((r) => r.key === `${String(status)[0]}XX`) ?? op.responses.find((r) => r.key === 'DEFAULT');
+  return (
+    op.responses.find((r) => r.key === String(status)) ??
+    op.responses.find((r) => r.key === `${String(status)[0]}XX`) ??
+    op.responses.find((r) => r.key === 'DEFAULT')
+  );
 }
 
 /** The JSON request body's schema, when the operation takes a JSON body. */

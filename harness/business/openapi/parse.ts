@@ -28,7 +28,10 @@ function problemOf(error: YAMLError): YamlProblem {
 export function describeProblem(p: YamlProblem, text?: string): string {
   const where = p.line !== undefined ? `line ${p.line}${p.column !== undefined ? `, column ${p.column}` : ''}: ` : '';
   const line = text !== undefined && p.line !== undefined ? text.split(/\r?\n/)[p.line - 1] : undefined;
-  const excerpt = line !== undefined && line.trim() !== '' ? ` (line ${p.line} reads ${JSON.stringify(line.length > 120 ? `${line.slice(0, 120)}…` : line)})` : '';
+  const excerpt =
+    line !== undefined && line.trim() !== ''
+      ? ` (line ${p.line} reads ${JSON.stringify(line.length > 120 ? `${line.slice(0, 120)}…` : line)})`
+      : '';
   return `${where}${p.message.replace(/ at line \d+, column \d+:?$/, '')} [${p.code}]${excerpt}`;
 }
 
@@ -54,7 +57,11 @@ export function parseOpenApiText(text: string): ParseResult {
   }
   if (typeof value !== 'object' || Array.isArray(value)) {
     const kind = Array.isArray(value) ? 'a sequence' : `a ${typeof value} scalar`;
-    const problem = { code: 'NOT_A_MAPPING', message: `the document's root is ${kind}, not a mapping (is this an HTML page or an error text?)`, line: 1 };
+    const problem = {
+      code: 'NOT_A_MAPPING',
+      message: `the document's root is ${kind}, not a mapping (is this an HTML page or an error text?)`,
+      line: 1,
+    };
     return { ok: false, problem, problems: [...problems, problem] };
   }
   return { ok: true, value: value as Record<string, unknown>, problems };

@@ -50,7 +50,6 @@ export function sameOperation(a: OperationName, b: OperationName): boolean {
   return operationKey(a.method, a.path) === operationKey(b.method, b.path);
 }
 
-
 /** The operations of a document, indexed by key; a document without `paths` has none. */
 export class OperationIndex {
   readonly all: DocumentOperation[] = [];
@@ -89,8 +88,10 @@ export class OperationIndex {
       const key = templateKey(op.path);
       const sameMethod = op.method === method.toUpperCase();
       if (key === wanted && !sameMethod) out.push(`${op.method} ${op.path} (other method)`);
-      else if (sameMethod && key !== wanted && unslashed(key) === unslashed(wanted)) out.push(`${op.method} ${op.path} (differs only by a trailing slash, which is significant)`);
-      else if (sameMethod && key !== wanted && unversioned(key) === unversioned(wanted)) out.push(`${op.method} ${op.path} (other version)`);
+      else if (sameMethod && key !== wanted && unslashed(key) === unslashed(wanted))
+        out.push(`${op.method} ${op.path} (differs only by a trailing slash, which is significant)`);
+      else if (sameMethod && key !== wanted && unversioned(key) === unversioned(wanted))
+        out.push(`${op.method} ${op.path} (other version)`);
     }
     return out;
   }

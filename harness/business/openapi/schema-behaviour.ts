@@ -24,7 +24,8 @@ function compile(pattern: string): RegExp | undefined {
   return undefined;
 }
 
-const typesOf = (schema: Schema): string[] | undefined => (schema.type === undefined ? undefined : ([] as unknown[]).concat(schema.type).map(String));
+const typesOf = (schema: Schema): string[] | undefined =>
+  schema.type === undefined ? undefined : ([] as unknown[]).concat(schema.type).map(String);
 
 /** Why one schema refuses the sample, or undefined when it accepts it. */
 export function refusal(schema: Schema, sample: string): string | undefined {
@@ -36,7 +37,8 @@ export function refusal(schema: Schema, sample: string): string | undefined {
     value = Number(sample);
     if (!types.includes('number') && !Number.isInteger(value)) return 'type integer';
   }
-  if (Array.isArray(schema.enum) && !schema.enum.some((e) => e === value || String(e) === sample)) return `enum ${JSON.stringify(schema.enum)}`;
+  if (Array.isArray(schema.enum) && !schema.enum.some((e) => e === value || String(e) === sample))
+    return `enum ${JSON.stringify(schema.enum)}`;
   if ('const' in schema && schema.const !== value && String(schema.const) !== sample) return `const ${JSON.stringify(schema.const)}`;
   if (typeof value === 'string') {
     const length = [...value].length;
@@ -50,11 +52,14 @@ export function refusal(schema: Schema, sample: string): string | undefined {
     return undefined;
   }
   const { minimum, maximum, exclusiveMinimum: exMin, exclusiveMaximum: exMax, multipleOf } = schema;
-  if (typeof minimum === 'number' && (exMin === true ? value <= minimum : value < minimum)) return `minimum ${minimum}${exMin === true ? ' (exclusive)' : ''}`;
-  if (typeof maximum === 'number' && (exMax === true ? value >= maximum : value > maximum)) return `maximum ${maximum}${exMax === true ? ' (exclusive)' : ''}`;
+  if (typeof minimum === 'number' && (exMin === true ? value <= minimum : value < minimum))
+    return `minimum ${minimum}${exMin === true ? ' (exclusive)' : ''}`;
+  if (typeof maximum === 'number' && (exMax === true ? value >= maximum : value > maximum))
+    return `maximum ${maximum}${exMax === true ? ' (exclusive)' : ''}`;
   if (typeof exMin === 'number' && value <= exMin) return `exclusiveMinimum ${exMin}`;
   if (typeof exMax === 'number' && value >= exMax) return `exclusiveMaximum ${exMax}`;
-  if (typeof multipleOf === 'number' && multipleOf > 0 && !Number.isInteger(Number((value / multipleOf).toFixed(9)))) return `multipleOf ${multipleOf}`;
+  if (typeof multipleOf === 'number' && multipleOf > 0 && !Number.isInteger(Number((value / multipleOf).toFixed(9))))
+    return `multipleOf ${multipleOf}`;
   return undefined;
 }
 

@@ -34,7 +34,12 @@ interface AjvError {
 const EXPLAINERS = new Set(['oneOf', 'anyOf', 'if', 'not']);
 
 function describe(e: AjvError): string {
-  const extra = e.keyword === 'additionalProperties' ? ` (${String(e.params?.additionalProperty)})` : e.keyword === 'enum' ? ` (${JSON.stringify(e.params?.allowedValues)})` : '';
+  const extra =
+    e.keyword === 'additionalProperties'
+      ? ` (${String(e.params?.additionalProperty)})`
+      : e.keyword === 'enum'
+        ? ` (${JSON.stringify(e.params?.allowedValues)})`
+        : '';
   return `${e.message ?? e.keyword}${extra}`;
 }
 
@@ -50,7 +55,12 @@ export function condense(errors: AjvError[]): Finding[] {
   for (const [at, list] of byPath) {
     // An alternative's complaint about a deeper location explains this one: keep the deeper one only.
     const explainedDeeper = paths.some((p) => p !== at && p.startsWith(`${at}/`));
-    const specific = list.filter((e) => !EXPLAINERS.has(e.keyword ?? '') && !/\/Reference\//.test(e.schemaPath ?? '') && !(e.keyword === 'required' && e.params?.missingProperty === '$ref'));
+    const specific = list.filter(
+      (e) =>
+        !EXPLAINERS.has(e.keyword ?? '') &&
+        !/\/Reference\//.test(e.schemaPath ?? '') &&
+        !(e.keyword === 'required' && e.params?.missingProperty === '$ref'),
+    );
     if (specific.length) {
       for (const message of new Set(specific.map(describe))) findings.push({ at, message });
     } else if (!explainedDeeper) {
@@ -80,7 +90,8 @@ export async function validateOpenApi(document: Record<string, unknown>): Promis
   for (const site of unresolved) findings.push({ at: site.at, message: `$ref "${site.ref}" does not resolve inside the document` });
   findings.push(...sameTemplates(document));
   const version = result.valid || Array.isArray(result.errors) ? validator.version : undefined;
-  if (version !== undefined && !version.startsWith('3.')) findings.unshift({ at: '', message: `an OpenAPI 3.x document was expected, this is version ${version}` });
+  if (version !== undefined && !version.startsWith('3.'))
+    findings.unshift({ at: '', message: `an OpenAPI 3.x document was expected, this is version ${version}` });
   return { version, findings };
 }
 
@@ -91,7 +102,10 @@ function sameTemplates(document: Record<string, unknown>): Finding[] {
   for (const path of paths) byTemplate.set(templateKey(path), [...(byTemplate.get(templateKey(path)) ?? []), path]);
   return [...byTemplate.values()]
     .filter((group) => group.length > 1)
-    .map((group) => ({ at: `/paths/${escapePointer(group[1])}`, message: `the paths ${group.join(' and ')} differ only in parameter names, which OpenAPI forbids` }));
+    .map((group) => ({
+      at: `/paths/${escapePointer(group[1])}`,
+      message: `the paths ${group.join(' and ')} differ only in parameter names, which OpenAPI forbids`,
+    }));
 }
 
 /** "/paths/~1api~1v1~1card/get/responses/200" -> "paths./api/v1/card.get.responses.200" */

@@ -26,7 +26,11 @@ export function identify(op: OperationPlan, body: JsonObject): void {
  * A v2 order that meets every rule: itemsAmount equal to the items' total, no deprecated amount, and
  * no delivery services unless `delivery` (then every item has weight and declaredValue).
  */
-export function order(op: OperationPlan, purpose: string, options: { delivery?: boolean; wanted?: (b: JsonObject) => boolean } = {}): GeneratedRequest & { body: JsonObject } {
+export function order(
+  op: OperationPlan,
+  purpose: string,
+  options: { delivery?: boolean; wanted?: (b: JsonObject) => boolean } = {},
+): GeneratedRequest & { body: JsonObject } {
   const request = generatedRequest(op, purpose, options.wanted);
   const body = request.body;
   identify(op, body);
@@ -46,8 +50,11 @@ export function order(op: OperationPlan, purpose: string, options: { delivery?: 
   if (options.delivery) {
     const shipping = needSite(op, 'shippingParameters');
     if (!isJsonObject(getAt(body, shipping.path))) setAt(body, shipping.path, { metashipShopId: 'shop-1', metashipWarehouseId: 'wh-1' });
-    for (const [name, value] of [['weight', 1200], ['declaredValue', 500]] as const) setAt(body, needSite(op, name).path, value);
+    for (const [name, value] of [
+      ['weight', 1200],
+      ['declaredValue', 500],
+    ] as const)
+      setAt(body, needSite(op, name).path, value);
   }
   return request;
 }
-

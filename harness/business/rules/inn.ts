@@ -20,4 +20,3 @@ export function innIndividual(): string {
   const c2 = ([3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8].reduce((s, x, i) => s + x * [...d, c1][i], 0) % 11) % 10;
   return [...d, c1, c2].join('');
 }
-

@@ -27,7 +27,10 @@ function shapeOf(op: OperationPlan): Shape {
   const from = fieldSites(op, 'from').find((s) => s.path.length === 1);
   if (from) return { payer: ['from', 'accountNumber'], recipient: ['to'], recipientAccount: ['to', 'accountNumber'] };
   if (siteOf(op, 'bankAcnt')) return { payer: ['accountNumber'], recipient: [], recipientAccount: ['bankAcnt'] };
-  throw new ToolError('PRECONDITION_MISSING', `cannot tell the payer and recipient fields of ${op.row} (neither from/to nor accountNumber/bankAcnt)`);
+  throw new ToolError(
+    'PRECONDITION_MISSING',
+    `cannot tell the payer and recipient fields of ${op.row} (neither from/to nor accountNumber/bankAcnt)`,
+  );
 }
 
 /** Tax fields by the names the vendor uses in drafts and in transfer tax blocks, with values that meet 2.6. */
@@ -46,7 +49,15 @@ const TAX_FIELDS: Record<string, string> = {
   docDate: '0',
 };
 /** Fields that make a payment a tax payment, or carry a rule of 2.6: left out unless a rule test sets them. */
-const RULE_FIELDS = ['uin', 'recipientCorrAccountNumber', 'revenueTypeCode', 'collectionAmount', 'thirdParty', 'tax', ...Object.keys(TAX_FIELDS)];
+const RULE_FIELDS = [
+  'uin',
+  'recipientCorrAccountNumber',
+  'revenueTypeCode',
+  'collectionAmount',
+  'thirdParty',
+  'tax',
+  ...Object.keys(TAX_FIELDS),
+];
 /** The Treasury's correspondent account form (40102...) that tax payments carry. */
 export const TREASURY_CORR_ACCOUNT = '40102810545370000003';
 
@@ -66,7 +77,9 @@ export interface PaymentOptions {
 /** Top-level and nested sites of the recipient's field among its names. */
 function recipientSite(op: OperationPlan, shape: Shape, ...names: string[]): JsonPath | undefined {
   for (const name of names) {
-    const site = fieldSites(op, name).find((s) => s.path.length === shape.recipient.length + 1 && shape.recipient.every((step, i) => s.path[i] === step));
+    const site = fieldSites(op, name).find(
+      (s) => s.path.length === shape.recipient.length + 1 && shape.recipient.every((step, i) => s.path[i] === step),
+    );
     if (site) return site.path;
   }
   return undefined;
@@ -75,7 +88,11 @@ function recipientSite(op: OperationPlan, shape: Shape, ...names: string[]): Jso
 /** A payment that meets every rule: a fresh client id, the payer, a realistic recipient, no rule field unless asked. */
 export function payment(op: OperationPlan, options: PaymentOptions): GeneratedRequest & { body: JsonObject } {
   const shape = shapeOf(op);
-  const request = generatedRequest(op, options.purpose ?? 'payment', (b) => !(shape.recipient.length && !isJsonObject(getAt(b, shape.recipient))));
+  const request = generatedRequest(
+    op,
+    options.purpose ?? 'payment',
+    (b) => !(shape.recipient.length && !isJsonObject(getAt(b, shape.recipient))),
+  );
   const body = request.body;
   for (const name of RULE_FIELDS) for (const site of fieldSites(op, name)) if (!site.path.includes('*')) removeAt(body, site.path);
   const recipient = options.recipient ?? 'legal';
@@ -114,7 +131,11 @@ export function makeTax(op: OperationPlan, body: JsonObject): void {
       any = true;
     }
   }
-  if (!any) throw new ToolError('PRECONDITION_MISSING', `the request body of ${op.row} declares no tax field (kbk, oktmo, taxPayerStatus, ...): a tax payment cannot be built`);
+  if (!any)
+    throw new ToolError(
+      'PRECONDITION_MISSING',
+      `the request body of ${op.row} declares no tax field (kbk, oktmo, taxPayerStatus, ...): a tax payment cannot be built`,
+    );
   const corr = siteOf(op, 'recipientCorrAccountNumber');
   if (!corr) throw new ToolError('PRECONDITION_MISSING', `the request body of ${op.row} has no field recipientCorrAccountNumber`);
   setAt(body, corr.path, TREASURY_CORR_ACCOUNT);
@@ -125,6 +146,10 @@ export function makeTax(op: OperationPlan, body: JsonObject): void {
 /** The first of the operations whose body declares the field (the draft before the transfer). */
 export function paymentOpWith(ops: OperationPlan[], ...names: string[]): OperationPlan {
   const found = ops.find((op) => names.some((n) => siteOf(op, n)));
-  if (!found) throw new ToolError('PRECONDITION_MISSING', `no payment operation of the served document (${ops.map((o) => o.row).join(', ')}) declares ${names.join(' or ')}`);
+  if (!found)
+    throw new ToolError(
+      'PRECONDITION_MISSING',
+      `no payment operation of the served document (${ops.map((o) => o.row).join(', ')}) declares ${names.join(' or ')}`,
+    );
   return found;
 }

@@ -59,16 +59,26 @@ export const PAYER_ROLES = { singleAtLimit: 0, singleAbove: 1, day: 2, counterpa
  * sandbox's way: every such account is fresh), or the role's entry of rules.payerAccounts. Skips the
  * test, naming the key, when there is none.
  */
-export function payerAccount(role: number, source: { payerAccountPrefix?: string; payerAccounts?: string[] } = rulesConfig(), key = 'services.business.rules.payerAccountPrefix or payerAccounts'): string {
-  if (typeof source.payerAccountPrefix === 'string' && /^\d{0,19}$/.test(source.payerAccountPrefix)) return source.payerAccountPrefix + digits(20 - source.payerAccountPrefix.length);
+export function payerAccount(
+  role: number,
+  source: { payerAccountPrefix?: string; payerAccounts?: string[] } = rulesConfig(),
+  key = 'services.business.rules.payerAccountPrefix or payerAccounts',
+): string {
+  if (typeof source.payerAccountPrefix === 'string' && /^\d{0,19}$/.test(source.payerAccountPrefix))
+    return source.payerAccountPrefix + digits(20 - source.payerAccountPrefix.length);
   const listed = source.payerAccounts ?? [];
   if (role < listed.length) return listed[role];
-  throw new ToolError('CREDENTIAL_MISSING', `a payer account with nothing paid today is needed: the target file gives none for this test (${key}, entry ${role + 1})`);
+  throw new ToolError(
+    'CREDENTIAL_MISSING',
+    `a payer account with nothing paid today is needed: the target file gives none for this test (${key}, entry ${role + 1})`,
+  );
 }
 
 /** A fresh counterparty: an account number and an inn nobody has paid today. */
 export function freshCounterparty(kind: 'legal' | 'individual'): { accountNumber: string; inn: string } {
-  return kind === 'legal' ? { accountNumber: `40702810${digits(12)}`, inn: innLegal() } : { accountNumber: `40817810${digits(12)}`, inn: innIndividual() };
+  return kind === 'legal'
+    ? { accountNumber: `40702810${digits(12)}`, inn: innLegal() }
+    : { accountNumber: `40817810${digits(12)}`, inn: innIndividual() };
 }
 
 export const uniqueId = (prefix = 'pc') => `${prefix}-${randomUUID()}`;
@@ -80,7 +90,11 @@ export const uniqueId = (prefix = 'pc') => `${prefix}-${randomUUID()}`;
  * generated requests, seeded by the purpose it is made for), with a copy of its body to edit. Skips
  * when none does.
  */
-export function generatedRequest(op: OperationPlan, purpose: string, wanted: (body: JsonObject) => boolean = () => true): GeneratedRequest & { body: JsonObject } {
+export function generatedRequest(
+  op: OperationPlan,
+  purpose: string,
+  wanted: (body: JsonObject) => boolean = () => true,
+): GeneratedRequest & { body: JsonObject } {
   for (let i = 0; i < 40; i++) {
     const [request] = loadedPlan().requests.valid(op.model, { seed: seedFor(op.seed, purpose, i), count: 1 });
     if (isJsonObject(request.body) && wanted(request.body)) return { ...request, body: structuredClone(request.body) };
@@ -91,7 +105,11 @@ export function generatedRequest(op: OperationPlan, purpose: string, wanted: (bo
 /** Whether the request is valid against the served document; when `must`, a miss skips the test. */
 export function fitsDocument(op: OperationPlan, request: GeneratedRequest, what: string, must = true): boolean {
   const ok = loadedPlan().requests.validOnWire(op.model, request);
-  if (!ok && must) throw new ToolError('PRECONDITION_MISSING', `${what}, built to meet every rule of 2.6, is not valid against the served document's schema of ${op.row}; the rule cannot be tried on it`);
+  if (!ok && must)
+    throw new ToolError(
+      'PRECONDITION_MISSING',
+      `${what}, built to meet every rule of 2.6, is not valid against the served document's schema of ${op.row}; the rule cannot be tried on it`,
+    );
   return ok;
 }
 
@@ -103,7 +121,8 @@ export function fitsDocument(op: OperationPlan, request: GeneratedRequest, what:
 export async function submit(op: OperationPlan, request: GeneratedRequest, note: string): Promise<CapturedResponse> {
   const exchange = await sendOperation(loadedPlan(), op, request, 'valid', note, { retryServerError: false });
   const res = exchange.response!;
-  if (res.status === 429) throw new ToolError('TARGET_RATE_LIMITED', `${op.row} (${note}) stayed 429 (rate limited) after the client's bounded retries`);
+  if (res.status === 429)
+    throw new ToolError('TARGET_RATE_LIMITED', `${op.row} (${note}) stayed 429 (rate limited) after the client's bounded retries`);
   notAfterServerError(op, res);
   return res;
 }
@@ -120,7 +139,11 @@ export async function submitRaw(op: OperationPlan, request: GeneratedRequest, ra
     sideEffect: op.catalog.sideEffect,
     method: op.model.method as RequestSpec['method'],
     url: `${url}${path}`,
-    headers: { authorization: `Bearer ${credentialOf(target, 'business', 'token')}`, 'content-type': 'application/json', ...Object.fromEntries(Object.entries(request.header).map(([k, v]) => [k, String(v)])) },
+    headers: {
+      authorization: `Bearer ${credentialOf(target, 'business', 'token')}`,
+      'content-type': 'application/json',
+      ...Object.fromEntries(Object.entries(request.header).map(([k, v]) => [k, String(v)])),
+    },
     body: raw,
     rateGroup: op.rateGroup,
     dispatcher,
@@ -129,7 +152,8 @@ export async function submitRaw(op: OperationPlan, request: GeneratedRequest, ra
 }
 
 /** Accepted: the operation's documented success, a 2xx with the body the served document gives it. */
-export const accepted = (op: OperationPlan, res: CapturedResponse, id: string): Failure[] => documentedSuccess(op.model, res, loadedPlan().schemas, id);
+export const accepted = (op: OperationPlan, res: CapturedResponse, id: string): Failure[] =>
+  documentedSuccess(op.model, res, loadedPlan().schemas, id);
 /** Refused: neither a 2xx nor a 5xx (the spec fixes no status for a broken business rule). */
 export const refused = (res: CapturedResponse, id: string): Failure[] => refusedAnswer(res, id);
 /** Refused with 400 or 422: the vendor's practice, for the policy requirements that ask for it. */
@@ -139,8 +163,17 @@ export const refusedByPractice = (res: CapturedResponse, id: string): Failure[] 
  * The control of a refusal: the same operation with a request that meets every rule (`build`), accepted
  * in this run. Made once per worker and key; when it was not accepted the test ends inconclusive.
  */
-export function ruleControl(t: RequirementContext, op: OperationPlan, key: string, build: () => GeneratedRequest): Promise<CapturedResponse> {
-  return t.control(`rules ${op.row}: ${key}`, () => submit(op, build(), `the control: ${key}`), (res) => accepted(op, res, t.id).length === 0);
+export function ruleControl(
+  t: RequirementContext,
+  op: OperationPlan,
+  key: string,
+  build: () => GeneratedRequest,
+): Promise<CapturedResponse> {
+  return t.control(
+    `rules ${op.row}: ${key}`,
+    () => submit(op, build(), `the control: ${key}`),
+    (res) => accepted(op, res, t.id).length === 0,
+  );
 }
 
 /**
@@ -149,7 +182,13 @@ export function ruleControl(t: RequirementContext, op: OperationPlan, key: strin
  * any other answer is judged only after `control` (the same operation, every rule met, accepted in this
  * run): a target that refuses valid requests too says nothing by refusing this one.
  */
-export async function expectRuleRefused(t: RequirementContext, res: CapturedResponse, control: () => Promise<unknown>, note?: string, judge = refused): Promise<void> {
+export async function expectRuleRefused(
+  t: RequirementContext,
+  res: CapturedResponse,
+  control: () => Promise<unknown>,
+  note?: string,
+  judge = refused,
+): Promise<void> {
   if (res.status < 300 || res.status >= 500) t.expectNone(judge(res, t.id), res, note);
   await control();
   t.expectNone(judge(res, t.id), res, note);
@@ -158,5 +197,8 @@ export async function expectRuleRefused(t: RequirementContext, res: CapturedResp
 /** Inconclusive for a request the rule is judged on top of that the target did not accept. */
 export function controlRefused(what: string, res: CapturedResponse): never {
   const body = res.rawBody.length > 300 ? `${res.rawBody.slice(0, 300)}…` : res.rawBody;
-  throw inconclusive('NO_CONTROL', `${what} was not accepted as documented (HTTP ${res.status}: ${body}), so the rule cannot be judged on top of it`);
+  throw inconclusive(
+    'NO_CONTROL',
+    `${what} was not accepted as documented (HTTP ${res.status}: ${body}), so the rule cannot be judged on top of it`,
+  );
 }

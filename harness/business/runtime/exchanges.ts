@@ -32,15 +32,24 @@ export interface AuthExchanges {
   noScope?: OperationExchange;
 }
 
-
 /** The invalid case built on the located request: its identifiers, except where the broken rule is. */
 function onLocated(c: InvalidRequest, located: Located, op: OperationPlan): GeneratedRequest {
   const broken = c.at.split(/[.[]/).slice(0, 2).join('.');
-  const kept = Object.entries(located.origins).filter(([name, origin]) => origin !== 'generated' && broken !== `path.${name}` && broken !== `query.${name}`);
+  const kept = Object.entries(located.origins).filter(
+    ([name, origin]) => origin !== 'generated' && broken !== `path.${name}` && broken !== `query.${name}`,
+  );
   const body = (located.request.body ?? {}) as Record<string, unknown>;
-  const values = Object.fromEntries(kept.filter(([name]) => broken !== `body.${name}`).map(([name]) => [name, located.request.path[name] ?? located.request.query[name] ?? body[name]]));
+  const values = Object.fromEntries(
+    kept
+      .filter(([name]) => broken !== `body.${name}`)
+      .map(([name]) => [name, located.request.path[name] ?? located.request.query[name] ?? body[name]]),
+  );
   // The version the located request carries in If-Match, unless If-Match is what the case breaks.
-  const header = Object.fromEntries(Object.entries(located.request.header).filter(([name]) => name.toLowerCase() === 'if-match' && broken !== `header.${name}` && name in c.request.header));
+  const header = Object.fromEntries(
+    Object.entries(located.request.header).filter(
+      ([name]) => name.toLowerCase() === 'if-match' && broken !== `header.${name}` && name in c.request.header,
+    ),
+  );
   return withIdentifiers({ ...c.request, header: { ...c.request.header, ...header } }, values, op);
 }
 
@@ -50,7 +59,11 @@ const locatedMade = perScope(() => new PromiseMemo<string, Located[]>('keep'));
 function locatedValid(plan: RuntimePlan, op: OperationPlan): Promise<Located[]> {
   return locatedMade().get(op.row, () => {
     const count = generatedFor(plan, op).valid.length;
-    return Promise.all(requestsFor(plan, op, count, OWN).slice(0, count).map((request) => locate(plan, op, request)));
+    return Promise.all(
+      requestsFor(plan, op, count, OWN)
+        .slice(0, count)
+        .map((request) => locate(plan, op, request)),
+    );
   });
 }
 
@@ -61,15 +74,41 @@ async function make(plan: RuntimePlan, op: OperationPlan): Promise<OperationExch
   const jobs: Array<Promise<unknown>> = [];
   const out: OperationExchanges = { valid: [], invalid: [] };
   located.forEach(({ request, origins }, i) =>
-    jobs.push(sendOperation(plan, op, request, 'valid', located.length > 1 ? `valid request ${i + 1}` : 'a valid request', { retryServerError: true }).then((e) => (out.valid[i] = { ...e, origins }))),
+    jobs.push(
+      sendOperation(plan, op, request, 'valid', located.length > 1 ? `valid request ${i + 1}` : 'a valid request', {
+        retryServerError: true,
+      }).then((e) => (out.valid[i] = { ...e, origins })),
+    ),
   );
-  invalid.forEach((c, i) => jobs.push(sendOperation(plan, op, onLocated(c, located[0], op), 'invalid', `${c.description} [${c.rule}]`, { retryServerError: true }).then((e) => (out.invalid[i] = e))));
+  invalid.forEach((c, i) =>
+    jobs.push(
+      sendOperation(plan, op, onLocated(c, located[0], op), 'invalid', `${c.description} [${c.rule}]`, { retryServerError: true }).then(
+        (e) => (out.invalid[i] = e),
+      ),
+    ),
+  );
   const last = pathParams(op).at(-1);
   const unknown = op.model.method === 'GET' && last ? withFreshValue(plan, op, first, 'path', last) : undefined;
-  if (unknown) jobs.push(sendOperation(plan, op, unknown, 'unknown-id', `the valid request for a ${last} that names nothing`, { retryServerError: true }).then((e) => (out.unknown = e)));
-  if (op.model.secured) jobs.push(sendOperation(plan, op, first, 'no-token', 'the valid request without a token', { token: null }).then((e) => (out.noToken = e)));
-  if (op.mtls) jobs.push(sendOperation(plan, op, first, 'no-certificate', 'the valid request to mtlsUrl without a client certificate', { host: 'secured-without-certificate' }).then((e) => (out.noCertificate = e)));
-  if (op.plainUrlProbe) jobs.push(sendOperation(plan, op, first, 'plain-url', 'the valid request to the plain url', { host: 'plain' }).then((e) => (out.plainUrl = e)));
+  if (unknown)
+    jobs.push(
+      sendOperation(plan, op, unknown, 'unknown-id', `the valid request for a ${last} that names nothing`, { retryServerError: true }).then(
+        (e) => (out.unknown = e),
+      ),
+    );
+  if (op.model.secured)
+    jobs.push(
+      sendOperation(plan, op, first, 'no-token', 'the valid request without a token', { token: null }).then((e) => (out.noToken = e)),
+    );
+  if (op.mtls)
+    jobs.push(
+      sendOperation(plan, op, first, 'no-certificate', 'the valid request to mtlsUrl without a client certificate', {
+        host: 'secured-without-certificate',
+      }).then((e) => (out.noCertificate = e)),
+    );
+  if (op.plainUrlProbe)
+    jobs.push(
+      sendOperation(plan, op, first, 'plain-url', 'the valid request to the plain url', { host: 'plain' }).then((e) => (out.plainUrl = e)),
+    );
   try {
     await Promise.all(jobs);
   } finally {
@@ -86,7 +125,8 @@ export function exchangesOf(plan: RuntimePlan, op: OperationPlan): Promise<Opera
 
 async function makeAuth(plan: RuntimePlan, op: OperationPlan): Promise<AuthExchanges> {
   const [{ request }] = await locatedValid(plan, op);
-  const withToken = (variant: Variant, note: string, token: string) => sendOperation(plan, op, request, variant, `the valid request with ${note}`, { token });
+  const withToken = (variant: Variant, note: string, token: string) =>
+    sendOperation(plan, op, request, variant, `the valid request with ${note}`, { token });
   const scopeless = plan.run.target.services.business?.tokenWithoutScope;
   const [unknownToken, malformedToken, noScope] = await Promise.all([
     withToken('bad-token', 'an unknown token', `pc-unknown-${randomUUID()}`),
@@ -127,7 +167,8 @@ export async function allAnswered(plan: RuntimePlan): Promise<Array<{ op: Operat
   for (const op of plan.operations) {
     const exchanges = await exchangesOf(plan, op).catch(() => undefined);
     if (!exchanges) continue;
-    for (const exchange of [...exchanges.valid, exchanges.unknown, ...exchanges.invalid, exchanges.noToken]) if (exchange?.response) out.push({ op, exchange });
+    for (const exchange of [...exchanges.valid, exchanges.unknown, ...exchanges.invalid, exchanges.noToken])
+      if (exchange?.response) out.push({ op, exchange });
   }
   return out;
 }

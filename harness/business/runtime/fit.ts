@@ -18,7 +18,8 @@ export function meetingRules(op: OperationPlan, request: GeneratedRequest, index
   try {
     if (op.row === BENEFICIARY_CREATE) return { ...request, body: beneficiary(TYPES[index % TYPES.length]) };
     if (op.row === 'POST /api/v2/checkout/order') return order(op, `fitted order ${index}`);
-    if (op.row === PAYMENT_DRAFT || op.row === RUBLE_TRANSFER) return payment(op, { payer: payerAccount(PAYER_ROLES.other), amount: 10, purpose: `fitted payment ${index}` });
+    if (op.row === PAYMENT_DRAFT || op.row === RUBLE_TRANSFER)
+      return payment(op, { payer: payerAccount(PAYER_ROLES.other), amount: 10, purpose: `fitted payment ${index}` });
   } catch (error) {
     if (!isSkip(error)) throw error;
   }

@@ -32,7 +32,10 @@ function fixtureOf(p: RuntimePlan, op: OperationPlan): Fixture | undefined {
   for (const [name, fixture] of Object.entries(businessConfig(p.run.target).fixtures ?? {})) {
     const { method, path } = parseOperationName(name);
     if (operationKey(method, path) !== key) continue;
-    return { sets: Array.isArray(fixture.identifiers) ? fixture.identifiers : [fixture.identifiers], disposable: fixture.disposable === true };
+    return {
+      sets: Array.isArray(fixture.identifiers) ? fixture.identifiers : [fixture.identifiers],
+      disposable: fixture.disposable === true,
+    };
   }
   return undefined;
 }
@@ -79,7 +82,13 @@ function claim(thing: string): boolean {
 function existenceRead(p: RuntimePlan, op: OperationPlan, set: IdentifierSet): OperationPlan | undefined {
   const own = pathParams(op);
   return p.operations
-    .filter((r) => r.model.method === 'GET' && r.catalog.sideEffect === 'read' && own.every((n) => pathParams(r).includes(n)) && pathParams(r).every((n) => set[n] !== undefined))
+    .filter(
+      (r) =>
+        r.model.method === 'GET' &&
+        r.catalog.sideEffect === 'read' &&
+        own.every((n) => pathParams(r).includes(n)) &&
+        pathParams(r).every((n) => set[n] !== undefined),
+    )
     .sort((a, b) => commonPrefix(b.model.path, op.model.path) - commonPrefix(a.model.path, op.model.path))[0];
 }
 
@@ -89,7 +98,13 @@ async function stillThere(p: RuntimePlan, op: OperationPlan, set: IdentifierSet)
   if (!read) return true;
   const [generated] = p.requests.valid(read.model, { seed: read.seed, count: 1 });
   const path = Object.fromEntries(pathParams(read).map((n) => [n, set[n]]));
-  const { response } = await sendOperation(p, read, { ...generated, path: { ...generated.path, ...path } }, 'valid', `whether the disposable fixture ${JSON.stringify(set)} of ${op.row} still exists`);
+  const { response } = await sendOperation(
+    p,
+    read,
+    { ...generated, path: { ...generated.path, ...path } },
+    'valid',
+    `whether the disposable fixture ${JSON.stringify(set)} of ${op.row} still exists`,
+  );
   if (served(p, read, response)) return true;
   return response === undefined || (response.status !== 404 && response.status !== 410);
 }
@@ -125,5 +140,7 @@ async function takeDisposable(p: RuntimePlan, op: OperationPlan): Promise<Dispos
     if (await stillThere(p, op, set)) return { set, why: '' };
     gone++;
   }
-  return { why: `every disposable set of ${where} is taken by this run${gone ? ` or gone (${gone} no longer exist: an earlier run destroyed them)` : ''}; name fresh ones` };
+  return {
+    why: `every disposable set of ${where} is taken by this run${gone ? ` or gone (${gone} no longer exist: an earlier run destroyed them)` : ''}; name fresh ones`,
+  };
 }

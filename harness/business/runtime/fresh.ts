@@ -32,13 +32,29 @@ function namingProperties(p: RuntimePlan, op: OperationPlan): string[] {
 /** Plain random values, most specific first: the first the document accepts is taken. */
 function candidates(): unknown[] {
   const hex = randomBytes(8).toString('hex');
-  return [randomUUID(), `pc-${hex}`, `pc${hex.slice(0, 6)}`, String(parseInt(hex.slice(0, 12), 16)).padStart(12, '1'), parseInt(hex.slice(0, 8), 16) + 1];
+  return [
+    randomUUID(),
+    `pc-${hex}`,
+    `pc${hex.slice(0, 6)}`,
+    String(parseInt(hex.slice(0, 12), 16)).padStart(12, '1'),
+    parseInt(hex.slice(0, 8), 16) + 1,
+  ];
 }
 
 /** The request with `name` (a body property or a path parameter) set to a plain random value the document accepts there, if one is. */
-export function withFreshValue(p: RuntimePlan, op: OperationPlan, request: GeneratedRequest, place: 'body' | 'path', name: string): GeneratedRequest | undefined {
+export function withFreshValue(
+  p: RuntimePlan,
+  op: OperationPlan,
+  request: GeneratedRequest,
+  place: 'body' | 'path',
+  name: string,
+): GeneratedRequest | undefined {
   return candidates()
-    .map((value) => (place === 'path' ? { ...request, path: { ...request.path, [name]: value } } : { ...request, body: { ...(request.body as Record<string, unknown>), [name]: value } }))
+    .map((value) =>
+      place === 'path'
+        ? { ...request, path: { ...request.path, [name]: value } }
+        : { ...request, body: { ...(request.body as Record<string, unknown>), [name]: value } },
+    )
     .find((candidate) => p.requests.validOnWire(op.model, candidate));
 }
 

@@ -57,7 +57,8 @@ export interface Created {
 export const ok = (res: CapturedResponse | undefined): res is CapturedResponse => res !== undefined && isSuccess(res.status);
 const ID_LIKE = /(^id$|Id$|Number$|^inn$|^ucid$)/;
 /** Required query parameters named like identifiers (a result read by its correlationId). */
-const queryIdentifiers = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'query' && p.required && ID_LIKE.test(p.name)).map((p) => p.name);
+const queryIdentifiers = (op: OperationPlan) =>
+  op.model.parameters.filter((p) => p.in === 'query' && p.required && ID_LIKE.test(p.name)).map((p) => p.name);
 const changes = (op: OperationPlan) => op.model.method !== 'GET' && op.model.method !== 'HEAD';
 
 /**
@@ -80,7 +81,9 @@ export function withIdentifiers(request: GeneratedRequest, values: Record<string
   for (const name of queryIdentifiers(op)) if (values[name] !== undefined) query[name] = values[name];
   // Body identifiers (bodyIdentifiers) only ever reach `values` for operations that take them.
   const body = isJsonObject(request.body) ? { ...request.body } : request.body;
-  if (isJsonObject(body)) for (const name of Object.keys(body)) if (values[name] !== undefined && !pathParams(op).includes(name) && bodyNames.get(op)?.includes(name)) body[name] = values[name];
+  if (isJsonObject(body))
+    for (const name of Object.keys(body))
+      if (values[name] !== undefined && !pathParams(op).includes(name) && bodyNames.get(op)?.includes(name)) body[name] = values[name];
   return { ...request, path, query, ...(request.body !== undefined ? { body } : {}) };
 }
 
@@ -96,7 +99,9 @@ const bodyNames = new WeakMap<OperationPlan, string[]>();
 export const OWN = 'own';
 export function requestsFor(p: RuntimePlan, op: OperationPlan, count = 3, purpose = 'create'): GeneratedRequest[] {
   const generated = p.requests.valid(op.model, { seed: purpose === OWN ? op.seed : seedFor(op.seed, purpose), count });
-  const fitted = generated.map((request, i) => meetingRules(op, request, i)).filter((request, i) => request !== generated[i] && p.requests.validOnWire(op.model, request));
+  const fitted = generated
+    .map((request, i) => meetingRules(op, request, i))
+    .filter((request, i) => request !== generated[i] && p.requests.validOnWire(op.model, request));
   return [...fitted, ...generated].map((request) => freshIdentifiers(p, op, request));
 }
 
@@ -204,7 +209,14 @@ function absentOnPrecondition(error: unknown): undefined {
  * operation continues its path, makes identifiers known to exist ('created'); a destructive operation
  * takes no other.
  */
-async function existing(p: RuntimePlan, op: OperationPlan, name: string, known: Record<string, unknown>, base: GeneratedRequest, depth: number): Promise<{ values: Record<string, unknown>; origin: Origin } | undefined> {
+async function existing(
+  p: RuntimePlan,
+  op: OperationPlan,
+  name: string,
+  known: Record<string, unknown>,
+  base: GeneratedRequest,
+  depth: number,
+): Promise<{ values: Record<string, unknown>; origin: Origin } | undefined> {
   const sources = depth > 0 ? sourcesOf(p.raw, p.operations, name, op) : [];
   const nearestCreate = sources.find((s) => s.kind === 'create');
   for (const source of sources) {
@@ -214,14 +226,17 @@ async function existing(p: RuntimePlan, op: OperationPlan, name: string, known: 
     if ((op.catalog.sideEffect === 'destructive' && !strong) || barren.has(where)) continue;
     let values: Record<string, unknown> | undefined;
     if (source.kind === 'create') {
-      const made = changes(op) ? await create(p, source.op, known, depth - 1).catch(absentOnPrecondition) : await sharedCreate(p, source.op, known, depth - 1);
+      const made = changes(op)
+        ? await create(p, source.op, known, depth - 1).catch(absentOnPrecondition)
+        : await sharedCreate(p, source.op, known, depth - 1);
       values = made?.values;
     } else {
       const value = await listed(p, source.op, name, known, depth - 1);
       values = value === undefined ? undefined : { [name]: value };
     }
     if (values === undefined) barren.add(where);
-    if (values?.[name] !== undefined && p.requests.validOnWire(op.model, withIdentifiers(base, { ...known, [name]: values[name] }, op))) return { values, origin: strong ? 'created' : 'found' };
+    if (values?.[name] !== undefined && p.requests.validOnWire(op.model, withIdentifiers(base, { ...known, [name]: values[name] }, op)))
+      return { values, origin: strong ? 'created' : 'found' };
   }
   return undefined;
 }
@@ -251,18 +266,25 @@ function listed(p: RuntimePlan, op: OperationPlan, name: string, known: Record<s
  * The request with an existing value for every identifier the operation needs and `known` lacks, where
  * one can be had; the rest stay as generated. `known` values count as made in this run.
  */
-export async function locate(p: RuntimePlan, op: OperationPlan, request: GeneratedRequest, options: { known?: Record<string, unknown>; depth?: number } = {}): Promise<Located> {
+export async function locate(
+  p: RuntimePlan,
+  op: OperationPlan,
+  request: GeneratedRequest,
+  options: { known?: Record<string, unknown>; depth?: number } = {},
+): Promise<Located> {
   const values: Record<string, unknown> = { ...(options.known ?? {}) };
   const origins: Record<string, Origin> = Object.fromEntries(Object.keys(values).map((k) => [k, 'created' as Origin]));
   const inBody = bodyIdentifiers(p, op);
   if (inBody.length) bodyNames.set(op, inBody);
   const needed = [...pathParams(op), ...queryIdentifiers(op), ...inBody];
-  const fitsAs = (name: string, value: unknown) => value !== undefined && p.requests.validOnWire(op.model, withIdentifiers(request, { ...values, [name]: value }, op));
+  const fitsAs = (name: string, value: unknown) =>
+    value !== undefined && p.requests.validOnWire(op.model, withIdentifiers(request, { ...values, [name]: value }, op));
   const destructive = op.catalog.sideEffect === 'destructive';
   // The target's own data reaches an operation that destroys what it names only as a disposable set, one per request.
   if (destructive && needed.some((name) => values[name] === undefined)) {
     const { set } = await disposableSet(p, op);
-    for (const [name, value] of Object.entries(set ?? {})) if (needed.includes(name) && values[name] === undefined && fitsAs(name, value)) [values[name], origins[name]] = [value, 'named'];
+    for (const [name, value] of Object.entries(set ?? {}))
+      if (needed.includes(name) && values[name] === undefined && fitsAs(name, value)) [values[name], origins[name]] = [value, 'named'];
   }
   for (const name of needed) {
     if (values[name] !== undefined) continue;
@@ -277,7 +299,8 @@ export async function locate(p: RuntimePlan, op: OperationPlan, request: Generat
       if (fits(held?.id)) {
         [values[name], origins[name]] = [held!.id, destructive ? 'created' : 'named'];
         const ifMatch = ifMatchOf(op);
-        const versioned = ifMatch && held!.version !== undefined ? { ...request, header: { ...request.header, [ifMatch]: held!.version } } : request;
+        const versioned =
+          ifMatch && held!.version !== undefined ? { ...request, header: { ...request.header, [ifMatch]: held!.version } } : request;
         if (versioned !== request && p.requests.validOnWire(op.model, withIdentifiers(versioned, values, op))) request = versioned;
         continue;
       }
@@ -289,7 +312,8 @@ export async function locate(p: RuntimePlan, op: OperationPlan, request: Generat
     }
     // Identifiers of one thing come from one source: an order's shop and its id from the same create.
     for (const [other, value] of Object.entries(found.values)) {
-      if (values[other] === undefined && needed.includes(other) && (other === name || fitsAs(other, value))) [values[other], origins[other]] = [value, found.origin];
+      if (values[other] === undefined && needed.includes(other) && (other === name || fitsAs(other, value)))
+        [values[other], origins[other]] = [value, found.origin];
     }
   }
   return { request: withIdentifiers(withoutForeignAttachments(p, op, request), values, op), origins };
@@ -321,7 +345,12 @@ export async function create(p: RuntimePlan, op: OperationPlan, known: Record<st
       const located = await locate(p, op, request, { known: values, depth });
       Object.assign(values, Object.fromEntries(pathParams(op).map((n) => [n, located.request.path[n]])));
       if (pathParams(op).some((n) => located.origins[n] === 'generated')) {
-        throw new ToolError('PRECONDITION_MISSING', `${op.row} answered 404, and no create or list of the document gave an existing ${pathParams(op).filter((n) => located.origins[n] === 'generated').join(', ')}`);
+        throw new ToolError(
+          'PRECONDITION_MISSING',
+          `${op.row} answered 404, and no create or list of the document gave an existing ${pathParams(op)
+            .filter((n) => located.origins[n] === 'generated')
+            .join(', ')}`,
+        );
       }
       last = (await sendOperation(p, op, located.request, 'valid', 'a create')).response;
     }
@@ -332,5 +361,8 @@ export async function create(p: RuntimePlan, op: OperationPlan, known: Record<st
     // Only a business refusal (400, 409, 422) may go away with another body.
     if (!last || ![400, 409, 422].includes(last.status)) break;
   }
-  throw new ToolError('PRECONDITION_MISSING', `only after a create answered as documented: ${op.row} answered ${last?.status} to a valid request`);
+  throw new ToolError(
+    'PRECONDITION_MISSING',
+    `only after a create answered as documented: ${op.row} answered ${last?.status} to a valid request`,
+  );
 }

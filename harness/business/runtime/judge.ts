@@ -17,7 +17,11 @@ import type { OperationExchange, OperationExchanges } from './send.ts';
  */
 export function conclusive(exchanges: OperationExchange[]): OperationExchange[] {
   const limited = exchanges.find((e) => e.response?.status === 429);
-  if (limited) throw new ToolError('TARGET_RATE_LIMITED', `${limited.note} stayed 429 (rate limited) after the client's bounded retries: ${limited.response!.curl}`);
+  if (limited)
+    throw new ToolError(
+      'TARGET_RATE_LIMITED',
+      `${limited.note} stayed 429 (rate limited) after the client's bounded retries: ${limited.response!.curl}`,
+    );
   const kept = exchanges.filter((e) => e.response);
   if (!kept.length) throw new ToolError('SUITE_ERROR', 'no answer to judge');
   return kept;
@@ -36,7 +40,11 @@ export function documentsContent(op: OperationModel): boolean {
  * (the run sends requests the operation refuses: broken ones, or without a token), an error's too.
  */
 export function documentsJsonSchema(op: OperationModel, options: { errors?: boolean } = { errors: true }): boolean {
-  return op.responses.some((r) => (options.errors || r.key.startsWith('2')) && r.content.some((c) => (c.mediaType === 'application/json' || c.mediaType.endsWith('+json')) && c.schema));
+  return op.responses.some(
+    (r) =>
+      (options.errors || r.key.startsWith('2')) &&
+      r.content.some((c) => (c.mediaType === 'application/json' || c.mediaType.endsWith('+json')) && c.schema),
+  );
 }
 
 /**
@@ -58,7 +66,11 @@ export function served(plan: RuntimePlan, op: OperationPlan, res: CapturedRespon
  */
 export function notAfterServerError(op: OperationPlan, res: CapturedResponse): void {
   const flaky = serverErrorOf(op.row);
-  if (flaky && res.status < 500) throw inconclusive('PRECONDITION_MISSING', `${op.row} answered a request with a 5xx in this run (${flaky}), so its answer now proves nothing`);
+  if (flaky && res.status < 500)
+    throw inconclusive(
+      'PRECONDITION_MISSING',
+      `${op.row} answered a request with a 5xx in this run (${flaky}), so its answer now proves nothing`,
+    );
 }
 
 /**
@@ -71,7 +83,11 @@ export function notAfterServerError(op: OperationPlan, res: CapturedResponse): v
  */
 export function operationControl(plan: RuntimePlan, op: OperationPlan, exchanges: OperationExchanges, what: string): void {
   const flaky = serverErrorOf(op.row);
-  if (flaky) throw inconclusive('NO_CONTROL', `${op.row} answered a request with a 5xx in this run (${flaky}), so no answer of it is evidence and ${what} proves nothing`);
+  if (flaky)
+    throw inconclusive(
+      'NO_CONTROL',
+      `${op.row} answered a request with a 5xx in this run (${flaky}), so no answer of it is evidence and ${what} proves nothing`,
+    );
   const control = exchanges.valid.find((e) => served(plan, op, e.response));
   if (control) {
     cite(control.response, 'control');
@@ -79,6 +95,9 @@ export function operationControl(plan: RuntimePlan, op: OperationPlan, exchanges
   }
   const first = exchanges.valid.find((e) => e.response)?.response;
   cite(first, 'control');
-  const why = first ? documentedSuccess(op.model, first, plan.schemas, '')[0]?.received ?? `status ${first.status}` : 'no answer';
-  throw inconclusive('NO_CONTROL', `no valid request of ${op.row} reached its documented success in this run (${why}), so ${what} proves nothing${first ? `; control: ${first.curl}` : ''}`);
+  const why = first ? (documentedSuccess(op.model, first, plan.schemas, '')[0]?.received ?? `status ${first.status}`) : 'no answer';
+  throw inconclusive(
+    'NO_CONTROL',
+    `no valid request of ${op.row} reached its documented success in this run (${why}), so ${what} proves nothing${first ? `; control: ${first.curl}` : ''}`,
+  );
 }

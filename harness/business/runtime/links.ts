@@ -51,14 +51,21 @@ export function successSchema(op: OperationPlan): unknown {
 export function listedProperties(raw: JsonObject, op: OperationPlan): Set<string> {
   const out = new Set<string>();
   const schema = follow(raw, successSchema(op));
-  const arrays = schema?.type === 'array' ? [schema] : [...propertiesOf(raw, schema).values()].map((s) => follow(raw, s)).filter((s) => s?.type === 'array');
+  const arrays =
+    schema?.type === 'array'
+      ? [schema]
+      : [...propertiesOf(raw, schema).values()].map((s) => follow(raw, s)).filter((s) => s?.type === 'array');
   for (const array of arrays) propertiesOf(raw, array?.items).forEach((_v, k) => out.add(k));
   return out;
 }
 
 /** The operation's path parameter names, in path order. */
 export const pathParams = (op: OperationPlan) => op.model.parameters.filter((p) => p.in === 'path').map((p) => p.name);
-const literalsAfter = (path: string, prefix: string) => path.slice(prefix.length).split('/').filter((s) => s && !s.startsWith('{')).length;
+const literalsAfter = (path: string, prefix: string) =>
+  path
+    .slice(prefix.length)
+    .split('/')
+    .filter((s) => s && !s.startsWith('{')).length;
 
 export function commonPrefix(a: string, b: string): number {
   const x = a.split('/');
@@ -136,13 +143,29 @@ export function sourcesOf(raw: JsonObject, operations: OperationPlan[], name: st
   // An identifier the document reads by path names a thing; one that no path takes (a correlationId) may be the caller's own.
   const names = operations.some((op) => pathParams(op).includes(name));
   const creates = operations
-    .filter((op) => op.model.method === 'POST' && op !== forOp && !pathParams(op).includes(name) && !(names && acts(op) && requiredInBody(raw, op).has(name)) && propertiesOf(raw, successSchema(op)).has(name))
+    .filter(
+      (op) =>
+        op.model.method === 'POST' &&
+        op !== forOp &&
+        !pathParams(op).includes(name) &&
+        !(names && acts(op) && requiredInBody(raw, op).has(name)) &&
+        propertiesOf(raw, successSchema(op)).has(name),
+    )
     .map((op) => ({ kind: 'create' as const, op }));
-  const lists = operations.filter((op) => op.model.method === 'GET' && !pathParams(op).includes(name) && listedProperties(raw, op).has(name)).map((op) => ({ kind: 'list' as const, op }));
+  const lists = operations
+    .filter((op) => op.model.method === 'GET' && !pathParams(op).includes(name) && listedProperties(raw, op).has(name))
+    .map((op) => ({ kind: 'list' as const, op }));
   const distance = (s: Source) => -commonPrefix(s.op.model.path, forOp.model.path) * 2 + (s.kind === 'create' ? 0 : 1);
   // Last of all, reads that answer it at their top level: the result of an asynchronous create.
   const reads = operations
-    .filter((op) => op.model.method === 'GET' && op !== forOp && !lists.some((l) => l.op === op) && !pathParams(op).includes(name) && propertiesOf(raw, successSchema(op)).has(name))
+    .filter(
+      (op) =>
+        op.model.method === 'GET' &&
+        op !== forOp &&
+        !lists.some((l) => l.op === op) &&
+        !pathParams(op).includes(name) &&
+        propertiesOf(raw, successSchema(op)).has(name),
+    )
     .map((op) => ({ kind: 'read' as const, op }))
     .sort((a, b) => distance(a) - distance(b));
   const ordered = [...[...creates, ...lists].sort((a, b) => distance(a) - distance(b)), ...reads];

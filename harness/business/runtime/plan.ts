@@ -69,9 +69,20 @@ export type RequestGeneratorFor = (document: Record<string, unknown>) => Request
 
 async function build(generatorFor: RequestGeneratorFor): Promise<RuntimePlan> {
   const run = runContext();
-  const empty = { run, raw: {}, operations: [], requests: undefined as unknown as RequestGenerator, schemas: undefined as unknown as DocumentSchemas };
-  if (!run.target.areas.includes('business')) return { ...empty, notApplicable: new ToolError('AREA_NOT_SELECTED', `area business is not selected in target "${run.target.name}"`) };
-  if (!run.target.services.business) return { ...empty, notApplicable: new ToolError('CREDENTIAL_MISSING', `services.business is not described in target "${run.target.name}"`) };
+  const empty = {
+    run,
+    raw: {},
+    operations: [],
+    requests: undefined as unknown as RequestGenerator,
+    schemas: undefined as unknown as DocumentSchemas,
+  };
+  if (!run.target.areas.includes('business'))
+    return { ...empty, notApplicable: new ToolError('AREA_NOT_SELECTED', `area business is not selected in target "${run.target.name}"`) };
+  if (!run.target.services.business)
+    return {
+      ...empty,
+      notApplicable: new ToolError('CREDENTIAL_MISSING', `services.business is not described in target "${run.target.name}"`),
+    };
   let served: Awaited<ReturnType<typeof loadServedDocument>>;
   try {
     served = await loadServedDocument(run.client, run.target);
@@ -80,7 +91,14 @@ async function build(generatorFor: RequestGeneratorFor): Promise<RuntimePlan> {
     const code: ErrorCode = error instanceof ToolError ? error.code : 'SUITE_ERROR';
     return { ...empty, unusable: new ToolError(code, `the served document could not be fetched: ${(error as Error).message}`) };
   }
-  if (!served.readable) return { ...empty, unusable: inconclusive('PRECONDITION_MISSING', `the served document could not be read, so no operation can be judged against it (BUS-DOC-001 judges the document): ${served.unreadable}`) };
+  if (!served.readable)
+    return {
+      ...empty,
+      unusable: inconclusive(
+        'PRECONDITION_MISSING',
+        `the served document could not be read, so no operation can be judged against it (BUS-DOC-001 judges the document): ${served.unreadable}`,
+      ),
+    };
   const raw = served.readable.raw;
   let secured: OperationName[] = [];
   let mtlsUnconfigured: ToolError | undefined;
@@ -107,7 +125,17 @@ export function operationPlans(raw: Record<string, unknown>, secured: OperationN
     const plainUrlProbe = mtls && !probedAreas.has(catalog.area);
     if (plainUrlProbe) probedAreas.add(catalog.area);
     const breakable = model.parameters.length > 0 || jsonBodyOf(model) !== undefined;
-    operations.push({ row, catalog, model, rateGroup: businessRateGroup(model.path), mtls, plainUrlProbe, authProbe: false, breakable, seed: seedFor(seed, 'operation', row) });
+    operations.push({
+      row,
+      catalog,
+      model,
+      rateGroup: businessRateGroup(model.path),
+      mtls,
+      plainUrlProbe,
+      authProbe: false,
+      breakable,
+      seed: seedFor(seed, 'operation', row),
+    });
   }
   for (const op of authProbes(operations)) op.authProbe = true;
   return operations;
@@ -162,8 +190,20 @@ export function runtimePlanWith(generatorFor: RequestGeneratorFor): Promise<Runt
   return (state.plan ??= build(generatorFor)
     .catch((error: unknown): RuntimePlan => {
       const run = runContext();
-      const empty = { run, raw: {}, operations: [], requests: undefined as unknown as RequestGenerator, schemas: undefined as unknown as DocumentSchemas };
-      return { ...empty, unusable: error instanceof ToolError ? error : new ToolError('SUITE_ERROR', `the runtime plan could not be made: ${(error as Error).message}`) };
+      const empty = {
+        run,
+        raw: {},
+        operations: [],
+        requests: undefined as unknown as RequestGenerator,
+        schemas: undefined as unknown as DocumentSchemas,
+      };
+      return {
+        ...empty,
+        unusable:
+          error instanceof ToolError
+            ? error
+            : new ToolError('SUITE_ERROR', `the runtime plan could not be made: ${(error as Error).message}`),
+      };
     })
     .then((made) => (state.settled = made)));
 }

@@ -12,7 +12,8 @@ import { loadedPlan, type OperationPlan } from './plan.ts';
 /** The schema node after `$ref`s. */
 function deref(node: unknown): JsonObject | undefined {
   let current = node;
-  for (let hops = 0; hops < 20 && isJsonObject(current) && typeof current.$ref === 'string'; hops++) current = resolvePointer(loadedPlan().raw, current.$ref as string);
+  for (let hops = 0; hops < 20 && isJsonObject(current) && typeof current.$ref === 'string'; hops++)
+    current = resolvePointer(loadedPlan().raw, current.$ref as string);
   return isJsonObject(current) ? current : undefined;
 }
 
@@ -21,8 +22,10 @@ function propertiesOf(schema: unknown): Array<[string, JsonObject]> {
   const node = deref(schema);
   if (!node) return [];
   const out: Array<[string, JsonObject]> = [];
-  if (isJsonObject(node.properties)) for (const [name, sub] of Object.entries(node.properties)) if (isJsonObject(sub)) out.push([name, sub]);
-  for (const key of ['allOf', 'oneOf', 'anyOf']) if (Array.isArray(node[key])) for (const part of node[key] as unknown[]) out.push(...propertiesOf(part));
+  if (isJsonObject(node.properties))
+    for (const [name, sub] of Object.entries(node.properties)) if (isJsonObject(sub)) out.push([name, sub]);
+  for (const key of ['allOf', 'oneOf', 'anyOf'])
+    if (Array.isArray(node[key])) for (const part of node[key] as unknown[]) out.push(...propertiesOf(part));
   return out;
 }
 
@@ -56,7 +59,8 @@ export function siteOf(op: OperationPlan, ...names: string[]): { path: JsonPath;
 /** Like siteOf, but a missing field skips the test, naming it. */
 export function needSite(op: OperationPlan, ...names: string[]): { path: JsonPath; schema: JsonObject } {
   const site = siteOf(op, ...names);
-  if (!site) throw new ToolError('PRECONDITION_MISSING', `the request body of ${op.row} in the served document has no field ${names.join(' or ')}`);
+  if (!site)
+    throw new ToolError('PRECONDITION_MISSING', `the request body of ${op.row} in the served document has no field ${names.join(' or ')}`);
   return site;
 }
 
@@ -65,7 +69,8 @@ export function enumOf(schema: JsonObject): unknown[] {
   const node = deref(schema) ?? schema;
   if (Array.isArray(node.enum)) return node.enum;
   if (isJsonObject(node.items)) return enumOf(node.items);
-  for (const key of ['allOf', 'oneOf', 'anyOf']) if (Array.isArray(node[key])) for (const part of node[key] as JsonObject[]) if (enumOf(part).length) return enumOf(part);
+  for (const key of ['allOf', 'oneOf', 'anyOf'])
+    if (Array.isArray(node[key])) for (const part of node[key] as JsonObject[]) if (enumOf(part).length) return enumOf(part);
   return [];
 }
 

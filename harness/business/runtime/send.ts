@@ -93,7 +93,14 @@ export function baseUrl(plan: RuntimePlan, op: OperationPlan, host: Host): { url
 }
 
 /** Sends one generated request of the operation; only the no-certificate variant keeps a transport error (in `error`). */
-export async function sendOperation(plan: RuntimePlan, op: OperationPlan, request: GeneratedRequest, variant: Variant, note: string, options: SendOptions = {}): Promise<OperationExchange> {
+export async function sendOperation(
+  plan: RuntimePlan,
+  op: OperationPlan,
+  request: GeneratedRequest,
+  variant: Variant,
+  note: string,
+  options: SendOptions = {},
+): Promise<OperationExchange> {
   const { client, target } = plan.run;
   const wire = toWire(op.model, request);
   const token = options.token === undefined ? credentialOf(target, 'business', 'token') : options.token;

@@ -31,7 +31,10 @@ interface ShownExchange {
 function shownBody(text: string | undefined, comment: string | undefined): string {
   if (!text) return '';
   const bytes = Buffer.from(text, 'utf8');
-  const head = bytes.length > HTML_BODY_BYTES ? `${bytes.subarray(0, HTML_BODY_BYTES).toString('utf8')}…\n[the first ${HTML_BODY_BYTES} bytes are shown here; the HAR file holds the rest]` : text;
+  const head =
+    bytes.length > HTML_BODY_BYTES
+      ? `${bytes.subarray(0, HTML_BODY_BYTES).toString('utf8')}…\n[the first ${HTML_BODY_BYTES} bytes are shown here; the HAR file holds the rest]`
+      : text;
   return `\n\n${head}${comment ? `\n[${comment}]` : ''}`;
 }
 
@@ -41,7 +44,10 @@ function shown(entry: HarEntryShape): ShownExchange {
   const q = entry.request ?? {};
   const r = entry.response ?? {};
   const request = `${q.method ?? '?'} ${q.url ?? '?'}${headerLines(q.headers)}${shownBody(q.postData?.text, q.postData?.comment)}`;
-  const response = entry._error && !r.status ? `no answer: ${entry._error}` : `HTTP ${r.status}${headerLines(r.headers)}${shownBody(r.content?.text, r.content?.comment)}${entry._error ? `\n\n[${entry._error}]` : ''}`;
+  const response =
+    entry._error && !r.status
+      ? `no answer: ${entry._error}`
+      : `HTTP ${r.status}${headerLines(r.headers)}${shownBody(r.content?.text, r.content?.comment)}${entry._error ? `\n\n[${entry._error}]` : ''}`;
   return { at: entry.startedDateTime ?? '', ms: Math.round(entry.time ?? 0), request, response };
 }
 

@@ -37,8 +37,12 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
     catches: ['BUS-CAT-003'],
     description: 'the removed POST /api/v1/self-employed/payment-registry/fiscalize is described again',
     edit: (doc) => {
-      const { 'x-mtls-required': _secured, ...submit } = structuredClone(operation(doc, '/api/v1/self-employed/payment-registry/submit', 'post'));
-      at(doc, 'paths')['/api/v1/self-employed/payment-registry/fiscalize'] = { post: { ...submit, operationId: 'fiscalizeSelfEmployedPaymentRegistry', summary: 'Fiscalize a registry' } };
+      const { 'x-mtls-required': _secured, ...submit } = structuredClone(
+        operation(doc, '/api/v1/self-employed/payment-registry/submit', 'post'),
+      );
+      at(doc, 'paths')['/api/v1/self-employed/payment-registry/fiscalize'] = {
+        post: { ...submit, operationId: 'fiscalizeSelfEmployedPaymentRegistry', summary: 'Fiscalize a registry' },
+      };
     },
   },
   {
@@ -64,10 +68,13 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
   {
     id: 'bus-doc-salary-registry-by-id',
     catches: ['BUS-CAT-001'],
-    description: "the salary registries are described only by id, GET /api/v1/salary/payment-registry/{paymentRegistryId} as the vendor's older document has it, not at the GET /api/v1/salary/payment-registry/ that 4.5 lists",
+    description:
+      "the salary registries are described only by id, GET /api/v1/salary/payment-registry/{paymentRegistryId} as the vendor's older document has it, not at the GET /api/v1/salary/payment-registry/ that 4.5 lists",
     edit: (doc) => {
       movePath(doc, '/api/v1/salary/payment-registry/', '/api/v1/salary/payment-registry/{paymentRegistryId}');
-      operation(doc, '/api/v1/salary/payment-registry/{paymentRegistryId}', 'get').parameters = [{ $ref: '#/components/parameters/PaymentRegistryId' }];
+      operation(doc, '/api/v1/salary/payment-registry/{paymentRegistryId}', 'get').parameters = [
+        { $ref: '#/components/parameters/PaymentRegistryId' },
+      ];
     },
   },
   {
@@ -153,7 +160,7 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
   {
     id: 'bus-doc-loyalty-offers-deprecated',
     catches: ['BUS-DRF-001'],
-    description: 'GET /api/v1/loyalty/offers/active, current in the catalog, is marked deprecated (as in the vendor\'s 2021 document)',
+    description: "GET /api/v1/loyalty/offers/active, current in the catalog, is marked deprecated (as in the vendor's 2021 document)",
     edit: (doc) => {
       operation(doc, '/api/v1/loyalty/offers/active', 'get').deprecated = true;
     },
@@ -191,7 +198,8 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
     description: 'the virtual card applications list is described without any query parameter (no page size, no offset)',
     edit: (doc) => {
       const list = operation(doc, '/api/v3/card/virtual/issue/application', 'get');
-      if (!Array.isArray(list.parameters) || !list.parameters.length) throw new Error('document fault: the applications list has no parameters to drop');
+      if (!Array.isArray(list.parameters) || !list.parameters.length)
+        throw new Error('document fault: the applications list has no parameters to drop');
       delete list.parameters;
     },
   },
@@ -200,7 +208,8 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
     catches: ['BUS-DOC-007'],
     description: 'the issued qualified-signature certificate is described as DER in base64',
     edit: (doc) => {
-      at(doc, 'components', 'schemas', 'SignatureCertificate', 'properties', 'certificate').description = 'X.509 certificate, DER encoded in base64';
+      at(doc, 'components', 'schemas', 'SignatureCertificate', 'properties', 'certificate').description =
+        'X.509 certificate, DER encoded in base64';
     },
   },
   {
@@ -230,22 +239,33 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
   {
     id: 'bus-doc-invalid-openapi',
     catches: ['BUS-DOC-002'],
-    description: 'three success responses lack their required description, as in the vendor\'s 2021 document',
+    description: "three success responses lack their required description, as in the vendor's 2021 document",
     edit: (doc) => {
-      for (const path of ['/api/v1/company', '/api/v1/card', '/api/v4/bank-accounts']) delete at(operation(doc, path, 'get'), 'responses', '200').description;
+      for (const path of ['/api/v1/company', '/api/v1/card', '/api/v4/bank-accounts'])
+        delete at(operation(doc, path, 'get'), 'responses', '200').description;
     },
   },
   {
     id: 'bus-doc-yaml-syntax-error',
     catches: ['BUS-DOC-001', 'BUS-DOC-002', 'BUS-DOC-003', 'BUS-CAT-001', 'BUS-CAT-002', 'BUS-CAT-003', 'BUS-MTL-001', 'BUS-MTL-002'],
     description: 'a mis-indented line makes the document invalid YAML',
-    text: (yaml) => replaceOnce(yaml, '      parameters:\n        - $ref: "#/components/parameters/CardsAccountNumber"', '     parameters:\n        - $ref: "#/components/parameters/CardsAccountNumber"'),
+    text: (yaml) =>
+      replaceOnce(
+        yaml,
+        '      parameters:\n        - $ref: "#/components/parameters/CardsAccountNumber"',
+        '     parameters:\n        - $ref: "#/components/parameters/CardsAccountNumber"',
+      ),
   },
   {
     id: 'bus-doc-duplicate-key',
     catches: ['BUS-DOC-001'],
     description: 'a path item has its summary key twice, which YAML forbids (the rest of the document is fine)',
-    text: (yaml) => replaceOnce(yaml, '  /api/v1/company/signer/status:\n', '  /api/v1/company/signer/status:\n    summary: signer status\n    summary: signer status of the company\n'),
+    text: (yaml) =>
+      replaceOnce(
+        yaml,
+        '  /api/v1/company/signer/status:\n',
+        '  /api/v1/company/signer/status:\n    summary: signer status\n    summary: signer status of the company\n',
+      ),
   },
   {
     id: 'bus-doc-not-served',

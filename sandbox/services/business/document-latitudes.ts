@@ -18,7 +18,11 @@ const CERTIFICATE_REQUEST = '/tls/api/v1/qualified-digital-signature/issue/{issu
 function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed);
   if (!isJsonObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversed(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reversed(v)]),
+  );
 }
 
 /** Equal mappings made one shared object, so that a YAML writer gives the first an anchor and the others aliases. */
@@ -76,7 +80,9 @@ export const DOCUMENT_LATITUDES: DocumentLatitude[] = [
   ),
   latitude(
     'bus-lat-doc-certificate-request-put-only',
-    ['qualified signature issue under /tls/api/v1/qualified-digital-signature/issue (POST; PUT and GET .../issue/{issueRequestId}/certificate-request, /status, /certificate)'],
+    [
+      'qualified signature issue under /tls/api/v1/qualified-digital-signature/issue (POST; PUT and GET .../issue/{issueRequestId}/certificate-request, /status, /certificate)',
+    ],
     'the document follows the reading of 4.5 that gives certificate-request a PUT only (no GET certificate-request)',
     {
       edit: (doc) => {

@@ -52,7 +52,9 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'tr
 /** "METHOD /path" of every operation the clean document marks with x-mtls-required: true. */
 export function mtlsOperations(): string[] {
   const out: string[] = [];
-  for (const [path, item] of Object.entries((cleanDocument().paths ?? {}) as Record<string, Record<string, { 'x-mtls-required'?: boolean }>>)) {
+  for (const [path, item] of Object.entries(
+    (cleanDocument().paths ?? {}) as Record<string, Record<string, { 'x-mtls-required'?: boolean }>>,
+  )) {
     for (const method of METHODS) if (item[method]?.['x-mtls-required'] === true) out.push(`${method.toUpperCase()} ${path}`);
   }
   return out;
@@ -70,7 +72,10 @@ export interface DocumentChange {
 export type DocumentVariation = DocumentChange & { id: string };
 
 /** The document as this sandbox serves it with its faults and latitudes: the text, or a status to answer instead. */
-export function servedDocument(faults: FaultSet, variations: readonly DocumentVariation[] = DOCUMENT_FAULTS): { status: number } | { text: string } {
+export function servedDocument(
+  faults: FaultSet,
+  variations: readonly DocumentVariation[] = DOCUMENT_FAULTS,
+): { status: number } | { text: string } {
   const on = variations.filter((f) => faults.has(f.id));
   const refusal = on.find((f) => f.status !== undefined);
   if (refusal) return { status: refusal.status! };

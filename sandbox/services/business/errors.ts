@@ -16,11 +16,28 @@ export function businessErrorBody(errorCode: string, errorMessage: string, error
 }
 
 /** A business error answer as data (sandbox/exchange.ts), with `headers` besides its Content-Type. */
-export function businessError(status: number, errorCode: string, errorMessage: string, errorDetails?: Record<string, unknown>, headers: Record<string, string> = {}) {
-  return { status, headers: { ...headers, 'content-type': 'application/json' }, body: businessErrorBody(errorCode, errorMessage, errorDetails) };
+export function businessError(
+  status: number,
+  errorCode: string,
+  errorMessage: string,
+  errorDetails?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
+  return {
+    status,
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: businessErrorBody(errorCode, errorMessage, errorDetails),
+  };
 }
 
-export function sendBusinessError(request: FastifyRequest, reply: FastifyReply, status: number, errorCode: string, errorMessage: string, errorDetails?: Record<string, unknown>) {
+export function sendBusinessError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  errorCode: string,
+  errorMessage: string,
+  errorDetails?: Record<string, unknown>,
+) {
   return reply
     .code(status)
     .header('x-request-id', requestIdOf(request))
@@ -30,7 +47,9 @@ export function sendBusinessError(request: FastifyRequest, reply: FastifyReply, 
 
 /** Unknown business paths and unexpected handler errors answer with the business error body. */
 export function registerErrorAnswers(app: FastifyInstance): void {
-  app.setNotFoundHandler((request, reply) => sendBusinessError(request, reply, 404, 'NOT_FOUND', `no operation ${request.method} ${request.url.split('?')[0]}`));
+  app.setNotFoundHandler((request, reply) =>
+    sendBusinessError(request, reply, 404, 'NOT_FOUND', `no operation ${request.method} ${request.url.split('?')[0]}`),
+  );
   app.setErrorHandler((error, request, reply) => {
     const status = typeof (error as { statusCode?: number }).statusCode === 'number' ? (error as { statusCode: number }).statusCode : 500;
     if (status >= 500) return sendBusinessError(request, reply, 500, 'INTERNAL_ERROR', 'unexpected error');

@@ -35,7 +35,9 @@ export const latitudes: Latitude[] = [...DOCUMENT_LATITUDES, ...SERVICE_LATITUDE
 export const DOCUMENT_VARIATIONS: DocumentVariation[] = [
   ...DOCUMENT_FAULTS,
   ...DOCUMENT_LATITUDES,
-  ...PARTS.flatMap((p) => (p.latitudes as Array<Latitude & { document?: DocumentChange }>).filter((l) => l.document).map((l) => ({ id: l.id, ...l.document }))),
+  ...PARTS.flatMap((p) =>
+    (p.latitudes as Array<Latitude & { document?: DocumentChange }>).filter((l) => l.document).map((l) => ({ id: l.id, ...l.document })),
+  ),
 ];
 
 /** Fixed development credentials (documented in README.md next to this file). */
@@ -47,7 +49,10 @@ export const service: SandboxService = {
 
   register(app, ctx: ServiceContext) {
     limitService(app, SERVICE_LIMIT, (seconds, request) =>
-      businessError(429, 'TOO_MANY_REQUESTS', `more than ${SERVICE_LIMIT.requests} requests per second to the service`, undefined, { 'x-request-id': requestIdOf(request), 'x-ratelimit-reset': seconds }),
+      businessError(429, 'TOO_MANY_REQUESTS', `more than ${SERVICE_LIMIT.requests} requests per second to the service`, undefined, {
+        'x-request-id': requestIdOf(request),
+        'x-ratelimit-reset': seconds,
+      }),
     );
     registerErrorAnswers(app);
     registerDocument(app, ctx.faults, DOCUMENT_VARIATIONS);

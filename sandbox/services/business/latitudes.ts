@@ -13,9 +13,11 @@ import { isJsonObject } from '../../json.ts';
 export type AnswerLatitude = Latitude & { answer: <A extends Answer>(answer: A) => A };
 
 const PAYLOADS = 'Request and response payloads of these operations: not shown, except the fields listed in 2.6.';
-const ERRORS_NOT_SHOWN = 'Error bodies and code values of the business-banking operations, and errors of the speech and userinfo calls: not shown.';
+const ERRORS_NOT_SHOWN =
+  'Error bodies and code values of the business-banking operations, and errors of the speech and userinfo calls: not shown.';
 
-const isJsonAnswer = (a: Answer) => /^application\/(?:[\w.+-]+\+)?json\b/i.test(a.headers['content-type'] ?? '') && a.body !== undefined && typeof a.body !== 'string';
+const isJsonAnswer = (a: Answer) =>
+  /^application\/(?:[\w.+-]+\+)?json\b/i.test(a.headers['content-type'] ?? '') && a.body !== undefined && typeof a.body !== 'string';
 const isError = (a: Answer) => a.status >= 400;
 
 /** Every object of a JSON value, rebuilt by `rebuild` (children first). */
@@ -58,7 +60,13 @@ function detailsInMessage(body: Record<string, unknown>): string {
   return details.length && !details.every((d) => message.includes(d)) ? `${message}: ${details.join('; ')}` : message;
 }
 
-const latitude = (id: string, allows: string[], description: string, answer: AnswerLatitude['answer'], reading?: string): AnswerLatitude => ({
+const latitude = (
+  id: string,
+  allows: string[],
+  description: string,
+  answer: AnswerLatitude['answer'],
+  reading?: string,
+): AnswerLatitude => ({
   id,
   area: 'business',
   allows,
@@ -89,7 +97,13 @@ export const SERVICE_LATITUDES: AnswerLatitude[] = [
     (a) => {
       if (!isJsonAnswer(a) || isError(a)) return a;
       const traced = (node: unknown) => (isJsonObject(node) ? { ...node, traceId: randomUUID() } : node);
-      const body = Array.isArray(a.body) ? a.body.map(traced) : isJsonObject(a.body) ? Object.fromEntries(Object.entries(traced(a.body) as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? v.map(traced) : v])) : a.body;
+      const body = Array.isArray(a.body)
+        ? a.body.map(traced)
+        : isJsonObject(a.body)
+          ? Object.fromEntries(
+              Object.entries(traced(a.body) as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? v.map(traced) : v]),
+            )
+          : a.body;
       return { ...a, body };
     },
     'The served document lists the fields it knows and forbids no others (no additionalProperties: false): a backend may send more.',
@@ -116,7 +130,10 @@ export const SERVICE_LATITUDES: AnswerLatitude[] = [
     'bus-lat-403-reasons-in-message',
     ['403 responses carry the reasons of the error'],
     'a 403 carries an empty errorDetails, its reasons in errorMessage',
-    (a) => (isJsonAnswer(a) && a.status === 403 && isJsonObject(a.body) ? { ...a, body: { ...a.body, errorMessage: detailsInMessage(a.body), errorDetails: {} } } : a),
+    (a) =>
+      isJsonAnswer(a) && a.status === 403 && isJsonObject(a.body)
+        ? { ...a, body: { ...a.body, errorMessage: detailsInMessage(a.body), errorDetails: {} } }
+        : a,
     'Part 7 says a 403 carries its reasons, not in which field.',
   ),
 ];

@@ -51,7 +51,12 @@ export class BusinessRates {
     const limiter = this.groups.get(key);
     if (!limiter) throw new Error(`no business rate group ${key}`);
     const verdict = limiter.hit('all');
-    return { limit: limiter.limit, allowed: verdict.allowed, remaining: verdict.remaining, retryAfterSeconds: Math.max(1, Math.ceil(verdict.resetMs / 1000)) };
+    return {
+      limit: limiter.limit,
+      allowed: verdict.allowed,
+      remaining: verdict.remaining,
+      retryAfterSeconds: Math.max(1, Math.ceil(verdict.resetMs / 1000)),
+    };
   }
 }
 

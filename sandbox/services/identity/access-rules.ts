@@ -39,13 +39,18 @@ export const LOOKUP_RULES = {
 export const bearerScheme =
   (isBearer: (scheme: string) => boolean) =>
   ({ authorization, scheme }: Presented): Refusal | undefined =>
-    !blank(authorization) && (scheme === undefined || !isBearer(scheme)) ? refuse(401, 'UNAUTHORIZED', 'invalid_token', 'the Authorization header must be "Bearer <access token>"') : undefined;
+    !blank(authorization) && (scheme === undefined || !isBearer(scheme))
+      ? refuse(401, 'UNAUTHORIZED', 'invalid_token', 'the Authorization header must be "Bearer <access token>"')
+      : undefined;
 
 export const TOKEN_RULES = namedRules<(presented: Presented) => Refusal | undefined>()({
   'authorization.present': ({ authorization }) =>
-    blank(authorization) ? refuse(401, 'UNAUTHORIZED', 'invalid_request', 'an Authorization: Bearer <access token> header is required') : undefined,
+    blank(authorization)
+      ? refuse(401, 'UNAUTHORIZED', 'invalid_request', 'an Authorization: Bearer <access token> header is required')
+      : undefined,
   'authorization.bearer': bearerScheme((scheme) => scheme.toLowerCase() === 'bearer'),
-  'token.known': ({ grant }) => (grant === undefined ? refuse(401, 'UNAUTHORIZED', 'invalid_token', 'the access token is unknown or expired') : undefined),
+  'token.known': ({ grant }) =>
+    grant === undefined ? refuse(401, 'UNAUTHORIZED', 'invalid_token', 'the access token is unknown or expired') : undefined,
 });
 
 /** The client a request names with its form fields, and the grant of its token. */
@@ -57,24 +62,39 @@ export interface Asked {
 }
 
 const fieldRequired = (name: 'client_id' | 'client_secret', value: (asked: Asked) => string | undefined) => (asked: Asked) =>
-  value(asked) === undefined || value(asked) === '' ? refuse(400, 'VALIDATION_ERROR', 'invalid_request', `the form field ${name} is required`) : undefined;
+  value(asked) === undefined || value(asked) === ''
+    ? refuse(400, 'VALIDATION_ERROR', 'invalid_request', `the form field ${name} is required`)
+    : undefined;
 
 /** The rule on the token's scopes: each of `required` must be granted. */
 export const scopesRequired =
   (required: readonly string[]) =>
   ({ grant }: Asked): Refusal | undefined => {
     const lacking = required.filter((s) => !grant.scopes.includes(s));
-    return lacking.length ? refuse(403, 'FORBIDDEN', 'insufficient_scope', `the access token lacks the scope(s) ${lacking.join(', ')}`, grant.person) : undefined;
+    return lacking.length
+      ? refuse(403, 'FORBIDDEN', 'insufficient_scope', `the access token lacks the scope(s) ${lacking.join(', ')}`, grant.person)
+      : undefined;
   };
 
 export const CLIENT_RULES = namedRules<(asked: Asked) => Refusal | undefined>()({
   'client_id.required': fieldRequired('client_id', (a) => a.clientId),
   'client_secret.required': fieldRequired('client_secret', (a) => a.secret),
   'client.known': ({ client }) => (client === undefined ? refuse(401, 'UNAUTHORIZED', 'invalid_client', 'unknown client') : undefined),
-  'client.secret': ({ client, secret }) => (client!.secret !== secret ? refuse(401, 'UNAUTHORIZED', 'invalid_client', 'client authentication failed') : undefined),
-  'token.client': ({ client, grant }) => (grant.clientId !== client!.id ? refuse(403, 'FORBIDDEN', 'invalid_token', 'the access token was not issued to this client') : undefined),
-  'client.partner': ({ client }) => (!client!.partner ? refuse(403, 'FORBIDDEN', 'unauthorized_client', 'userinfo is available to partner clients only') : undefined),
+  'client.secret': ({ client, secret }) =>
+    client!.secret !== secret ? refuse(401, 'UNAUTHORIZED', 'invalid_client', 'client authentication failed') : undefined,
+  'token.client': ({ client, grant }) =>
+    grant.clientId !== client!.id ? refuse(403, 'FORBIDDEN', 'invalid_token', 'the access token was not issued to this client') : undefined,
+  'client.partner': ({ client }) =>
+    !client!.partner ? refuse(403, 'FORBIDDEN', 'unauthorized_client', 'userinfo is available to partner clients only') : undefined,
   scopes: scopesRequired(REQUIRED_SCOPES),
   consent: ({ grant }) =>
-    !grant.person.consented ? refuse(403, 'CONSENT_REQUIRED', 'access_denied', 'the user has not consented to share full name, e-mail and phone number', grant.person) : undefined,
+    !grant.person.consented
+      ? refuse(
+          403,
+          'CONSENT_REQUIRED',
+          'access_denied',
+          'the user has not consented to share full name, e-mail and phone number',
+          grant.person,
+        )
+      : undefined,
 });

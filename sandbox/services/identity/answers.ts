@@ -27,7 +27,13 @@ export interface Facts {
 
 export type UserinfoAnswer = Answer<Facts>;
 
-export const refuse = (status: number, code: string, oauthError: string, message: string, person?: Person): Refusal => ({ status, code, oauthError, message, person });
+export const refuse = (status: number, code: string, oauthError: string, message: string, person?: Person): Refusal => ({
+  status,
+  code,
+  oauthError,
+  message,
+  person,
+});
 
 export function refusalAnswer(rule: string, refusal: Refusal, headers: Record<string, string>): UserinfoAnswer {
   const challenge: Record<string, string> = refusal.status === 401 ? { 'www-authenticate': `Bearer error="${refusal.oauthError}"` } : {};

@@ -16,7 +16,8 @@ const profileClaims = (p: Person): Claims => ({
   birthdate: p.birthdate,
 });
 
-const phoneClaims = (p: Person): Claims => (p.phoneNumber === undefined ? {} : { phone_number: p.phoneNumber, phone_number_verified: p.phoneNumberVerified });
+const phoneClaims = (p: Person): Claims =>
+  p.phoneNumber === undefined ? {} : { phone_number: p.phoneNumber, phone_number_verified: p.phoneNumberVerified };
 
 const emailClaims = (p: Person): Claims => (p.email === undefined ? {} : { email: p.email, email_verified: p.emailVerified });
 

@@ -21,7 +21,8 @@ export const readForm = (request: Incoming): FormRead => ({ request, pairs: [...
 export const invalid = (status: number, code: string, message: string): Refusal => refuse(status, code, 'invalid_request', message);
 
 export const FORM_RULES = namedRules<(read: FormRead) => Refusal | undefined>()({
-  'body.form': ({ request }) => (request.contentType !== FORM ? invalid(415, 'UNSUPPORTED_MEDIA_TYPE', `the body must be ${FORM}`) : undefined),
+  'body.form': ({ request }) =>
+    request.contentType !== FORM ? invalid(415, 'UNSUPPORTED_MEDIA_TYPE', `the body must be ${FORM}`) : undefined,
   'form.once': ({ pairs }) => {
     const seen = new Set<string>();
     for (const [name] of pairs) {

@@ -49,7 +49,11 @@ export const service: SandboxService = {
 
   register(app, ctx: ServiceContext) {
     limitService(app, IDENTITY_LIMIT, (_seconds, request) =>
-      refusalAnswer('rate-limit', refuse(429, 'TOO_MANY_REQUESTS', 'temporarily_unavailable', `more than ${IDENTITY_LIMIT.requests} requests per second`), { 'x-request-id': requestIdOf(incomingOf(request)) }),
+      refusalAnswer(
+        'rate-limit',
+        refuse(429, 'TOO_MANY_REQUESTS', 'temporarily_unavailable', `more than ${IDENTITY_LIMIT.requests} requests per second`),
+        { 'x-request-id': requestIdOf(incomingOf(request)) },
+      ),
     );
     const modifiers = modifiersOf<UserinfoShape>([...identityFaults, ...identityLatitudes], ctx.faults, { rules: RULES, settings: {} });
     const handle = userinfoHandler({ rules: modifiers.rules, table: accessTable(ctx.credentials.identity) });

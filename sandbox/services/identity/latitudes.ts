@@ -18,12 +18,15 @@ const latitude = latitudesOf<UserinfoShape>('identity');
 
 const NOT_A_FIXED_LIST = 'The set of fields depends on the granted scopes and is not a fixed list.';
 const WITH_THE_FIELDS = '200 application/json with the fields of 2.2';
-const ERRORS_NOT_SHOWN = 'Error bodies and code values of the business-banking operations, and errors of the speech and userinfo calls: not shown.';
+const ERRORS_NOT_SHOWN =
+  'Error bodies and code values of the business-banking operations, and errors of the speech and userinfo calls: not shown.';
 
 const served = (a: UserinfoAnswer) => a.status === 200 && a.facts?.grant !== undefined;
 const refused = (a: UserinfoAnswer) => a.facts?.refusal !== undefined;
 /** An edit of the claims of a 200, with the grant they were served for. */
-const claims = (edit: (body: Node, grant: Grant) => Node | void) => ({ answer: editBody<UserinfoAnswer, Node>(served, (body, a) => edit(body, a.facts!.grant!)) });
+const claims = (edit: (body: Node, grant: Grant) => Node | void) => ({
+  answer: editBody<UserinfoAnswer, Node>(served, (body, a) => edit(body, a.facts!.grant!)),
+});
 const without = (body: Node, ...fields: string[]) => fields.forEach((f) => delete body[f]);
 
 /** The first person of tokens.people: the one the pool's latitudes change. */
@@ -64,7 +67,11 @@ export const identityLatitudes: ModifierLatitude<UserinfoShape>[] = [
   ),
   latitude(
     'idn-lat-verified-flags-absent',
-    ['email_verified | boolean | appears in a sample response', 'phone_number_verified | boolean | appears in a sample response', NOT_A_FIXED_LIST],
+    [
+      'email_verified | boolean | appears in a sample response',
+      'phone_number_verified | boolean | appears in a sample response',
+      NOT_A_FIXED_LIST,
+    ],
     'email_verified and phone_number_verified are never served',
     claims((body) => without(body, 'email_verified', 'phone_number_verified')),
   ),
@@ -110,7 +117,12 @@ export const identityLatitudes: ModifierLatitude<UserinfoShape>[] = [
     'idn-lat-refusal-plain-text',
     [ERRORS_NOT_SHOWN],
     'every refusal is a line of plain text (text/plain)',
-    { answer: (a) => (refused(a) ? { ...withHeader(a, 'content-type', 'text/plain; charset=utf-8'), body: `${a.status} ${a.facts!.refusal!.message}\n` } : a) },
+    {
+      answer: (a) =>
+        refused(a)
+          ? { ...withHeader(a, 'content-type', 'text/plain; charset=utf-8'), body: `${a.status} ${a.facts!.refusal!.message}\n` }
+          : a,
+    },
     'Part 7 shows no userinfo error body; part 4 makes the bodies it describes JSON, and this is not one of them.',
   ),
   latitude(
@@ -150,7 +162,15 @@ export const identityLatitudes: ModifierLatitude<UserinfoShape>[] = [
     'idn-lat-name-given-first',
     ['name | string | family name and given name'],
     'the combined name puts the given name first (Иван Петров), as a Western form writes it',
-    claims((body) => void (typeof body.name === 'string' && typeof body.given_name === 'string' && typeof body.family_name === 'string' && (body.name = `${body.given_name} ${body.family_name}`))),
+    claims(
+      (body) =>
+        void (
+          typeof body.name === 'string' &&
+          typeof body.given_name === 'string' &&
+          typeof body.family_name === 'string' &&
+          (body.name = `${body.given_name} ${body.family_name}`)
+        ),
+    ),
     '2.2 says what name is made of, not in which order its parts come.',
   ),
   latitude(
@@ -158,7 +178,7 @@ export const identityLatitudes: ModifierLatitude<UserinfoShape>[] = [
     ['gender | string | gender'],
     'gender is written as a one-letter code: M or F',
     claims((body) => void (typeof body.gender === 'string' && (body.gender = body.gender === 'female' ? 'F' : 'M'))),
-    '2.2 gives gender as a string and names no values (OpenID Connect\'s male and female are a convention, not the spec\'s).',
+    "2.2 gives gender as a string and names no values (OpenID Connect's male and female are a convention, not the spec's).",
   ),
   latitude(
     'idn-lat-client-refusal-400',
@@ -167,7 +187,9 @@ export const identityLatitudes: ModifierLatitude<UserinfoShape>[] = [
     {
       answer: (a) => {
         const r = a.facts?.refusal;
-        return r?.oauthError === 'invalid_client' && a.status === 401 ? refusalAnswer(a.refusedBy!, { ...r, status: 400 }, withoutHeader(a, 'www-authenticate').headers) : a;
+        return r?.oauthError === 'invalid_client' && a.status === 401
+          ? refusalAnswer(a.refusedBy!, { ...r, status: 400 }, withoutHeader(a, 'www-authenticate').headers)
+          : a;
       },
     },
     'Part 7 shows no userinfo error; RFC 6749 section 5.2 answers invalid_client with 400 unless the client authenticated through the Authorization header.',
@@ -177,7 +199,7 @@ export const identityLatitudes: ModifierLatitude<UserinfoShape>[] = [
     [ERRORS_NOT_SHOWN],
     'a 401 carries no WWW-Authenticate challenge',
     { answer: (a) => (a.status === 401 ? withoutHeader(a, 'www-authenticate') : a) },
-    'Part 7 shows no userinfo error; how a refusal is written (RFC 6750\'s challenge included) is not stated.',
+    "Part 7 shows no userinfo error; how a refusal is written (RFC 6750's challenge included) is not stated.",
   ),
   latitude(
     'idn-lat-refusal-problem-json',

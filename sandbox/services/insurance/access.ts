@@ -21,18 +21,29 @@ export interface Caller {
   limit: { allowed: boolean; limit: number; resetMs: number };
 }
 
-const lacking = (scope: string) => (caller: Caller): Refusal | undefined =>
-  caller.scopes && !caller.scopes.includes(scope) ? { status: 403, code: 'FORBIDDEN', message: `the token lacks the scope ${scope}` } : undefined;
+const lacking =
+  (scope: string) =>
+  (caller: Caller): Refusal | undefined =>
+    caller.scopes && !caller.scopes.includes(scope)
+      ? { status: 403, code: 'FORBIDDEN', message: `the token lacks the scope ${scope}` }
+      : undefined;
 
 /** The rules on the caller, in the order they are checked. */
 export const CALLER_RULES = namedRules<(caller: Caller) => Refusal | undefined>()({
   'rate-limit': ({ limit }) => {
     if (limit.allowed) return undefined;
     const seconds = String(Math.max(1, Math.ceil(limit.resetMs / 1000)));
-    return { status: 429, code: 'TOO_MANY_REQUESTS', message: `more than ${limit.limit} requests per second`, headers: { 'retry-after': seconds, 'x-ratelimit-reset': seconds } };
+    return {
+      status: 429,
+      code: 'TOO_MANY_REQUESTS',
+      message: `more than ${limit.limit} requests per second`,
+      headers: { 'retry-after': seconds, 'x-ratelimit-reset': seconds },
+    };
   },
-  'auth.bearer': ({ token }) => (token === undefined ? { status: 401, code: 'UNAUTHENTICATED', message: 'a bearer token is required' } : undefined),
-  'auth.known': ({ token, scopes }) => (token !== undefined && scopes === undefined ? { status: 401, code: 'UNAUTHENTICATED', message: 'the token is not valid' } : undefined),
+  'auth.bearer': ({ token }) =>
+    token === undefined ? { status: 401, code: 'UNAUTHENTICATED', message: 'a bearer token is required' } : undefined,
+  'auth.known': ({ token, scopes }) =>
+    token !== undefined && scopes === undefined ? { status: 401, code: 'UNAUTHENTICATED', message: 'the token is not valid' } : undefined,
   'auth.scope.interaction': lacking(INTERACTION),
   'auth.scope.data-transfer': lacking(DATA_TRANSFER),
   // X-Request-Id traces a request; it does not affect execution (4.4): no value, or none, is refused.

@@ -23,10 +23,20 @@ export interface Refusal {
 export const problem = (field: string, rule: string, message: string): Problem => ({ field, rule, message });
 
 /** 400: the request breaks spec 2.5 or 4.4. */
-export const invalid = (p: Problem): Refusal => ({ status: 400, code: 'VALIDATION_ERROR', message: `${p.field} ${p.message}`, details: [p] });
+export const invalid = (p: Problem): Refusal => ({
+  status: 400,
+  code: 'VALIDATION_ERROR',
+  message: `${p.field} ${p.message}`,
+  details: [p],
+});
 
 /** 422: well-formed data the sandbox cannot process. */
-export const unprocessable = (p: Problem): Refusal => ({ status: 422, code: 'UNPROCESSABLE', message: `${p.field} ${p.message}`, details: [p] });
+export const unprocessable = (p: Problem): Refusal => ({
+  status: 422,
+  code: 'UNPROCESSABLE',
+  message: `${p.field} ${p.message}`,
+  details: [p],
+});
 
 export const badRequest = (message: string): Refusal => ({ status: 400, code: 'BAD_REQUEST', message });
 

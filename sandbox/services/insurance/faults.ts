@@ -32,36 +32,85 @@ const crash = (message: string) => (answer: Answer) => refusalAnswer(answer.refu
 const created = (answer: Answer) => answer.status === 201;
 const contract = (edit: (contract: ContractRecord) => void) => ({ answer: editBody<Answer, ContractRecord>(created, edit) });
 /** An edit of every stored record in a 201, free to break the record's type (as the faults mean to). */
-const eachRecord = (edit: (record: Record<string, unknown>) => void) => contract((c) => c.surrender.forEach((r) => edit(r as unknown as Record<string, unknown>)));
+const eachRecord = (edit: (record: Record<string, unknown>) => void) =>
+  contract((c) => c.surrender.forEach((r) => edit(r as unknown as Record<string, unknown>)));
 const requestId = (request: Incoming) => request.headers['x-request-id'];
 const callerRule = (answer: Answer) => answer.refusedBy !== undefined && answer.refusedBy in CALLER_RULES;
 
 export const insuranceFaults = [
-  f('ins-contract-id-unbounded', ['INS-LIM-002'], 'contractId longer than 128 characters is accepted', { rules: { 'contractId.maxLength': never } }),
-  f('ins-contract-id-max-127', ['INS-LIM-001'], 'contractId of exactly 128 characters is rejected (off by one)', { rules: { 'contractId.maxLength': contractIdAtMost(127) } }),
+  f('ins-contract-id-unbounded', ['INS-LIM-002'], 'contractId longer than 128 characters is accepted', {
+    rules: { 'contractId.maxLength': never },
+  }),
+  f('ins-contract-id-max-127', ['INS-LIM-001'], 'contractId of exactly 128 characters is rejected (off by one)', {
+    rules: { 'contractId.maxLength': contractIdAtMost(127) },
+  }),
   f('ins-empty-surrender-accepted', ['INS-LIM-004'], 'an empty surrender array is accepted', { rules: { 'surrender.minItems': never } }),
-  f('ins-surrender-max-999', ['INS-LIM-003'], 'a surrender array of exactly 1000 items is rejected (off by one)', { rules: { 'surrender.maxItems': surrenderAtMost(999) } }),
+  f('ins-surrender-max-999', ['INS-LIM-003'], 'a surrender array of exactly 1000 items is rejected (off by one)', {
+    rules: { 'surrender.maxItems': surrenderAtMost(999) },
+  }),
   f('ins-surrender-unbounded', ['INS-LIM-004'], 'a surrender array of 1001 items is accepted', { rules: { 'surrender.maxItems': never } }),
   f('ins-currency-dkk-missing', ['INS-ENM-001'], 'DKK is missing from the currency enumeration', {
     rules: { 'surrender[].currency.enum': currencyIn(CURRENCIES.filter((c) => c !== 'DKK')) },
   }),
   f('ins-currency-any', ['INS-ENM-002'], 'any currency string is accepted', { rules: { 'surrender[].currency.enum': never } }),
-  f('ins-product-type-universal-missing', ['INS-ENM-003'], 'productType universal is rejected; only investment is known', { rules: { 'productType.enum': productTypeIn(['investment']) } }),
+  f('ins-product-type-universal-missing', ['INS-ENM-003'], 'productType universal is rejected; only investment is known', {
+    rules: { 'productType.enum': productTypeIn(['investment']) },
+  }),
   f('ins-product-type-any', ['INS-ENM-004'], 'any productType string is accepted', { rules: { 'productType.enum': never } }),
   f('ins-update-date-optional', ['INS-REQ-001'], 'updateDate may be left out', { rules: { 'updateDate.required': never } }),
-  f('ins-status-200', ['INS-RSP-001', 'INS-STA-001'], 'a stored request is answered 200 instead of 201', { answer: (a) => (created(a) ? { ...a, status: 200 } : a) }),
-  f('ins-record-percent-string', ['INS-RSP-001'], 'stored records carry surrenderPercent as a string, as a decimal column serialises', eachRecord((r) => void (r.surrenderPercent = String(r.surrenderPercent)))),
-  f('ins-record-id-string', ['INS-RSP-001'], 'stored record ids are strings, not integers', eachRecord((r) => void (r.id = String(r.id)))),
-  f('ins-value-rounded', ['INS-RSP-002'], 'surrenderValue is stored rounded to whole units', eachRecord((r) => void (r.surrenderValue = Math.round(r.surrenderValue as number)))),
-  f('ins-only-first-item-stored', ['INS-RSP-002'], 'only the first surrender item is stored', contract((c) => void (c.surrender = c.surrender.slice(0, 1)))),
-  f('ins-record-ids-repeat', ['INS-RSP-003'], 'all records of one request get the same id', contract((c) => c.surrender.forEach((r) => (r.id = c.surrender[0].id)))),
-  f('ins-created-after-updated', ['INS-RSP-003'], 'records are stamped createdAt after updatedAt', eachRecord((r) => void (r.createdAt = new Date(Date.parse(r.updatedAt as string) + 60_000).toISOString()))),
-  f('ins-no-rate-limit', ['INS-RAT-001'], 'the 20 requests per second limit is counted but not enforced', { rules: { 'rate-limit': never } }),
+  f('ins-status-200', ['INS-RSP-001', 'INS-STA-001'], 'a stored request is answered 200 instead of 201', {
+    answer: (a) => (created(a) ? { ...a, status: 200 } : a),
+  }),
+  f(
+    'ins-record-percent-string',
+    ['INS-RSP-001'],
+    'stored records carry surrenderPercent as a string, as a decimal column serialises',
+    eachRecord((r) => void (r.surrenderPercent = String(r.surrenderPercent))),
+  ),
+  f(
+    'ins-record-id-string',
+    ['INS-RSP-001'],
+    'stored record ids are strings, not integers',
+    eachRecord((r) => void (r.id = String(r.id))),
+  ),
+  f(
+    'ins-value-rounded',
+    ['INS-RSP-002'],
+    'surrenderValue is stored rounded to whole units',
+    eachRecord((r) => void (r.surrenderValue = Math.round(r.surrenderValue as number))),
+  ),
+  f(
+    'ins-only-first-item-stored',
+    ['INS-RSP-002'],
+    'only the first surrender item is stored',
+    contract((c) => void (c.surrender = c.surrender.slice(0, 1))),
+  ),
+  f(
+    'ins-record-ids-repeat',
+    ['INS-RSP-003'],
+    'all records of one request get the same id',
+    contract((c) => c.surrender.forEach((r) => (r.id = c.surrender[0].id))),
+  ),
+  f(
+    'ins-created-after-updated',
+    ['INS-RSP-003'],
+    'records are stamped createdAt after updatedAt',
+    eachRecord((r) => void (r.createdAt = new Date(Date.parse(r.updatedAt as string) + 60_000).toISOString())),
+  ),
+  f('ins-no-rate-limit', ['INS-RAT-001'], 'the 20 requests per second limit is counted but not enforced', {
+    rules: { 'rate-limit': never },
+  }),
   f('ins-rate-limit-too-strict', ['INS-RAT-002'], 'the limit is enforced at 5 requests per second', { settings: { perSecond: 5 } }),
   f('ins-no-auth', ['INS-AUT-001'], 'a request without credentials is served', { rules: { 'auth.bearer': never } }),
-  f('ins-bad-token-403', ['INS-AUT-002'], 'an invalid token is answered 403 instead of 401', { answer: onRefusal('auth.known', (a) => ({ ...a, status: 403 })) }),
-  f('ins-scope-not-checked', ['INS-AUT-003'], 'a token without the partner scopes is served', { rules: { 'auth.scope.interaction': never, 'auth.scope.data-transfer': never } }),
-  f('ins-period-order-unchecked', ['INS-SEM-001'], 'calcPeriodFrom after calcPeriodTo is accepted', { rules: { 'surrender[].periodOrder': never } }),
+  f('ins-bad-token-403', ['INS-AUT-002'], 'an invalid token is answered 403 instead of 401', {
+    answer: onRefusal('auth.known', (a) => ({ ...a, status: 403 })),
+  }),
+  f('ins-scope-not-checked', ['INS-AUT-003'], 'a token without the partner scopes is served', {
+    rules: { 'auth.scope.interaction': never, 'auth.scope.data-transfer': never },
+  }),
+  f('ins-period-order-unchecked', ['INS-SEM-001'], 'calcPeriodFrom after calcPeriodTo is accepted', {
+    rules: { 'surrender[].periodOrder': never },
+  }),
   f('ins-request-id-replays', ['INS-HDR-001'], 'X-Request-Id is used as an idempotency key: a repeated id replays the earlier answer', {
     // Behind the checks of the caller, as an idempotency cache would be: a served answer is kept by its id.
     answer: (a, request, earlier) => {
@@ -73,10 +122,17 @@ export const insuranceFaults = [
       return a;
     },
   }),
-  f('ins-malformed-json-500', ['INS-ERR-001'], 'a malformed JSON body crashes the handler (500)', { answer: onRefusal('body.json', crash('internal error')) }),
-  f('ins-text-plain-500', ['INS-ERR-002'], 'a text/plain body crashes the handler (500)', { answer: onRefusal('body.content-type', crash('unexpected body')) }),
+  f('ins-malformed-json-500', ['INS-ERR-001'], 'a malformed JSON body crashes the handler (500)', {
+    answer: onRefusal('body.json', crash('internal error')),
+  }),
+  f('ins-text-plain-500', ['INS-ERR-002'], 'a text/plain body crashes the handler (500)', {
+    answer: onRefusal('body.content-type', crash('unexpected body')),
+  }),
   f('ins-huge-number-500', ['INS-ERR-003'], 'an out-of-range number crashes the handler (500)', {
-    rules: { 'body.json': (read: BodyRead): Refusal | undefined => BODY_RULES['body.json'](read) ?? (HUGE_NUMBER.test(read.request.text) ? internalError('number out of range') : undefined) },
+    rules: {
+      'body.json': (read: BodyRead): Refusal | undefined =>
+        BODY_RULES['body.json'](read) ?? (HUGE_NUMBER.test(read.request.text) ? internalError('number out of range') : undefined),
+    },
   }),
   f('ins-lenient-dates', ['INS-TYP-002'], 'impossible calendar dates such as 2024-02-30 roll over and are accepted', {
     rules: {
@@ -106,13 +162,27 @@ export const insuranceFaults = [
       if (body.contractId !== undefined && typeof body.contractId !== 'string') body.contractId = String(body.contractId);
     }),
   }),
-  f('ins-interaction-scope-not-checked', ['INS-AUT-004'], 'a token with the data-transfer scope but not the interaction scope is served', { rules: { 'auth.scope.interaction': never } }),
-  f('ins-data-transfer-scope-not-checked', ['INS-AUT-004'], 'a token with the interaction scope but not the data-transfer scope is served', { rules: { 'auth.scope.data-transfer': never } }),
+  f('ins-interaction-scope-not-checked', ['INS-AUT-004'], 'a token with the data-transfer scope but not the interaction scope is served', {
+    rules: { 'auth.scope.interaction': never },
+  }),
+  f(
+    'ins-data-transfer-scope-not-checked',
+    ['INS-AUT-004'],
+    'a token with the interaction scope but not the data-transfer scope is served',
+    { rules: { 'auth.scope.data-transfer': never } },
+  ),
   f('ins-request-id-required', ['INS-HDR-002'], 'a request without X-Request-Id is refused with 400', {
-    rules: { 'request-id': ({ request }) => (requestId(request) === undefined ? badRequest('the X-Request-Id header is required') : undefined) },
+    rules: {
+      'request-id': ({ request }) => (requestId(request) === undefined ? badRequest('the X-Request-Id header is required') : undefined),
+    },
   }),
   f('ins-request-id-uuid-enforced', ['INS-HDR-003'], 'a request whose X-Request-Id is not a UUID is refused with 400', {
-    rules: { 'request-id': ({ request }) => (typeof requestId(request) === 'string' && !UUID.test(requestId(request) as string) ? badRequest('X-Request-Id must be a UUID') : undefined) },
+    rules: {
+      'request-id': ({ request }) =>
+        typeof requestId(request) === 'string' && !UUID.test(requestId(request) as string)
+          ? badRequest('X-Request-Id must be a UUID')
+          : undefined,
+    },
   }),
   f('ins-error-text-plain', ['INS-CTY-001'], 'refusals of bad requests (400, 422) carry their JSON body labelled text/plain', {
     answer: (a) => (a.status === 400 || a.status === 422 ? withHeader(a, 'content-type', 'text/plain; charset=utf-8') : a),

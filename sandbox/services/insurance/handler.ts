@@ -38,7 +38,12 @@ export function surrenderHandler({ rules, settings, tokens, providerName }: Surr
       'x-ratelimit-limit': String(settings.perSecond),
       'x-ratelimit-remaining': String(verdict.remaining),
     };
-    const caller: Caller = { request, token, scopes: token === undefined ? undefined : tokens.get(token), limit: { ...verdict, limit: settings.perSecond } };
+    const caller: Caller = {
+      request,
+      token,
+      scopes: token === undefined ? undefined : tokens.get(token),
+      limit: { ...verdict, limit: settings.perSecond },
+    };
     const denied = firstFound(rules, CALLER_RULES, caller);
     if (denied) return refusalAnswer(denied.rule, denied.found, headers);
 

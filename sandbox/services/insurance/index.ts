@@ -42,7 +42,10 @@ export const service: SandboxService = {
 
   register(app, ctx: ServiceContext) {
     const { credentials } = ctx;
-    const modifiers = modifiersOf<SurrenderShape>([...insuranceFaults, ...insuranceLatitudes], ctx.faults, { rules: RULES, settings: SETTINGS });
+    const modifiers = modifiersOf<SurrenderShape>([...insuranceFaults, ...insuranceLatitudes], ctx.faults, {
+      rules: RULES,
+      settings: SETTINGS,
+    });
     const tokens = new Map<string, readonly string[]>([
       [credentials.insurance.token, PARTNER_SCOPES],
       ...poolTokens(credentials.insurance).map((token): [string, readonly string[]] => [token, PARTNER_SCOPES]),
@@ -50,7 +53,12 @@ export const service: SandboxService = {
       [credentials.insurance.tokenWithoutInteractionScope, ['profile', DATA_TRANSFER]],
       [credentials.insurance.tokenWithoutDataTransferScope, ['profile', INTERACTION]],
     ]);
-    const handle = surrenderHandler({ rules: modifiers.rules, settings: modifiers.settings, tokens, providerName: credentials.insurance.providerName });
+    const handle = surrenderHandler({
+      rules: modifiers.rules,
+      settings: modifiers.settings,
+      tokens,
+      providerName: credentials.insurance.providerName,
+    });
     app.post(SURRENDER_PATH, route(modifiers, handle));
   },
 
@@ -69,4 +77,3 @@ export const service: SandboxService = {
     };
   },
 };
-

@@ -19,44 +19,59 @@ type Node = Record<string, unknown>;
 const isObject = (v: unknown): v is Node => isJsonObject<Node>(v);
 
 export const BODY_RULES = namedRules<(read: BodyRead) => Refusal | undefined>()({
-  'body.content-type': ({ request }) => (request.contentType !== 'application/json' ? badRequest('the body must be application/json') : undefined),
+  'body.content-type': ({ request }) =>
+    request.contentType !== 'application/json' ? badRequest('the body must be application/json') : undefined,
   'body.json': ({ json }) => ('error' in json ? badRequest(`the body is not valid JSON: ${json.error}`) : undefined),
-  'body.object': ({ json }) => ('value' in json && !isObject(json.value) ? invalid(problem('(body)', 'type', 'must be a JSON object')) : undefined),
+  'body.object': ({ json }) =>
+    'value' in json && !isObject(json.value) ? invalid(problem('(body)', 'type', 'must be a JSON object')) : undefined,
 });
 
 type ShapeRule = (body: Node) => Problem | undefined;
 
 /** A rule on one field of the body, broken when `broken` says so of a value that is there. */
-export const onField = (key: string, rule: string, message: string, broken: (value: unknown) => boolean): ShapeRule => (body) =>
-  body[key] !== undefined && broken(body[key]) ? problem(key, rule, message) : undefined;
+export const onField =
+  (key: string, rule: string, message: string, broken: (value: unknown) => boolean): ShapeRule =>
+  (body) =>
+    body[key] !== undefined && broken(body[key]) ? problem(key, rule, message) : undefined;
 
-const required = (key: string): ShapeRule => (body) => (body[key] === undefined ? problem(key, 'required', 'is required') : undefined);
+const required =
+  (key: string): ShapeRule =>
+  (body) =>
+    body[key] === undefined ? problem(key, 'required', 'is required') : undefined;
 
 /** A rule on every surrender item that is an object; the first item that breaks it is reported. */
-export const onItems = (check: (item: Node, at: string) => Problem | undefined): ShapeRule => (body) => {
-  const items = Array.isArray(body.surrender) ? body.surrender : [];
-  for (let i = 0; i < items.length; i++) {
-    const found = isObject(items[i]) ? check(items[i] as Node, `surrender[${i}]`) : undefined;
-    if (found) return found;
-  }
-  return undefined;
-};
+export const onItems =
+  (check: (item: Node, at: string) => Problem | undefined): ShapeRule =>
+  (body) => {
+    const items = Array.isArray(body.surrender) ? body.surrender : [];
+    for (let i = 0; i < items.length; i++) {
+      const found = isObject(items[i]) ? check(items[i] as Node, `surrender[${i}]`) : undefined;
+      if (found) return found;
+    }
+    return undefined;
+  };
 
 /** A rule on one field of every surrender item, broken when `broken` says so of a value that is there. */
 export const onItemField = (key: string, rule: string, message: string, broken: (value: unknown) => boolean): ShapeRule =>
   onItems((item, at) => (item[key] !== undefined && broken(item[key]) ? problem(`${at}.${key}`, rule, message) : undefined));
 
-const itemRequired = (key: string): ShapeRule => onItems((item, at) => (item[key] === undefined ? problem(`${at}.${key}`, 'required', 'is required') : undefined));
+const itemRequired = (key: string): ShapeRule =>
+  onItems((item, at) => (item[key] === undefined ? problem(`${at}.${key}`, 'required', 'is required') : undefined));
 const characters = (v: unknown) => [...String(v)].length;
 const notFinite = (v: unknown) => typeof v !== 'number' || !Number.isFinite(v);
 
-export const contractIdAtMost = (max: number) => onField('contractId', 'maxLength', `must be at most ${max} characters`, (v) => characters(v) > max);
-export const productTypeIn = (types: string[]) => onField('productType', 'enum', `must be one of ${types.join(', ')}`, (v) => !types.includes(v as string));
-export const surrenderAtMost = (max: number) => onField('surrender', 'maxItems', `must have at most ${max} items`, (v) => (v as unknown[]).length > max);
-export const currencyIn = (codes: string[]) => onItemField('currency', 'enum', `must be one of ${codes.join(', ')}`, (v) => !codes.includes(v as string));
+export const contractIdAtMost = (max: number) =>
+  onField('contractId', 'maxLength', `must be at most ${max} characters`, (v) => characters(v) > max);
+export const productTypeIn = (types: string[]) =>
+  onField('productType', 'enum', `must be one of ${types.join(', ')}`, (v) => !types.includes(v as string));
+export const surrenderAtMost = (max: number) =>
+  onField('surrender', 'maxItems', `must have at most ${max} items`, (v) => (v as unknown[]).length > max);
+export const currencyIn = (codes: string[]) =>
+  onItemField('currency', 'enum', `must be one of ${codes.join(', ')}`, (v) => !codes.includes(v as string));
 export const periodDate = (key: 'calcPeriodFrom' | 'calcPeriodTo', isDate: (v: string) => boolean) =>
   onItemField(key, 'format', 'must be a date yyyy-mm-dd', (v) => typeof v !== 'string' || !isDate(v));
-export const updateDateFormat = (isDate: (v: string) => boolean) => onField('updateDate', 'format', 'must be an RFC 3339 date-time', (v) => typeof v !== 'string' || !isDate(v));
+export const updateDateFormat = (isDate: (v: string) => boolean) =>
+  onField('updateDate', 'format', 'must be an RFC 3339 date-time', (v) => typeof v !== 'string' || !isDate(v));
 export const finiteNumber = (key: 'surrenderPercent' | 'surrenderValue', alsoAccepted: (v: unknown) => boolean = () => false) =>
   onItemField(key, 'type', 'must be a finite number', (v) => notFinite(v) && !alsoAccepted(v));
 
@@ -96,11 +111,15 @@ export const SHAPE_RULES = namedRules<ShapeRule>()({
 /** 422: data the sandbox cannot process: periods out of order, percent outside 0..100, a negative value. */
 export const PROCESSING_RULES = namedRules<ShapeRule>()({
   'surrender[].periodOrder': onItems((item, at) =>
-    (item.calcPeriodFrom as string) > (item.calcPeriodTo as string) ? problem(`${at}.calcPeriodFrom`, 'periodOrder', 'must not be after calcPeriodTo') : undefined,
+    (item.calcPeriodFrom as string) > (item.calcPeriodTo as string)
+      ? problem(`${at}.calcPeriodFrom`, 'periodOrder', 'must not be after calcPeriodTo')
+      : undefined,
   ),
   'surrender[].surrenderPercent.range': onItems((item, at) => {
     const percent = item.surrenderPercent as number;
     return percent < 0 || percent > 100 ? problem(`${at}.surrenderPercent`, 'range', 'must be between 0 and 100') : undefined;
   }),
-  'surrender[].surrenderValue.range': onItems((item, at) => ((item.surrenderValue as number) < 0 ? problem(`${at}.surrenderValue`, 'range', 'must not be negative') : undefined)),
+  'surrender[].surrenderValue.range': onItems((item, at) =>
+    (item.surrenderValue as number) < 0 ? problem(`${at}.surrenderValue`, 'range', 'must not be negative') : undefined,
+  ),
 });

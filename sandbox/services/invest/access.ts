@@ -37,5 +37,6 @@ export interface Reading {
 
 export const ACCOUNT_RULES = namedRules<(reading: Reading) => Rejection | undefined>()({
   'account.known': ({ account }) => (account === undefined ? NOT_FOUND : undefined),
-  'account.owner': ({ account, owner }) => (owner !== undefined && account !== undefined && account.owner !== owner ? FORBIDDEN : undefined),
+  'account.owner': ({ account, owner }) =>
+    owner !== undefined && account !== undefined && account.owner !== owner ? FORBIDDEN : undefined,
 });

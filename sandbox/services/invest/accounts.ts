@@ -55,8 +55,24 @@ interface Template {
 const CATALOG: Record<string, Template> = {
   SBER: { figi: 'BBG004730N88', ticker: 'SBER', instrumentType: 'share', currency: 'rub', lot: 10, price: [250, 320, 2] },
   GAZP: { figi: 'BBG004730RP0', ticker: 'GAZP', instrumentType: 'share', currency: 'rub', lot: 10, price: [120, 180, 2] },
-  OFZ: { figi: 'BBG00XH4W3N3', ticker: 'SU26238RMFS4', instrumentType: 'bond', currency: 'rub', lot: 1, price: [560, 990, 4], nkd: [0, 40] },
-  EUROBOND: { figi: 'BBG00Z3SHRX6', ticker: 'RU000A1043Z7', instrumentType: 'bond', currency: 'usd', lot: 1, price: [80, 105, 9], nkd: [0, 3] },
+  OFZ: {
+    figi: 'BBG00XH4W3N3',
+    ticker: 'SU26238RMFS4',
+    instrumentType: 'bond',
+    currency: 'rub',
+    lot: 1,
+    price: [560, 990, 4],
+    nkd: [0, 40],
+  },
+  EUROBOND: {
+    figi: 'BBG00Z3SHRX6',
+    ticker: 'RU000A1043Z7',
+    instrumentType: 'bond',
+    currency: 'usd',
+    lot: 1,
+    price: [80, 105, 9],
+    nkd: [0, 3],
+  },
   TMOS: { figi: 'TCS60A101X76', ticker: 'TMOS', instrumentType: 'etf', currency: 'rub', lot: 1, price: [5, 8, 4] },
   RUB: { figi: 'RUB000UTSTOM', ticker: 'RUB000UTSTOM', instrumentType: 'currency', currency: 'rub', lot: 1, price: [1, 1, 0] },
   USD: { figi: 'BBG0013HGFT4', ticker: 'USD000UTSTOM', instrumentType: 'currency', currency: 'usd', lot: 1, price: [1, 1, 0] },
@@ -172,7 +188,14 @@ export function developmentAccounts(tokens: { main: string; other: string; burst
       ],
     },
     { id: ACCOUNT_IDS.empty, owner: tokens.main, holdings: [] },
-    { id: ACCOUNT_IDS.otherUser, owner: tokens.other, holdings: [['SBER', '10'], ['RUB', '1000']] },
+    {
+      id: ACCOUNT_IDS.otherUser,
+      owner: tokens.other,
+      holdings: [
+        ['SBER', '10'],
+        ['RUB', '1000'],
+      ],
+    },
     { id: ACCOUNT_IDS.burst, owner: tokens.burst, holdings: [['RUB', '1']] },
   ];
   return new Map(plans.map((p) => [p.id, build(p, now)]));

@@ -21,7 +21,12 @@ export interface Served {
 
 export type PortfolioAnswer = Answer<Served>;
 
-export const reject = (status: number, code: number, message: string, description: number): Rejection => ({ status, code, message, description });
+export const reject = (status: number, code: number, message: string, description: number): Rejection => ({
+  status,
+  code,
+  message,
+  description,
+});
 
 export const UNAUTHENTICATED = reject(401, 16, 'Authentication token is missing or invalid', 40003);
 export const FORBIDDEN = reject(403, 7, 'Insufficient privileges', 40002);

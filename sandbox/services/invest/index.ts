@@ -31,9 +31,18 @@ export const service: SandboxService = {
   prefix: INVEST_PREFIX,
 
   register(app, ctx: ServiceContext) {
-    const tokens = { main: ctx.credentials.invest.token, other: ctx.credentials.invest.tokenWithoutAccess, burst: ctx.credentials.invest.burstToken };
+    const tokens = {
+      main: ctx.credentials.invest.token,
+      other: ctx.credentials.invest.tokenWithoutAccess,
+      burst: ctx.credentials.invest.burstToken,
+    };
     const modifiers = modifiersOf<PortfolioShape>([...investFaults, ...investLatitudes], ctx.faults, { rules: RULES, settings: SETTINGS });
-    const handle = portfolioHandler({ rules: modifiers.rules, settings: modifiers.settings, tokens: Object.values(tokens), accounts: developmentAccounts(tokens) });
+    const handle = portfolioHandler({
+      rules: modifiers.rules,
+      settings: modifiers.settings,
+      tokens: Object.values(tokens),
+      accounts: developmentAccounts(tokens),
+    });
     app.post(PORTFOLIO_PATH, route(modifiers, handle));
   },
 

@@ -28,13 +28,17 @@ export const readBody = (request: Incoming): BodyRead => readJsonBody(request, r
 
 export const BODY_RULES = namedRules<(read: BodyRead) => Rejection | undefined>()({
   'body.content-type': ({ request: { contentType } }) =>
-    contentType !== 'application/json' ? reject(415, 3, `unsupported content type "${contentType || '(none)'}": send application/json`, UNPARSABLE) : undefined,
+    contentType !== 'application/json'
+      ? reject(415, 3, `unsupported content type "${contentType || '(none)'}": send application/json`, UNPARSABLE)
+      : undefined,
   'body.json': ({ json }) => ('error' in json ? reject(400, 3, `the body is not valid JSON: ${json.error}`, UNPARSABLE) : undefined),
-  'body.object': ({ json }) => ('value' in json && !isObject(json.value) ? reject(400, 3, 'the body must be a JSON object', UNPARSABLE) : undefined),
+  'body.object': ({ json }) =>
+    'value' in json && !isObject(json.value) ? reject(400, 3, 'the body must be a JSON object', UNPARSABLE) : undefined,
 });
 
 export const QUERY_RULES = namedRules<(body: Node) => Rejection | undefined>()({
-  'accountId.required': ({ accountId }) => (absent(accountId) || accountId === '' ? reject(400, 3, 'Missing parameter: `account_id`', 30021) : undefined),
+  'accountId.required': ({ accountId }) =>
+    absent(accountId) || accountId === '' ? reject(400, 3, 'Missing parameter: `account_id`', 30021) : undefined,
   'accountId.type': ({ accountId }) => (typeof accountId !== 'string' ? reject(400, 3, '`account_id` is invalid', 30022) : undefined),
   'currency.enum': ({ currency }) =>
     !absent(currency) && !(typeof currency === 'string' && Object.hasOwn(CURRENCIES, currency))

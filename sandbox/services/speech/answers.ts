@@ -5,7 +5,13 @@
  */
 import { jsonAnswer, type Answer } from '../../exchange.ts';
 
-const GRPC_CODES: Record<number, [number, string]> = { 400: [3, 'INVALID_ARGUMENT'], 401: [16, 'UNAUTHENTICATED'], 403: [7, 'PERMISSION_DENIED'], 413: [8, 'RESOURCE_EXHAUSTED'], 429: [8, 'RESOURCE_EXHAUSTED'] };
+const GRPC_CODES: Record<number, [number, string]> = {
+  400: [3, 'INVALID_ARGUMENT'],
+  401: [16, 'UNAUTHENTICATED'],
+  403: [7, 'PERMISSION_DENIED'],
+  413: [8, 'RESOURCE_EXHAUSTED'],
+  429: [8, 'RESOURCE_EXHAUSTED'],
+};
 const grpcOf = (status: number): [number, string] => GRPC_CODES[status] ?? [2, 'UNKNOWN'];
 
 /** Why an answer is an error, for the faults that write it another way. Never sent. */

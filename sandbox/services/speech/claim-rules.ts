@@ -74,11 +74,14 @@ export const CLAIM_RULES = namedRules<(presented: Presented) => Reason>()({
   },
   'exp.type': timeType('exp'),
   'exp.required': ({ claims }) => (claims.exp === undefined ? 'the token has no exp' : undefined),
-  'exp.expiry': ({ claims, now }) => (claims.exp !== undefined && now > Number(claims.exp) + LEEWAY_SECONDS ? 'the token has expired' : undefined),
+  'exp.expiry': ({ claims, now }) =>
+    claims.exp !== undefined && now > Number(claims.exp) + LEEWAY_SECONDS ? 'the token has expired' : undefined,
   'nbf.type': timeType('nbf'),
-  'nbf.window': ({ claims, now }) => (claims.nbf !== undefined && now < Number(claims.nbf) - LEEWAY_SECONDS ? 'the token is not valid yet (nbf)' : undefined),
+  'nbf.window': ({ claims, now }) =>
+    claims.nbf !== undefined && now < Number(claims.nbf) - LEEWAY_SECONDS ? 'the token is not valid yet (nbf)' : undefined,
   'iat.type': timeType('iat'),
-  'iat.future': ({ claims, now }) => (claims.iat !== undefined && Number(claims.iat) > now + LEEWAY_SECONDS ? 'the token is issued in the future (iat)' : undefined),
+  'iat.future': ({ claims, now }) =>
+    claims.iat !== undefined && Number(claims.iat) > now + LEEWAY_SECONDS ? 'the token is issued in the future (iat)' : undefined,
   aud: audienceRule(oneOf((aud) => aud === AUDIENCE)),
   'x-content-sha256': bodyHashRule(),
 });

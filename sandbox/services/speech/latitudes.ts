@@ -15,7 +15,8 @@ import { isTokenRule } from './verify.ts';
 
 const latitude = latitudesOf<SpeechShape>('speech');
 
-const ERRORS_NOT_SHOWN = 'Error bodies and code values of the business-banking operations, and errors of the speech and userinfo calls: not shown.';
+const ERRORS_NOT_SHOWN =
+  'Error bodies and code values of the business-banking operations, and errors of the speech and userinfo calls: not shown.';
 const AUD = 'aud | string | service or set of services the token is meant for';
 const HASH = 'x-content-sha256 | string, base16 (hex) | SHA-256 hash of the request';
 const EXP = 'exp | integer, Unix time | after this time the token is invalid';
@@ -41,14 +42,20 @@ function audioOf(call: SpeechCall): string | undefined {
 }
 
 /** Every service name an aud holds: arrays at any depth, and a string of names separated by spaces or commas. */
-const namesIn = (aud: unknown): unknown[] => (Array.isArray(aud) ? aud.flatMap(namesIn) : typeof aud === 'string' ? aud.split(/[\s,]+/) : [aud]);
+const namesIn = (aud: unknown): unknown[] =>
+  Array.isArray(aud) ? aud.flatMap(namesIn) : typeof aud === 'string' ? aud.split(/[\s,]+/) : [aud];
 
 export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
   latitude(
     'spe-lat-bad-token-403',
     [ERRORS_NOT_SHOWN],
     'a token that is sent but does not verify is refused 403 Forbidden; only a call without a token gets 401',
-    { answer: (a, call) => (isTokenRule(a.refusedBy) && a.status === 401 && a.refusedBy !== 'authorization.present' && call.headers.authorization ? errorAnswer(403, a.facts!.reason, a.refusedBy!) : a) },
+    {
+      answer: (a, call) =>
+        isTokenRule(a.refusedBy) && a.status === 401 && a.refusedBy !== 'authorization.present' && call.headers.authorization
+          ? errorAnswer(403, a.facts!.reason, a.refusedBy!)
+          : a,
+    },
     'Part 7 shows no speech error, so no status is fixed for a refused token; 403 is how many gateways answer a credential that does not verify.',
   ),
   latitude(
@@ -62,7 +69,12 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
     'spe-lat-refusal-plain-text',
     [ERRORS_NOT_SHOWN],
     'every refusal is a line of plain text (text/plain), as a gateway in front of the service writes it',
-    { answer: (a) => (refusal(a) ? { ...withHeader(a, 'content-type', 'text/plain; charset=utf-8'), body: `${a.status} ${a.facts?.reason ?? 'refused'}\n` } : a) },
+    {
+      answer: (a) =>
+        refusal(a)
+          ? { ...withHeader(a, 'content-type', 'text/plain; charset=utf-8'), body: `${a.status} ${a.facts?.reason ?? 'refused'}\n` }
+          : a,
+    },
     'Part 7 shows no speech error body; part 4 makes the bodies it describes JSON, and this is not one of them.',
   ),
   latitude(
@@ -72,16 +84,22 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
     {
       answer: (a, call) => {
         const audio = call.kind === 'recognize' && a.status === 200 ? audioOf(call) : undefined;
-        return audio !== undefined && Buffer.from(audio, 'base64').length < SHORTEST_AUDIO_BYTES ? errorAnswer(400, 'the audio is shorter than 100 ms', 'audio.length') : a;
+        return audio !== undefined && Buffer.from(audio, 'base64').length < SHORTEST_AUDIO_BYTES
+          ? errorAnswer(400, 'the audio is shorter than 100 ms', 'audio.length')
+          : a;
       },
     },
-    'The spec shows the call\'s headers, not its body: what the recognizer accepts as audio is the service\'s own, so a call with a good token may be refused for its audio.',
+    "The spec shows the call's headers, not its body: what the recognizer accepts as audio is the service's own, so a call with a good token may be refused for its audio.",
   ),
   latitude(
     'spe-lat-hash-in-array',
     [HASH],
     'a lenient verifier: x-content-sha256 given as an array that holds the one right hash is taken as that hash',
-    { rules: { 'x-content-sha256': bodyHashRule({ textOf: (claimed) => (Array.isArray(claimed) && claimed.length === 1 ? claimed[0] : claimed) }) } },
+    {
+      rules: {
+        'x-content-sha256': bodyHashRule({ textOf: (claimed) => (Array.isArray(claimed) && claimed.length === 1 ? claimed[0] : claimed) }),
+      },
+    },
     '2.1 gives the type of the claim a client writes; a service that reads the one hash out of an array still binds the token to the body.',
   ),
   latitude(
@@ -97,9 +115,12 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
     'no clock leeway: a token is refused from the second after exp, before nbf, and when issued (iat) after now',
     {
       rules: {
-        'exp.expiry': ({ claims, now }: Presented) => (claims.exp !== undefined && now > Number(claims.exp) ? 'the token has expired' : undefined),
-        'nbf.window': ({ claims, now }: Presented) => (claims.nbf !== undefined && now < Number(claims.nbf) ? 'the token is not valid yet (nbf)' : undefined),
-        'iat.future': ({ claims, now }: Presented) => (claims.iat !== undefined && Number(claims.iat) > now ? 'the token is issued in the future (iat)' : undefined),
+        'exp.expiry': ({ claims, now }: Presented) =>
+          claims.exp !== undefined && now > Number(claims.exp) ? 'the token has expired' : undefined,
+        'nbf.window': ({ claims, now }: Presented) =>
+          claims.nbf !== undefined && now < Number(claims.nbf) ? 'the token is not valid yet (nbf)' : undefined,
+        'iat.future': ({ claims, now }: Presented) =>
+          claims.iat !== undefined && Number(claims.iat) > now ? 'the token is issued in the future (iat)' : undefined,
       },
     },
     'The spec states no leeway; none at all is its most literal reading.',
@@ -111,7 +132,8 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
     {
       rules: {
         'header.kid': never,
-        'key.lookup': (keys: ReadonlyMap<string, Buffer>, kid: unknown) => (kid === undefined && keys.size === 1 ? [...keys.values()][0] : LOOKUP_RULES['key.lookup'](keys, kid)),
+        'key.lookup': (keys: ReadonlyMap<string, Buffer>, kid: unknown) =>
+          kid === undefined && keys.size === 1 ? [...keys.values()][0] : LOOKUP_RULES['key.lookup'](keys, kid),
       },
     },
     '2.1 has the client write kid; it does not say that a service refuses a token without one, and the signature still binds the token to the one secret.',
@@ -122,9 +144,14 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
     'a wide clock leeway: exp, nbf and iat are judged with five minutes of tolerance for the clocks of client and service',
     {
       rules: {
-        'exp.expiry': ({ claims, now }: Presented) => (claims.exp !== undefined && now > Number(claims.exp) + WIDE_LEEWAY_SECONDS ? 'the token has expired' : undefined),
-        'nbf.window': ({ claims, now }: Presented) => (claims.nbf !== undefined && now < Number(claims.nbf) - WIDE_LEEWAY_SECONDS ? 'the token is not valid yet (nbf)' : undefined),
-        'iat.future': ({ claims, now }: Presented) => (claims.iat !== undefined && Number(claims.iat) > now + WIDE_LEEWAY_SECONDS ? 'the token is issued in the future (iat)' : undefined),
+        'exp.expiry': ({ claims, now }: Presented) =>
+          claims.exp !== undefined && now > Number(claims.exp) + WIDE_LEEWAY_SECONDS ? 'the token has expired' : undefined,
+        'nbf.window': ({ claims, now }: Presented) =>
+          claims.nbf !== undefined && now < Number(claims.nbf) - WIDE_LEEWAY_SECONDS ? 'the token is not valid yet (nbf)' : undefined,
+        'iat.future': ({ claims, now }: Presented) =>
+          claims.iat !== undefined && Number(claims.iat) > now + WIDE_LEEWAY_SECONDS
+            ? 'the token is issued in the future (iat)'
+            : undefined,
       },
     },
     'The spec states no leeway, and two machines never share one clock; five minutes is the default skew of common JWT libraries. A token an hour out of its window is still refused.',
@@ -171,12 +198,17 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
     {
       answer: (a) => {
         if (a.status !== 200 || a.refusedBy !== undefined) return a;
-        const results = ((a.body as { results?: Array<{ alternatives?: Array<{ transcript?: string; confidence?: number }>; end_time?: string }> } | undefined)?.results ?? []);
+        const results =
+          (
+            a.body as
+              | { results?: Array<{ alternatives?: Array<{ transcript?: string; confidence?: number }>; end_time?: string }> }
+              | undefined
+          )?.results ?? [];
         const best = results[0]?.alternatives?.[0];
         return { ...a, body: { text: best?.transcript ?? '', confidence: best?.confidence ?? 0, duration: results[0]?.end_time ?? '0s' } };
       },
     },
-    'The spec shows the recognize call\'s headers only; what a recognition answers is the service\'s own (the vendor\'s RecognizeResponse is SPE-RSP-001\'s policy).',
+    "The spec shows the recognize call's headers only; what a recognition answers is the service's own (the vendor's RecognizeResponse is SPE-RSP-001's policy).",
   ),
   latitude(
     'spe-lat-refusal-problem-json',
@@ -190,6 +222,6 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
     [ERRORS_NOT_SHOWN],
     'a 401 carries no WWW-Authenticate challenge',
     { answer: (a) => (a.status === 401 ? withoutHeader(a, 'www-authenticate') : a) },
-    'Part 7 shows no speech error; how a refusal is written (RFC 6750\'s challenge included) is not stated.',
+    "Part 7 shows no speech error; how a refusal is written (RFC 6750's challenge included) is not stated.",
   ),
 ];

@@ -39,7 +39,10 @@ function recognize(body: Buffer): SpeechAnswer {
 /** A stream: a configuration message, then messages with `audio_content`; one result per audio message. */
 function recognizeStream(body: Buffer): SpeechAnswer {
   const results = [];
-  for (const line of body.toString('utf8').split('\n').filter((l) => l.trim() !== '')) {
+  for (const line of body
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')) {
     let message: unknown;
     try {
       message = JSON.parse(line);
@@ -53,4 +56,5 @@ function recognizeStream(body: Buffer): SpeechAnswer {
 }
 
 /** The answer to a call whose token verified. */
-export const recognitionOf = (call: SpeechCall): SpeechAnswer => (call.kind === 'stream' ? recognizeStream(call.body) : recognize(call.body));
+export const recognitionOf = (call: SpeechCall): SpeechAnswer =>
+  call.kind === 'stream' ? recognizeStream(call.body) : recognize(call.body);

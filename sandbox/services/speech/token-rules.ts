@@ -31,14 +31,19 @@ export function readSegment(segment: string): SegmentRead {
 }
 
 export const AUTHORIZATION_RULES = namedRules<(authorization: string | undefined) => Reason>()({
-  'authorization.present': (authorization) => (authorization === undefined || authorization.trim() === '' ? 'a bearer token is required' : undefined),
+  'authorization.present': (authorization) =>
+    authorization === undefined || authorization.trim() === '' ? 'a bearer token is required' : undefined,
   'authorization.bearer': (authorization) =>
-    authorization !== undefined && authorization.trim() !== '' && !BEARER.test(authorization) ? 'the Authorization header must use the Bearer scheme' : undefined,
+    authorization !== undefined && authorization.trim() !== '' && !BEARER.test(authorization)
+      ? 'the Authorization header must use the Bearer scheme'
+      : undefined,
 });
 
 export const FORM_RULES = namedRules<(parts: string[]) => Reason>()({
   'token.segments': (parts) =>
-    parts.length !== 3 || !SEGMENT.test(parts[0]) || !SEGMENT.test(parts[1]) || !SIGNATURE_SEGMENT.test(parts[2]) ? 'the token is not three base64url segments' : undefined,
+    parts.length !== 3 || !SEGMENT.test(parts[0]) || !SEGMENT.test(parts[1]) || !SIGNATURE_SEGMENT.test(parts[2])
+      ? 'the token is not three base64url segments'
+      : undefined,
 });
 
 const segmentRules = (name: 'header' | 'payload') => ({
@@ -48,11 +53,15 @@ const segmentRules = (name: 'header' | 'payload') => ({
 const header = segmentRules('header');
 const payload = segmentRules('payload');
 
-export const HEADER_JSON_RULES = namedRules<(read: SegmentRead) => Reason>()({ 'header.json': header.json, 'header.object': header.object });
+export const HEADER_JSON_RULES = namedRules<(read: SegmentRead) => Reason>()({
+  'header.json': header.json,
+  'header.object': header.object,
+});
 
 export const HEADER_RULES = namedRules<(header: Node) => Reason>()({
   'header.alg': (h) => (h.alg !== 'HS256' ? `alg must be HS256, got ${JSON.stringify(h.alg)}` : undefined),
-  'header.typ': (h) => (typeof h.typ !== 'string' || h.typ.toUpperCase() !== 'JWT' ? `typ must be JWT, got ${JSON.stringify(h.typ)}` : undefined),
+  'header.typ': (h) =>
+    typeof h.typ !== 'string' || h.typ.toUpperCase() !== 'JWT' ? `typ must be JWT, got ${JSON.stringify(h.typ)}` : undefined,
   'header.kid': (h) => (typeof h.kid !== 'string' || h.kid === '' ? 'the token header has no kid' : undefined),
 });
 
@@ -95,4 +104,7 @@ export const SIGNATURE_RULES = namedRules<(signed: Signed) => Reason>()({
   signature: signatureRule(),
 });
 
-export const PAYLOAD_RULES = namedRules<(read: SegmentRead) => Reason>()({ 'payload.json': payload.json, 'payload.object': payload.object });
+export const PAYLOAD_RULES = namedRules<(read: SegmentRead) => Reason>()({
+  'payload.json': payload.json,
+  'payload.object': payload.object,
+});

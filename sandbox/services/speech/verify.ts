@@ -17,7 +17,16 @@ import {
   SIGNATURE_RULES,
 } from './token-rules.ts';
 
-export const TOKEN_RULES = { ...AUTHORIZATION_RULES, ...FORM_RULES, ...HEADER_JSON_RULES, ...HEADER_RULES, ...LOOKUP_RULES, ...SIGNATURE_RULES, ...PAYLOAD_RULES, ...CLAIM_RULES };
+export const TOKEN_RULES = {
+  ...AUTHORIZATION_RULES,
+  ...FORM_RULES,
+  ...HEADER_JSON_RULES,
+  ...HEADER_RULES,
+  ...LOOKUP_RULES,
+  ...SIGNATURE_RULES,
+  ...PAYLOAD_RULES,
+  ...CLAIM_RULES,
+};
 
 /** Whether a rule is one of the token's (its refusals are the token's: 401). */
 export const isTokenRule = (rule: string | undefined): boolean => rule !== undefined && Object.hasOwn(TOKEN_RULES, rule);
@@ -31,7 +40,11 @@ export interface TokenCall {
 }
 
 /** The rule that refuses the call's token and why, or undefined when the token verifies. */
-export function refusalOfToken(rules: typeof TOKEN_RULES, keys: ReadonlyMap<string, Buffer>, call: TokenCall): { rule: string; found: string } | undefined {
+export function refusalOfToken(
+  rules: typeof TOKEN_RULES,
+  keys: ReadonlyMap<string, Buffer>,
+  call: TokenCall,
+): { rule: string; found: string } | undefined {
   const unauthorized = firstFound(rules, AUTHORIZATION_RULES, call.authorization);
   if (unauthorized) return unauthorized;
   const parts = BEARER.exec(call.authorization!)![1].split('.');

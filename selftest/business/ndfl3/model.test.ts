@@ -18,7 +18,13 @@ const machine = new Machine(wf, new Map(Object.entries(table).map(([k, v]) => [k
 /** A source whose requests live in memory and follow the table, except where `landing` says otherwise. */
 function memorySource(landing: (op: WorkflowOperation) => string = (op) => op.target) {
   const requests = new Map<string, { state: string; version: number }>();
-  const answer = (status: number) => ({ status, headers: {}, rawBody: '', json: status === 200 ? {} : { errorCode: 'TRANSITION_NOT_ALLOWED' } }) as unknown as CapturedResponse;
+  const answer = (status: number) =>
+    ({
+      status,
+      headers: {},
+      rawBody: '',
+      json: status === 200 ? {} : { errorCode: 'TRANSITION_NOT_ALLOWED' },
+    }) as unknown as CapturedResponse;
   let n = 0;
   const api = {
     async transition(id: string, op: WorkflowOperation) {
@@ -61,7 +67,9 @@ describe('runModel against an in-memory machine', () => {
     const outcome = await runModel({ ...options, source: wrong, seed: 2, sequences: 20, shrink: true });
     expect(outcome.failure?.steps).toHaveLength(3);
     const [, , last] = outcome.failure!.steps;
-    expect(last).toMatch(/^3\. POST \.\.\.\/workflow\/ready from PartnerInProgress → expected accepted, state Ready, got HTTP 200, state Acknowledge/);
+    expect(last).toMatch(
+      /^3\. POST \.\.\.\/workflow\/ready from PartnerInProgress → expected accepted, state Ready, got HTTP 200, state Acknowledge/,
+    );
     expect(outcome.figures.numShrinks).toBeGreaterThan(0);
   });
 
@@ -93,7 +101,9 @@ describe('runModel against the sandbox', () => {
       const api = apiOf(targetOf(running));
       const outcome = await runModel({ ...options, source: new RequestSource(api, 'model'), seed: 7, sequences: 5, shrink: false });
       expect(outcome.error, String(outcome.error)).toBeUndefined();
-      expect(outcome.failure?.steps.at(-1), JSON.stringify(outcome.figures)).toMatch(/expected refused .*, got HTTP 422 TRANSITION_NOT_ALLOWED, state (?!.*stays)/);
+      expect(outcome.failure?.steps.at(-1), JSON.stringify(outcome.figures)).toMatch(
+        /expected refused .*, got HTTP 422 TRANSITION_NOT_ALLOWED, state (?!.*stays)/,
+      );
     } finally {
       await running.close();
     }

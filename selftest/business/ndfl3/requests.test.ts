@@ -34,7 +34,9 @@ describe('RequestSource on a pool (kind staging)', () => {
     const { api } = staging();
     const pool = api.config.pool;
     expect(pool).toHaveLength(10);
-    const shares = POOL_USERS.map((user) => new RequestSource(api, user)).map((s) => (s as unknown as { idle: Array<{ id: string }> }).idle.map((e) => e.id));
+    const shares = POOL_USERS.map((user) => new RequestSource(api, user)).map((s) =>
+      (s as unknown as { idle: Array<{ id: string }> }).idle.map((e) => e.id),
+    );
     expect(shares.flat().sort()).toEqual([...pool].sort());
     expect(new Set(shares.flat()).size).toBe(pool.length);
   });
@@ -44,7 +46,13 @@ describe('RequestSource on a pool (kind staging)', () => {
     const source = new RequestSource(api, 'transitions');
     const h = await source.acquire(inState('Ready'));
     expect(h.state).toBe('Ready');
-    expect(sent).toEqual(['GET …', 'POST …/declaration/workflow/start-work', 'POST …/declaration/workflow/resume-work', 'POST …/declaration/workflow/ready', 'GET …']);
+    expect(sent).toEqual([
+      'GET …',
+      'POST …/declaration/workflow/start-work',
+      'POST …/declaration/workflow/resume-work',
+      'POST …/declaration/workflow/ready',
+      'GET …',
+    ]);
     source.release(h, true);
     sent.length = 0;
     const again = await source.acquire(inState('Acknowledge'));

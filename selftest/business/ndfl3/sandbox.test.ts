@@ -43,7 +43,8 @@ describe('the sandbox table', () => {
     const reached = new Set(['Preprocess']);
     for (let grew = true; grew; ) {
       grew = false;
-      for (const t of WORKFLOW) if (t.from.some((s) => reached.has(s)) && !reached.has(t.target)) grew = reached.add(t.target) !== undefined;
+      for (const t of WORKFLOW)
+        if (t.from.some((s) => reached.has(s)) && !reached.has(t.target)) grew = reached.add(t.target) !== undefined;
     }
     expect([...reached].sort()).toEqual([...workflow().states].sort());
   });
@@ -69,7 +70,10 @@ describe('a workflow call on the sandbox', () => {
     expect([stale.status, (stale.json as { errorCode: string }).errorCode]).toEqual([422, 'VERSION_MISMATCH']);
     expect((await api.transition(id, op('resume-work'), null)).status).toBe(400);
     const refused = await api.transition(id, op('ready'), moved.headers.etag);
-    expect(refused.json).toMatchObject({ errorCode: 'TRANSITION_NOT_ALLOWED', errorDetails: { currentState: 'PartnerGeneratingReportData', operation: 'ready' } });
+    expect(refused.json).toMatchObject({
+      errorCode: 'TRANSITION_NOT_ALLOWED',
+      errorDetails: { currentState: 'PartnerGeneratingReportData', operation: 'ready' },
+    });
     expect((await api.read(id)).state).toBe('PartnerGeneratingReportData');
   });
 });
@@ -93,26 +97,48 @@ describe('the suite payloads and the sandbox document', () => {
     const validate = schemas.validator((root as { schema: Record<string, unknown> }).schema, 'request');
     return validate(body) ? [] : validate.errors;
   };
-  const structure = { sections: [{ questions: [{ questionId: 'a.num', answerType: 'number' }, { questionId: 'a.choice', answerType: 'choice', options: ['X', 'Y'] }, { questionId: 'a.text', answerType: 'string' }, { questionId: 'a.date', answerType: 'date' }] }] };
+  const structure = {
+    sections: [
+      {
+        questions: [
+          { questionId: 'a.num', answerType: 'number' },
+          { questionId: 'a.choice', answerType: 'choice', options: ['X', 'Y'] },
+          { questionId: 'a.text', answerType: 'string' },
+          { questionId: 'a.date', answerType: 'date' },
+        ],
+      },
+    ],
+  };
 
   it('fit the request bodies the document describes', () => {
-    fc.assert(fc.property(declarationEdit(structure), (edit) => {
-      expect(fitsRequest(NDFL3.editDeclaration, edit)).toEqual([]);
-    }));
-    fc.assert(fc.property(declarationEdit({}), (edit) => {
-      expect(fitsRequest(NDFL3.editDeclaration, edit)).toEqual([]);
-    }));
-    fc.assert(fc.property(chatText(), (text) => {
-      expect(fitsRequest(NDFL3.sendChat, { text })).toEqual([]);
-    }));
-    fc.assert(fc.property(documentData(), (body) => {
-      expect(fitsRequest(NDFL3.documentData, body)).toEqual([]);
-    }));
+    fc.assert(
+      fc.property(declarationEdit(structure), (edit) => {
+        expect(fitsRequest(NDFL3.editDeclaration, edit)).toEqual([]);
+      }),
+    );
+    fc.assert(
+      fc.property(declarationEdit({}), (edit) => {
+        expect(fitsRequest(NDFL3.editDeclaration, edit)).toEqual([]);
+      }),
+    );
+    fc.assert(
+      fc.property(chatText(), (text) => {
+        expect(fitsRequest(NDFL3.sendChat, { text })).toEqual([]);
+      }),
+    );
+    fc.assert(
+      fc.property(documentData(), (body) => {
+        expect(fitsRequest(NDFL3.documentData, body)).toEqual([]);
+      }),
+    );
     expect(fitsRequest(NDFL3.upload, taxFormUpload(2024))).toEqual([]);
   });
 
   it('carry a fresh marker in every declaration edit', () => {
-    const [a, b] = [fc.sample(declarationEdit(structure), { seed: 1, numRuns: 1 })[0], fc.sample(declarationEdit(structure), { seed: 1, numRuns: 1 })[0]];
+    const [a, b] = [
+      fc.sample(declarationEdit(structure), { seed: 1, numRuns: 1 })[0],
+      fc.sample(declarationEdit(structure), { seed: 1, numRuns: 1 })[0],
+    ];
     expect(JSON.stringify(a)).not.toBe(JSON.stringify(b));
   });
 });

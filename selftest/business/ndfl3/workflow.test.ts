@@ -28,7 +28,14 @@ const SPEC_3_1: Array<[string, string]> = [
 
 function target(ndfl3: unknown, kind = 'sandbox') {
   const file = join(tempDir('pc-ndf-'), 'target.yaml');
-  writeFileSync(file, stringify({ name: 't', kind, services: { business: { url: 'http://127.0.0.1:1/business', token: 'x', ...(ndfl3 === undefined ? {} : { ndfl3 }) } } }));
+  writeFileSync(
+    file,
+    stringify({
+      name: 't',
+      kind,
+      services: { business: { url: 'http://127.0.0.1:1/business', token: 'x', ...(ndfl3 === undefined ? {} : { ndfl3 }) } },
+    }),
+  );
   return loadTarget(file, {});
 }
 
@@ -37,17 +44,33 @@ describe('the declaration table of 3.1', () => {
     const wf = workflow();
     expect(wf.states).toHaveLength(10);
     expect(wf.operations.map((op) => [op.name, op.target])).toEqual(SPEC_3_1);
-    for (const op of wf.operations) expect(op.operation).toBe(`POST /api/private/ndfl3/requests/{taxRequestId}/declaration/workflow/${op.name}`);
+    for (const op of wf.operations)
+      expect(op.operation).toBe(`POST /api/private/ndfl3/requests/{taxRequestId}/declaration/workflow/${op.name}`);
   });
 
   it('takes the side-effect classes from the business catalog: decline and cancel destructive, payment-done money, the rest write', () => {
     const classes = Object.fromEntries(workflow().operations.map((op) => [op.name, op.sideEffect]));
-    expect(classes).toEqual({ 'start-review': 'write', 'start-work': 'write', 'resume-work': 'write', ready: 'write', decline: 'destructive', cancel: 'destructive', acknowledge: 'write', 'pending-payment': 'write', 'payment-done': 'money', clarification: 'write' });
+    expect(classes).toEqual({
+      'start-review': 'write',
+      'start-work': 'write',
+      'resume-work': 'write',
+      ready: 'write',
+      decline: 'destructive',
+      cancel: 'destructive',
+      acknowledge: 'write',
+      'pending-payment': 'write',
+      'payment-done': 'money',
+      clarification: 'write',
+    });
   });
 });
 
 describe('the machine of a target file', () => {
-  const machine = () => requireMachine(target({ stateField: 'status', sourceStates: sourceStateTable() }), ndfl3Config(target({ stateField: 'status', sourceStates: sourceStateTable() })));
+  const machine = () =>
+    requireMachine(
+      target({ stateField: 'status', sourceStates: sourceStateTable() }),
+      ndfl3Config(target({ stateField: 'status', sourceStates: sourceStateTable() })),
+    );
   const op = (name: string) => workflow().byName.get(name)!;
 
   it('expects a repeat in the target state, the allowed pairs, and a refusal for everything else', () => {
@@ -63,10 +86,23 @@ describe('the machine of a target file', () => {
   it('finds the shortest path, and none through calls it may not use', () => {
     const m = machine();
     const all = workflow().operations;
-    expect(m.path('Preprocess', (s) => s === 'PaymentDone', all)?.map((o) => o.name)).toEqual(['start-work', 'resume-work', 'ready', 'acknowledge', 'pending-payment', 'payment-done']);
+    expect(m.path('Preprocess', (s) => s === 'PaymentDone', all)?.map((o) => o.name)).toEqual([
+      'start-work',
+      'resume-work',
+      'ready',
+      'acknowledge',
+      'pending-payment',
+      'payment-done',
+    ]);
     expect(m.path('Clarification', (s) => s === 'Preprocess', all)?.map((o) => o.name)).toEqual(['start-review']);
     expect(m.path('Ready', (s) => s === 'Ready', all)).toEqual([]);
-    expect(m.path('Preprocess', (s) => s === 'Declined', all.filter((o) => o.sideEffect !== 'destructive'))).toBeUndefined();
+    expect(
+      m.path(
+        'Preprocess',
+        (s) => s === 'Declined',
+        all.filter((o) => o.sideEffect !== 'destructive'),
+      ),
+    ).toBeUndefined();
     expect(m.path('Cancelled', (s) => s === 'Preprocess', all)).toBeUndefined();
   });
 });
@@ -74,7 +110,12 @@ describe('the machine of a target file', () => {
 describe('services.business.ndfl3 of a target file', () => {
   it('defaults: version from the ETag header, no table, provisioning only on kind sandbox', () => {
     const c = ndfl3Config(target({ provisioning: true, requestPool: ['a', 'b'] }));
-    expect(c).toMatchObject({ versionFrom: 'header', versionField: 'version', provisioningPath: '/_sandbox/ndfl3/requests', pool: ['a', 'b'] });
+    expect(c).toMatchObject({
+      versionFrom: 'header',
+      versionField: 'version',
+      provisioningPath: '/_sandbox/ndfl3/requests',
+      pool: ['a', 'b'],
+    });
     expect(c.machine).toBeUndefined();
     expect(ndfl3Config(target({ provisioning: true }, 'staging')).provisioningPath).toBeUndefined();
   });

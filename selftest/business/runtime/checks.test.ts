@@ -30,7 +30,11 @@ function res(status: number, body?: unknown, contentType = 'application/json; ch
   return cannedResponse(status, body, { 'content-type': contentType });
 }
 
-const CARD = { type: 'object', required: ['ucid'], properties: { ucid: { type: 'integer', format: 'int64' }, name: { type: 'string', nullable: true } } };
+const CARD = {
+  type: 'object',
+  required: ['ucid'],
+  properties: { ucid: { type: 'integer', format: 'int64' }, name: { type: 'string', nullable: true } },
+};
 const document = { openapi: '3.0.3', components: { schemas: { Card: CARD } } };
 const op: OperationModel = {
   method: 'GET',
@@ -50,7 +54,14 @@ const schemas = new DocumentSchemas(document);
 describe('status, content type and body against the document', () => {
   it('accepts exact statuses and ranges, tolerates an undocumented 401 only on a refusal of missing credentials, fails the rest', () => {
     for (const status of [200, 204, 404, 418]) expect(operationStatusDocumented(op, res(status), ID)).toEqual([]);
-    expect(operationStatusDocumented(op, res(202), ID)).toEqual([{ requirement: ID, expected: 'a status GET /cards/{ucid} documents (200, 204, 4xx)', received: 'undocumented status 202', at: undefined }]);
+    expect(operationStatusDocumented(op, res(202), ID)).toEqual([
+      {
+        requirement: ID,
+        expected: 'a status GET /cards/{ucid} documents (200, 204, 4xx)',
+        received: 'undocumented status 202',
+        at: undefined,
+      },
+    ]);
     expect(operationStatusDocumented(op, res(500), ID)).toHaveLength(1);
     const noErrors = { ...op, responses: op.responses.filter((r) => r.key !== '4XX') };
     expect(operationStatusDocumented(noErrors, res(401), ID)).toHaveLength(1);
@@ -103,13 +114,24 @@ describe('valid and invalid requests', () => {
     const generated = { identifiersExist: false };
     const existing = { identifiersExist: true };
     expect(acceptanceOf(op, res(200, { ucid: 1 }), schemas, ID, generated)).toEqual({ failures: [] });
-    for (const status of [405, 406, 415, 401, 403]) expect(acceptanceOf(op, res(status, {}), schemas, ID, generated).failures).toHaveLength(1);
+    for (const status of [405, 406, 415, 401, 403])
+      expect(acceptanceOf(op, res(status, {}), schemas, ID, generated).failures).toHaveLength(1);
     expect(acceptanceOf(op, res(404, {}), schemas, ID, existing).failures[0].received).toBe('status 404');
     // A 400 may come from a rule beyond the served schema (a checksum, a value that must exist): it proves nothing.
-    for (const status of [400, 404, 409, 413, 422, 500]) expect(acceptanceOf(op, res(status, {}), schemas, ID, generated)).toMatchObject({ failures: [], unjudged: expect.any(String) });
-    expect(acceptanceOf(op, res(400, {}), schemas, ID, { identifiersExist: false, unknownIdentifierIs400: true })).toMatchObject({ failures: [], unjudged: expect.stringMatching(/vendor fact/) });
-    expect(acceptanceOf(op, res(400, {}), schemas, ID, { identifiersExist: true, unknownIdentifierIs400: true })).toMatchObject({ failures: [], unjudged: expect.stringMatching(/beyond the served schema/) });
-    expect(acceptanceOf(op, cannedResponse(200, undefined, {}), schemas, ID, existing)).toMatchObject({ failures: [], unjudged: expect.stringMatching(/not as the document describes/) });
+    for (const status of [400, 404, 409, 413, 422, 500])
+      expect(acceptanceOf(op, res(status, {}), schemas, ID, generated)).toMatchObject({ failures: [], unjudged: expect.any(String) });
+    expect(acceptanceOf(op, res(400, {}), schemas, ID, { identifiersExist: false, unknownIdentifierIs400: true })).toMatchObject({
+      failures: [],
+      unjudged: expect.stringMatching(/vendor fact/),
+    });
+    expect(acceptanceOf(op, res(400, {}), schemas, ID, { identifiersExist: true, unknownIdentifierIs400: true })).toMatchObject({
+      failures: [],
+      unjudged: expect.stringMatching(/beyond the served schema/),
+    });
+    expect(acceptanceOf(op, cannedResponse(200, undefined, {}), schemas, ID, existing)).toMatchObject({
+      failures: [],
+      unjudged: expect.stringMatching(/not as the document describes/),
+    });
   });
 
   it('an invalid request: a 4xx of the rejection set, a 400 in JSON', () => {
@@ -137,8 +159,14 @@ describe('credentials and certificates', () => {
   });
 
   it('the vendor error body', () => {
-    expect(vendorErrorBody(res(404, { errorId: 'a', errorMessage: 'b', errorCode: 'NOT_FOUND', errorDetails: { x: 'y' } }), ID, 'here')).toEqual([]);
-    expect(vendorErrorBody(res(404, { message: 'b', code: 404 }), ID, 'here').map((f) => f.expected)).toEqual(['here: errorId, a non-empty string', 'here: errorMessage, a non-empty string', 'here: errorCode, a non-empty string']);
+    expect(
+      vendorErrorBody(res(404, { errorId: 'a', errorMessage: 'b', errorCode: 'NOT_FOUND', errorDetails: { x: 'y' } }), ID, 'here'),
+    ).toEqual([]);
+    expect(vendorErrorBody(res(404, { message: 'b', code: 404 }), ID, 'here').map((f) => f.expected)).toEqual([
+      'here: errorId, a non-empty string',
+      'here: errorMessage, a non-empty string',
+      'here: errorCode, a non-empty string',
+    ]);
     expect(vendorErrorBody(res(400, { errorId: 'a', errorMessage: 'b', errorCode: 'c', errorDetails: 'x' }), ID, 'here')).toHaveLength(1);
     expect(vendorErrorBody(res(200, {}), ID, 'here')).toEqual([]);
   });

@@ -36,7 +36,13 @@ beforeAll(async () => {
   const target = loadTarget(sandbox.writeTarget(join(dir, 'target.yaml')));
   const raw = cleanDocument();
   const client = new HttpClient(target, { pacer: new LocalPacer(), limits: { business: { requests: 1000, perSeconds: 1 } } });
-  plan = { run: { target, client, seed: 1, runs: 25, shrink: false }, raw, operations: operationPlans(raw, mtlsOperations(target), 1), requests: new OpenApiRequests(raw), schemas: new DocumentSchemas(raw) };
+  plan = {
+    run: { target, client, seed: 1, runs: 25, shrink: false },
+    raw,
+    operations: operationPlans(raw, mtlsOperations(target), 1),
+    requests: new OpenApiRequests(raw),
+    schemas: new DocumentSchemas(raw),
+  };
 }, 120_000);
 
 afterAll(async () => {
@@ -64,14 +70,17 @@ describe("the target file's test data per operation", () => {
     expect(first.set?.dealId).toEqual(expect.any(String));
     expect(second.set?.dealId).not.toEqual(first.set?.dealId);
     // The third set destroyed behind the suite's back, as an earlier run would have: the fourth comes next.
-    const all = (plan.run.target.services.business as unknown as { fixtures: Record<string, { identifiers: Array<{ dealId: string }> }> }).fixtures[`DELETE ${NOMINAL}/deals/{dealId}`].identifiers;
+    const all = (plan.run.target.services.business as unknown as { fixtures: Record<string, { identifiers: Array<{ dealId: string }> }> })
+      .fixtures[`DELETE ${NOMINAL}/deals/{dealId}`].identifiers;
     const gone = await sendOperation(plan, remove, { path: { dealId: all[2].dealId }, query: {}, header: {} }, 'valid', 'an earlier run');
     expect(gone.response?.status).toBeLessThan(300);
     expect((await disposableSet(plan, remove)).set).toEqual(all[3]);
   });
 
   it('says why there is none: no fixture, or one not marked disposable', async () => {
-    expect((await disposableSet(plan, op(`DELETE ${NOMINAL}/beneficiaries/{beneficiaryId}/bank-details/{bankDetailsId}`))).why).toMatch(/names nothing .* may destroy/);
+    expect((await disposableSet(plan, op(`DELETE ${NOMINAL}/beneficiaries/{beneficiaryId}/bank-details/{bankDetailsId}`))).why).toMatch(
+      /names nothing .* may destroy/,
+    );
     expect((await disposableSet(plan, op(`GET ${DEPONENT}`))).why).toMatch(/is not marked disposable/);
   });
 });
@@ -101,7 +110,10 @@ describe('fresh identifiers of a create', () => {
     const [a, b] = requestsFor(plan, create, 2);
     const [bodyA, bodyB] = [a.body, b.body] as Array<Record<string, unknown>>;
     expect(bodyA.orderId).not.toEqual(bodyB.orderId);
-    const generated = plan.requests.valid(create.model, { seed: seedFor(create.seed, 'create'), count: 1 })[0].body as Record<string, unknown>;
+    const generated = plan.requests.valid(create.model, { seed: seedFor(create.seed, 'create'), count: 1 })[0].body as Record<
+      string,
+      unknown
+    >;
     expect(bodyA.shopId).toEqual(generated.shopId);
   });
 });

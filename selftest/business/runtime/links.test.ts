@@ -30,7 +30,11 @@ describe('create and read links', () => {
   });
 
   it('does not take an action on an existing thing for a create', () => {
-    expect(pairs.filter((p) => p.startsWith('POST /api/v1/self-employed/payment-registry/pay') || p.startsWith('POST /api/v1/payment/payment-registry/pay'))).toEqual([]);
+    expect(
+      pairs.filter(
+        (p) => p.startsWith('POST /api/v1/self-employed/payment-registry/pay') || p.startsWith('POST /api/v1/payment/payment-registry/pay'),
+      ),
+    ).toEqual([]);
     expect(pairs.filter((p) => /\/(cancel|commit|confirm|block|bind) ->/.test(p))).toEqual([]);
   });
 
@@ -49,18 +53,26 @@ describe('sources of an identifier a create needs', () => {
 
   it('looks first where the path is nearest: the deals list for a deal, the steps list for a step', () => {
     expect(sourcesOf(raw, operations, 'dealId', recipients)[0]).toMatchObject({ kind: 'list', op: { row: `GET ${NOMINAL}/deals` } });
-    expect(sourcesOf(raw, operations, 'stepId', recipients)[0]).toMatchObject({ kind: 'list', op: { row: `GET ${NOMINAL}/deals/{dealId}/steps` } });
+    expect(sourcesOf(raw, operations, 'stepId', recipients)[0]).toMatchObject({
+      kind: 'list',
+      op: { row: `GET ${NOMINAL}/deals/{dealId}/steps` },
+    });
   });
 
   it("looks in the operation's own area first: a self-employed registry is no salary registry of the same name", () => {
     const submit = operations.find((o) => o.row === 'POST /api/v1/self-employed/payment-registry/submit')!;
     const sources = sourcesOf(raw, operations, 'paymentRegistryId', submit);
     expect(sources[0].op.catalog.area).toBe('self-employed');
-    expect(sources.findIndex((s) => s.op.row === 'GET /api/v1/salary/payment-registry/')).toBeGreaterThan(sources.findIndex((s) => s.op.catalog.area === 'self-employed'));
+    expect(sources.findIndex((s) => s.op.row === 'GET /api/v1/salary/payment-registry/')).toBeGreaterThan(
+      sources.findIndex((s) => s.op.catalog.area === 'self-employed'),
+    );
   });
 
   it('takes a beneficiary from the create of one', () => {
     const bankDetails = operations.find((o) => o.row === `POST ${NOMINAL}/beneficiaries/{beneficiaryId}/bank-details`)!;
-    expect(sourcesOf(raw, operations, 'beneficiaryId', bankDetails)[0]).toMatchObject({ kind: 'create', op: { row: `POST ${NOMINAL}/beneficiaries` } });
+    expect(sourcesOf(raw, operations, 'beneficiaryId', bankDetails)[0]).toMatchObject({
+      kind: 'create',
+      op: { row: `POST ${NOMINAL}/beneficiaries` },
+    });
   });
 });

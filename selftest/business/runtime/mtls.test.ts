@@ -41,7 +41,11 @@ async function get(url: string, dispatcher?: Agent): Promise<number> {
 
 describe('the mTLS listener', () => {
   it('is in the target file with absolute paths to files that exist', () => {
-    const { mtls, mtlsUrl, mtlsOperations } = business() as unknown as { mtls: Record<string, string>; mtlsUrl: string; mtlsOperations: string[] };
+    const { mtls, mtlsUrl, mtlsOperations } = business() as unknown as {
+      mtls: Record<string, string>;
+      mtlsUrl: string;
+      mtlsOperations: string[];
+    };
     expect(mtlsUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/business$/);
     for (const key of ['cert', 'key', 'ca']) {
       expect(isAbsolute(mtls[key])).toBe(true);
@@ -75,7 +79,9 @@ describe('the mTLS listener', () => {
   it('refuses a client certificate of another CA', async () => {
     const otherDir = mkdtempSync(join(tmpdir(), 'pc-other-ca-'));
     const other = await makeCertificates(otherDir, '127.0.0.1');
-    const agent = new Agent({ connect: { ca: readFileSync(business().mtls.ca), cert: readFileSync(other.clientCert), key: readFileSync(other.clientKey) } });
+    const agent = new Agent({
+      connect: { ca: readFileSync(business().mtls.ca), cert: readFileSync(other.clientCert), key: readFileSync(other.clientKey) },
+    });
     try {
       expect(await get(`${business().mtlsUrl}${SECURED}`, agent)).toBe(403);
     } finally {

@@ -37,7 +37,12 @@ const SMALL = {
       Thing: {
         type: 'object',
         required: ['name', 'id'],
-        properties: { id: { type: 'string', readOnly: true }, name: { type: 'string', minLength: 2, maxLength: 5 }, note: { type: 'string', nullable: true }, link: { type: 'string', format: 'uri' } },
+        properties: {
+          id: { type: 'string', readOnly: true },
+          name: { type: 'string', minLength: 2, maxLength: 5 },
+          note: { type: 'string', nullable: true },
+          link: { type: 'string', format: 'uri' },
+        },
       },
     },
   },

@@ -14,12 +14,27 @@ import { startSandbox, type RunningSandbox } from '../../../sandbox/server.ts';
 
 describe('the groups of specs/rate-limits.yaml', () => {
   it('give each documented group its limit and its own budget', () => {
-    expect(businessRateGroup('/api/v1/ndfl-3/requests/{taxRequestId}/tax-form/upload')).toEqual({ key: 'business:ndfl3-upload', limit: { requests: 1, perSeconds: 1 } });
-    expect(businessRateGroup('/api/private/ndfl3/requests/{taxRequestId}/chat')).toEqual({ key: 'business:ndfl3', limit: { requests: 10, perSeconds: 1 } });
-    expect(businessRateGroup('/api/v1/nominal-accounts/deals')).toEqual({ key: 'business:nominal-accounts', limit: { requests: 10, perSeconds: 1 } });
-    expect(businessRateGroup('/api/v2/checkout/order/{shopId}/by/{orderId}')).toEqual({ key: 'business:checkout-order', limit: { requests: 20, perSeconds: 1 } });
+    expect(businessRateGroup('/api/v1/ndfl-3/requests/{taxRequestId}/tax-form/upload')).toEqual({
+      key: 'business:ndfl3-upload',
+      limit: { requests: 1, perSeconds: 1 },
+    });
+    expect(businessRateGroup('/api/private/ndfl3/requests/{taxRequestId}/chat')).toEqual({
+      key: 'business:ndfl3',
+      limit: { requests: 10, perSeconds: 1 },
+    });
+    expect(businessRateGroup('/api/v1/nominal-accounts/deals')).toEqual({
+      key: 'business:nominal-accounts',
+      limit: { requests: 10, perSeconds: 1 },
+    });
+    expect(businessRateGroup('/api/v2/checkout/order/{shopId}/by/{orderId}')).toEqual({
+      key: 'business:checkout-order',
+      limit: { requests: 20, perSeconds: 1 },
+    });
     expect(businessRateGroup('/api/v1/bank-statement')).toEqual({ key: 'business:bank-statement', limit: { requests: 10, perSeconds: 1 } });
-    expect(businessRateGroup('/api/v1/account-operations')).toEqual({ key: 'business:account-operations', limit: { requests: 3, perSeconds: 1 } });
+    expect(businessRateGroup('/api/v1/account-operations')).toEqual({
+      key: 'business:account-operations',
+      limit: { requests: 3, perSeconds: 1 },
+    });
   });
 
   it('pace everything else at the undocumented default', () => {
@@ -29,11 +44,15 @@ describe('the groups of specs/rate-limits.yaml', () => {
 });
 
 describe('a group limit declared by the target file', () => {
-  const target = (rateGroups?: Record<string, { requests: number; perSeconds: number }>) => ({ services: { business: { url: 'http://b.test', ...(rateGroups ? { rateGroups } : {}) } } }) as unknown as Target;
+  const target = (rateGroups?: Record<string, { requests: number; perSeconds: number }>) =>
+    ({ services: { business: { url: 'http://b.test', ...(rateGroups ? { rateGroups } : {}) } } }) as unknown as Target;
 
   it('replaces the documented one of its group only, by the key of specs/rate-limits.yaml', () => {
     const declared = target({ ndfl3: { requests: 200, perSeconds: 1 }, undocumented: { requests: 500, perSeconds: 1 } });
-    expect(groupLimit(declared, businessRateGroup('/api/private/ndfl3/requests/{taxRequestId}/chat'))).toEqual({ requests: 200, perSeconds: 1 });
+    expect(groupLimit(declared, businessRateGroup('/api/private/ndfl3/requests/{taxRequestId}/chat'))).toEqual({
+      requests: 200,
+      perSeconds: 1,
+    });
     expect(groupLimit(declared, businessRateGroup('/api/v1/card'))).toEqual({ requests: 500, perSeconds: 1 });
     expect(groupLimit(declared, businessRateGroup('/api/v1/nominal-accounts/deals'))).toEqual({ requests: 10, perSeconds: 1 });
   });
@@ -67,7 +86,11 @@ describe('the sandbox enforces the group limits it declares', () => {
     const business = target.services.business as unknown as { token: string };
     return Promise.all(
       Array.from({ length: count }, async () => {
-        const res = await request(url, { method, headers: { authorization: `Bearer ${business.token}`, 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+        const res = await request(url, {
+          method,
+          headers: { authorization: `Bearer ${business.token}`, 'content-type': 'application/json' },
+          body: method === 'POST' ? '{}' : undefined,
+        });
         await res.body.dump();
         if (res.statusCode === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
         return res.statusCode;
@@ -76,13 +99,25 @@ describe('the sandbox enforces the group limits it declares', () => {
   }
 
   it('declares every group of specs/rate-limits.yaml and the undocumented ones, each at or under the service limit', () => {
-    expect(Object.keys(declared).sort()).toEqual(['account-operations', 'bank-statement', 'checkout-order', 'ndfl3', 'ndfl3-upload', 'nominal-accounts', 'undocumented']);
-    for (const limit of Object.values(declared)) expect(limit.requests / limit.perSeconds).toBeLessThanOrEqual(target.services.business!.rateLimit!.requests);
+    expect(Object.keys(declared).sort()).toEqual([
+      'account-operations',
+      'bank-statement',
+      'checkout-order',
+      'ndfl3',
+      'ndfl3-upload',
+      'nominal-accounts',
+      'undocumented',
+    ]);
+    for (const limit of Object.values(declared))
+      expect(limit.requests / limit.perSeconds).toBeLessThanOrEqual(target.services.business!.rateLimit!.requests);
   });
 
   it('refuses a burst of twice the declared account-operations limit with 429, the rest served', async () => {
     const limit = declared['account-operations'].requests;
-    const statuses = await burst(`${target.services.business!.url}/api/v1/account-operations?accountNumber=40702810110011000001&from=2024-01-01T00:00:00Z`, 2 * limit);
+    const statuses = await burst(
+      `${target.services.business!.url}/api/v1/account-operations?accountNumber=40702810110011000001&from=2024-01-01T00:00:00Z`,
+      2 * limit,
+    );
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(limit);
   });

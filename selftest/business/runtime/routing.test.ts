@@ -41,14 +41,24 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 async function call(method: 'GET' | 'POST', path: string) {
-  const res = await request(`${base}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+  const res = await request(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: method === 'POST' ? '{}' : undefined,
+  });
   return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
 }
 
 describe('the catch-all and the routes of a specific part', () => {
   it('leaves the specific routes to their part', async () => {
-    expect(await call('GET', `/api/private/ndfl3/requests/${TAX_REQUEST}`)).toEqual({ status: 200, body: { from: 'specific part', route: 'request' } });
-    expect(await call('POST', `/api/v1/ndfl-3/requests/${TAX_REQUEST}/tax-form/upload`)).toEqual({ status: 200, body: { from: 'specific part', route: 'upload' } });
+    expect(await call('GET', `/api/private/ndfl3/requests/${TAX_REQUEST}`)).toEqual({
+      status: 200,
+      body: { from: 'specific part', route: 'request' },
+    });
+    expect(await call('POST', `/api/v1/ndfl-3/requests/${TAX_REQUEST}/tax-form/upload`)).toEqual({
+      status: 200,
+      body: { from: 'specific part', route: 'upload' },
+    });
   });
 
   it('answers a longer path that begins like a specific route (the router backtracks to the wildcard)', async () => {

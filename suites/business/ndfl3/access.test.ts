@@ -33,7 +33,8 @@ const CREDENTIALS: Array<[string, () => string | null]> = [
 function servableCall(t: RequirementContext, state: string): WorkflowOperation {
   const { source } = ndfl3(t, 'access', { stateless: true });
   const usable = source.usable();
-  if (!usable.length) throw new ToolError('SAFETY_REFUSED', `the safety gate refuses every 3-NDFL workflow call on target kind ${t.target.kind}`);
+  if (!usable.length)
+    throw new ToolError('SAFETY_REFUSED', `the safety gate refuses every 3-NDFL workflow call on target kind ${t.target.kind}`);
   return source.machine?.allowedFrom(state, usable)[0] ?? usable.find((op) => op.target !== state) ?? usable[0];
 }
 
@@ -41,7 +42,11 @@ function servableCall(t: RequirementContext, state: string): WorkflowOperation {
 async function readControl(t: RequirementContext): Promise<CapturedResponse> {
   const { api, source } = ndfl3(t, 'access', { stateless: true });
   const id = await source.someId();
-  return t.control('ndfl3 GET request data', () => api.call(NDFL3.request, id), (res) => res.status === 200 && isJsonAnswer(res) && (api.config.stateField === undefined || api.stateOf(res) !== undefined));
+  return t.control(
+    'ndfl3 GET request data',
+    () => api.call(NDFL3.request, id),
+    (res) => res.status === 200 && isJsonAnswer(res) && (api.config.stateField === undefined || api.stateOf(res) !== undefined),
+  );
 }
 
 /**
@@ -57,7 +62,9 @@ async function expectRefusal(t: RequirementContext, res: CapturedResponse, failu
 function withAllowedCall(t: RequirementContext): Goal {
   const { source } = ndfl3(t, 'access');
   const machine = source.machine;
-  return machine ? { describe: 'a state with an allowed call', accepts: (s) => machine.allowedFrom(s, source.usable()).length > 0 } : anyState;
+  return machine
+    ? { describe: 'a state with an allowed call', accepts: (s) => machine.allowedFrom(s, source.usable()).length > 0 }
+    : anyState;
 }
 
 describe('3-NDFL: unknown requests', () => {
@@ -76,7 +83,12 @@ describe('3-NDFL: unknown requests', () => {
   requirementTest('NDF-ERR-002', async (t) => {
     const op = servableCall(t, '');
     const res = await ndfl3(t, 'access', { stateless: true }).api.transition(randomUUID(), op, '"1"');
-    await expectRefusal(t, res, [...statusIn(res, [400], t.id), ...businessErrorBody(t.id, res)], `${op.name} for a request that does not exist`);
+    await expectRefusal(
+      t,
+      res,
+      [...statusIn(res, [400], t.id), ...businessErrorBody(t.id, res)],
+      `${op.name} for a request that does not exist`,
+    );
   });
 });
 
@@ -105,4 +117,3 @@ describe('3-NDFL: bearer token', () => {
     });
   }
 });
-

@@ -19,7 +19,6 @@ import { requirementTest, type RequirementContext } from '../../../harness/suite
 import { chatText, declarationEdit, documentData, one, taxFormUpload } from '../../../generators/business/ndfl3.ts';
 import { ndfl3 } from '../../../harness/business/ndfl3/client.ts';
 
-
 async function fits(t: RequirementContext, operation: string, body: unknown): Promise<void> {
   const misfit = await bodyMisfit(t, operation, body);
   if (misfit) throw new ToolError('CREDENTIAL_MISSING', misfit);
@@ -42,7 +41,16 @@ describe('3-NDFL request data and the served document', () => {
       t.expectNone(
         [
           ...statusIn(snap.response, [200], t.id),
-          ...(snap.state !== undefined && states.includes(snap.state) ? [] : [failure(t.id, `a state of 3.1 at "${field}" (${states.join(', ')})`, snap.state === undefined ? 'none' : JSON.stringify(snap.state), `/${field.replace(/\./g, '/')}`)]),
+          ...(snap.state !== undefined && states.includes(snap.state)
+            ? []
+            : [
+                failure(
+                  t.id,
+                  `a state of 3.1 at "${field}" (${states.join(', ')})`,
+                  snap.state === undefined ? 'none' : JSON.stringify(snap.state),
+                  `/${field.replace(/\./g, '/')}`,
+                ),
+              ]),
           ...(snap.version ? [] : [failure(t.id, `a version in ${where}`, 'none')]),
         ],
         snap.response,
@@ -68,11 +76,18 @@ describe('3-NDFL request data and the served document', () => {
         if (operation === NDFL3.attachment) {
           const form = await api.call(NDFL3.form, h.id);
           const id = valuesOfKey(form.json, 'attachmentId').find((v): v is string => typeof v === 'string');
-          if (!id) throw new ToolError('CREDENTIAL_MISSING', `the form of request ${h.id} lists no attachment (no attachmentId), so there is none to read`);
+          if (!id)
+            throw new ToolError(
+              'CREDENTIAL_MISSING',
+              `the form of request ${h.id} lists no attachment (no attachmentId), so there is none to read`,
+            );
           params = { attachmentId: id };
         }
         const res = await api.call(operation, h.id, { params });
-        t.expectNone([...statusIn(res, [200], t.id), ...(res.status === 200 ? await conformsToServedDocument(t, operation, res, t.id) : [])], res);
+        t.expectNone(
+          [...statusIn(res, [200], t.id), ...(res.status === 200 ? await conformsToServedDocument(t, operation, res, t.id) : [])],
+          res,
+        );
       });
     });
   }
@@ -87,7 +102,10 @@ describe('3-NDFL declaration, chat, form, uploads', () => {
       await fits(t, NDFL3.editDeclaration, edit);
       const put = await api.call(NDFL3.editDeclaration, h.id, { json: edit, headers: h.version ? { 'if-match': h.version } : {} });
       h.version = undefined;
-      t.expectNone(await acceptedAsDocumented(t, NDFL3.editDeclaration, put, t.id, `PUT declaration of request ${h.id} in ${h.state}`), put);
+      t.expectNone(
+        await acceptedAsDocumented(t, NDFL3.editDeclaration, put, t.id, `PUT declaration of request ${h.id} in ${h.state}`),
+        put,
+      );
       const read = await api.call(NDFL3.declaration, h.id);
       t.expectNone([...statusIn(read, [200], t.id), ...writtenIsRead(t.id, edit, read.json)], read, `written: ${JSON.stringify(edit)}`);
     });
@@ -102,7 +120,13 @@ describe('3-NDFL declaration, chat, form, uploads', () => {
       t.expectNone(await acceptedAsDocumented(t, NDFL3.sendChat, sent, t.id, 'chat/send'), sent);
       const chat = await api.call(NDFL3.chat, h.id);
       const found = chat.status === 200 && containsText(chat.json, text);
-      t.expectNone([...statusIn(chat, [200], t.id), ...(found ? [] : [failure(t.id, `the chat holds the message just sent: ${JSON.stringify(text)}`, 'no such message in the chat')])], chat);
+      t.expectNone(
+        [
+          ...statusIn(chat, [200], t.id),
+          ...(found ? [] : [failure(t.id, `the chat holds the message just sent: ${JSON.stringify(text)}`, 'no such message in the chat')]),
+        ],
+        chat,
+      );
     });
   });
 
@@ -110,12 +134,26 @@ describe('3-NDFL declaration, chat, form, uploads', () => {
     const { api, source } = ndfl3(t, 'data');
     await source.with(anyState, async (h) => {
       const form = await api.call(NDFL3.form, h.id);
-      t.expectNone([...statusIn(form, [200], t.id), ...(form.json !== undefined ? [] : [failure(t.id, 'a JSON form', form.jsonError ?? 'an empty body')])], form);
+      t.expectNone(
+        [
+          ...statusIn(form, [200], t.id),
+          ...(form.json !== undefined ? [] : [failure(t.id, 'a JSON form', form.jsonError ?? 'an empty body')]),
+        ],
+        form,
+      );
       const ids = valuesOfKey(form.json, 'attachmentId').filter((v): v is string => typeof v === 'string');
-      if (!ids.length) throw new ToolError('CREDENTIAL_MISSING', `the form of request ${h.id} lists no attachment (no attachmentId), so none can be read`);
+      if (!ids.length)
+        throw new ToolError('CREDENTIAL_MISSING', `the form of request ${h.id} lists no attachment (no attachmentId), so none can be read`);
       for (const attachmentId of ids.slice(0, 3)) {
         const res = await api.call(NDFL3.attachment, h.id, { params: { attachmentId } });
-        t.expectNone([...statusIn(res, [200], t.id), ...(res.json !== undefined ? [] : [failure(t.id, 'a JSON attachment', res.jsonError ?? 'an empty body')])], res, `attachment ${attachmentId} listed by the form`);
+        t.expectNone(
+          [
+            ...statusIn(res, [200], t.id),
+            ...(res.json !== undefined ? [] : [failure(t.id, 'a JSON attachment', res.jsonError ?? 'an empty body')]),
+          ],
+          res,
+          `attachment ${attachmentId} listed by the form`,
+        );
       }
     });
   });

@@ -22,17 +22,36 @@ describe('3-NDFL workflow: model-based sequences', () => {
   requirementTest('NDF-WF-005', { timeoutMs: TIME_LIMIT_MS + 30_000 }, async (t) => {
     const { source } = ndfl3(t, 'model');
     const machine = requireMachine(t.target, source.api.config);
-    if (!source.usable().length) throw new ToolError('SAFETY_REFUSED', `the safety gate refuses every 3-NDFL workflow call on target kind ${t.target.kind}`);
+    if (!source.usable().length)
+      throw new ToolError('SAFETY_REFUSED', `the safety gate refuses every 3-NDFL workflow call on target kind ${t.target.kind}`);
     const sequences = Math.max(1, Math.ceil(t.runs / 5));
-    const outcome = await runModel({ source, machine, seed: t.seed, sequences, maxCommands: MAX_COMMANDS, shrink: t.shrink, timeLimitMs: TIME_LIMIT_MS });
+    const outcome = await runModel({
+      source,
+      machine,
+      seed: t.seed,
+      sequences,
+      maxCommands: MAX_COMMANDS,
+      shrink: t.shrink,
+      timeLimitMs: TIME_LIMIT_MS,
+    });
     const { figures } = outcome;
     const shrinks = figures.numShrinks ? `, ${figures.numShrinks} shrink steps` : '';
-    console.log(t.target.redactor.redact(`${t.id} model-based: ${figures.sequences} command sequences, ${figures.calls} workflow calls in ${(figures.ms / 1000).toFixed(1)} s${shrinks} (seed ${t.seed})`));
+    console.log(
+      t.target.redactor.redact(
+        `${t.id} model-based: ${figures.sequences} command sequences, ${figures.calls} workflow calls in ${(figures.ms / 1000).toFixed(1)} s${shrinks} (seed ${t.seed})`,
+      ),
+    );
     if (outcome.error) throw outcome.error;
     if (outcome.failure) {
       const { steps, seed, path } = outcome.failure;
       t.expectNone(
-        [failure(t.id, 'every call of a random sequence agrees with the model (3.1 target states, configured source states)', `the sequence below disagrees at call ${steps.length}`)],
+        [
+          failure(
+            t.id,
+            'every call of a random sequence agrees with the model (3.1 target states, configured source states)',
+            `the sequence below disagrees at call ${steps.length}`,
+          ),
+        ],
         undefined,
         `shortest failing sequence found (${figures.numShrinks} shrink steps; reproduce with CONFORMANCE_SEED=${seed}${path ? `, path ${path}` : ''}):\n${steps.map((s) => `    ${s}`).join('\n')}`,
       );

@@ -20,11 +20,26 @@ import { ndfl3, workflowControl } from '../../../harness/business/ndfl3/client.t
 
 const wf = workflow();
 // An order in which each state is usually one call away from the previous one (the sandbox's happy path first).
-const TOUR = ['Preprocess', 'PartnerGeneratingReportData', 'PartnerInProgress', 'Ready', 'Acknowledge', 'PendingPayment', 'PaymentDone', 'Clarification', 'Declined', 'Cancelled'];
+const TOUR = [
+  'Preprocess',
+  'PartnerGeneratingReportData',
+  'PartnerInProgress',
+  'Ready',
+  'Acknowledge',
+  'PendingPayment',
+  'PaymentDone',
+  'Clarification',
+  'Declined',
+  'Cancelled',
+];
 const states = [...TOUR.filter((s) => wf.states.includes(s)), ...wf.states.filter((s) => !TOUR.includes(s))];
 
 /** Sends each call from the handle's state with the version read before; one GET at the end. */
-async function quickPass(t: RequirementContext, h: Handle, calls: WorkflowOperation[]): Promise<{ failures: Failure[]; last?: CapturedResponse }> {
+async function quickPass(
+  t: RequirementContext,
+  h: Handle,
+  calls: WorkflowOperation[],
+): Promise<{ failures: Failure[]; last?: CapturedResponse }> {
   const { api } = ndfl3(t, 'refusals');
   const before = { state: h.state, version: h.version };
   const failures: Failure[] = [];
@@ -38,13 +53,20 @@ async function quickPass(t: RequirementContext, h: Handle, calls: WorkflowOperat
   }
   const after = await api.read(h.id);
   Object.assign(h, { state: after.state ?? h.state, version: after.version });
-  if (after.state !== before.state) failures.push(failure(t.id, `the refused calls leave the state ${before.state}`, `state ${after.state ?? '(none)'}`));
-  else if (before.version !== undefined && after.version !== before.version) failures.push(failure(t.id, `the refused calls leave the version ${before.version}`, `version ${after.version ?? '(none)'}`));
+  if (after.state !== before.state)
+    failures.push(failure(t.id, `the refused calls leave the state ${before.state}`, `state ${after.state ?? '(none)'}`));
+  else if (before.version !== undefined && after.version !== before.version)
+    failures.push(failure(t.id, `the refused calls leave the version ${before.version}`, `version ${after.version ?? '(none)'}`));
   return { failures, last };
 }
 
 /** One call at a time on a fresh request in `state`, read back after each: names the first wrong pair. */
-async function carefulPass(t: RequirementContext, source: RequestSource, state: State, calls: WorkflowOperation[]): Promise<{ failures: Failure[]; res?: CapturedResponse }> {
+async function carefulPass(
+  t: RequirementContext,
+  source: RequestSource,
+  state: State,
+  calls: WorkflowOperation[],
+): Promise<{ failures: Failure[]; res?: CapturedResponse }> {
   const { api } = ndfl3(t, 'refusals');
   return source.with(inState(state), async (h) => {
     for (const op of calls) {
@@ -59,22 +81,28 @@ async function carefulPass(t: RequirementContext, source: RequestSource, state: 
 
 describe('3-NDFL workflow: disallowed pairs (configured source states)', () => {
   for (const state of states) {
-    requirementTest('NDF-WF-003', { row: `from ${state}, every call the table does not allow is refused and changes nothing` }, async (t) => {
-      const { source } = ndfl3(t, 'refusals');
-      const machine = requireMachine(t.target, source.api.config);
-      const calls = machine.refusedFrom(state, source.usable());
-      const gated = machine.refusedFrom(state).filter((op) => !calls.includes(op));
-      if (!calls.length) {
-        const why = gated.length ? `the safety gate refuses the calls that must be refused from ${state} (${gated.map((op) => op.name).join(', ')})` : `the configured table allows every call from ${state}`;
-        throw new ToolError(gated.length ? 'SAFETY_REFUSED' : 'CREDENTIAL_MISSING', `nothing to check: ${why}`);
-      }
-      const quick = await source.with(inState(state), (h) => quickPass(t, h, calls));
-      if (!quick.failures.length) return void (await workflowControl(t, 'refusals'));
-      const careful = await carefulPass(t, source, state, calls);
-      const note = `${calls.length} calls from ${state}: ${calls.map((op) => op.name).join(', ')}${gated.length ? `; not sent (safety gate): ${gated.map((op) => op.name).join(', ')}` : ''}`;
-      if (careful.failures.length) t.expectNone(careful.failures, careful.res, note);
-      t.expectNone(quick.failures, quick.last, `${note} (the one-at-a-time repetition on a fresh request found nothing wrong)`);
-    });
+    requirementTest(
+      'NDF-WF-003',
+      { row: `from ${state}, every call the table does not allow is refused and changes nothing` },
+      async (t) => {
+        const { source } = ndfl3(t, 'refusals');
+        const machine = requireMachine(t.target, source.api.config);
+        const calls = machine.refusedFrom(state, source.usable());
+        const gated = machine.refusedFrom(state).filter((op) => !calls.includes(op));
+        if (!calls.length) {
+          const why = gated.length
+            ? `the safety gate refuses the calls that must be refused from ${state} (${gated.map((op) => op.name).join(', ')})`
+            : `the configured table allows every call from ${state}`;
+          throw new ToolError(gated.length ? 'SAFETY_REFUSED' : 'CREDENTIAL_MISSING', `nothing to check: ${why}`);
+        }
+        const quick = await source.with(inState(state), (h) => quickPass(t, h, calls));
+        if (!quick.failures.length) return void (await workflowControl(t, 'refusals'));
+        const careful = await carefulPass(t, source, state, calls);
+        const note = `${calls.length} calls from ${state}: ${calls.map((op) => op.name).join(', ')}${gated.length ? `; not sent (safety gate): ${gated.map((op) => op.name).join(', ')}` : ''}`;
+        if (careful.failures.length) t.expectNone(careful.failures, careful.res, note);
+        t.expectNone(quick.failures, quick.last, `${note} (the one-at-a-time repetition on a fresh request found nothing wrong)`);
+      },
+    );
   }
 });
 
@@ -90,7 +118,10 @@ function twoStepsAhead(t: RequirementContext): Goal {
   const { source } = ndfl3(t, 'refusals');
   const machine = requireMachine(t.target, source.api.config);
   const usable = source.usable();
-  return { describe: 'a state with two allowed calls in a row', accepts: (s) => machine.allowedFrom(s, usable).some((x) => machine.allowedFrom(x.target, usable).length > 0) };
+  return {
+    describe: 'a state with two allowed calls in a row',
+    accepts: (s) => machine.allowedFrom(s, usable).some((x) => machine.allowedFrom(x.target, usable).length > 0),
+  };
 }
 
 describe('3-NDFL workflow: refusals, versions (vendor conventions)', () => {
@@ -115,7 +146,16 @@ describe('3-NDFL workflow: refusals, versions (vendor conventions)', () => {
       const stale = h.version;
       const { res: moved, after: now } = await api.step(h, x, stale ?? null);
       if (moved.status < 200 || moved.status > 299 || now.state !== x.target) {
-        t.expectNone([failure(t.id, `${x.name} from the configured source state accepted, to make the version stale`, `HTTP ${moved.status}, state ${now.state}`)], moved);
+        t.expectNone(
+          [
+            failure(
+              t.id,
+              `${x.name} from the configured source state accepted, to make the version stale`,
+              `HTTP ${moved.status}, state ${now.state}`,
+            ),
+          ],
+          moved,
+        );
       }
       const y = machine.allowedFrom(now.state!, usable)[0];
       for (const [what, version] of [
@@ -132,11 +172,17 @@ describe('3-NDFL workflow: refusals, versions (vendor conventions)', () => {
     const { api, source } = ndfl3(t, 'refusals');
     const machine = requireMachine(t.target, api.config);
     const usable = source.usable();
-    await source.with({ describe: 'a state with an allowed call', accepts: (s) => machine.allowedFrom(s, usable).length > 0 }, async (h) => {
-      const op = machine.allowedFrom(h.state, usable)[0];
-      const { res, before, after } = await api.step(h, op, null);
-      t.expectNone(refusedUnchanged(t.id, `${op.name} from ${before.state} without If-Match`, before, res, after, [400, 412, 422, 428]), res);
-    });
+    await source.with(
+      { describe: 'a state with an allowed call', accepts: (s) => machine.allowedFrom(s, usable).length > 0 },
+      async (h) => {
+        const op = machine.allowedFrom(h.state, usable)[0];
+        const { res, before, after } = await api.step(h, op, null);
+        t.expectNone(
+          refusedUnchanged(t.id, `${op.name} from ${before.state} without If-Match`, before, res, after, [400, 412, 422, 428]),
+          res,
+        );
+      },
+    );
     await workflowControl(t, 'refusals');
   });
 });

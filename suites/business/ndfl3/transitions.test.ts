@@ -12,7 +12,18 @@ import { workflow, type WorkflowOperation } from '../../../harness/business/ndfl
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import { gateAllows, ndfl3 } from '../../../harness/business/ndfl3/client.ts';
 
-const TOUR = ['start-work', 'resume-work', 'ready', 'acknowledge', 'pending-payment', 'payment-done', 'clarification', 'start-review', 'decline', 'cancel'];
+const TOUR = [
+  'start-work',
+  'resume-work',
+  'ready',
+  'acknowledge',
+  'pending-payment',
+  'payment-done',
+  'clarification',
+  'start-review',
+  'decline',
+  'cancel',
+];
 const wf = workflow();
 const ordered = [...TOUR.map((name) => wf.byName.get(name)!), ...wf.operations.filter((op) => !TOUR.includes(op.name))];
 
@@ -20,7 +31,11 @@ function allowedSource(t: RequirementContext, op: WorkflowOperation): Goal {
   const machine = ndfl3(t, 'transitions').api.config.machine;
   if (!machine) return anyState;
   const from = wf.states.filter((s) => machine.expectation(s, op) === 'allowed');
-  if (!from.length) throw new ToolError('CREDENTIAL_MISSING', `services.business.ndfl3.sourceStates allows ${op.name} from no state, so there is nothing to call it from`);
+  if (!from.length)
+    throw new ToolError(
+      'CREDENTIAL_MISSING',
+      `services.business.ndfl3.sourceStates allows ${op.name} from no state, so there is nothing to call it from`,
+    );
   return { describe: `a state ${op.name} is allowed from (${from.join(', ')})`, accepts: (s) => from.includes(s) };
 }
 
@@ -33,7 +48,10 @@ describe('3-NDFL workflow: target states (3.1)', () => {
         const from = h.state;
         const { res, after } = await api.step(h, op);
         if (!api.config.machine && isWorkflowRefusal(res.status)) {
-          throw new ToolError('CREDENTIAL_MISSING', `without services.business.ndfl3.sourceStates the suite can only try ${op.name} from the state a request is in, and ${from} refused it (HTTP ${res.status})`);
+          throw new ToolError(
+            'CREDENTIAL_MISSING',
+            `without services.business.ndfl3.sourceStates the suite can only try ${op.name} from the state a request is in, and ${from} refused it (HTTP ${res.status})`,
+          );
         }
         t.expectNone(landedIn(t.id, op, from, res, after), res, `request ${h.id}, ${op.name} from ${from}`);
       });

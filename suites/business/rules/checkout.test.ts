@@ -10,7 +10,17 @@ import { statusIn } from '../../../harness/checks/status.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { requirementTest } from '../../../harness/suite.ts';
 import { identify, order } from '../../../harness/business/rules/checkout.ts';
-import { accepted, controlRefused, expectRuleRefused, fitsDocument, generatedRequest, refused, ruleControl, rulesConfig, submit } from '../../../harness/business/rules/rules.ts';
+import {
+  accepted,
+  controlRefused,
+  expectRuleRefused,
+  fitsDocument,
+  generatedRequest,
+  refused,
+  ruleControl,
+  rulesConfig,
+  submit,
+} from '../../../harness/business/rules/rules.ts';
 import { enumOf, fieldSites, needSite } from '../../../harness/business/runtime/schema-sites.ts';
 import { getAt, isJsonObject, type JsonObject, type JsonPath, removeAt, setAt } from '../../../harness/json.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
@@ -22,46 +32,73 @@ const plan = await runtimePlan();
 const V2_CREATE = 'POST /api/v2/checkout/order';
 const V2_READ = 'GET /api/v2/checkout/order/{shopId}/by/{orderId}';
 const V1_CREATE = 'POST /api/v1/checkout/order';
-rulesBlock(plan, 'business rules: checkout v2 order (2.6)', ['BUS-CHK-001', 'BUS-CHK-002', 'BUS-CHK-004', 'BUS-CHK-005'], [V2_CREATE], ([create]) => {
-  requirementTest('BUS-CHK-001', { row: 'an order with neither itemsAmount nor amount is refused, with itemsAmount accepted' }, async (t) => {
-    const condition = rulesConfig().checkout?.itemsAmountCondition;
-    if (condition !== 'without-amount') throw new ToolError('CREDENTIAL_MISSING', `the condition of itemsAmount is not in the spec: services.business.rules.checkout.itemsAmountCondition is ${condition === undefined ? 'not set' : `"${String(condition)}"`} (the suite knows without-amount)`);
-    const withIt = order(create, 'with amount');
-    fitsDocument(create, withIt, 'an order with itemsAmount');
-    const ok = await submit(create, withIt, 'an order with itemsAmount');
-    t.expectNone(accepted(create, ok, t.id), ok, 'an order with itemsAmount');
-    const without = order(create, 'without amount');
-    removeAt(without.body, needSite(create, 'itemsAmount').path);
-    const res = await submit(create, without, 'the order with neither itemsAmount nor amount');
-    t.expectNone(refused(res, t.id), res, 'the same order with neither itemsAmount nor the deprecated amount');
-  });
+rulesBlock(
+  plan,
+  'business rules: checkout v2 order (2.6)',
+  ['BUS-CHK-001', 'BUS-CHK-002', 'BUS-CHK-004', 'BUS-CHK-005'],
+  [V2_CREATE],
+  ([create]) => {
+    requirementTest(
+      'BUS-CHK-001',
+      { row: 'an order with neither itemsAmount nor amount is refused, with itemsAmount accepted' },
+      async (t) => {
+        const condition = rulesConfig().checkout?.itemsAmountCondition;
+        if (condition !== 'without-amount')
+          throw new ToolError(
+            'CREDENTIAL_MISSING',
+            `the condition of itemsAmount is not in the spec: services.business.rules.checkout.itemsAmountCondition is ${condition === undefined ? 'not set' : `"${String(condition)}"`} (the suite knows without-amount)`,
+          );
+        const withIt = order(create, 'with amount');
+        fitsDocument(create, withIt, 'an order with itemsAmount');
+        const ok = await submit(create, withIt, 'an order with itemsAmount');
+        t.expectNone(accepted(create, ok, t.id), ok, 'an order with itemsAmount');
+        const without = order(create, 'without amount');
+        removeAt(without.body, needSite(create, 'itemsAmount').path);
+        const res = await submit(create, without, 'the order with neither itemsAmount nor amount');
+        t.expectNone(refused(res, t.id), res, 'the same order with neither itemsAmount nor the deprecated amount');
+      },
+    );
 
-  for (const field of ['weight', 'declaredValue']) {
-    requirementTest('BUS-CHK-002', { row: `an order with delivery services and an item without ${field} is refused` }, async (t) => {
-      const request = order(create, 'delivery', { delivery: true });
-      removeAt(request.body, needSite(create, field).path);
-      const res = await submit(create, request, `delivery services, an item without ${field}`);
-      await expectRuleRefused(t, res, () => ruleControl(t, create, 'an order with delivery services, weight and declaredValue', () => withDelivery(create)), `an order with shippingParameters whose item has no ${field}`);
+    for (const field of ['weight', 'declaredValue']) {
+      requirementTest('BUS-CHK-002', { row: `an order with delivery services and an item without ${field} is refused` }, async (t) => {
+        const request = order(create, 'delivery', { delivery: true });
+        removeAt(request.body, needSite(create, field).path);
+        const res = await submit(create, request, `delivery services, an item without ${field}`);
+        await expectRuleRefused(
+          t,
+          res,
+          () => ruleControl(t, create, 'an order with delivery services, weight and declaredValue', () => withDelivery(create)),
+          `an order with shippingParameters whose item has no ${field}`,
+        );
+      });
+    }
+    requirementTest('BUS-CHK-002', { row: 'an order with delivery services, weight and declaredValue is accepted' }, async (t) => {
+      const request = withDelivery(create);
+      fitsDocument(create, request, 'an order with delivery services, weight and declaredValue');
+      const res = await submit(create, request, 'delivery services with weight and declaredValue');
+      t.expectNone(accepted(create, res, t.id), res);
     });
-  }
-  requirementTest('BUS-CHK-002', { row: 'an order with delivery services, weight and declaredValue is accepted' }, async (t) => {
-    const request = withDelivery(create);
-    fitsDocument(create, request, 'an order with delivery services, weight and declaredValue');
-    const res = await submit(create, request, 'delivery services with weight and declaredValue');
-    t.expectNone(accepted(create, res, t.id), res);
-  });
 
-  for (const [value, verdict] of [['post_office', 'accepted'], ['russian_post', 'refused']] as const) {
-    requirementTest('BUS-CHK-005', { row: `DeliveryKind ${value} is ${verdict}` }, async (t) => {
-      const { request, site } = withKind(create, value);
-      if (verdict === 'accepted') fitsDocument(create, request, `an order with DeliveryKind ${value}`);
-      const res = await submit(create, request, `DeliveryKind ${value} at ${site.join('.')}`);
-      const note = `an order whose ${site.join('.')} is ${value}`;
-      if (verdict === 'accepted') return t.expectNone(accepted(create, res, t.id), res, note);
-      await expectRuleRefused(t, res, () => ruleControl(t, create, 'an order with DeliveryKind post_office', () => withKind(create, 'post_office').request), note);
-    });
-  }
-});
+    for (const [value, verdict] of [
+      ['post_office', 'accepted'],
+      ['russian_post', 'refused'],
+    ] as const) {
+      requirementTest('BUS-CHK-005', { row: `DeliveryKind ${value} is ${verdict}` }, async (t) => {
+        const { request, site } = withKind(create, value);
+        if (verdict === 'accepted') fitsDocument(create, request, `an order with DeliveryKind ${value}`);
+        const res = await submit(create, request, `DeliveryKind ${value} at ${site.join('.')}`);
+        const note = `an order whose ${site.join('.')} is ${value}`;
+        if (verdict === 'accepted') return t.expectNone(accepted(create, res, t.id), res, note);
+        await expectRuleRefused(
+          t,
+          res,
+          () => ruleControl(t, create, 'an order with DeliveryKind post_office', () => withKind(create, 'post_office').request),
+          note,
+        );
+      });
+    }
+  },
+);
 
 /** An order with delivery services, every item with weight and declaredValue. */
 function withDelivery(create: OperationPlan) {
@@ -71,17 +108,27 @@ function withDelivery(create: OperationPlan) {
 /** The paths of DeliveryKind values (an enum holding post_office) in the body schema. */
 function kindSites(create: OperationPlan): JsonPath[] {
   const out: JsonPath[] = [];
-  for (const name of ['deliveryType', 'types', 'deliveryTypes', 'deliveryKind']) for (const site of fieldSites(create, name)) if (enumOf(site.schema).includes('post_office')) out.push(site.path);
+  for (const name of ['deliveryType', 'types', 'deliveryTypes', 'deliveryKind'])
+    for (const site of fieldSites(create, name)) if (enumOf(site.schema).includes('post_office')) out.push(site.path);
   return out;
 }
 
 /** An order that meets every rule, with the DeliveryKind value at the first site the generated order fills. */
 function withKind(create: OperationPlan, value: string): { request: ReturnType<typeof order>; site: JsonPath } {
   const sites = kindSites(create);
-  if (!sites.length) throw new ToolError('PRECONDITION_MISSING', `no field of the request body of ${V2_CREATE} takes a DeliveryKind (an enum with post_office) in the served document`);
+  if (!sites.length)
+    throw new ToolError(
+      'PRECONDITION_MISSING',
+      `no field of the request body of ${V2_CREATE} takes a DeliveryKind (an enum with post_office) in the served document`,
+    );
   const has = (b: JsonObject) => sites.some((p) => getAt(b, p) !== undefined);
   const request = order(create, 'deprecated field', { wanted: has });
-  if (isJsonObject(request.body.shippingParameters)) for (const [name, v] of [['weight', 1200], ['declaredValue', 500]] as const) setAt(request.body, needSite(create, name).path, v);
+  if (isJsonObject(request.body.shippingParameters))
+    for (const [name, v] of [
+      ['weight', 1200],
+      ['declaredValue', 500],
+    ] as const)
+      setAt(request.body, needSite(create, name).path, v);
   const site = sites.find((p) => getAt(request.body, p) !== undefined)!;
   setKind(request.body, site, value);
   return { request, site };
@@ -100,13 +147,27 @@ rulesBlock(plan, 'business rules: checkout order read back (2.6)', ['BUS-CHK-004
     const created = await submit(create, request, 'an order to read back');
     if (accepted(create, created, t.id).length) controlRefused('the order create', created);
     const sent = getAt(request.body, needSite(create, 'itemsAmount').path);
-    const ids = { shopId: getAt(request.body, needSite(create, 'shopId').path), orderId: getAt(request.body, needSite(create, 'orderId').path) };
+    const ids = {
+      shopId: getAt(request.body, needSite(create, 'shopId').path),
+      orderId: getAt(request.body, needSite(create, 'orderId').path),
+    };
     const answered = isJsonObject(created.json) ? created.json : {};
     const path = { shopId: answered.shopId ?? ids.shopId, orderId: answered.orderId ?? ids.orderId };
     const res = await submit(read, { path, query: {}, header: {} }, 'the order read back');
     t.expectNone([...statusIn(res, [200], t.id), ...accepted(read, res, t.id)], res, 'the order read back');
     const got = isJsonObject(res.json) ? res.json.itemsAmount : undefined;
-    t.expectNone(typeof got === 'number' && Math.round(got * 100) === Math.round(Number(sent) * 100) ? [] : [failure(t.id, `itemsAmount ${String(sent)}, as sent`, got === undefined ? 'no itemsAmount' : `itemsAmount ${JSON.stringify(got)}`)], res);
+    t.expectNone(
+      typeof got === 'number' && Math.round(got * 100) === Math.round(Number(sent) * 100)
+        ? []
+        : [
+            failure(
+              t.id,
+              `itemsAmount ${String(sent)}, as sent`,
+              got === undefined ? 'no itemsAmount' : `itemsAmount ${JSON.stringify(got)}`,
+            ),
+          ],
+      res,
+    );
   });
 });
 

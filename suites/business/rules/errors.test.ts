@@ -26,17 +26,32 @@ const plan = await runtimePlan();
 const CARDS = 'GET /api/v1/card';
 const CHECKOUT = 'POST /api/v2/checkout/order';
 
-const isJson = (res: CapturedResponse) => /^application\/([\w.+-]+\+)?json\b/i.test(res.headers['content-type'] ?? '') && res.json !== undefined;
+const isJson = (res: CapturedResponse) =>
+  /^application\/([\w.+-]+\+)?json\b/i.test(res.headers['content-type'] ?? '') && res.json !== undefined;
 
 /** BUS-ERR-002 on one answer: a 400 is JSON; any other answer leaves the rule untried (it says how a 400 looks, not which requests get one). */
 function jsonIf400(res: CapturedResponse, id: string, what: string): Failure[] {
-  if (res.status !== 400) throw inconclusive('PRECONDITION_MISSING', `${what} was answered ${res.status}, not 400; the rule says how a 400 looks, not which requests get one`);
-  return isJson(res) ? [] : [failure(id, 'a 400 answer in JSON (Content-Type application/json, a body that parses)', `Content-Type ${res.headers['content-type'] ?? '(none)'}${res.jsonError ? `, body not JSON (${res.jsonError})` : ''}`)];
+  if (res.status !== 400)
+    throw inconclusive(
+      'PRECONDITION_MISSING',
+      `${what} was answered ${res.status}, not 400; the rule says how a 400 looks, not which requests get one`,
+    );
+  return isJson(res)
+    ? []
+    : [
+        failure(
+          id,
+          'a 400 answer in JSON (Content-Type application/json, a body that parses)',
+          `Content-Type ${res.headers['content-type'] ?? '(none)'}${res.jsonError ? `, body not JSON (${res.jsonError})` : ''}`,
+        ),
+      ];
 }
 
 /** The controls of this file: a valid beneficiary create, and the cards list without parameters. */
-const beneficiaryControl = (t: RequirementContext, create: OperationPlan) => ruleControl(t, create, 'a UL_RESIDENT beneficiary', () => beneficiaryRequest(create, 'control', beneficiary('UL_RESIDENT')));
-const cardsControl = (t: RequirementContext, cards: OperationPlan) => ruleControl(t, cards, 'the cards list', () => ({ path: {}, query: {}, header: {} }));
+const beneficiaryControl = (t: RequirementContext, create: OperationPlan) =>
+  ruleControl(t, create, 'a UL_RESIDENT beneficiary', () => beneficiaryRequest(create, 'control', beneficiary('UL_RESIDENT')));
+const cardsControl = (t: RequirementContext, cards: OperationPlan) =>
+  ruleControl(t, cards, 'the cards list', () => ({ path: {}, query: {}, header: {} }));
 
 rulesBlock(plan, 'business rules: 400 answers are JSON (7)', ['BUS-ERR-002'], [BENEFICIARY_CREATE, CARDS], ([create, cards]) => {
   requirementTest('BUS-ERR-002', { row: 'a body that is not JSON' }, async (t) => {
@@ -60,11 +75,29 @@ rulesBlock(plan, 'business rules: one format for enumeration errors (7)', ['BUS-
   requirementTest('BUS-ERR-003', { row: 'unknown enumeration values in different operations and fields' }, async (t) => {
     const cases: Array<{ what: string; op: OperationPlan; request: GeneratedRequest }> = [];
     const ul = beneficiary('UL_RESIDENT');
-    cases.push({ what: 'beneficiary type NOT_A_TYPE', op: create, request: beneficiaryRequest(create, 'unknown type', { ...ul, type: 'NOT_A_TYPE' }) });
+    cases.push({
+      what: 'beneficiary type NOT_A_TYPE',
+      op: create,
+      request: beneficiaryRequest(create, 'unknown type', { ...ul, type: 'NOT_A_TYPE' }),
+    });
     // The unknown address type next to the LEGAL_ENTITY_ADDRESS a legal entity needs, so only the enumeration is broken.
-    cases.push({ what: 'beneficiary address type NOT_AN_ADDRESS', op: create, request: beneficiaryRequest(create, 'unknown address type', { ...ul, addresses: [...(ul.addresses as JsonObject[]), { type: 'NOT_AN_ADDRESS', address: 'г. Москва' }] }) });
+    cases.push({
+      what: 'beneficiary address type NOT_AN_ADDRESS',
+      op: create,
+      request: beneficiaryRequest(create, 'unknown address type', {
+        ...ul,
+        addresses: [...(ul.addresses as JsonObject[]), { type: 'NOT_AN_ADDRESS', address: 'г. Москва' }],
+      }),
+    });
     const person = beneficiary('FL_RESIDENT');
-    cases.push({ what: 'beneficiary document type NOT_A_DOCUMENT', op: create, request: beneficiaryRequest(create, 'unknown document type', { ...person, documents: [...(person.documents as JsonObject[]), { type: 'NOT_A_DOCUMENT', number: '1', date: '2019-06-14' }] }) });
+    cases.push({
+      what: 'beneficiary document type NOT_A_DOCUMENT',
+      op: create,
+      request: beneficiaryRequest(create, 'unknown document type', {
+        ...person,
+        documents: [...(person.documents as JsonObject[]), { type: 'NOT_A_DOCUMENT', number: '1', date: '2019-06-14' }],
+      }),
+    });
     const checkout = opOf(CHECKOUT);
     const kind = checkout && fieldSites(checkout, 'deliveryType').find((s) => s.path.length === 3);
     if (checkout && kind) {
@@ -76,7 +109,11 @@ rulesBlock(plan, 'business rules: one format for enumeration errors (7)', ['BUS-
     for (const c of cases) answers.push({ what: c.what, res: await submit(c.op, c.request, c.what) });
     // Validation errors only (a JSON 400 or 422): a 401 or 404 to every request has one format too, and says nothing.
     const errors = answers.filter((a) => (a.res.status === 400 || a.res.status === 422) && isJsonObject(a.res.json));
-    if (errors.length < 2) throw inconclusive('PRECONDITION_MISSING', `fewer than two unknown enumeration values were refused with a JSON 400 or 422 (${answers.map((a) => `${a.what}: ${a.res.status}`).join('; ')})`);
+    if (errors.length < 2)
+      throw inconclusive(
+        'PRECONDITION_MISSING',
+        `fewer than two unknown enumeration values were refused with a JSON 400 or 422 (${answers.map((a) => `${a.what}: ${a.res.status}`).join('; ')})`,
+      );
     const [first, ...others] = errors;
     const format = errorFormat(first.res.json);
     const differing = others.filter((o) => errorFormat(o.res.json) !== format);
@@ -94,16 +131,41 @@ rulesBlock(plan, 'business rules: 403 answers carry their reasons (7)', ['BUS-ER
   const probes = plan.operations.filter((op) => op.authProbe && (!Array.isArray(areas) || areas.includes(op.catalog.area)));
   for (const op of probes) {
     requirementTest('BUS-ERR-004', { row: `a scope refusal of ${op.catalog.area} (${op.row})` }, async (t) => {
-      if (typeof scopeless !== 'string' || scopeless === '') throw new ToolError('CREDENTIAL_MISSING', `services.business.tokenWithoutScope is not in the target file "${t.target.name}"`);
+      if (typeof scopeless !== 'string' || scopeless === '')
+        throw new ToolError('CREDENTIAL_MISSING', `services.business.tokenWithoutScope is not in the target file "${t.target.name}"`);
       const { request } = await locate(plan, op, generatedFor(plan, op).valid[0]);
-      const res = (await sendOperation(plan, op, request, 'no-scope', 'the valid request with a token without the scope', { token: scopeless })).response!;
+      const res = (
+        await sendOperation(plan, op, request, 'no-scope', 'the valid request with a token without the scope', { token: scopeless })
+      ).response!;
       notAfterServerError(op, res);
-      if (res.status !== 403) throw inconclusive('PRECONDITION_MISSING', `the token without the scope was answered ${res.status}, not 403 (BUS-AUT-003 judges that)`);
+      if (res.status !== 403)
+        throw inconclusive(
+          'PRECONDITION_MISSING',
+          `the token without the scope was answered ${res.status}, not 403 (BUS-AUT-003 judges that)`,
+        );
       // The same request with the token that has the scope: a 403 to it too would be no scope refusal at all.
-      await t.control(`scope ${op.row}`, async () => (await sendOperation(plan, op, request, 'valid', 'the control: the same request with the token of the target file')).response!, (ok) => accepted(op, ok, t.id).length === 0);
+      await t.control(
+        `scope ${op.row}`,
+        async () =>
+          (await sendOperation(plan, op, request, 'valid', 'the control: the same request with the token of the target file')).response!,
+        (ok) => accepted(op, ok, t.id).length === 0,
+      );
       const body = isJsonObject(res.json) ? res.json : undefined;
       const named = reasonsOf(body) !== undefined;
-      t.expectNone(named ? [] : [failure(t.id, 'a JSON 403 body that says why: a non-empty errorDetails (or reasons), or a message that says more than the refusal', body ? `errorMessage ${JSON.stringify(body.errorMessage ?? body.message)}, errorDetails ${JSON.stringify(body.errorDetails)}` : 'no JSON body')], res);
+      t.expectNone(
+        named
+          ? []
+          : [
+              failure(
+                t.id,
+                'a JSON 403 body that says why: a non-empty errorDetails (or reasons), or a message that says more than the refusal',
+                body
+                  ? `errorMessage ${JSON.stringify(body.errorMessage ?? body.message)}, errorDetails ${JSON.stringify(body.errorDetails)}`
+                  : 'no JSON body',
+              ),
+            ],
+        res,
+      );
     });
   }
 });

@@ -45,7 +45,9 @@ const cardsOf = (res: CapturedResponse): unknown[] | undefined => itemsOf(res.js
  * changed between them, or keys in another order, is not another card.
  */
 function cardIdentity(card: unknown): string {
-  if (isJsonObject(card)) for (const key of ['ucid', 'cardId', 'id']) if (card[key] !== undefined && card[key] !== null) return `${key} ${JSON.stringify(card[key])}`;
+  if (isJsonObject(card))
+    for (const key of ['ucid', 'cardId', 'id'])
+      if (card[key] !== undefined && card[key] !== null) return `${key} ${JSON.stringify(card[key])}`;
   return canonicalJson(card);
 }
 
@@ -62,7 +64,11 @@ function listed(op: OperationPlan, res: CapturedResponse, id: string, what: stri
  */
 async function refusedNextToControl(t: RequirementContext, op: OperationPlan, res: CapturedResponse, failures: Failure[]): Promise<void> {
   if (res.status < 300 || res.status >= 500) t.expectNone(failures, res);
-  await t.control(`cards ${op.row}`, () => list(op, {}, 'the control: the list without parameters'), (ok) => listed(op, ok, t.id, 'the control').length === 0);
+  await t.control(
+    `cards ${op.row}`,
+    () => list(op, {}, 'the control: the list without parameters'),
+    (ok) => listed(op, ok, t.id, 'the control').length === 0,
+  );
   t.expectNone(failures, res);
 }
 
@@ -96,7 +102,18 @@ function listRows(cards: OperationPlan): void {
     t.expectNone(listed(cards, explicit, t.id, 'limit=1000&offset=0'), explicit, 'limit=1000&offset=0');
     const [a, b] = [cardsOf(defaults)!.map(cardIdentity), cardsOf(explicit)!.map(cardIdentity)];
     const same = a.length === b.length && a.every((card, i) => card === b[i]);
-    t.expectNone(same ? [] : [failure(t.id, `the same cards as with limit=1000&offset=0 (${b.length} cards)`, `${a.length} cards${a.length < b.length ? ': a smaller default page' : ', or others'}`)], defaults);
+    t.expectNone(
+      same
+        ? []
+        : [
+            failure(
+              t.id,
+              `the same cards as with limit=1000&offset=0 (${b.length} cards)`,
+              `${a.length} cards${a.length < b.length ? ': a smaller default page' : ', or others'}`,
+            ),
+          ],
+      defaults,
+    );
     // Two empty pages are equal whatever the defaults are: no evidence.
     if (!b.length) throw inconclusive('PRECONDITION_MISSING', 'the cards list is empty, so its defaults cannot be told from any others');
   });
@@ -130,9 +147,24 @@ describe('business runtime: the cards lists (8, 2.6, 5.5)', () => {
   requirementTest('BUS-MTL-006', { row: `${SINGLE} is served on the plain url without a client certificate` }, async (t) => {
     const param = single.model.parameters.find((p) => p.in === 'path')?.name ?? 'ucid';
     const cards = cardsOf(await list(source, { limit: 1 }, 'a card to read')) ?? [];
-    const card = cards.find((c) => c && typeof c === 'object' && (c as Record<string, unknown>)[param] !== undefined) as Record<string, unknown> | undefined;
+    const card = cards.find((c) => c && typeof c === 'object' && (c as Record<string, unknown>)[param] !== undefined) as
+      | Record<string, unknown>
+      | undefined;
     if (!card) throw inconclusive('PRECONDITION_MISSING', `the cards list shows no card with ${param} to read`);
-    const [answered] = conclusive([await sendOperation(plan, single, { path: { [param]: card[param] }, query: {}, header: {} }, 'valid', 'no client certificate, plain url', { host: 'plain' })]);
-    t.expectNone(documentedSuccess(single.model, answered.response!, plan.schemas, t.id), answered.response, `card ${String(card[param])}, listed by ${source.row}`);
+    const [answered] = conclusive([
+      await sendOperation(
+        plan,
+        single,
+        { path: { [param]: card[param] }, query: {}, header: {} },
+        'valid',
+        'no client certificate, plain url',
+        { host: 'plain' },
+      ),
+    ]);
+    t.expectNone(
+      documentedSuccess(single.model, answered.response!, plan.schemas, t.id),
+      answered.response,
+      `card ${String(card[param])}, listed by ${source.row}`,
+    );
   });
 });

@@ -40,14 +40,37 @@ import { allAnswered, authExchangesOf, exchangesOf, prefetch } from '../../../ha
 import { type OperationExchange, serverErrorsOf } from '../../../harness/business/runtime/send.ts';
 import { disposableShortage } from '../../../harness/business/runtime/fixtures.ts';
 import { identifiersExist } from '../../../harness/business/runtime/identifiers.ts';
-import { answered, conclusive, documentsContent, documentsJsonSchema, operationControl, served, unknownIdentifierIs400 } from '../../../harness/business/runtime/judge.ts';
+import {
+  answered,
+  conclusive,
+  documentsContent,
+  documentsJsonSchema,
+  operationControl,
+  served,
+  unknownIdentifierIs400,
+} from '../../../harness/business/runtime/judge.ts';
 import type { OperationPlan, RuntimePlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { skippedRow, unusableRows } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();
 
-const IDS = ['BUS-RUN-001', 'BUS-RUN-002', 'BUS-RUN-003', 'BUS-RUN-004', 'BUS-RUN-005', 'BUS-NEG-001', 'BUS-AUT-001', 'BUS-AUT-002', 'BUS-AUT-003', 'BUS-AUT-004', 'BUS-ERR-001', 'BUS-MTL-003', 'BUS-MTL-004', 'BUS-MTL-005'];
+const IDS = [
+  'BUS-RUN-001',
+  'BUS-RUN-002',
+  'BUS-RUN-003',
+  'BUS-RUN-004',
+  'BUS-RUN-005',
+  'BUS-NEG-001',
+  'BUS-AUT-001',
+  'BUS-AUT-002',
+  'BUS-AUT-003',
+  'BUS-AUT-004',
+  'BUS-ERR-001',
+  'BUS-MTL-003',
+  'BUS-MTL-004',
+  'BUS-MTL-005',
+];
 
 interface Answer {
   e: OperationExchange;
@@ -72,7 +95,9 @@ function noServerErrors(e: OperationExchange, id: string): Failure[] {
   return e.attempts.flatMap((res, i) => {
     const retry = e.attempts[i + 1];
     const failures = noServerError(res, id);
-    return retry && retry.status < 500 ? failures.map((f) => ({ ...f, received: `${f.received}, intermittent: the one retry answered ${retry.status}` })) : failures;
+    return retry && retry.status < 500
+      ? failures.map((f) => ({ ...f, received: `${f.received}, intermittent: the one retry answered ${retry.status}` }))
+      : failures;
   });
 }
 
@@ -84,18 +109,35 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
    * answers the check has something to say about, a row where it had nothing to say about any ends
    * inconclusive, never passed.
    */
-  async function judged(t: RequirementContext, pick: (x: Awaited<ReturnType<typeof exchangesOf>>) => OperationExchange[], check: (a: Answer) => Failure[], what: string, judges?: { which: (a: Answer) => boolean; none: string }) {
+  async function judged(
+    t: RequirementContext,
+    pick: (x: Awaited<ReturnType<typeof exchangesOf>>) => OperationExchange[],
+    check: (a: Answer) => Failure[],
+    what: string,
+    judges?: { which: (a: Answer) => boolean; none: string },
+  ) {
     const exchanges = await exchangesOf(plan, op);
     const answers = answersOf(pick(exchanges));
     judge(t, answers, check);
     operationControl(plan, op, exchanges, what);
-    if (judges && !answers.some(judges.which)) throw inconclusive('PRECONDITION_MISSING', `no answer of ${op.row} ${judges.none}, so nothing was judged`);
+    if (judges && !answers.some(judges.which))
+      throw inconclusive('PRECONDITION_MISSING', `no answer of ${op.row} ${judges.none}, so nothing was judged`);
   }
   /** A refusal among the operation's own exchanges (see refusalOf). */
-  async function refusal(t: RequirementContext, pick: (x: Awaited<ReturnType<typeof exchangesOf>>) => OperationExchange[], check: (a: Answer) => Failure[], what: string) {
+  async function refusal(
+    t: RequirementContext,
+    pick: (x: Awaited<ReturnType<typeof exchangesOf>>) => OperationExchange[],
+    check: (a: Answer) => Failure[],
+    what: string,
+  ) {
     await refusalOf(t, plan, op, answersOf(pick(await exchangesOf(plan, op))), check, what);
   }
-  const everyAnswer = (x: Awaited<ReturnType<typeof exchangesOf>>) => [...x.valid, ...(x.unknown ? [x.unknown] : []), ...x.invalid, ...(x.noToken ? [x.noToken] : [])];
+  const everyAnswer = (x: Awaited<ReturnType<typeof exchangesOf>>) => [
+    ...x.valid,
+    ...(x.unknown ? [x.unknown] : []),
+    ...x.invalid,
+    ...(x.noToken ? [x.noToken] : []),
+  ];
 
   requirementTest('BUS-RUN-001', options('a valid request gets no 5xx'), async (t) => {
     const exchanges = await exchangesOf(plan, op);
@@ -103,50 +145,87 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
     const own = new Set(valid.flatMap((e) => e.attempts));
     // The creates and lists that looked for identifiers sent valid requests too: their 5xx count.
     const lookups = serverErrorsOf(op).filter(({ res }) => !own.has(res));
-    const failures = [...valid.flatMap((e) => noServerErrors(e, t.id)), ...lookups.flatMap(({ note, res }) => noServerError(res, t.id).map((f) => ({ ...f, expected: `${f.expected} — for ${note}` })))];
+    const failures = [
+      ...valid.flatMap((e) => noServerErrors(e, t.id)),
+      ...lookups.flatMap(({ note, res }) => noServerError(res, t.id).map((f) => ({ ...f, expected: `${f.expected} — for ${note}` }))),
+    ];
     const first = valid.flatMap((e) => e.attempts).find((r) => r.status >= 500) ?? lookups[0]?.res;
     if (failures.length) t.expectNone(failures, first, `${failures.length} valid request(s) of ${op.row} drew a 5xx`);
     operationControl(plan, op, exchanges, 'the absence of a 5xx');
   });
 
   requirementTest('BUS-RUN-002', options('every answer has a documented status'), async (t) => {
-    await judged(t, everyAnswer, ({ e, res }) => operationStatusDocumented(op.model, res, t.id, { credentialRefusal: e.variant === 'no-token' }), 'a documented status');
+    await judged(
+      t,
+      everyAnswer,
+      ({ e, res }) => operationStatusDocumented(op.model, res, t.id, { credentialRefusal: e.variant === 'no-token' }),
+      'a documented status',
+    );
   });
 
   if (documentsContent(op.model)) {
     requirementTest('BUS-RUN-003', options('every answer has its documented body and Content-Type'), async (t) => {
-      await judged(t, everyAnswer, ({ res }) => contentTypeDocumented(op.model, res, t.id), 'a documented Content-Type', { which: ({ res }) => bodyDocumented(op.model, res), none: 'had a status the document gives a body' });
+      await judged(t, everyAnswer, ({ res }) => contentTypeDocumented(op.model, res, t.id), 'a documented Content-Type', {
+        which: ({ res }) => bodyDocumented(op.model, res),
+        none: 'had a status the document gives a body',
+      });
     });
   }
 
   if (documentsJsonSchema(op.model, { errors: op.breakable || op.model.secured })) {
     requirementTest('BUS-RUN-004', options('every JSON answer conforms to its documented schema'), async (t) => {
-      await judged(t, everyAnswer, ({ res }) => bodyConforms(op.model, res, plan.schemas, t.id), 'a conforming error body', { which: ({ res }) => judgedSchema(op.model, res) !== undefined, none: 'had a body and a status the document gives a JSON schema' });
+      await judged(t, everyAnswer, ({ res }) => bodyConforms(op.model, res, plan.schemas, t.id), 'a conforming error body', {
+        which: ({ res }) => judgedSchema(op.model, res) !== undefined,
+        none: 'had a body and a status the document gives a JSON schema',
+      });
     });
   }
 
   requirementTest('BUS-RUN-005', options('a valid request reaches its documented success'), async (t) => {
     const valid = conclusive((await exchangesOf(plan, op)).valid);
-    const verdictOf = (e: OperationExchange) => acceptanceOf(op.model, answered(e), plan.schemas, t.id, { identifiersExist: identifiersExist(e.origins ?? {}), unknownIdentifierIs400: unknownIdentifierIs400(op) });
-    judge(t, valid.map((e) => ({ e, res: answered(e) })), ({ e }) => verdictOf(e).failures);
+    const verdictOf = (e: OperationExchange) =>
+      acceptanceOf(op.model, answered(e), plan.schemas, t.id, {
+        identifiersExist: identifiersExist(e.origins ?? {}),
+        unknownIdentifierIs400: unknownIdentifierIs400(op),
+      });
+    judge(
+      t,
+      valid.map((e) => ({ e, res: answered(e) })),
+      ({ e }) => verdictOf(e).failures,
+    );
     if (valid.some((e) => served(plan, op, e.response))) return;
-    const origins = Object.entries(valid[0].origins ?? {}).map(([name, origin]) => `${name} ${origin}`).join(', ');
+    const origins = Object.entries(valid[0].origins ?? {})
+      .map(([name, origin]) => `${name} ${origin}`)
+      .join(', ');
     // A destructive operation with a generated identifier: the target file gave it nothing it may destroy.
     const shortage = Object.values(valid[0].origins ?? {}).includes('generated') ? disposableShortage(op) : undefined;
-    throw inconclusive('PRECONDITION_MISSING', `no valid request reached the documented success: ${valid.map((e) => verdictOf(e).unjudged).join('; ')}${origins ? ` (identifiers: ${origins})` : ''}${shortage ? `; ${shortage}` : ''}`);
+    throw inconclusive(
+      'PRECONDITION_MISSING',
+      `no valid request reached the documented success: ${valid.map((e) => verdictOf(e).unjudged).join('; ')}${origins ? ` (identifiers: ${origins})` : ''}${shortage ? `; ${shortage}` : ''}`,
+    );
   });
 
   if (op.breakable) {
     requirementTest('BUS-NEG-001', options('a request that breaks one rule is rejected'), async (t) => {
       const { invalid } = await exchangesOf(plan, op);
       if (!invalid.length) throw inconclusive('NOT_LOCATED', `the document gives ${op.row} no rule that a request can break on the wire`);
-      await refusal(t, (x) => x.invalid, ({ res }) => rejectedAsInvalid(res, t.id), 'a refusal of a broken request');
+      await refusal(
+        t,
+        (x) => x.invalid,
+        ({ res }) => rejectedAsInvalid(res, t.id),
+        'a refusal of a broken request',
+      );
     });
   }
 
   if (op.model.secured) {
     requirementTest('BUS-AUT-001', options('a request without a token is refused'), async (t) => {
-      await refusal(t, (x) => [x.noToken!], ({ res }) => refused(res, t.id), 'a refusal without a token');
+      await refusal(
+        t,
+        (x) => [x.noToken!],
+        ({ res }) => refused(res, t.id),
+        'a refusal without a token',
+      );
     });
   }
 
@@ -170,7 +249,12 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
 
   if (op.plainUrlProbe) {
     requirementTest('BUS-MTL-004', options(`not served on the plain url (one operation of ${op.catalog.area})`), async (t) => {
-      await refusal(t, (x) => [x.plainUrl!], ({ res }) => notServedOnPlainHost(res, t.id), 'a refusal on the plain url');
+      await refusal(
+        t,
+        (x) => [x.plainUrl!],
+        ({ res }) => notServedOnPlainHost(res, t.id),
+        'a refusal on the plain url',
+      );
     });
   }
 }
@@ -179,8 +263,19 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
  * A refusal: served (2xx) or a server error fails whatever the control; any other answer is judged only
  * next to the control, for a target that refuses valid requests too says nothing by refusing.
  */
-async function refusalOf(t: RequirementContext, plan: RuntimePlan, op: OperationPlan, answers: Answer[], check: (a: Answer) => Failure[], what: string) {
-  judge(t, answers.filter(({ res }) => res.status < 300 || res.status >= 500), check);
+async function refusalOf(
+  t: RequirementContext,
+  plan: RuntimePlan,
+  op: OperationPlan,
+  answers: Answer[],
+  check: (a: Answer) => Failure[],
+  what: string,
+) {
+  judge(
+    t,
+    answers.filter(({ res }) => res.status < 300 || res.status >= 500),
+    check,
+  );
   operationControl(plan, op, await exchangesOf(plan, op), what);
   judge(t, answers, check);
 }
@@ -189,10 +284,14 @@ async function refusalOf(t: RequirementContext, plan: RuntimePlan, op: Operation
 function authRows(plan: RuntimePlan, op: OperationPlan, scopeRefusal: boolean): void {
   const where = `${op.catalog.area} (${op.row})`;
   for (const which of ['unknownToken', 'malformedToken'] as const) {
-    requirementTest('BUS-AUT-002', { row: `${where}: ${which === 'unknownToken' ? 'an unknown' : 'a malformed'} token is refused`, timeoutMs: 180_000 }, async (t) => {
-      const exchange = (await authExchangesOf(plan, op))[which];
-      await refusalOf(t, plan, op, answersOf([exchange]), ({ res }) => refused(res, t.id), 'a refusal of a bad token');
-    });
+    requirementTest(
+      'BUS-AUT-002',
+      { row: `${where}: ${which === 'unknownToken' ? 'an unknown' : 'a malformed'} token is refused`, timeoutMs: 180_000 },
+      async (t) => {
+        const exchange = (await authExchangesOf(plan, op))[which];
+        await refusalOf(t, plan, op, answersOf([exchange]), ({ res }) => refused(res, t.id), 'a refusal of a bad token');
+      },
+    );
   }
   if (!scopeRefusal) return;
   requirementTest('BUS-AUT-003', { row: `${where}: a token without the scope is refused`, timeoutMs: 180_000 }, async (t) => {
@@ -205,14 +304,18 @@ function authRows(plan: RuntimePlan, op: OperationPlan, scopeRefusal: boolean): 
 /** The operations whose valid requests reached the documented success in this run: the evidence a convention over all answers needs. */
 async function controlledOperations(plan: RuntimePlan, what: string): Promise<Set<OperationPlan>> {
   const controlled = new Set<OperationPlan>();
-  for (const op of plan.operations) if ((await exchangesOf(plan, op).catch(() => undefined))?.valid.some((e) => served(plan, op, e.response))) controlled.add(op);
-  if (!controlled.size) throw inconclusive('NO_CONTROL', `no operation's valid request reached its documented success in this run, so ${what} proves nothing`);
+  for (const op of plan.operations)
+    if ((await exchangesOf(plan, op).catch(() => undefined))?.valid.some((e) => served(plan, op, e.response))) controlled.add(op);
+  if (!controlled.size)
+    throw inconclusive('NO_CONTROL', `no operation's valid request reached its documented success in this run, so ${what} proves nothing`);
   return controlled;
 }
 
 describe('business runtime: every operation of the served document', () => {
   if (unusableRows(plan, IDS, 'every operation of the served document')) return;
-  if (plan.mtlsUnconfigured) for (const id of ['BUS-MTL-003', 'BUS-MTL-004', 'BUS-MTL-005']) skippedRow(id, 'operations that need a client certificate', plan.mtlsUnconfigured);
+  if (plan.mtlsUnconfigured)
+    for (const id of ['BUS-MTL-003', 'BUS-MTL-004', 'BUS-MTL-005'])
+      skippedRow(id, 'operations that need a client certificate', plan.mtlsUnconfigured);
   // Not awaited: the rows await their own operation's exchanges, and the rest go on meanwhile.
   beforeAll(scoped(() => void prefetch(plan)));
   for (const op of plan.operations) {
@@ -223,12 +326,15 @@ describe('business runtime: every operation of the served document', () => {
     // Which groups services.business.tokenWithoutScope lacks the scope of is configuration
     // (services.business.scopeRefusalAreas, catalog area names; every group when absent).
     const areas = plan.run.target.services.business?.scopeRefusalAreas;
-    for (const op of plan.operations.filter((o) => o.authProbe)) authRows(plan, op, !Array.isArray(areas) || areas.includes(op.catalog.area));
+    for (const op of plan.operations.filter((o) => o.authProbe))
+      authRows(plan, op, !Array.isArray(areas) || areas.includes(op.catalog.area));
   });
 
   describe('vendor conventions, over every answer above', () => {
     requirementTest('BUS-AUT-004', { timeoutMs: 300_000 }, async (t) => {
-      const refusals = (await allAnswered(plan)).filter(({ exchange }) => exchange.variant === 'no-token' && exchange.response!.status !== 429);
+      const refusals = (await allAnswered(plan)).filter(
+        ({ exchange }) => exchange.variant === 'no-token' && exchange.response!.status !== 429,
+      );
       const wrong = refusals.filter(({ exchange }) => exchange.response!.status !== 401);
       t.expectNone(
         wrong.map(({ op, exchange }) => failure(t.id, `${op.row} without a token: 401`, `status ${exchange.response!.status}`)),
@@ -236,16 +342,29 @@ describe('business runtime: every operation of the served document', () => {
         `${wrong.length} of ${refusals.length} operations`,
       );
       const controlled = await controlledOperations(plan, 'a 401 without a token');
-      if (!refusals.some(({ op }) => controlled.has(op))) throw inconclusive('NO_CONTROL', 'no operation whose valid request was served got a request without a token');
+      if (!refusals.some(({ op }) => controlled.has(op)))
+        throw inconclusive('NO_CONTROL', 'no operation whose valid request was served got a request without a token');
     });
 
     requirementTest('BUS-ERR-001', { timeoutMs: 300_000 }, async (t) => {
       // The error answers with a JSON body: the convention says what such a body holds, and nothing of others.
-      const errors = (await allAnswered(plan)).filter(({ exchange }) => exchange.response!.status >= 400 && exchange.response!.status !== 429 && isJsonAnswer(exchange.response!));
-      const wrong = errors.map((x) => ({ ...x, failures: vendorErrorBody(x.exchange.response!, t.id, `${x.op.row}, ${x.exchange.note} (status ${x.exchange.response!.status})`) })).filter((x) => x.failures.length);
-      t.expectNone(wrong.flatMap((x) => x.failures), wrong[0]?.exchange.response, `${wrong.length} of ${errors.length} error answers`);
+      const errors = (await allAnswered(plan)).filter(
+        ({ exchange }) => exchange.response!.status >= 400 && exchange.response!.status !== 429 && isJsonAnswer(exchange.response!),
+      );
+      const wrong = errors
+        .map((x) => ({
+          ...x,
+          failures: vendorErrorBody(x.exchange.response!, t.id, `${x.op.row}, ${x.exchange.note} (status ${x.exchange.response!.status})`),
+        }))
+        .filter((x) => x.failures.length);
+      t.expectNone(
+        wrong.flatMap((x) => x.failures),
+        wrong[0]?.exchange.response,
+        `${wrong.length} of ${errors.length} error answers`,
+      );
       const controlled = await controlledOperations(plan, 'an error body');
-      if (!errors.some(({ op }) => controlled.has(op))) throw inconclusive('PRECONDITION_MISSING', 'no JSON error answer of an operation whose valid request was served');
+      if (!errors.some(({ op }) => controlled.has(op)))
+        throw inconclusive('PRECONDITION_MISSING', 'no JSON error answer of an operation whose valid request was served');
     });
   });
 });

@@ -32,7 +32,9 @@ function listed(op: OperationPlan, res: CapturedResponse, id: string, what: stri
   if (off.length) return off;
   const items = itemsOf(res.json);
   if (!items) return [failure(id, `${what}: a list of applications (an array)`, res.rawBody.slice(0, 120) || 'an empty body')];
-  return items.length <= most ? [] : [failure(id, `${what}: at most ${most} application(s), the page size asked for`, `${items.length} applications`)];
+  return items.length <= most
+    ? []
+    : [failure(id, `${what}: at most ${most} application(s), the page size asked for`, `${items.length} applications`)];
 }
 
 describe('business runtime: paginated lists (4.5)', () => {
@@ -44,8 +46,18 @@ describe('business runtime: paginated lists (4.5)', () => {
   requirementTest('BUS-PAG-001', { row: `${APPLICATIONS} takes a paging parameter` }, async (t) => {
     const query = op.model.parameters.filter((p) => p.in === 'query').map((p) => p.name);
     if (paging.size || paging.position) return;
-    if (query.length) throw inconclusive('NOT_LOCATED', `none of the query parameters of ${APPLICATIONS} (${query.join(', ')}) is named like ${PAGING_NAMES}`);
-    t.expectNone([failure(t.id, `a query parameter that sizes or places a page of ${APPLICATIONS} (4.5 calls it paginated)`, 'no query parameter at all')]);
+    if (query.length)
+      throw inconclusive(
+        'NOT_LOCATED',
+        `none of the query parameters of ${APPLICATIONS} (${query.join(', ')}) is named like ${PAGING_NAMES}`,
+      );
+    t.expectNone([
+      failure(
+        t.id,
+        `a query parameter that sizes or places a page of ${APPLICATIONS} (4.5 calls it paginated)`,
+        'no query parameter at all',
+      ),
+    ]);
   });
 
   requirementTest('BUS-PAG-001', { row: `${APPLICATIONS}: a page of the smallest size holds no more` }, async (t) => {
@@ -55,8 +67,16 @@ describe('business runtime: paginated lists (4.5)', () => {
     const one = await page(op, { [size.name]: smallest }, `${size.name}=${smallest}`);
     t.expectNone(listed(op, one, t.id, `${size.name}=${smallest}`, smallest), one);
     const all = await page(op, {}, 'the control: the list without paging parameters');
-    if (listed(op, all, t.id, 'the control').length) throw inconclusive('NO_CONTROL', `the list without paging parameters was not answered as documented (HTTP ${all.status}), so a page proves nothing; control: ${all.curl}`);
+    if (listed(op, all, t.id, 'the control').length)
+      throw inconclusive(
+        'NO_CONTROL',
+        `the list without paging parameters was not answered as documented (HTTP ${all.status}), so a page proves nothing; control: ${all.curl}`,
+      );
     const count = itemsOf(all.json)!.length;
-    if (count <= smallest) throw inconclusive('PRECONDITION_MISSING', `the list without paging parameters holds ${count} application(s), no more than a page of ${smallest}: any answer is such a page`);
+    if (count <= smallest)
+      throw inconclusive(
+        'PRECONDITION_MISSING',
+        `the list without paging parameters holds ${count} application(s), no more than a page of ${smallest}: any answer is such a page`,
+      );
   });
 });

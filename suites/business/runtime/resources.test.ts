@@ -39,8 +39,16 @@ function createThenRead(link: ReadLink): void {
       res = await read(link.read, created.values, 'the read after the create');
     }
     const note = `created with ${created.response.status}: ${created.response.rawBody.slice(0, 200)}`;
-    t.expectNone(gone(res) ? [failure(t.id, `${link.read.row} finds what ${link.create.row} created (not 404 or 410)`, `status ${res.status}`)] : [], res, note);
-    if (!served(plan, link.read, res)) throw inconclusive('PRECONDITION_MISSING', `the read after the create answered ${res.status}, not its documented success (BUS-RUN-005 and BUS-RUN-002..004 judge that answer); ${note}`);
+    t.expectNone(
+      gone(res) ? [failure(t.id, `${link.read.row} finds what ${link.create.row} created (not 404 or 410)`, `status ${res.status}`)] : [],
+      res,
+      note,
+    );
+    if (!served(plan, link.read, res))
+      throw inconclusive(
+        'PRECONDITION_MISSING',
+        `the read after the create answered ${res.status}, not its documented success (BUS-RUN-005 and BUS-RUN-002..004 judge that answer); ${note}`,
+      );
   });
 }
 
@@ -49,8 +57,18 @@ describe.concurrent('business runtime: resources (4.5)', () => {
   const links = readLinks(plan.raw, plan.operations);
   const pairs = deletePairs(plan.operations, links);
   // A document without them still gets its rows: a file that registers nothing would be a module error.
-  if (!links.length) skippedRow('BUS-STA-001', 'create and read pairs', inconclusive('NOT_LOCATED', 'the served document describes no create whose answer a read continues'));
-  if (!pairs.length) skippedRow('BUS-STA-002', 'DELETE and read pairs', inconclusive('NOT_LOCATED', 'the served document describes no DELETE with a read of the same path'));
+  if (!links.length)
+    skippedRow(
+      'BUS-STA-001',
+      'create and read pairs',
+      inconclusive('NOT_LOCATED', 'the served document describes no create whose answer a read continues'),
+    );
+  if (!pairs.length)
+    skippedRow(
+      'BUS-STA-002',
+      'DELETE and read pairs',
+      inconclusive('NOT_LOCATED', 'the served document describes no DELETE with a read of the same path'),
+    );
   for (const link of links) createThenRead(link);
 
   for (const pair of pairs) {
@@ -64,15 +82,28 @@ describe.concurrent('business runtime: resources (4.5)', () => {
         origin = 'created';
       } else {
         const { set, why } = await disposableSet(plan, pair.remove);
-        if (!set) throw inconclusive('PRECONDITION_MISSING', `no operation of the served document creates what ${pair.read.row} reads, and ${why}`);
+        if (!set)
+          throw inconclusive('PRECONDITION_MISSING', `no operation of the served document creates what ${pair.read.row} reads, and ${why}`);
         [values, origin] = [set, 'named by the target file as disposable'];
       }
       const before = await read(pair.read, values, 'the read before the DELETE');
-      if (!served(plan, pair.read, before)) throw inconclusive('PRECONDITION_MISSING', `the resource was not read as documented before the DELETE (status ${before.status})`);
-      const removed = (await sendOperation(plan, pair.remove, withIdentifiers(requestsFor(plan, pair.remove, 1)[0], values, pair.remove), 'valid', 'the DELETE')).response!;
-      if (!served(plan, pair.remove, removed)) throw inconclusive('PRECONDITION_MISSING', `only after a DELETE answered as documented (2xx): it answered ${removed.status}`);
+      if (!served(plan, pair.read, before))
+        throw inconclusive('PRECONDITION_MISSING', `the resource was not read as documented before the DELETE (status ${before.status})`);
+      const removed = (
+        await sendOperation(
+          plan,
+          pair.remove,
+          withIdentifiers(requestsFor(plan, pair.remove, 1)[0], values, pair.remove),
+          'valid',
+          'the DELETE',
+        )
+      ).response!;
+      if (!served(plan, pair.remove, removed))
+        throw inconclusive('PRECONDITION_MISSING', `only after a DELETE answered as documented (2xx): it answered ${removed.status}`);
       const after = await read(pair.read, values, 'the read after the DELETE');
-      const failures = gone(after) ? [] : [failure(t.id, `${pair.read.row} after a ${removed.status} DELETE: 404 or 410`, `status ${after.status}`)];
+      const failures = gone(after)
+        ? []
+        : [failure(t.id, `${pair.read.row} after a ${removed.status} DELETE: 404 or 410`, `status ${after.status}`)];
       t.expectNone(failures, after, `the resource was ${origin}, read (2xx), deleted (2xx), then read again`);
     });
   }

@@ -21,7 +21,12 @@ export function formRoutes(guard: Guard): Ndfl3RouteSpec[] {
           taxRequestId: record.taxRequestId,
           taxYear: record.taxYear,
           fields: record.formFields,
-          attachments: record.attachments.map((a) => ({ attachmentId: a.attachmentId, fileName: a.fileName, mimeType: a.mimeType, size: a.content.length })),
+          attachments: record.attachments.map((a) => ({
+            attachmentId: a.attachmentId,
+            fileName: a.fileName,
+            mimeType: a.mimeType,
+            size: a.content.length,
+          })),
         }),
       ),
     },
@@ -33,7 +38,12 @@ export function formRoutes(guard: Guard): Ndfl3RouteSpec[] {
         const id = String(request.params.attachmentId ?? '').toLowerCase();
         const found = record.attachments.find((a) => a.attachmentId === id);
         if (!found) return businessError(404, 'NOT_FOUND', `attachment ${id} not found in this request`);
-        return json(200, { attachmentId: found.attachmentId, fileName: found.fileName, mimeType: found.mimeType, content: found.content.toString('base64') });
+        return json(200, {
+          attachmentId: found.attachmentId,
+          fileName: found.fileName,
+          mimeType: found.mimeType,
+          content: found.content.toString('base64'),
+        });
       }),
     },
     {
@@ -50,11 +60,15 @@ export function formRoutes(guard: Guard): Ndfl3RouteSpec[] {
       method: 'POST',
       path: `${BASE}/tax-form/upload`,
       route: 'upload',
-      handle: entered(guard, (request) => {
-        const body = checkedBody(request, taxFormUpload);
-        if ('answer' in body) return body.answer;
-        return json(200, { uploadId: randomUUID(), status: 'UPLOADED', uploadedAt: new Date().toISOString() });
-      }, 'upload'),
+      handle: entered(
+        guard,
+        (request) => {
+          const body = checkedBody(request, taxFormUpload);
+          if ('answer' in body) return body.answer;
+          return json(200, { uploadId: randomUUID(), status: 'UPLOADED', uploadedAt: new Date().toISOString() });
+        },
+        'upload',
+      ),
     },
   ];
 }

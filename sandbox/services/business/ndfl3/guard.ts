@@ -30,9 +30,11 @@ const RATE_GROUP = { ndfl3: 'ndfl3', upload: 'ndfl3-upload' } as const;
 export function makeGuard(token: string, store: Ndfl3Store, rules: Ndfl3Rules, rates: BusinessRates): Guard {
   const authorised = (request: Ndfl3Request): Entered<{ caller: string }> => {
     const sent = /^bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (!rules['token.present'](sent)) return refusal('token.present', businessError(401, 'UNAUTHORIZED', 'a bearer access token is required'));
+    if (!rules['token.present'](sent))
+      return refusal('token.present', businessError(401, 'UNAUTHORIZED', 'a bearer access token is required'));
     if (sent === undefined) return { caller: 'anonymous' };
-    if (!rules['token.known'](sent, token)) return refusal('token.known', businessError(401, 'UNAUTHORIZED', 'the access token is not valid'));
+    if (!rules['token.known'](sent, token))
+      return refusal('token.known', businessError(401, 'UNAUTHORIZED', 'the access token is not valid'));
     return { caller: sent };
   };
   return {
@@ -43,13 +45,26 @@ export function makeGuard(token: string, store: Ndfl3Store, rules: Ndfl3Rules, r
       const verdict = rates.hitGroup(RATE_GROUP[group]);
       if (!verdict.allowed) {
         const seconds = String(verdict.retryAfterSeconds);
-        return refusal('rate', businessError(429, 'TOO_MANY_REQUESTS', `more than ${verdict.limit} requests per second`, undefined, { 'retry-after': seconds, 'x-ratelimit-reset': seconds }));
+        return refusal(
+          'rate',
+          businessError(429, 'TOO_MANY_REQUESTS', `more than ${verdict.limit} requests per second`, undefined, {
+            'retry-after': seconds,
+            'x-ratelimit-reset': seconds,
+          }),
+        );
       }
       const id = request.params.taxRequestId ?? '';
       const record = rules['taxRequest.known'](id, store);
       if (record) return { record };
-      if (UUID.test(id)) return refusal('taxRequest.known', businessError(400, 'REQUEST_NOT_FOUND', `tax request ${id} does not exist`, { taxRequestId: id }));
-      return refusal('taxRequest.known', businessError(400, 'VALIDATION_ERROR', 'taxRequestId must be a uuid', { taxRequestId: 'must be a uuid' }));
+      if (UUID.test(id))
+        return refusal(
+          'taxRequest.known',
+          businessError(400, 'REQUEST_NOT_FOUND', `tax request ${id} does not exist`, { taxRequestId: id }),
+        );
+      return refusal(
+        'taxRequest.known',
+        businessError(400, 'VALIDATION_ERROR', 'taxRequestId must be a uuid', { taxRequestId: 'must be a uuid' }),
+      );
     },
   };
 }
@@ -68,7 +83,8 @@ export function json(status: number, body: unknown, version?: string): Ndfl3Answ
 }
 
 /** A 400 for a request that breaks the document. */
-export const invalid = (message: string, details?: Record<string, unknown>): Ndfl3Answer => businessError(400, 'VALIDATION_ERROR', message, details);
+export const invalid = (message: string, details?: Record<string, unknown>): Ndfl3Answer =>
+  businessError(400, 'VALIDATION_ERROR', message, details);
 
 /** The document's limit on If-Match (1 to 50 characters). */
 const IF_MATCH_MAX = 50;
@@ -83,14 +99,21 @@ export function ifMatchProblem(request: Ndfl3Request): string | undefined {
 export function ifMatchOf(request: Ndfl3Request): string | undefined {
   const raw = request.headers['if-match'];
   if (typeof raw !== 'string' || raw.trim() === '') return undefined;
-  return raw.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+  return raw
+    .trim()
+    .replace(/^W\//, '')
+    .replace(/^"(.*)"$/, '$1');
 }
 
 /**
  * The JSON body that `check` finds nothing wrong with, or the 400 that refuses it; with `ifMatch`, an
  * If-Match over the document's limit is refused too.
  */
-export function checkedBody(request: Ndfl3Request, check: (body: unknown) => Broken | undefined, ifMatch = false): { value: unknown } | { answer: Ndfl3Answer } {
+export function checkedBody(
+  request: Ndfl3Request,
+  check: (body: unknown) => Broken | undefined,
+  ifMatch = false,
+): { value: unknown } | { answer: Ndfl3Answer } {
   const body = jsonBodyOf(request);
   if (!body.ok) return { answer: invalid(body.message) };
   const broken = check(body.value);
@@ -106,7 +129,10 @@ export type Parsed = { ok: true; value: unknown } | { ok: false; message: string
 export function jsonBodyOf(request: Ndfl3Request): Parsed {
   const raw = request.body?.toString('utf8') ?? '';
   if (raw.trim() === '') return { ok: true, value: undefined };
-  const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) return { ok: false, message: 'the body must be application/json' };
   try {
     return { ok: true, value: JSON.parse(raw) };

@@ -45,13 +45,22 @@ export function register(app: FastifyInstance, ctx: ServiceContext): void {
   const store = storeOf(ctx);
   const modifiers = ndfl3Modifiers(ctx.faults, [...NDFL3_LATITUDES, ...SERVICE_LATITUDES]);
   const guard = makeGuard(ctx.credentials.business.token, store, modifiers.rules, ratesOf(ctx));
-  for (const spec of [...requestRoutes(guard, store, modifiers.rules), ...workflowRoutes(guard, store, modifiers.rules), ...formRoutes(guard)]) {
+  for (const spec of [
+    ...requestRoutes(guard, store, modifiers.rules),
+    ...workflowRoutes(guard, store, modifiers.rules),
+    ...formRoutes(guard),
+  ]) {
     // The faults' edits around the route (fault-modifiers.ts), then the X-Request-Id every answer carries.
     app.route({
       method: spec.method,
       url: spec.path,
       handler: async (request, reply) => {
-        const read: Ndfl3Request = { params: request.params as Ndfl3Request['params'], query: request.query as Ndfl3Request['query'], headers: request.headers, body: Buffer.isBuffer(request.body) ? request.body : undefined };
+        const read: Ndfl3Request = {
+          params: request.params as Ndfl3Request['params'],
+          query: request.query as Ndfl3Request['query'],
+          headers: request.headers,
+          body: Buffer.isBuffer(request.body) ? request.body : undefined,
+        };
         const incoming = modifiers.request(read);
         const answer = spec.handle(incoming);
         const edited = modifiers.answer({ ...answer, facts: { route: spec.route } }, incoming);

@@ -22,24 +22,32 @@ const SOURCE_NOT_SHOWN = 'The source state of every row below is not shown; only
 const workflowLists409: DocumentChange = {
   edit: (doc) => {
     for (const t of WORKFLOW) {
-      const responses = at(doc as Node, 'paths', `${WORKFLOW_PREFIX.replace(':taxRequestId', '{taxRequestId}')}/${t.operation}`, 'post', 'responses');
+      const responses = at(
+        doc as Node,
+        'paths',
+        `${WORKFLOW_PREFIX.replace(':taxRequestId', '{taxRequestId}')}/${t.operation}`,
+        'post',
+        'responses',
+      );
       responses['409'] ??= structuredClone(at(responses, '422'));
     }
   },
 };
 
 /** A refusal of the workflow answered 409 with `code`, the message and details kept. */
-const conflict = (code: string) => (a: Ndfl3Answer): Ndfl3Answer => {
-  const body = a.body as { errorMessage?: unknown; errorDetails?: Record<string, unknown> };
-  return { ...a, status: 409, body: businessErrorBody(code, String(body.errorMessage ?? ''), body.errorDetails) };
-};
+const conflict =
+  (code: string) =>
+  (a: Ndfl3Answer): Ndfl3Answer => {
+    const body = a.body as { errorMessage?: unknown; errorDetails?: Record<string, unknown> };
+    return { ...a, status: 409, body: businessErrorBody(code, String(body.errorMessage ?? ''), body.errorDetails) };
+  };
 
 export const NDFL3_LATITUDES: Ndfl3Latitude[] = [
   {
     ...latitude(
       'bus-lat-ndfl3-conflict',
       [SOURCE_NOT_SHOWN],
-      'a workflow call the request\'s state does not allow is refused 409 CONFLICT instead of 422, which the document lists',
+      "a workflow call the request's state does not allow is refused 409 CONFLICT instead of 422, which the document lists",
       { answer: onRefusal('transition.allowed', conflict('CONFLICT')) },
       'The spec fixes no status for a call the state does not allow, and the vendor says only that it returns an error.',
     ),
@@ -51,7 +59,7 @@ export const NDFL3_LATITUDES: Ndfl3Latitude[] = [
       [SOURCE_NOT_SHOWN],
       'a workflow call repeated when the request is already in its target state is refused 409 ALREADY_IN_STATE, and changes nothing',
       { rules: { 'repeat.answered': () => false }, answer: onRefusal('repeat.answered', conflict('ALREADY_IN_STATE')) },
-      '3.1 says nothing of a repeat: refusing it, with nothing changed, disagrees only with the vendor\'s 200 (NDF-WF-002, a vendor convention).',
+      "3.1 says nothing of a repeat: refusing it, with nothing changed, disagrees only with the vendor's 200 (NDF-WF-002, a vendor convention).",
     ),
     document: workflowLists409,
   },

@@ -27,7 +27,13 @@ const STRUCTURE = [
     sectionId: 'deduction',
     title: 'Вычеты',
     questions: [
-      { questionId: 'deduction.kind', text: 'Какой вычет вы заявляете?', answerType: 'choice', required: true, options: ['PROPERTY', 'SOCIAL_MEDICAL', 'SOCIAL_EDUCATION', 'INVESTMENT'] },
+      {
+        questionId: 'deduction.kind',
+        text: 'Какой вычет вы заявляете?',
+        answerType: 'choice',
+        required: true,
+        options: ['PROPERTY', 'SOCIAL_MEDICAL', 'SOCIAL_EDUCATION', 'INVESTMENT'],
+      },
       { questionId: 'deduction.date', text: 'Дата права на вычет', answerType: 'date', required: false },
       { questionId: 'deduction.comment', text: 'Комментарий для консультанта', answerType: 'string', required: false },
     ],
@@ -35,10 +41,26 @@ const STRUCTURE = [
 ];
 
 function taxRequestView(r: TaxRequestRecord) {
-  return { taxRequestId: r.taxRequestId, type: 'Declaration', status: r.status, version: r.version, taxYear: r.taxYear, client: r.client, createdAt: r.createdAt, updatedAt: r.updatedAt };
+  return {
+    taxRequestId: r.taxRequestId,
+    type: 'Declaration',
+    status: r.status,
+    version: r.version,
+    taxYear: r.taxYear,
+    client: r.client,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
 }
 
-const declarationView = (r: TaxRequestRecord) => ({ taxRequestId: r.taxRequestId, version: r.version, status: r.status, taxYear: r.taxYear, answers: r.answers, updatedAt: r.declarationUpdatedAt });
+const declarationView = (r: TaxRequestRecord) => ({
+  taxRequestId: r.taxRequestId,
+  version: r.version,
+  status: r.status,
+  taxYear: r.taxYear,
+  answers: r.answers,
+  updatedAt: r.declarationUpdatedAt,
+});
 
 export function requestRoutes(guard: Guard, store: Ndfl3Store, rules: Ndfl3Rules): Ndfl3RouteSpec[] {
   return [
@@ -59,9 +81,24 @@ export function requestRoutes(guard: Guard, store: Ndfl3Store, rules: Ndfl3Rules
         return { ...answer, headers: { ...answer.headers, location: `/api/private/ndfl3/requests/${record.taxRequestId}` } };
       },
     },
-    { method: 'GET', path: BASE, route: 'request', handle: entered(guard, (_request, record) => json(200, taxRequestView(record), record.version)) },
-    { method: 'GET', path: `${BASE}/declaration/structure`, route: 'structure', handle: entered(guard, (_request, record) => json(200, { taxRequestId: record.taxRequestId, sections: STRUCTURE })) },
-    { method: 'GET', path: `${BASE}/declaration`, route: 'declaration.read', handle: entered(guard, (_request, record) => json(200, declarationView(record), record.version)) },
+    {
+      method: 'GET',
+      path: BASE,
+      route: 'request',
+      handle: entered(guard, (_request, record) => json(200, taxRequestView(record), record.version)),
+    },
+    {
+      method: 'GET',
+      path: `${BASE}/declaration/structure`,
+      route: 'structure',
+      handle: entered(guard, (_request, record) => json(200, { taxRequestId: record.taxRequestId, sections: STRUCTURE })),
+    },
+    {
+      method: 'GET',
+      path: `${BASE}/declaration`,
+      route: 'declaration.read',
+      handle: entered(guard, (_request, record) => json(200, declarationView(record), record.version)),
+    },
     {
       method: 'PUT',
       path: `${BASE}/declaration`,
@@ -71,11 +108,20 @@ export function requestRoutes(guard: Guard, store: Ndfl3Store, rules: Ndfl3Rules
         if ('answer' in body) return body.answer;
         const ifMatch = ifMatchOf(request);
         if (ifMatch !== undefined && ifMatch !== record.version) {
-          return businessError(422, 'VERSION_MISMATCH', 'If-Match does not match the current version of the request', { 'If-Match': ifMatch, currentVersion: record.version });
+          return businessError(422, 'VERSION_MISMATCH', 'If-Match does not match the current version of the request', {
+            'If-Match': ifMatch,
+            currentVersion: record.version,
+          });
         }
-        if (TERMINAL.has(record.status)) return businessError(422, 'DECLARATION_LOCKED', `the declaration cannot be edited in state ${record.status}`, { currentState: record.status });
+        if (TERMINAL.has(record.status))
+          return businessError(422, 'DECLARATION_LOCKED', `the declaration cannot be edited in state ${record.status}`, {
+            currentState: record.status,
+          });
         const edit = body.value as { taxYear?: number; answers: Array<{ questionId: string; value: string }> };
-        const kept = { taxYear: edit.taxYear ?? record.taxYear, answers: rules['declaration.kept'](edit.answers.map((a) => ({ questionId: a.questionId, value: a.value }))) };
+        const kept = {
+          taxYear: edit.taxYear ?? record.taxYear,
+          answers: rules['declaration.kept'](edit.answers.map((a) => ({ questionId: a.questionId, value: a.value }))),
+        };
         store.touch(record);
         rules['declaration.store'](record, kept);
         // The declaration as edited, with the request's new version.
@@ -106,12 +152,17 @@ export function requestRoutes(guard: Guard, store: Ndfl3Store, rules: Ndfl3Rules
         const sent = body.value as { text: string; attachmentIds?: string[] };
         const known = new Map(record.attachments.map((a) => [a.attachmentId, a]));
         const missing = (sent.attachmentIds ?? []).find((id) => !known.has(id.toLowerCase()));
-        if (missing) return businessError(422, 'ATTACHMENT_NOT_FOUND', `attachment ${missing} does not belong to this request`, { attachmentIds: missing });
+        if (missing)
+          return businessError(422, 'ATTACHMENT_NOT_FOUND', `attachment ${missing} does not belong to this request`, {
+            attachmentIds: missing,
+          });
         const message = {
           messageId: randomUUID(),
           author: 'PARTNER' as const,
           text: sent.text,
-          ...(sent.attachmentIds?.length ? { attachments: sent.attachmentIds.map((id) => ({ attachmentId: id, fileName: known.get(id.toLowerCase())!.fileName })) } : {}),
+          ...(sent.attachmentIds?.length
+            ? { attachments: sent.attachmentIds.map((id) => ({ attachmentId: id, fileName: known.get(id.toLowerCase())!.fileName })) }
+            : {}),
           createdAt: new Date().toISOString(),
         };
         rules['chat.store'](record, message);

@@ -17,7 +17,19 @@ export interface Ndfl3Request {
 }
 
 /** Which route answered, for faults that edit the answers of one route. */
-export type Ndfl3Route = 'provision' | 'request' | 'structure' | 'declaration.read' | 'declaration.edit' | 'chat.read' | 'chat.send' | 'workflow' | 'form' | 'attachment' | 'document-data' | 'upload';
+export type Ndfl3Route =
+  | 'provision'
+  | 'request'
+  | 'structure'
+  | 'declaration.read'
+  | 'declaration.edit'
+  | 'chat.read'
+  | 'chat.send'
+  | 'workflow'
+  | 'form'
+  | 'attachment'
+  | 'document-data'
+  | 'upload';
 
 export type Ndfl3Answer = Answer<{ route: Ndfl3Route }>;
 
@@ -42,7 +54,8 @@ export const NDFL3_RULES = {
   /** Whether the token is the business token. */
   'token.known': (token: string, expected: string): boolean => token === expected,
   /** The tax request the path names, if it is a uuid of one that exists. */
-  'taxRequest.known': (id: string, store: Ndfl3Store): TaxRequestRecord | undefined => (UUID.test(id) ? store.requests.get(id.toLowerCase()) : undefined),
+  'taxRequest.known': (id: string, store: Ndfl3Store): TaxRequestRecord | undefined =>
+    UUID.test(id) ? store.requests.get(id.toLowerCase()) : undefined,
   /** Whether a transition is sent with If-Match. */
   'ifMatch.present': (ifMatch: string | undefined): boolean => ifMatch !== undefined,
   /** Whether If-Match names the request's current version. */

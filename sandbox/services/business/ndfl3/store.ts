@@ -74,8 +74,18 @@ export class Ndfl3Store {
       declarationUpdatedAt: now,
       chat: [{ messageId: randomUUID(), author: 'CLIENT', text: 'Здравствуйте! Документы для вычета приложены к анкете.', createdAt: now }],
       attachments: [
-        { attachmentId: randomUUID(), fileName: 'passport.pdf', mimeType: 'application/pdf', content: Buffer.from('%PDF-1.4\n% sandbox passport scan\n') },
-        { attachmentId: randomUUID(), fileName: 'income-certificate.xml', mimeType: 'application/xml', content: Buffer.from(`<?xml version="1.0"?><income year="${taxYear}"/>`) },
+        {
+          attachmentId: randomUUID(),
+          fileName: 'passport.pdf',
+          mimeType: 'application/pdf',
+          content: Buffer.from('%PDF-1.4\n% sandbox passport scan\n'),
+        },
+        {
+          attachmentId: randomUUID(),
+          fileName: 'income-certificate.xml',
+          mimeType: 'application/xml',
+          content: Buffer.from(`<?xml version="1.0"?><income year="${taxYear}"/>`),
+        },
       ],
       formFields: [
         { code: 'INN', name: 'ИНН налогоплательщика', value: '' },

@@ -21,7 +21,11 @@ const result = (r: TaxRequestRecord) => ({ taxRequestId: r.taxRequestId, status:
 
 /** TRANSITION_NOT_ALLOWED, named by the rule that refused the call. */
 function refused(rule: string, from: State, t: Transition): Ndfl3Answer {
-  const answer = businessError(422, 'TRANSITION_NOT_ALLOWED', `${t.operation} is not allowed from state ${from}`, { currentState: from, operation: t.operation, targetState: t.target });
+  const answer = businessError(422, 'TRANSITION_NOT_ALLOWED', `${t.operation} is not allowed from state ${from}`, {
+    currentState: from,
+    operation: t.operation,
+    targetState: t.target,
+  });
   return { ...answer, refusedBy: rule };
 }
 
@@ -34,14 +38,21 @@ function workflowHandler(t: Transition, guard: Guard, store: Ndfl3Store, rules: 
     const body = checkedBody(request, transitionBody, true);
     if ('answer' in body) return body.answer;
     const ifMatch = ifMatchOf(request);
-    if (!rules['ifMatch.present'](ifMatch)) return { ...invalid('If-Match with the request version is required', { 'If-Match': 'required' }), refusedBy: 'ifMatch.present' };
+    if (!rules['ifMatch.present'](ifMatch))
+      return { ...invalid('If-Match with the request version is required', { 'If-Match': 'required' }), refusedBy: 'ifMatch.present' };
 
     if (record.status === t.target) {
       if (!rules['repeat.answered'](t, record, store)) return refused('repeat.answered', record.status, t);
       return json(200, result(record), record.version);
     }
     if (ifMatch !== undefined && !rules['version.matches'](ifMatch, record)) {
-      return { ...businessError(422, 'VERSION_MISMATCH', 'If-Match does not match the current version of the request', { 'If-Match': ifMatch, currentVersion: record.version }), refusedBy: 'version.matches' };
+      return {
+        ...businessError(422, 'VERSION_MISMATCH', 'If-Match does not match the current version of the request', {
+          'If-Match': ifMatch,
+          currentVersion: record.version,
+        }),
+        refusedBy: 'version.matches',
+      };
     }
     const from = record.status;
     if (!rules['transition.allowed'](t, record, store)) return refused('transition.allowed', from, t);
@@ -54,5 +65,10 @@ function workflowHandler(t: Transition, guard: Guard, store: Ndfl3Store, rules: 
 
 /** The routes of the workflow: one per call of machine.ts. */
 export function workflowRoutes(guard: Guard, store: Ndfl3Store, rules: Ndfl3Rules): Ndfl3RouteSpec[] {
-  return WORKFLOW.map((t) => ({ method: 'POST', path: `${WORKFLOW_PREFIX}/${t.operation}`, route: 'workflow', handle: workflowHandler(t, guard, store, rules) }));
+  return WORKFLOW.map((t) => ({
+    method: 'POST',
+    path: `${WORKFLOW_PREFIX}/${t.operation}`,
+    route: 'workflow',
+    handle: workflowHandler(t, guard, store, rules),
+  }));
 }

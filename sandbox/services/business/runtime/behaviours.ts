@@ -47,7 +47,12 @@ export function seedWorld(world: World): void {
   }
   // More applications than a page of one holds, so that the paging of 4.5 can be seen.
   for (const [i, status] of (['IN_PROGRESS', 'ISSUED', 'REJECTED'] as const).entries()) {
-    seedRecord(world, 'virtual-card-application', { applicationId: randomUUID(), status, createdAt: new Date(Date.UTC(2026, 0, 10 + i)).toISOString(), ...(status === 'ISSUED' ? { ucid: VIRTUAL_CARD_UCID } : {}) });
+    seedRecord(world, 'virtual-card-application', {
+      applicationId: randomUUID(),
+      status,
+      createdAt: new Date(Date.UTC(2026, 0, 10 + i)).toISOString(),
+      ...(status === 'ISSUED' ? { ucid: VIRTUAL_CARD_UCID } : {}),
+    });
   }
   for (let d = 0; d < 3; d++) {
     const dealId = randomUUID();
@@ -64,13 +69,17 @@ export function seedWorld(world: World): void {
 const card = (world: World, ucid: unknown) => world.get('card', String(ucid));
 
 function cardsList(world: World, input: Input, settings: BehaviourSettings): WorldAnswer {
-  const cards = world.all('card').filter((c) => ['accountNumber', 'agreementNumber'].every((name) => input.query[name] === undefined || c[name] === input.query[name]));
+  const cards = world
+    .all('card')
+    .filter((c) => ['accountNumber', 'agreementNumber'].every((name) => input.query[name] === undefined || c[name] === input.query[name]));
   return listAnswer(input.op, cards, input, settings['cards.defaultLimit']);
 }
 
 function cardRead(world: World, input: Input): WorldAnswer {
   const found = card(world, input.path.ucid);
-  return found ? { status: 200, body: project(found, input.op.success.schema!, String(found.ucid)) } : notFound(`card ${String(input.path.ucid)}`);
+  return found
+    ? { status: 200, body: project(found, input.op.success.schema!, String(found.ucid)) }
+    : notFound(`card ${String(input.path.ucid)}`);
 }
 
 function cardBlock(world: World, input: Input): WorldAnswer {
@@ -84,21 +93,33 @@ function cardBlock(world: World, input: Input): WorldAnswer {
 function cardRequisites(world: World, input: Input): WorldAnswer {
   const found = card(world, input.path.ucid);
   if (!found || found.cardType !== 'VIRTUAL') return notFound(`virtual card ${String(input.path.ucid)}`);
-  return { status: 200, body: { ...(project(found, input.op.success.schema!, String(found.ucid)) as Node), ucid: found.ucid, embossedName: found.embossedName } };
+  return {
+    status: 200,
+    body: { ...(project(found, input.op.success.schema!, String(found.ucid)) as Node), ucid: found.ucid, embossedName: found.embossedName },
+  };
 }
 
 function cardLimits(world: World, input: Input): WorldAnswer {
   const limits = (input.body as { limits: Array<{ ucid: number; limitType: string }> }).limits;
   const results = limits.map((l) => {
     const found = card(world, l.ucid);
-    return found && found.status === 'NORM' ? { ucid: l.ucid, limitType: l.limitType, status: 'APPLIED' } : { ucid: l.ucid, limitType: l.limitType, status: 'REJECTED', errorMessage: found ? `card is ${String(found.status)}` : 'no such card' };
+    return found && found.status === 'NORM'
+      ? { ucid: l.ucid, limitType: l.limitType, status: 'APPLIED' }
+      : {
+          ucid: l.ucid,
+          limitType: l.limitType,
+          status: 'REJECTED',
+          errorMessage: found ? `card is ${String(found.status)}` : 'no such card',
+        };
   });
   return { status: 200, body: { results } };
 }
 
 function bankPaymentRead(world: World, input: Input): WorldAnswer {
   const found = world.get('bank-payment', String(input.path.paymentId));
-  return found ? { status: 200, body: project(found, input.op.success.schema!, String(found.paymentId)) } : notFound(`payment ${String(input.path.paymentId)}`);
+  return found
+    ? { status: 200, body: project(found, input.op.success.schema!, String(found.paymentId)) }
+    : notFound(`payment ${String(input.path.paymentId)}`);
 }
 
 function bankPaymentStatuses(world: World, input: Input): WorldAnswer {
@@ -122,7 +143,17 @@ function receiptCreate(world: World, input: Input, settings: BehaviourSettings):
   Object.assign(record, { status: 'IN_PROGRESS', operations: [{ type: 'REGISTRATION', status: 'IN_PROGRESS', createdAt }] });
   const answer: WorldAnswer = { status: created.status, body: project(record, input.op.success.schema!, String(record.__key)) };
   if (inn === INACTIVE_TAXPAYER_INN) {
-    Object.assign(record, { status: 'FAILED', operations: [{ type: 'REGISTRATION', status: 'FAILED', createdAt, errorMessage: `taxpayer ${inn} is not ACTIVE: the income cannot be registered` }] });
+    Object.assign(record, {
+      status: 'FAILED',
+      operations: [
+        {
+          type: 'REGISTRATION',
+          status: 'FAILED',
+          createdAt,
+          errorMessage: `taxpayer ${inn} is not ACTIVE: the income cannot be registered`,
+        },
+      ],
+    });
   }
   return answer;
 }
@@ -143,7 +174,9 @@ function accept(kind: string, outcomeOf: (world: World, input: Input) => Outcome
 function resultOf(kind: string): Behaviour {
   return (world, input) => {
     const found = world.get(kind, String(input.query.correlationId));
-    return found ? { status: 200, body: project(found, input.op.success.schema!, String(found.correlationId)) } : notFound(`result ${String(input.query.correlationId)}`);
+    return found
+      ? { status: 200, body: project(found, input.op.success.schema!, String(found.correlationId)) }
+      : notFound(`result ${String(input.query.correlationId)}`);
   };
 }
 
@@ -170,7 +203,9 @@ function registryStep(next: string): (world: World, input: Input) => Outcome {
 
 function registryPay(world: World, input: Input): WorldAnswer {
   const id = (input.body as { paymentRegistryId: number }).paymentRegistryId;
-  const found = world.get('se-registry', String(id)) ?? (input.op.template.startsWith('/api/v1/payment/') ? world.get('salary-registry', String(id)) : undefined);
+  const found =
+    world.get('se-registry', String(id)) ??
+    (input.op.template.startsWith('/api/v1/payment/') ? world.get('salary-registry', String(id)) : undefined);
   if (!found) return notFound(`payment registry ${id}`);
   found.status = 'EXECUTED';
   return { status: 200, body: project({ paymentRegistryId: id, status: 'EXECUTED' }, input.op.success.schema!, String(id)) };
@@ -182,7 +217,8 @@ function counters(world: World, input: Input): WorldAnswer {
   if (input.op.method === 'POST') {
     const { serviceCode, increment } = input.body as { serviceCode: string; increment?: number };
     const list = found.counters as Array<{ serviceCode: string; count: number; updatedAt: string }>;
-    const counter = list.find((c) => c.serviceCode === serviceCode) ?? (list.push({ serviceCode, count: 0, updatedAt: '' }), list[list.length - 1]);
+    const counter =
+      list.find((c) => c.serviceCode === serviceCode) ?? (list.push({ serviceCode, count: 0, updatedAt: '' }), list[list.length - 1]);
     counter.count += increment ?? 1;
     counter.updatedAt = new Date().toISOString();
   }
@@ -206,7 +242,9 @@ const SPECIFIC: Record<string, Behaviour> = {
   'POST /api/v1/payment/status': bankPaymentStatuses,
   'POST /api/v1/payment/payment-registry/pay': registryPay,
   [`POST ${SE}/recipients/create`]: accept('se-recipients-result', (world, input) => ({
-    result: { recipients: (input.body as { recipients: Node[] }).recipients.map((r) => ({ ...r, recipientId: world.nextInt(), status: 'CREATED' })) },
+    result: {
+      recipients: (input.body as { recipients: Node[] }).recipients.map((r) => ({ ...r, recipientId: world.nextInt(), status: 'CREATED' })),
+    },
   })),
   [`GET ${SE}/recipients/create/result`]: resultOf('se-recipients-result'),
   [`POST ${SE}/payment-registry/create`]: accept('se-registry-result', registry('se-registry')),
@@ -220,7 +258,13 @@ const SPECIFIC: Record<string, Behaviour> = {
   'POST /api/v1/salary/payment-registry/create': accept('salary-registry-result', registry('salary-registry')),
   'GET /api/v1/salary/payment-registry/': (world, input) => listAnswer(input.op, world.all('salary-registry'), input),
   'POST /api/v1/safe-deal/beneficiaries': accept('safe-deal-result', (_w, input) => ({
-    result: { beneficiaries: (input.body as { beneficiaries: Node[] }).beneficiaries.map((b) => ({ number: b.number, beneficiaryId: randomUUID(), status: 'CREATED' })) },
+    result: {
+      beneficiaries: (input.body as { beneficiaries: Node[] }).beneficiaries.map((b) => ({
+        number: b.number,
+        beneficiaryId: randomUUID(),
+        status: 'CREATED',
+      })),
+    },
   })),
   'GET /api/v1/safe-deal/beneficiaries/result': resultOf('safe-deal-result'),
   'GET /api/v1/individual/detail-counters/{clientId}': counters,
@@ -229,7 +273,9 @@ const SPECIFIC: Record<string, Behaviour> = {
 
 function readById(world: World, input: Input, kind: string, param: string): WorldAnswer {
   const found = world.get(kind, String(input.path[param]));
-  return found ? { status: 200, body: project(found, input.op.success.schema!, String(input.path[param])) } : notFound(`${kind} ${String(input.path[param])}`);
+  return found
+    ? { status: 200, body: project(found, input.op.success.schema!, String(input.path[param])) }
+    : notFound(`${kind} ${String(input.path[param])}`);
 }
 
 /** A plausible answer from the success schema, the same for the same request, echoing its identifiers. */
@@ -240,7 +286,8 @@ function synthesized(_world: World, input: Input): WorldAnswer {
   const body = new Synthesizer(seed).value(pointer);
   if (isNode(body)) {
     const sent = { ...(isNode(input.body) ? input.body : {}), ...input.query, ...input.path };
-    for (const [name, propPointer] of propertyPointers(pointer)) if (name in sent && validAt(propPointer, sent[name])) body[name] = sent[name];
+    for (const [name, propPointer] of propertyPointers(pointer))
+      if (name in sent && validAt(propPointer, sent[name])) body[name] = sent[name];
   }
   return { status: input.op.success.status, body };
 }

@@ -6,14 +6,43 @@
  * faults.ts without an entry here stops the sandbox at start.
  */
 import type { FaultSet } from '../../../faults/types.ts';
-import { editBody, modifiersOf, never, onRefusal, withHeader, type Behaviour, type ModifierFault, type ModifierVariation } from '../../../faults/modifiers.ts';
+import {
+  editBody,
+  modifiersOf,
+  never,
+  onRefusal,
+  withHeader,
+  type Behaviour,
+  type ModifierFault,
+  type ModifierVariation,
+} from '../../../faults/modifiers.ts';
 import { businessErrorBody } from '../errors.ts';
 import { ALL_SCOPES, groupOf } from './access.ts';
 import { BEHAVIOUR_SETTINGS, type BehaviourSettings } from './behaviours.ts';
 import { RULE_FAULTS, RUNTIME_FAULTS } from './faults.ts';
-import { CERTIFICATE_REQUIRED, RUNTIME_RULES, TOKEN_REQUIRED, VALIDATION_REFUSALS, type RuntimeAnswer, type RuntimeRequest, type RuntimeRules } from './handler.ts';
+import {
+  CERTIFICATE_REQUIRED,
+  RUNTIME_RULES,
+  TOKEN_REQUIRED,
+  VALIDATION_REFUSALS,
+  type RuntimeAnswer,
+  type RuntimeRequest,
+  type RuntimeRules,
+} from './handler.ts';
 import { isNode, type Node, type Operation } from './operations.ts';
-import { BENEFICIARY_CREATE, BENEFICIARY_WRITES, BUSINESS_RULES, CARDS_LISTS, CHECKOUT_V1_CREATE, CHECKOUT_V2_CREATE, PAYMENTS, present, recipientInnOf, refused, type BusinessRules } from './rules.ts';
+import {
+  BENEFICIARY_CREATE,
+  BENEFICIARY_WRITES,
+  BUSINESS_RULES,
+  CARDS_LISTS,
+  CHECKOUT_V1_CREATE,
+  CHECKOUT_V2_CREATE,
+  PAYMENTS,
+  present,
+  recipientInnOf,
+  refused,
+  type BusinessRules,
+} from './rules.ts';
 import { checkParameters, checkBody, type Problem, type RawRequest } from './validate.ts';
 import type { WorldAnswer } from './world.ts';
 
@@ -28,7 +57,10 @@ export type Edit = Behaviour<RuntimeShape>;
 type Rule = keyof BusinessRules;
 
 const CARDS_WITHOUT_CERTIFICATE = new Set(['GET /api/v1/card', 'GET /api/v3/card', 'GET /api/v1/card/{ucid}']);
-const RECEIPT_ANSWERS = new Set(['POST /api/v1/self-employed/taxpayers/{inn}/receipts', 'GET /api/v1/self-employed/taxpayers/{inn}/receipts/{receiptId}']);
+const RECEIPT_ANSWERS = new Set([
+  'POST /api/v1/self-employed/taxpayers/{inn}/receipts',
+  'GET /api/v1/self-employed/taxpayers/{inn}/receipts/{receiptId}',
+]);
 const CHECKOUT_V2_READ = 'GET /api/v2/checkout/order/{shopId}/by/{orderId}';
 const REGISTRY_RESULT = 'GET /api/v1/self-employed/payment-registry/create/result';
 const CYRILLIC = /[А-Яа-яЁё]/;
@@ -36,15 +68,26 @@ const TAX_DOC_LETTERS = /^[А-ЯA-Z]{2}\d{13}$/;
 
 // ── The answers a fault edits ────────────────────────────────────────────────────────────────────────
 
-const ofOperation = (keys: string | Set<string>) => (a: RuntimeAnswer) => a.facts !== undefined && (typeof keys === 'string' ? a.facts.op.key === keys : keys.has(a.facts.op.key));
+const ofOperation = (keys: string | Set<string>) => (a: RuntimeAnswer) =>
+  a.facts !== undefined && (typeof keys === 'string' ? a.facts.op.key === keys : keys.has(a.facts.op.key));
 /** The operation's own successful answer (its behaviour's). */
 const success = (keys: string | Set<string>) => (a: RuntimeAnswer) => a.facts?.outcome === 'success' && ofOperation(keys)(a);
 /** An edit of the operation's successful answers. */
-export const onSuccess = (keys: string | Set<string>, edit: (a: RuntimeAnswer) => RuntimeAnswer): Edit => ({ answer: (a) => (success(keys)(a) ? edit(a) : a) });
+export const onSuccess = (keys: string | Set<string>, edit: (a: RuntimeAnswer) => RuntimeAnswer): Edit => ({
+  answer: (a) => (success(keys)(a) ? edit(a) : a),
+});
 /** An edit of the body of the operation's successful answers. */
-const successBody = (keys: string | Set<string>, edit: (body: Node) => Node | void): Edit => ({ answer: editBody<RuntimeAnswer, Node>(success(keys), edit) });
+const successBody = (keys: string | Set<string>, edit: (body: Node) => Node | void): Edit => ({
+  answer: editBody<RuntimeAnswer, Node>(success(keys), edit),
+});
 /** The answer turned into a business error, its other headers kept. */
-export const errorInstead = (a: RuntimeAnswer, status: number, code: string, message: string, details?: Record<string, unknown>): RuntimeAnswer => ({
+export const errorInstead = (
+  a: RuntimeAnswer,
+  status: number,
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+): RuntimeAnswer => ({
   ...a,
   status,
   headers: { ...a.headers, 'content-type': 'application/json' },
@@ -52,13 +95,18 @@ export const errorInstead = (a: RuntimeAnswer, status: number, code: string, mes
 });
 /** What the error handler answers to a crash. */
 const crashed = (a: RuntimeAnswer) => errorInstead(a, 500, 'INTERNAL_ERROR', 'unexpected error');
-const withoutHeader = (a: RuntimeAnswer, name: string): RuntimeAnswer => ({ ...a, headers: Object.fromEntries(Object.entries(a.headers).filter(([n]) => n !== name)) });
+const withoutHeader = (a: RuntimeAnswer, name: string): RuntimeAnswer => ({
+  ...a,
+  headers: Object.fromEntries(Object.entries(a.headers).filter(([n]) => n !== name)),
+});
 const errorMessageOf = (a: RuntimeAnswer) => String((a.body as { errorMessage?: unknown } | undefined)?.errorMessage ?? '');
 
 // ── The rules a fault replaces ───────────────────────────────────────────────────────────────────────
 
 /** The document's parameter check, its outcome edited for the operation's parameters. */
-export const parametersEdited = (edit: (checked: ReturnType<typeof checkParameters>, op: Operation, raw: RawRequest) => ReturnType<typeof checkParameters>): Edit => ({
+export const parametersEdited = (
+  edit: (checked: ReturnType<typeof checkParameters>, op: Operation, raw: RawRequest) => ReturnType<typeof checkParameters>,
+): Edit => ({
   rules: { parameters: (op, raw) => edit(checkParameters(op, raw), op, raw) },
 });
 /** The document's body check, with the problems of `drop` left out. */
@@ -69,7 +117,10 @@ const without = (problems: Problem[], field: string) => problems.filter((p) => p
 /** Business rules switched off. */
 const rulesOff = (...names: Rule[]): Edit => ({ rules: Object.fromEntries(names.map((n) => [n, never])) as Partial<RuntimeRules> });
 /** A refusal 2.6 does not make, run after the rules of the operation's group (after its last rule). */
-export function alsoRefuses(group: 'payment.' | 'beneficiary.' | 'checkout.', extra: (b: Node, op: Operation) => WorldAnswer | undefined): Edit {
+export function alsoRefuses(
+  group: 'payment.' | 'beneficiary.' | 'checkout.',
+  extra: (b: Node, op: Operation) => WorldAnswer | undefined,
+): Edit {
   const last = (Object.keys(BUSINESS_RULES) as Rule[]).filter((n) => n.startsWith(group)).at(-1)!;
   return { rules: { [last]: (b: Node, op: Operation) => BUSINESS_RULES[last](b, op) ?? extra(b, op) } as Partial<RuntimeRules> };
 }
@@ -83,7 +134,10 @@ const EDITS: Record<string, Edit> = {
   'bus-run-html-400': {
     answer: (a) => {
       if (!VALIDATION_REFUSALS.has(a.refusedBy ?? '')) return a;
-      return { ...withHeader(a, 'content-type', 'text/html; charset=utf-8'), body: `<html><body><h1>400 Bad Request</h1><p>${errorMessageOf(a).replace(/[<>&]/g, '')}</p></body></html>` };
+      return {
+        ...withHeader(a, 'content-type', 'text/html; charset=utf-8'),
+        body: `<html><body><h1>400 Bad Request</h1><p>${errorMessageOf(a).replace(/[<>&]/g, '')}</p></body></html>`,
+      };
     },
   },
   'bus-run-500-on-valid': onSuccess('POST /api/v1/invoice/send', crashed),
@@ -97,9 +151,13 @@ const EDITS: Record<string, Edit> = {
     },
   },
   'bus-run-empty-success': onSuccess('GET /api/v1/individual/passport', (a) => ({ ...withoutHeader(a, 'content-type'), body: undefined })),
-  'bus-run-valid-token-refused': onSuccess('GET /api/v1/individual/blacklist/status', (a) => errorInstead(a, 401, 'UNAUTHORIZED', 'the token is not valid')),
+  'bus-run-valid-token-refused': onSuccess('GET /api/v1/individual/blacklist/status', (a) =>
+    errorInstead(a, 401, 'UNAUTHORIZED', 'the token is not valid'),
+  ),
   'bus-run-identified-without-token': { rules: { 'token.present': (op) => (op.template.includes('{') ? undefined : TOKEN_REQUIRED) } },
-  'bus-run-valid-rejected': onSuccess('POST /api/v1/delivery/tasks', (a) => withHeader(errorInstead(a, 405, 'METHOD_NOT_ALLOWED', 'POST is not allowed on /api/v1/delivery/tasks'), 'allow', 'GET')),
+  'bus-run-valid-rejected': onSuccess('POST /api/v1/delivery/tasks', (a) =>
+    withHeader(errorInstead(a, 405, 'METHOD_NOT_ALLOWED', 'POST is not allowed on /api/v1/delivery/tasks'), 'allow', 'GET'),
+  ),
   'bus-run-wrong-content-type': onSuccess(CARDS_LISTS, (a) => withHeader(a, 'content-type', 'text/plain; charset=utf-8')),
   'bus-run-error-body-shape': {
     answer: (a) => (a.facts?.outcome === 'error' && a.status === 404 ? { ...a, body: { message: errorMessageOf(a), code: 404 } } : a),
@@ -109,16 +167,25 @@ const EDITS: Record<string, Edit> = {
   'bus-run-path-param-crash': {
     answer: (a) => (a.refusedBy === 'parameters' && a.facts?.problems?.some((p) => p.field.startsWith('path.')) ? crashed(a) : a),
   },
-  'bus-run-missing-token-accepted': { rules: { 'token.present': (op) => (groupOf(op.template) === 'counterparty' ? undefined : TOKEN_REQUIRED) } },
+  'bus-run-missing-token-accepted': {
+    rules: { 'token.present': (op) => (groupOf(op.template) === 'counterparty' ? undefined : TOKEN_REQUIRED) },
+  },
   'bus-run-any-token-accepted': { rules: { 'token.known': (token, tokens) => tokens.get(token) ?? ALL_SCOPES } },
   'bus-run-scope-ignored': { rules: { scope: never } },
-  'bus-run-no-token-403': { answer: onRefusal('token.present', (a: RuntimeAnswer) => errorInstead(withoutHeader(a, 'www-authenticate'), 403, 'FORBIDDEN', 'access denied')) },
+  'bus-run-no-token-403': {
+    answer: onRefusal('token.present', (a: RuntimeAnswer) =>
+      errorInstead(withoutHeader(a, 'www-authenticate'), 403, 'FORBIDDEN', 'access denied'),
+    ),
+  },
   'bus-run-created-not-stored': { settings: { 'rules.keptWhenCreated': false } },
   'bus-run-deleted-readable': { settings: { 'deleted.removed': false } },
   'bus-run-mtls-not-enforced': { rules: { certificate: never } },
   'bus-run-mtls-cert-refused': { rules: { certificate: (op) => (op.mtls ? 'the client certificate is not accepted' : undefined) } },
   'bus-run-cards-need-certificate': {
-    rules: { certificate: (op, request) => ((op.mtls || CARDS_WITHOUT_CERTIFICATE.has(op.key)) && !request.certified ? CERTIFICATE_REQUIRED : undefined) },
+    rules: {
+      certificate: (op, request) =>
+        (op.mtls || CARDS_WITHOUT_CERTIFICATE.has(op.key)) && !request.certified ? CERTIFICATE_REQUIRED : undefined,
+    },
   },
   'bus-run-cards-limit-5000': parametersEdited((checked, op, raw) => {
     const sent = Number(raw.query.limit);
@@ -127,24 +194,45 @@ const EDITS: Record<string, Edit> = {
     return { values: checked.values, problems: without(checked.problems, 'query.limit') };
   }),
   'bus-run-cards-limit-1000-refused': parametersEdited((checked, op) =>
-    CARDS_LISTS.has(op.key) && checked.values.query.limit === 1000 ? { ...checked, problems: [...checked.problems, { field: 'query.limit', message: 'must be < 1000' }] } : checked,
+    CARDS_LISTS.has(op.key) && checked.values.query.limit === 1000
+      ? { ...checked, problems: [...checked.problems, { field: 'query.limit', message: 'must be < 1000' }] }
+      : checked,
   ),
   'bus-run-cards-default-limit-100': { settings: { 'cards.defaultLimit': 100 } },
   'bus-run-applications-unpaged': {
-    request: (r) => (r.method === 'GET' && r.path === '/api/v3/card/virtual/issue/application' ? { ...r, query: Object.fromEntries(Object.entries(r.query).filter(([name]) => name !== 'limit')) } : r),
+    request: (r) =>
+      r.method === 'GET' && r.path === '/api/v3/card/virtual/issue/application'
+        ? { ...r, query: Object.fromEntries(Object.entries(r.query).filter(([name]) => name !== 'limit')) }
+        : r,
   },
 
   // faults.ts: RULE_FAULTS
-  'bus-rule-uin-loose': schemaLoosened((problems, op, b) => (PAYMENTS.has(op.key) && typeof b.uin === 'string' && /^[\p{L}\d]{1,25}$/u.test(b.uin) ? without(problems, 'body.uin') : problems)),
-  'bus-rule-uin-cyrillic-refused': alsoRefuses('payment.', (b) => (typeof b.uin === 'string' && CYRILLIC.test(b.uin) ? refused('2.6 uin', 'uin must be Latin', 'uin') : undefined)),
-  'bus-rule-doc-number-7-digits': schemaLoosened((problems, op, b) => (PAYMENTS.has(op.key) && /^\d{7}$/.test(String(b.documentNumber)) ? without(problems, 'body.documentNumber') : problems)),
+  'bus-rule-uin-loose': schemaLoosened((problems, op, b) =>
+    PAYMENTS.has(op.key) && typeof b.uin === 'string' && /^[\p{L}\d]{1,25}$/u.test(b.uin) ? without(problems, 'body.uin') : problems,
+  ),
+  'bus-rule-uin-cyrillic-refused': alsoRefuses('payment.', (b) =>
+    typeof b.uin === 'string' && CYRILLIC.test(b.uin) ? refused('2.6 uin', 'uin must be Latin', 'uin') : undefined,
+  ),
+  'bus-rule-doc-number-7-digits': schemaLoosened((problems, op, b) =>
+    PAYMENTS.has(op.key) && /^\d{7}$/.test(String(b.documentNumber)) ? without(problems, 'body.documentNumber') : problems,
+  ),
   'bus-rule-tax-doc-letters-refused': alsoRefuses('payment.', (b) => {
     const number = b.taxDocNumber ?? (isNode(b.tax) ? b.tax.docNumber : undefined);
-    return typeof number === 'string' && TAX_DOC_LETTERS.test(number) ? refused('2.6 tax document number', 'must be digits', 'taxDocNumber') : undefined;
+    return typeof number === 'string' && TAX_DOC_LETTERS.test(number)
+      ? refused('2.6 tax document number', 'must be digits', 'taxDocNumber')
+      : undefined;
   }),
-  'bus-rule-kbk-zero-refused': alsoRefuses('payment.', (b) => ((b.kbk ?? (isNode(b.tax) ? b.tax.kbk : undefined)) === '0' ? refused('2.6 budget classification code', 'kbk must have 20 digits', 'kbk') : undefined)),
-  'bus-rule-revenue-type-any': schemaLoosened((problems, op, b) => (PAYMENTS.has(op.key) && /^\d{1,2}$/.test(String(b.revenueTypeCode)) ? without(problems, 'body.revenueTypeCode') : problems)),
-  'bus-rule-inn-zero-refused': alsoRefuses('payment.', (b, op) => (recipientInnOf(op, b) === '0' ? refused('2.6 inn', 'inn must have 10 or 12 digits', 'inn') : undefined)),
+  'bus-rule-kbk-zero-refused': alsoRefuses('payment.', (b) =>
+    (b.kbk ?? (isNode(b.tax) ? b.tax.kbk : undefined)) === '0'
+      ? refused('2.6 budget classification code', 'kbk must have 20 digits', 'kbk')
+      : undefined,
+  ),
+  'bus-rule-revenue-type-any': schemaLoosened((problems, op, b) =>
+    PAYMENTS.has(op.key) && /^\d{1,2}$/.test(String(b.revenueTypeCode)) ? without(problems, 'body.revenueTypeCode') : problems,
+  ),
+  'bus-rule-inn-zero-refused': alsoRefuses('payment.', (b, op) =>
+    recipientInnOf(op, b) === '0' ? refused('2.6 inn', 'inn must have 10 or 12 digits', 'inn') : undefined,
+  ),
   'bus-rule-tax-corr-optional': rulesOff('payment.tax-corr-account'),
   'bus-rule-collection-anyone': rulesOff('payment.collection-amount'),
   'bus-pay-duplicate-on-retry': { settings: { 'payments.deduplicated': false } },
@@ -164,38 +252,63 @@ const EDITS: Record<string, Edit> = {
   'bus-ben-diplomatic-no-organization': rulesOff('beneficiary.diplomatic-organization'),
   'bus-ben-patent-no-expire': rulesOff('beneficiary.patent-expire'),
   'bus-ben-document-date-optional': schemaLoosened((problems, op) =>
-    BENEFICIARY_WRITES.has(op.key) ? problems.filter((p) => !/^body\.documents\[\d+\]\.date$/.test(p.field) || p.message !== 'is required') : problems,
+    BENEFICIARY_WRITES.has(op.key)
+      ? problems.filter((p) => !/^body\.documents\[\d+\]\.date$/.test(p.field) || p.message !== 'is required')
+      : problems,
   ),
   'bus-ben-ul-address-not-checked': rulesOff('beneficiary.legal-address'),
   'bus-ben-citizenship-optional': rulesOff('beneficiary.citizenship'),
   'bus-ben-contact-optional': rulesOff('beneficiary.contact'),
   'bus-ben-kio-optional': rulesOff('beneficiary.kio'),
-  'bus-ben-birthplace-required': alsoRefuses('beneficiary.', (b) => (String(b.type).startsWith('FL_') && !present(b, 'birthPlace') ? refused('2.6 birthPlace', 'birthPlace is required', 'birthPlace') : undefined)),
+  'bus-ben-birthplace-required': alsoRefuses('beneficiary.', (b) =>
+    String(b.type).startsWith('FL_') && !present(b, 'birthPlace')
+      ? refused('2.6 birthPlace', 'birthPlace is required', 'birthPlace')
+      : undefined,
+  ),
   'bus-ben-idempotency-ignored': { rules: { idempotency: (op) => op.key !== BENEFICIARY_CREATE } },
   'bus-chk-items-amount-optional': rulesOff('checkout.items-amount'),
   'bus-chk-weight-optional': rulesOff('checkout.item-weight', 'checkout.item-declared-value'),
   'bus-chk-v1-create-200': onSuccess(CHECKOUT_V1_CREATE, (a) => (a.status === 201 ? { ...a, status: 200 } : a)),
   'bus-chk-read-without-items-amount': successBody(CHECKOUT_V2_READ, (b) => void delete b.itemsAmount),
   'bus-chk-russian-post-accepted': schemaLoosened((problems, op, b) =>
-    op.key === CHECKOUT_V2_CREATE && JSON.stringify(b).includes('"russian_post"') ? problems.filter((p) => !p.message.includes('post_office')) : problems,
+    op.key === CHECKOUT_V2_CREATE && JSON.stringify(b).includes('"russian_post"')
+      ? problems.filter((p) => !p.message.includes('post_office'))
+      : problems,
   ),
-  'bus-chk-post-office-refused': alsoRefuses('checkout.', (b) => (JSON.stringify(b).includes('"post_office"') ? refused('2.6 DeliveryKind', 'post_office is not a delivery type', 'deliveryType') : undefined)),
+  'bus-chk-post-office-refused': alsoRefuses('checkout.', (b) =>
+    JSON.stringify(b).includes('"post_office"')
+      ? refused('2.6 DeliveryKind', 'post_office is not a delivery type', 'deliveryType')
+      : undefined,
+  ),
   'bus-se-receipt-new': successBody(RECEIPT_ANSWERS, (b) => void (b.status = 'NEW')),
   'bus-se-error-message-not-string': successBody(RECEIPT_ANSWERS, (b) => {
-    if (Array.isArray(b.operations)) b.operations = b.operations.map((o) => (isNode(o) && typeof o.errorMessage === 'string' ? { ...o, errorMessage: { text: o.errorMessage } } : o));
+    if (Array.isArray(b.operations))
+      b.operations = b.operations.map((o) =>
+        isNode(o) && typeof o.errorMessage === 'string' ? { ...o, errorMessage: { text: o.errorMessage } } : o,
+      );
   }),
   'bus-se-registry-result-lost': {
-    answer: (a, request) => (a.facts?.outcome !== undefined && ofOperation(REGISTRY_RESULT)(a) ? errorInstead(a, 404, 'NOT_FOUND', `result ${String(request.query.correlationId)} not found`) : a),
+    answer: (a, request) =>
+      a.facts?.outcome !== undefined && ofOperation(REGISTRY_RESULT)(a)
+        ? errorInstead(a, 404, 'NOT_FOUND', `result ${String(request.query.correlationId)} not found`)
+        : a,
   },
   'bus-crd-account-22-refused': parametersEdited((checked, op, raw) =>
-    CARDS_LISTS.has(op.key) && /^\d{22}$/.test(String(raw.query.accountNumber ?? '')) ? { ...checked, problems: [...checked.problems, { field: 'query.accountNumber', message: 'must be 20 digits' }] } : checked,
+    CARDS_LISTS.has(op.key) && /^\d{22}$/.test(String(raw.query.accountNumber ?? ''))
+      ? { ...checked, problems: [...checked.problems, { field: 'query.accountNumber', message: 'must be 20 digits' }] }
+      : checked,
   ),
-  'bus-err-malformed-json-text': { answer: (a) => (a.refusedBy === 'body.parse' ? { ...withHeader(a, 'content-type', 'text/plain; charset=utf-8'), body: 'Bad Request' } : a) },
+  'bus-err-malformed-json-text': {
+    answer: (a) =>
+      a.refusedBy === 'body.parse' ? { ...withHeader(a, 'content-type', 'text/plain; charset=utf-8'), body: 'Bad Request' } : a,
+  },
   'bus-err-enum-format': {
     answer: (a) => {
       const problems = a.facts?.problems;
       if (!VALIDATION_REFUSALS.has(a.refusedBy ?? '') || !problems || groupOf(a.facts!.op.template) !== 'nominal-accounts') return a;
-      return problems.every((p) => p.message.startsWith('must be one of')) ? errorInstead(a, 400, 'INVALID_ENUM_VALUE', `unknown value of ${problems[0].field}`) : a;
+      return problems.every((p) => p.message.startsWith('must be one of'))
+        ? errorInstead(a, 400, 'INVALID_ENUM_VALUE', `unknown value of ${problems[0].field}`)
+        : a;
     },
   },
   'bus-err-403-bare': { answer: onRefusal('scope', (a: RuntimeAnswer) => errorInstead(a, 403, 'FORBIDDEN', 'Forbidden')) },
@@ -208,7 +321,8 @@ export const RUNTIME_MODIFIER_FAULTS: ModifierFault<RuntimeShape>[] = [...RUNTIM
   return { ...fault, ...edit };
 });
 
-for (const id of Object.keys(EDITS)) if (!RUNTIME_MODIFIER_FAULTS.some((f) => f.id === id)) throw new Error(`fault-modifiers.ts edits ${id}, which faults.ts does not list`);
+for (const id of Object.keys(EDITS))
+  if (!RUNTIME_MODIFIER_FAULTS.some((f) => f.id === id)) throw new Error(`fault-modifiers.ts edits ${id}, which faults.ts does not list`);
 
 /** The handler's rules and settings with the faults and latitudes that are on, and their edits of the answer. */
 export const runtimeModifiers = (faults: FaultSet, latitudes: ModifierVariation<RuntimeShape>[] = []) =>

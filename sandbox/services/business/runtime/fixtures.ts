@@ -29,17 +29,35 @@ const NOMINAL = '/api/v1/nominal-accounts';
 const STEP_PATH = `${NOMINAL}/deals/{dealId}/steps/{stepId}`;
 
 export function seedFixtures(world: World, account: string): void {
-  const deal = (dealId: string, stepsCount: number): Record_ => ({ dealId, accountNumber: account, status: 'ACTIVE', stepsCount, createdAt: new Date().toISOString() });
+  const deal = (dealId: string, stepsCount: number): Record_ => ({
+    dealId,
+    accountNumber: account,
+    status: 'ACTIVE',
+    stepsCount,
+    createdAt: new Date().toISOString(),
+  });
   seedRecord(world, 'deal', deal(DEAL, 1 + POOL));
   seedRecord(world, 'step', { dealId: DEAL, stepId: STEP, stepNumber: 1, status: 'NEW' });
   seedRecord(world, 'deponent', { dealId: DEAL, stepId: STEP, beneficiaryId: DEPONENT, amount: 1000 });
   disposableSteps.forEach((stepId, i) => seedRecord(world, 'step', { dealId: DEAL, stepId, stepNumber: i + 2, status: 'NEW' }));
-  for (const beneficiaryId of disposableDeponents) seedRecord(world, 'deponent', { dealId: DEAL, stepId: STEP, beneficiaryId, amount: 500 });
+  for (const beneficiaryId of disposableDeponents)
+    seedRecord(world, 'deponent', { dealId: DEAL, stepId: STEP, beneficiaryId, amount: 500 });
   for (const dealId of disposableDeals) seedRecord(world, 'deal', deal(dealId, 0));
   // Blocked already, as a staging's disposable card is from its second run on: blocking one again changes
   // nothing that a test comparing two reads of the cards list could see.
   for (const ucid of DISPOSABLE_CARDS) {
-    seedRecord(world, 'card', { ucid, accountNumber: account, cardBin: '220070', cardLastFourDigits: String(ucid).slice(-4), embossedName: 'SANDBOX DISPOSABLE', isActive: false, status: 'BLOCKED', cardType: 'PHYSICAL', paymentSystem: 'MIR', agreementNumber: 'AGR-1' });
+    seedRecord(world, 'card', {
+      ucid,
+      accountNumber: account,
+      cardBin: '220070',
+      cardLastFourDigits: String(ucid).slice(-4),
+      embossedName: 'SANDBOX DISPOSABLE',
+      isActive: false,
+      status: 'BLOCKED',
+      cardType: 'PHYSICAL',
+      paymentSystem: 'MIR',
+      agreementNumber: 'AGR-1',
+    });
   }
 }
 
@@ -47,7 +65,10 @@ export function seedFixtures(world: World, account: string): void {
 export function fixturesSection(): Record<string, { identifiers: Record_ | Record_[]; disposable?: boolean }> {
   return {
     [`GET ${STEP_PATH}/deponents/{beneficiaryId}`]: { identifiers: { dealId: DEAL, stepId: STEP, beneficiaryId: DEPONENT } },
-    [`DELETE ${STEP_PATH}/deponents/{beneficiaryId}`]: { disposable: true, identifiers: disposableDeponents.map((beneficiaryId) => ({ dealId: DEAL, stepId: STEP, beneficiaryId })) },
+    [`DELETE ${STEP_PATH}/deponents/{beneficiaryId}`]: {
+      disposable: true,
+      identifiers: disposableDeponents.map((beneficiaryId) => ({ dealId: DEAL, stepId: STEP, beneficiaryId })),
+    },
     [`DELETE ${STEP_PATH}`]: { disposable: true, identifiers: disposableSteps.map((stepId) => ({ dealId: DEAL, stepId })) },
     [`DELETE ${NOMINAL}/deals/{dealId}`]: { disposable: true, identifiers: disposableDeals.map((dealId) => ({ dealId })) },
     'POST /api/v1/card/{ucid}/block': { disposable: true, identifiers: DISPOSABLE_CARDS.map((ucid) => ({ ucid })) },

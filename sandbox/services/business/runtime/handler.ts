@@ -104,9 +104,14 @@ export function runtimeRequestOf(request: FastifyRequest): RuntimeRequest {
 function parseBody(request: RuntimeRequest, op: Operation): { body: unknown } | { status: 400 | 415; problems: Problem[] } {
   const raw = request.body;
   if (!op.body) return { body: undefined };
-  if (!raw || raw.length === 0) return op.body.required ? { status: 400, problems: [{ field: 'body', message: 'is required' }] } : { body: undefined };
-  const type = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== 'application/json' && !type.endsWith('+json')) return { status: 415, problems: [{ field: 'header.Content-Type', message: `must be application/json, got "${type || 'none'}"` }] };
+  if (!raw || raw.length === 0)
+    return op.body.required ? { status: 400, problems: [{ field: 'body', message: 'is required' }] } : { body: undefined };
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
+  if (type !== 'application/json' && !type.endsWith('+json'))
+    return { status: 415, problems: [{ field: 'header.Content-Type', message: `must be application/json, got "${type || 'none'}"` }] };
   try {
     return { body: JSON.parse(raw.toString('utf8')) };
   } catch (error) {
@@ -116,7 +121,11 @@ function parseBody(request: RuntimeRequest, op: Operation): { body: unknown } | 
 
 /** The behaviour's answer as sent: an error as the business error body, a success as JSON. */
 function served(op: Operation, result: WorldAnswer, headers: Record<string, string>): RuntimeAnswer {
-  if (result.error) return { ...businessError(result.status, result.error.code, result.error.message, result.error.details, headers), facts: { op, outcome: 'error' } };
+  if (result.error)
+    return {
+      ...businessError(result.status, result.error.code, result.error.message, result.error.details, headers),
+      facts: { op, outcome: 'error' },
+    };
   const json: Record<string, string> = result.body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' };
   return { status: result.status, headers: { ...headers, ...json }, body: result.body, facts: { op, outcome: 'success' } };
 }
@@ -125,17 +134,33 @@ export function runtimeHandler(state: RuntimeState, rules: RuntimeRules, setting
   return (request: RuntimeRequest): RuntimeAnswer => {
     const match = matchOperation(request.method, request.path);
     if (match.kind === 'none') return businessError(404, 'NOT_FOUND', `no operation ${request.method} ${request.path}`);
-    if (match.kind === 'method-not-allowed') return businessError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${request.path}`, undefined, { allow: match.allow.join(', ') });
+    if (match.kind === 'method-not-allowed')
+      return businessError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${request.path}`, undefined, {
+        allow: match.allow.join(', '),
+      });
     const op = match.operation;
     let headers: Record<string, string> = {};
-    const refuse = (rule: string, status: number, code: string, message: string, details?: Record<string, unknown>, extra: Record<string, string> = {}): RuntimeAnswer => ({
+    const refuse = (
+      rule: string,
+      status: number,
+      code: string,
+      message: string,
+      details?: Record<string, unknown>,
+      extra: Record<string, string> = {},
+    ): RuntimeAnswer => ({
       ...businessError(status, code, message, details, { ...headers, ...extra }),
       refusedBy: rule,
       facts: { op },
     });
     const invalid = (rule: string, problems: Problem[]): RuntimeAnswer => {
       const details = Object.fromEntries(problems.map((p) => [p.field, p.message]));
-      const answer = refuse(rule, 400, 'VALIDATION_ERROR', `request validation failed: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, details);
+      const answer = refuse(
+        rule,
+        400,
+        'VALIDATION_ERROR',
+        `request validation failed: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
+        details,
+      );
       return { ...answer, facts: { op, problems } };
     };
 
@@ -153,13 +178,17 @@ export function runtimeHandler(state: RuntimeState, rules: RuntimeRules, setting
         scopes = known;
       }
       const lacking = rules.scope(scopes, op);
-      if (lacking) return refuse('scope', 403, 'FORBIDDEN', 'the token lacks the scope of this operation', { scope: `${lacking} is required` });
+      if (lacking)
+        return refuse('scope', 403, 'FORBIDDEN', 'the token lacks the scope of this operation', { scope: `${lacking} is required` });
     }
     const verdict = state.rates.hitGroup(rateGroupOf(op.template));
     headers = { 'x-ratelimit-limit': String(verdict.limit), 'x-ratelimit-remaining': String(verdict.remaining) };
     if (!verdict.allowed) {
       const wait = String(verdict.retryAfterSeconds);
-      return refuse('rate', 429, 'TOO_MANY_REQUESTS', `more than ${verdict.limit} requests per second to this group`, undefined, { 'retry-after': wait, 'x-ratelimit-reset': wait });
+      return refuse('rate', 429, 'TOO_MANY_REQUESTS', `more than ${verdict.limit} requests per second to this group`, undefined, {
+        'retry-after': wait,
+        'x-ratelimit-reset': wait,
+      });
     }
 
     const checked = rules.parameters(op, { params: match.params, query: request.query, headers: request.headers });
@@ -174,7 +203,13 @@ export function runtimeHandler(state: RuntimeState, rules: RuntimeRules, setting
     const broken = ruleRefusal(rules, op, parsed.body);
     if (broken) return { ...served(op, broken.answer, headers), refusedBy: broken.rule, facts: { op } };
 
-    const input: Input = { op, path: checked.values.path, query: checked.values.query, header: checked.values.header, body: normalised(op, parsed.body) };
+    const input: Input = {
+      op,
+      path: checked.values.path,
+      query: checked.values.query,
+      header: checked.values.header,
+      body: normalised(op, parsed.body),
+    };
     const sentKey = input.header['Idempotency-Key'];
     const idempotencyKey = typeof sentKey === 'string' && rules.idempotency(op) ? `${op.key} ${token} ${sentKey}` : undefined;
     const replayed = idempotencyKey ? state.replays.get(idempotencyKey) : undefined;

@@ -62,7 +62,27 @@ export function register(app: FastifyInstance, ctx: ServiceContext): void {
  * The operation groups (catalog area names) whose scope the token without a scope is refused for with
  * 403: every group this part serves. The 3-NDFL part does not know that token at all (401).
  */
-const SCOPED_AREAS = ['checkout', 'nominal-accounts', 'direct-debits', 'accounts', 'payments', 'self-employed', 'salary', 'invoices', 'cards', 'individual', 'company', 'loyalty', 'special-accounts', 'trade-acquiring', 'e-invoice', 'safe-deal', 'delivery', 'signature', 'offline-credit'];
+const SCOPED_AREAS = [
+  'checkout',
+  'nominal-accounts',
+  'direct-debits',
+  'accounts',
+  'payments',
+  'self-employed',
+  'salary',
+  'invoices',
+  'cards',
+  'individual',
+  'company',
+  'loyalty',
+  'special-accounts',
+  'trade-acquiring',
+  'e-invoice',
+  'safe-deal',
+  'delivery',
+  'signature',
+  'offline-credit',
+];
 
 export function targetSection(_urls: ListenerUrls, ctx: ServiceContext): Record<string, unknown> {
   return {

@@ -18,10 +18,22 @@ export type RuntimeLatitude = ModifierLatitude<RuntimeShape> & { document?: Docu
 const latitude = latitudesOf<RuntimeShape>('business');
 const withDocument = (entry: ModifierLatitude<RuntimeShape>, document: DocumentChange): RuntimeLatitude => ({ ...entry, document });
 
-const BEHAVIOUR_NOT_SHOWN = 'Per-operation behaviour of these operations: not shown beyond names, paths and change notes given in 4.5 and 2.6.';
-const ERRORS_NOT_SHOWN = 'Error bodies and code values of the business-banking operations, and errors of the speech and userinfo calls: not shown.';
-const TRANSFERS = new Set(['POST /api/v1/payment/ruble-transfer/pay', 'POST /api/v1/payment/card-transfer/pay', 'POST /api/v1/payment/sbp/pay']);
-const IDENTITY_DOCUMENTS = new Set(['PASSPORT', 'OFFICIAL_PASSPORT', 'DIPLOMATIC_PASSPORT', 'FOREIGN_PASSPORT', 'FOREIGN_PASSPORT_OF_FOREIGN_CITIZENS']);
+const BEHAVIOUR_NOT_SHOWN =
+  'Per-operation behaviour of these operations: not shown beyond names, paths and change notes given in 4.5 and 2.6.';
+const ERRORS_NOT_SHOWN =
+  'Error bodies and code values of the business-banking operations, and errors of the speech and userinfo calls: not shown.';
+const TRANSFERS = new Set([
+  'POST /api/v1/payment/ruble-transfer/pay',
+  'POST /api/v1/payment/card-transfer/pay',
+  'POST /api/v1/payment/sbp/pay',
+]);
+const IDENTITY_DOCUMENTS = new Set([
+  'PASSPORT',
+  'OFFICIAL_PASSPORT',
+  'DIPLOMATIC_PASSPORT',
+  'FOREIGN_PASSPORT',
+  'FOREIGN_PASSPORT_OF_FOREIGN_CITIZENS',
+]);
 const CYRILLIC = /[А-Яа-яЁё]/;
 
 /** Whether a 10- or 12-digit inn has the check digits of the tax service's weights. */
@@ -37,7 +49,9 @@ function innProblems(value: unknown, at = 'body'): Problem[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => innProblems(v, `${at}[${i}]`));
   if (!isNode(value)) return [];
   return Object.entries(value).flatMap(([key, v]) =>
-    key === 'inn' && typeof v === 'string' && /^(\d{10}|\d{12})$/.test(v) && !innChecksumHolds(v) ? [{ field: `${at}.${key}`, message: 'has wrong check digits' }] : innProblems(v, `${at}.${key}`),
+    key === 'inn' && typeof v === 'string' && /^(\d{10}|\d{12})$/.test(v) && !innChecksumHolds(v)
+      ? [{ field: `${at}.${key}`, message: 'has wrong check digits' }]
+      : innProblems(v, `${at}.${key}`),
   );
 }
 
@@ -70,19 +84,25 @@ export const RUNTIME_LATITUDES: RuntimeLatitude[] = [
         'body.schema': (op, body) => [...checkBody(op, body), ...innProblems(body)],
         parameters: (op, raw) => {
           const checked = checkParameters(op, raw);
-          const wrong = (['path', 'query'] as const).flatMap((where) => innProblems(isNode(checked.values[where]) ? { inn: checked.values[where].inn } : {}, where));
+          const wrong = (['path', 'query'] as const).flatMap((where) =>
+            innProblems(isNode(checked.values[where]) ? { inn: checked.values[where].inn } : {}, where),
+          );
           return { ...checked, problems: [...checked.problems, ...wrong] };
         },
       },
     },
-    'The tax number has check digits; a backend that verifies them refuses a request its document\'s schema allows, and the spec shows no behaviour that forbids it.',
+    "The tax number has check digits; a backend that verifies them refuses a request its document's schema allows, and the spec shows no behaviour that forbids it.",
   ),
   latitude(
     'bus-lat-lenient-numbers',
     [BEHAVIOUR_NOT_SHOWN],
     'a query parameter that should be a number but does not read as one (limit=abc) is ignored, as if not sent',
     parametersEdited((checked, op, raw) => {
-      const ignored = new Set(op.parameters.filter((p) => p.in === 'query' && raw.query[p.name] !== undefined && !numeric(raw.query[p.name])).map((p) => `query.${p.name}`));
+      const ignored = new Set(
+        op.parameters
+          .filter((p) => p.in === 'query' && raw.query[p.name] !== undefined && !numeric(raw.query[p.name]))
+          .map((p) => `query.${p.name}`),
+      );
       const problems = checked.problems.filter((p) => !(ignored.has(p.field) && /^must be (integer|number)$/.test(p.message)));
       return { ...checked, problems };
     }),
@@ -94,18 +114,25 @@ export const RUNTIME_LATITUDES: RuntimeLatitude[] = [
     'a tax document number whose two letters are Cyrillic is refused 422 (only Latin letters are taken)',
     alsoRefuses('payment.', (b: Node) => {
       const number = b.taxDocNumber ?? (isNode(b.tax) ? b.tax.docNumber : undefined);
-      return typeof number === 'string' && CYRILLIC.test(number) ? refused('tax document number', 'the letters must be Latin', 'taxDocNumber') : undefined;
+      return typeof number === 'string' && CYRILLIC.test(number)
+        ? refused('tax document number', 'the letters must be Latin', 'taxDocNumber')
+        : undefined;
     }),
     '2.6 names no alphabet for the two letters.',
   ),
   latitude(
     'bus-lat-identity-document',
-    ['Beneficiary document types include PASSPORT (division required)', 'Complete field lists of the records (orders, statements, cards, beneficiaries, receipts, rules, registries): not shown.'],
+    [
+      'Beneficiary document types include PASSPORT (division required)',
+      'Complete field lists of the records (orders, statements, cards, beneficiaries, receipts, rules, registries): not shown.',
+    ],
     'an individual beneficiary (FL_*) without an identity document (a passport of some kind) is refused 422, whatever else it carries (a VISA, a CONTRACT)',
     alsoRefuses('beneficiary.', (b: Node) => {
       if (!String(b.type).startsWith('FL_')) return undefined;
       const documents = Array.isArray(b.documents) ? b.documents.filter(isNode) : [];
-      return documents.some((d) => IDENTITY_DOCUMENTS.has(String(d.type))) ? undefined : refused('beneficiary documents', 'an identity document is required', 'documents');
+      return documents.some((d) => IDENTITY_DOCUMENTS.has(String(d.type)))
+        ? undefined
+        : refused('beneficiary documents', 'an identity document is required', 'documents');
     }),
     '2.6 lists the document types a beneficiary may carry, not which of them make a beneficiary.',
   ),
@@ -113,16 +140,33 @@ export const RUNTIME_LATITUDES: RuntimeLatitude[] = [
     'bus-lat-scope-401',
     ['Token issuing steps, scope names and token lifetime for this API: not shown.', ERRORS_NOT_SHOWN],
     'a token without the operation\'s scope is refused 401 with WWW-Authenticate error="insufficient_scope" instead of 403',
-    { answer: onRefusal('scope', (a: RuntimeAnswer) => withHeader(errorInstead(a, 401, 'UNAUTHORIZED', 'the token lacks the scope of this operation', (a.body as { errorDetails?: Record<string, unknown> }).errorDetails), 'www-authenticate', 'Bearer realm="business", error="insufficient_scope"')) },
+    {
+      answer: onRefusal('scope', (a: RuntimeAnswer) =>
+        withHeader(
+          errorInstead(
+            a,
+            401,
+            'UNAUTHORIZED',
+            'the token lacks the scope of this operation',
+            (a.body as { errorDetails?: Record<string, unknown> }).errorDetails,
+          ),
+          'www-authenticate',
+          'Bearer realm="business", error="insufficient_scope"',
+        ),
+      ),
+    },
     'The spec names no scopes and no status for a refused scope: a gateway may answer 401, as it does for any token it does not accept.',
   ),
   withDocument(
     latitude(
       'bus-lat-transfer-200',
-      ['POST /api/v2/checkout/order (success code of the v1 create is 201)', 'Request and response payloads of these operations: not shown, except the fields listed in 2.6.'],
+      [
+        'POST /api/v2/checkout/order (success code of the v1 create is 201)',
+        'Request and response payloads of these operations: not shown, except the fields listed in 2.6.',
+      ],
       'the ruble, card and instant transfers answer 200 instead of 201, and the document lists both',
       onSuccess(TRANSFERS, (a) => (a.status === 201 ? { ...a, status: 200 } : a)),
-      'The spec fixes only the v1 checkout create\'s 201; where the document lists two successes, either is the documented success.',
+      "The spec fixes only the v1 checkout create's 201; where the document lists two successes, either is the documented success.",
     ),
     { edit: (doc) => transfersList200(doc as DocumentNode) },
   ),

@@ -40,7 +40,10 @@ export function escapeToken(token: string): string {
 /** The node at a pointer of the clean document. */
 export function at(pointer: string): unknown {
   let node: unknown = cleanDocument();
-  for (const raw of pointer.replace(/^#\/?/, '').split('/').filter((t) => t !== '')) {
+  for (const raw of pointer
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((t) => t !== '')) {
     if (!isNode(node) && !Array.isArray(node)) return undefined;
     node = (node as Node)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
   }
@@ -68,7 +71,12 @@ function parametersOf(pathPointer: string, opPointer: string): Parameter[] {
       const p = at(pointer) as Node;
       const where = p.in as Parameter['in'];
       if (where !== 'path' && where !== 'query' && where !== 'header') return;
-      out.set(`${where}:${String(p.name).toLowerCase()}`, { name: String(p.name), in: where, required: p.required === true, schema: `${pointer}/schema` });
+      out.set(`${where}:${String(p.name).toLowerCase()}`, {
+        name: String(p.name),
+        in: where,
+        required: p.required === true,
+        schema: `${pointer}/schema`,
+      });
     });
   }
   return [...out.values()];
@@ -76,7 +84,9 @@ function parametersOf(pathPointer: string, opPointer: string): Parameter[] {
 
 function successOf(opPointer: string): Operation['success'] {
   const responses = at(`${opPointer}/responses`) as Node;
-  const status = Object.keys(responses).filter((k) => /^2\d\d$/.test(k)).sort()[0];
+  const status = Object.keys(responses)
+    .filter((k) => /^2\d\d$/.test(k))
+    .sort()[0];
   const pointer = follow(`${opPointer}/responses/${status}`);
   const content = at(`${pointer}/content`);
   const json = isNode(content) && 'application/json' in content ? `${pointer}/content/application~1json/schema` : undefined;
@@ -100,7 +110,10 @@ function build(): Operation[] {
         method: method.toUpperCase(),
         template,
         key: `${method.toUpperCase()} ${template}`,
-        segments: template.split('/').slice(1).map((s) => (/^\{.+\}$/.test(s) ? { param: s.slice(1, -1) } : { literal: s })),
+        segments: template
+          .split('/')
+          .slice(1)
+          .map((s) => (/^\{.+\}$/.test(s) ? { param: s.slice(1, -1) } : { literal: s })),
         parameters: parametersOf(pathPointer, opPointer),
         body: hasJson ? { required: body.required === true, schema: `${bodyPointer}/content/application~1json/schema` } : undefined,
         success: successOf(opPointer),

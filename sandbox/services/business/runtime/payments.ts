@@ -84,20 +84,30 @@ export const PAYMENT_SETTINGS: PaymentSettings = {
 };
 
 /** Whether `total` kopecks are over `limit` rubles, counted as `how` says. */
-const over = (total: number, limit: number, how: 'at-most' | 'below' | 'off') => (how === 'below' ? total >= kopecks(limit) : how === 'at-most' ? total > kopecks(limit) : false);
+const over = (total: number, limit: number, how: 'at-most' | 'below' | 'off') =>
+  how === 'below' ? total >= kopecks(limit) : how === 'at-most' ? total > kopecks(limit) : false;
 
 const limitRefusal = (message: string): WorldAnswer => unprocessable('LIMIT_EXCEEDED', message);
 
 /** Why a ruble transfer of `amount` from `account` to `counterparty` is over a default limit, if it is. */
-function overLimit(ledger: Ledger, account: string, counterparty: string, amount: number, settings: PaymentSettings): WorldAnswer | undefined {
+function overLimit(
+  ledger: Ledger,
+  account: string,
+  counterparty: string,
+  amount: number,
+  settings: PaymentSettings,
+): WorldAnswer | undefined {
   const k = settings['limits.compare'] === 'rubles' ? kopecks(Math.floor(amount)) : kopecks(amount);
   if (over(k, SINGLE_LIMIT, settings['limit.single'])) return limitRefusal(`a single ruble transfer is at most ${SINGLE_LIMIT} rubles`);
   const day = ledger.totals.get(`${account} ${dayKey()}`) ?? 0;
-  if (over(day + k, DAY_LIMIT, settings['limit.day'])) return limitRefusal(`the day's ruble transfers from ${account} are at most ${DAY_LIMIT} rubles (${rubles(day)} paid today)`);
+  if (over(day + k, DAY_LIMIT, settings['limit.day']))
+    return limitRefusal(`the day's ruble transfers from ${account} are at most ${DAY_LIMIT} rubles (${rubles(day)} paid today)`);
   const month = monthTotal(ledger, account);
-  if (over(month + k, MONTH_LIMIT, settings['limit.month'])) return limitRefusal(`the month's ruble transfers from ${account} are at most ${MONTH_LIMIT} rubles (${rubles(month)} paid this month)`);
+  if (over(month + k, MONTH_LIMIT, settings['limit.month']))
+    return limitRefusal(`the month's ruble transfers from ${account} are at most ${MONTH_LIMIT} rubles (${rubles(month)} paid this month)`);
   const count = ledger.counts.get(`${account} ${dayKey()} ${counterparty}`) ?? 0;
-  if (count >= COUNTERPARTY_DAY_COUNT && settings['limit.counterparty'] !== 'off') return limitRefusal(`at most ${COUNTERPARTY_DAY_COUNT} payments a day to one counterparty`);
+  if (count >= COUNTERPARTY_DAY_COUNT && settings['limit.counterparty'] !== 'off')
+    return limitRefusal(`at most ${COUNTERPARTY_DAY_COUNT} payments a day to one counterparty`);
   return undefined;
 }
 

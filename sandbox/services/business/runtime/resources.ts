@@ -32,9 +32,30 @@ const DEAL_STEP = `${NOMINAL}/deals/{dealId}/steps/{stepId}`;
 const BENEFICIARY = `${NOMINAL}/beneficiaries/{beneficiaryId}`;
 
 export const RESOURCES: ResourceSpec[] = [
-  { kind: 'checkout-order-v2', key: ['shopId', 'orderId'], newId: 'body', create: ['POST /api/v2/checkout/order'], read: ['GET /api/v2/checkout/order/{shopId}/by/{orderId}'], initial: { status: 'NEW' } },
-  { kind: 'checkout-order-v1', key: ['shopId', 'orderId'], newId: 'body', create: ['POST /api/v1/checkout/order'], read: ['GET /api/v1/checkout/order/{shopId}/by/{orderId}'], initial: { status: 'NEW' } },
-  { kind: 'beneficiary', key: ['beneficiaryId'], newId: 'uuid', create: [`POST ${NOMINAL}/beneficiaries`], update: [`PUT ${BENEFICIARY}`], initial: { isBlocked: false } },
+  {
+    kind: 'checkout-order-v2',
+    key: ['shopId', 'orderId'],
+    newId: 'body',
+    create: ['POST /api/v2/checkout/order'],
+    read: ['GET /api/v2/checkout/order/{shopId}/by/{orderId}'],
+    initial: { status: 'NEW' },
+  },
+  {
+    kind: 'checkout-order-v1',
+    key: ['shopId', 'orderId'],
+    newId: 'body',
+    create: ['POST /api/v1/checkout/order'],
+    read: ['GET /api/v1/checkout/order/{shopId}/by/{orderId}'],
+    initial: { status: 'NEW' },
+  },
+  {
+    kind: 'beneficiary',
+    key: ['beneficiaryId'],
+    newId: 'uuid',
+    create: [`POST ${NOMINAL}/beneficiaries`],
+    update: [`PUT ${BENEFICIARY}`],
+    initial: { isBlocked: false },
+  },
   {
     kind: 'bank-details',
     key: ['beneficiaryId', 'bankDetailsId'],
@@ -46,9 +67,24 @@ export const RESOURCES: ResourceSpec[] = [
     remove: [`DELETE ${BENEFICIARY}/bank-details/{bankDetailsId}`],
     list: [`GET ${BENEFICIARY}/bank-details`],
   },
-  { kind: 'add-card-request', key: ['beneficiaryId', 'addCardRequestId'], parent: 'beneficiary', newId: 'uuid', create: [`POST ${BENEFICIARY}/add-card-requests`], read: [`GET ${BENEFICIARY}/add-card-requests/{addCardRequestId}`], initial: { status: 'NEW' } },
+  {
+    kind: 'add-card-request',
+    key: ['beneficiaryId', 'addCardRequestId'],
+    parent: 'beneficiary',
+    newId: 'uuid',
+    create: [`POST ${BENEFICIARY}/add-card-requests`],
+    read: [`GET ${BENEFICIARY}/add-card-requests/{addCardRequestId}`],
+    initial: { status: 'NEW' },
+  },
   { kind: 'deal', key: ['dealId'], newId: 'uuid', list: [`GET ${NOMINAL}/deals`], remove: [`DELETE ${NOMINAL}/deals/{dealId}`] },
-  { kind: 'step', key: ['dealId', 'stepId'], parent: 'deal', newId: 'uuid', list: [`GET ${NOMINAL}/deals/{dealId}/steps`], remove: [`DELETE ${DEAL_STEP}`] },
+  {
+    kind: 'step',
+    key: ['dealId', 'stepId'],
+    parent: 'deal',
+    newId: 'uuid',
+    list: [`GET ${NOMINAL}/deals/{dealId}/steps`],
+    remove: [`DELETE ${DEAL_STEP}`],
+  },
   {
     kind: 'recipient',
     key: ['dealId', 'stepId', 'recipientId'],
@@ -60,12 +96,56 @@ export const RESOURCES: ResourceSpec[] = [
     list: [`GET ${DEAL_STEP}/recipients`],
     initial: { status: 'NEW' },
   },
-  { kind: 'deponent', key: ['dealId', 'stepId', 'beneficiaryId'], parent: 'step', newId: 'uuid', read: [`GET ${DEAL_STEP}/deponents/{beneficiaryId}`], remove: [`DELETE ${DEAL_STEP}/deponents/{beneficiaryId}`] },
-  { kind: 'nominal-payment', key: ['paymentId'], newId: 'uuid', create: [`POST ${NOMINAL}/payments`], read: [`GET ${NOMINAL}/payments/{paymentId}`], list: [`GET ${NOMINAL}/payments`] },
-  { kind: 'transfer', key: ['transferId'], newId: 'uuid', create: [`POST ${NOMINAL}/virtual-accounts/transfers`], read: [`GET ${NOMINAL}/virtual-accounts/transfers/{transferId}`], list: [`GET ${NOMINAL}/virtual-accounts/transfers`] },
-  { kind: 'rule', key: ['ruleId'], newId: 'uuid', create: ['POST /api/v1/rules'], read: ['GET /api/v1/rules/{ruleId}'], update: ['PUT /api/v1/rules/{ruleId}'], list: ['GET /api/v2/rules', 'GET /api/v1/rules'], initial: { status: 'ACTIVE' } },
-  { kind: 'receipt', key: ['inn', 'receiptId'], newId: 'uuid', create: ['POST /api/v1/self-employed/taxpayers/{inn}/receipts'], read: ['GET /api/v1/self-employed/taxpayers/{inn}/receipts/{receiptId}'], initial: { status: 'IN_PROGRESS' } },
-  { kind: 'invoice', key: ['invoiceId'], newId: 'uuid', create: ['POST /api/v1/invoice/send'], read: ['GET /api/v1/openapi/invoice/{invoiceId}/info'], initial: { status: 'NEW' } },
+  {
+    kind: 'deponent',
+    key: ['dealId', 'stepId', 'beneficiaryId'],
+    parent: 'step',
+    newId: 'uuid',
+    read: [`GET ${DEAL_STEP}/deponents/{beneficiaryId}`],
+    remove: [`DELETE ${DEAL_STEP}/deponents/{beneficiaryId}`],
+  },
+  {
+    kind: 'nominal-payment',
+    key: ['paymentId'],
+    newId: 'uuid',
+    create: [`POST ${NOMINAL}/payments`],
+    read: [`GET ${NOMINAL}/payments/{paymentId}`],
+    list: [`GET ${NOMINAL}/payments`],
+  },
+  {
+    kind: 'transfer',
+    key: ['transferId'],
+    newId: 'uuid',
+    create: [`POST ${NOMINAL}/virtual-accounts/transfers`],
+    read: [`GET ${NOMINAL}/virtual-accounts/transfers/{transferId}`],
+    list: [`GET ${NOMINAL}/virtual-accounts/transfers`],
+  },
+  {
+    kind: 'rule',
+    key: ['ruleId'],
+    newId: 'uuid',
+    create: ['POST /api/v1/rules'],
+    read: ['GET /api/v1/rules/{ruleId}'],
+    update: ['PUT /api/v1/rules/{ruleId}'],
+    list: ['GET /api/v2/rules', 'GET /api/v1/rules'],
+    initial: { status: 'ACTIVE' },
+  },
+  {
+    kind: 'receipt',
+    key: ['inn', 'receiptId'],
+    newId: 'uuid',
+    create: ['POST /api/v1/self-employed/taxpayers/{inn}/receipts'],
+    read: ['GET /api/v1/self-employed/taxpayers/{inn}/receipts/{receiptId}'],
+    initial: { status: 'IN_PROGRESS' },
+  },
+  {
+    kind: 'invoice',
+    key: ['invoiceId'],
+    newId: 'uuid',
+    create: ['POST /api/v1/invoice/send'],
+    read: ['GET /api/v1/openapi/invoice/{invoiceId}/info'],
+    initial: { status: 'NEW' },
+  },
   {
     kind: 'e-invoice',
     key: ['id'],
@@ -100,7 +180,12 @@ export const RESOURCES: ResourceSpec[] = [
       'GET /tls/api/v1/qualified-digital-signature/issue/{issueRequestId}/certificate',
       'GET /tls/api/v1/qualified-digital-signature/issue/{issueRequestId}/certificate-request',
     ],
-    actions: { 'PUT /tls/api/v1/qualified-digital-signature/issue/{issueRequestId}/certificate-request': { set: { status: 'IN_PROGRESS' }, refusedFrom: ['ISSUED', 'REJECTED'] } },
+    actions: {
+      'PUT /tls/api/v1/qualified-digital-signature/issue/{issueRequestId}/certificate-request': {
+        set: { status: 'IN_PROGRESS' },
+        refusedFrom: ['ISSUED', 'REJECTED'],
+      },
+    },
     initial: { status: 'WAITING_CERTIFICATE_REQUEST' },
   },
   // Kept by behaviours.ts, which needs no operation table for them.
@@ -116,7 +201,10 @@ export const RESOURCES: ResourceSpec[] = [
     read: [`GET /api/offline/partners/v1${demo}/orders/{orderNumber}/info`],
     actions: {
       [`POST /api/offline/partners/v1${demo}/orders/{orderNumber}/cancel`]: { set: { status: 'canceled' }, refusedFrom: ['committed'] },
-      [`POST /api/offline/partners/v1${demo}/orders/{orderNumber}/commit`]: { set: { status: 'committed' }, refusedFrom: ['canceled', 'rejected'] },
+      [`POST /api/offline/partners/v1${demo}/orders/{orderNumber}/commit`]: {
+        set: { status: 'committed' },
+        refusedFrom: ['canceled', 'rejected'],
+      },
     },
     initial: { status: 'new' },
   })),
@@ -193,9 +281,14 @@ function list(world: World, spec: ResourceSpec, input: Input): WorldAnswer {
   const missing = parentMissing(world, spec, input.path);
   if (missing) return missing;
   const filters = { ...input.path, ...input.query };
-  const records = world.all(spec.kind).filter((r) =>
-    Object.entries(filters).every(([name, value]) => ['offset', 'limit'].includes(name) || !(name in r) || typeof r[name] === 'object' || String(r[name]) === String(value)),
-  );
+  const records = world
+    .all(spec.kind)
+    .filter((r) =>
+      Object.entries(filters).every(
+        ([name, value]) =>
+          ['offset', 'limit'].includes(name) || !(name in r) || typeof r[name] === 'object' || String(r[name]) === String(value),
+      ),
+    );
   return listAnswer(input.op, records, input);
 }
 
@@ -234,7 +327,8 @@ export function resourceBehaviour(opKey: string): ((world: World, input: Input, 
         const lookup = found(world, spec, input);
         if ('answer' in lookup) return lookup.answer;
         const { record } = lookup;
-        if (action.refusedFrom?.includes(String(record.status))) return unprocessable('INVALID_STATE', `${spec.kind} is ${String(record.status)}`);
+        if (action.refusedFrom?.includes(String(record.status)))
+          return unprocessable('INVALID_STATE', `${spec.kind} is ${String(record.status)}`);
         Object.assign(record, action.set);
         if ('updatedAt' in record) record.updatedAt = now();
         return respond(record, input);
@@ -247,7 +341,15 @@ export function resourceBehaviour(opKey: string): ((world: World, input: Input, 
 /** Every operation key the table names, checked against the document at start (a typo fails loudly). */
 export function checkTable(): void {
   for (const spec of RESOURCES) {
-    for (const key of [...(spec.create ?? []), ...(spec.read ?? []), ...(spec.update ?? []), ...(spec.remove ?? []), ...(spec.list ?? []), ...Object.keys(spec.actions ?? {})]) operationByKey(key);
+    for (const key of [
+      ...(spec.create ?? []),
+      ...(spec.read ?? []),
+      ...(spec.update ?? []),
+      ...(spec.remove ?? []),
+      ...(spec.list ?? []),
+      ...Object.keys(spec.actions ?? {}),
+    ])
+      operationByKey(key);
   }
 }
 

@@ -25,11 +25,15 @@ export const CHECKOUT_V1_CREATE = 'POST /api/v1/checkout/order';
 export const CARDS_LISTS = new Set(['GET /api/v1/card', 'GET /api/v3/card']);
 
 /** The 422 answer of the broken rule `rule`. */
-export const refused = (rule: string, message: string, field: string): WorldAnswer => ({ status: 422, error: { code: 'BUSINESS_RULE_VIOLATION', message: `${rule}: ${message}`, details: { [field]: message } } });
+export const refused = (rule: string, message: string, field: string): WorldAnswer => ({
+  status: 422,
+  error: { code: 'BUSINESS_RULE_VIOLATION', message: `${rule}: ${message}`, details: { [field]: message } },
+});
 export const present = (node: Node, name: string) => node[name] !== undefined && node[name] !== null;
 
 /** The recipient's inn of a payment: in `to` for a ruble transfer, at the top for a draft. */
-export const recipientInnOf = (op: Operation, b: Node): unknown => (op.key === RUBLE_TRANSFER ? (isNode(b.to) ? b.to.inn : undefined) : b.inn);
+export const recipientInnOf = (op: Operation, b: Node): unknown =>
+  op.key === RUBLE_TRANSFER ? (isNode(b.to) ? b.to.inn : undefined) : b.inn;
 
 const documentsOf = (b: Node) => (Array.isArray(b.documents) ? b.documents.filter(isNode) : []);
 
@@ -47,7 +51,9 @@ function deliveryNeeds(field: string) {
     if (!present(b, 'shippingParameters')) return undefined;
     const items = Array.isArray(b.items) ? b.items.filter(isNode) : [];
     const i = items.findIndex((item) => !present(item, field));
-    return i < 0 ? undefined : refused('2.6 delivery services', `${field} is required when delivery services are used`, `items[${i}].${field}`);
+    return i < 0
+      ? undefined
+      : refused('2.6 delivery services', `${field} is required when delivery services are used`, `items[${i}].${field}`);
   };
 }
 
@@ -57,11 +63,15 @@ type BusinessRule = (body: Node, op: Operation) => WorldAnswer | undefined;
 export const BUSINESS_RULES = namedRules<BusinessRule>()({
   'payment.tax-corr-account': (b) => {
     const isTax = isNode(b.tax) || present(b, 'taxPayerStatus');
-    return isTax && !present(b, 'recipientCorrAccountNumber') ? refused('2.6 tax payment', 'recipientCorrAccountNumber is required for tax payments', 'recipientCorrAccountNumber') : undefined;
+    return isTax && !present(b, 'recipientCorrAccountNumber')
+      ? refused('2.6 tax payment', 'recipientCorrAccountNumber is required for tax payments', 'recipientCorrAccountNumber')
+      : undefined;
   },
   'payment.collection-amount': (b, op) => {
     const inn = recipientInnOf(op, b);
-    return present(b, 'collectionAmount') && typeof inn === 'string' && /^\d{10}$/.test(inn) ? refused('2.6 collectionAmount', 'collectionAmount is only for payments to individuals', 'collectionAmount') : undefined;
+    return present(b, 'collectionAmount') && typeof inn === 'string' && /^\d{10}$/.test(inn)
+      ? refused('2.6 collectionAmount', 'collectionAmount is only for payments to individuals', 'collectionAmount')
+      : undefined;
   },
   'beneficiary.passport-division': documentNeeds('PASSPORT', 'division'),
   'beneficiary.diplomatic-organization': documentNeeds('DIPLOMATIC_PASSPORT', 'organization'),
@@ -69,12 +79,26 @@ export const BUSINESS_RULES = namedRules<BusinessRule>()({
   'beneficiary.legal-address': (b) => {
     const type = String(b.type);
     const addresses = Array.isArray(b.addresses) ? b.addresses.filter(isNode) : [];
-    return type.startsWith('UL_') && !addresses.some((a) => a.type === 'LEGAL_ENTITY_ADDRESS') ? refused('2.6 legal entity', `a ${type} beneficiary needs an address of type LEGAL_ENTITY_ADDRESS`, 'addresses') : undefined;
+    return type.startsWith('UL_') && !addresses.some((a) => a.type === 'LEGAL_ENTITY_ADDRESS')
+      ? refused('2.6 legal entity', `a ${type} beneficiary needs an address of type LEGAL_ENTITY_ADDRESS`, 'addresses')
+      : undefined;
   },
-  'beneficiary.citizenship': (b) => ((b.type === 'FL_RESIDENT' || b.type === 'IP_RESIDENT') && !present(b, 'citizenship') ? refused('2.6 citizenship', `citizenship is required for ${String(b.type)}`, 'citizenship') : undefined),
-  'beneficiary.contact': (b) => (!present(b, 'phoneNumber') && !present(b, 'email') ? refused('2.6 contact', 'phoneNumber or email is required', 'phoneNumber') : undefined),
-  'beneficiary.kio': (b) => (b.type === 'UL_NONRESIDENT' && !present(b, 'inn') && !present(b, 'kio') ? refused('2.6 kio', 'kio is required when inn is absent', 'kio') : undefined),
-  'checkout.items-amount': (b) => (!present(b, 'itemsAmount') && !present(b, 'amount') ? refused('2.6 itemsAmount', 'itemsAmount is required (the deprecated amount is not given either)', 'itemsAmount') : undefined),
+  'beneficiary.citizenship': (b) =>
+    (b.type === 'FL_RESIDENT' || b.type === 'IP_RESIDENT') && !present(b, 'citizenship')
+      ? refused('2.6 citizenship', `citizenship is required for ${String(b.type)}`, 'citizenship')
+      : undefined,
+  'beneficiary.contact': (b) =>
+    !present(b, 'phoneNumber') && !present(b, 'email')
+      ? refused('2.6 contact', 'phoneNumber or email is required', 'phoneNumber')
+      : undefined,
+  'beneficiary.kio': (b) =>
+    b.type === 'UL_NONRESIDENT' && !present(b, 'inn') && !present(b, 'kio')
+      ? refused('2.6 kio', 'kio is required when inn is absent', 'kio')
+      : undefined,
+  'checkout.items-amount': (b) =>
+    !present(b, 'itemsAmount') && !present(b, 'amount')
+      ? refused('2.6 itemsAmount', 'itemsAmount is required (the deprecated amount is not given either)', 'itemsAmount')
+      : undefined,
   'checkout.item-weight': deliveryNeeds('weight'),
   'checkout.item-declared-value': deliveryNeeds('declaredValue'),
 });
@@ -103,6 +127,7 @@ export function ruleRefusal(rules: BusinessRules, op: Operation, body: unknown):
 
 /** What an accepted request means before its behaviour runs: the deprecated amount stands for itemsAmount. */
 export function normalised(op: Operation, body: unknown): unknown {
-  if (op.key === CHECKOUT_V2_CREATE && isNode(body) && !present(body, 'itemsAmount') && typeof body.amount === 'number') return { ...body, itemsAmount: body.amount };
+  if (op.key === CHECKOUT_V2_CREATE && isNode(body) && !present(body, 'itemsAmount') && typeof body.amount === 'number')
+    return { ...body, itemsAmount: body.amount };
   return body;
 }

@@ -122,7 +122,9 @@ export class Synthesizer {
       case 'date':
         return `20${this.int(20, 25)}-${String(this.int(1, 12)).padStart(2, '0')}-${String(this.int(1, 28)).padStart(2, '0')}`;
       case 'date-time':
-        return new Date(Date.UTC(2020 + this.int(0, 5), this.int(0, 11), this.int(1, 28), this.int(0, 23), this.int(0, 59), this.int(0, 59))).toISOString();
+        return new Date(
+          Date.UTC(2020 + this.int(0, 5), this.int(0, 11), this.int(1, 28), this.int(0, 23), this.int(0, 59), this.int(0, 59)),
+        ).toISOString();
       case 'email':
         return `client${this.int(1, 9999)}@sandbox.example`;
       case 'uri':

@@ -70,14 +70,18 @@ export interface ValidParameters {
 }
 
 function fieldOf(prefix: string, e: ErrorObject): string {
-  const steps = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const steps = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (e.keyword === 'required') steps.push(String((e.params as { missingProperty: string }).missingProperty));
   if (e.keyword === 'additionalProperties') steps.push(String((e.params as { additionalProperty: string }).additionalProperty));
   return steps.reduce((out, s) => (/^\d+$/.test(s) ? `${out}[${s}]` : `${out}.${s}`), prefix);
 }
 
 function describe(e: ErrorObject): string {
-  if (e.keyword === 'enum') return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (e.keyword === 'enum')
+    return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
   if (e.keyword === 'required') return 'is required';
   if (e.keyword === 'additionalProperties') return 'is not a known property';
   return e.message ?? e.keyword;
@@ -98,7 +102,11 @@ export function checkParameters(op: Operation, raw: RawRequest, skipQuery = fals
     const holder = { v: sent };
     const validate = parameterValidator(p);
     if (!validate(holder) && !(p.in === 'query' && skipQuery)) {
-      for (const e of validate.errors ?? []) problems.push({ field: fieldOf(`${where}.${p.name}`, { ...e, instancePath: e.instancePath.replace(/^\/v/, '') }), message: describe(e) });
+      for (const e of validate.errors ?? [])
+        problems.push({
+          field: fieldOf(`${where}.${p.name}`, { ...e, instancePath: e.instancePath.replace(/^\/v/, '') }),
+          message: describe(e),
+        });
       continue;
     }
     values[where][p.name] = holder.v;

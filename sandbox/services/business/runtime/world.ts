@@ -83,7 +83,14 @@ export function listAnswer(op: Operation, records: Record_[], input: Input, defa
       break;
     }
   }
-  const meta: Record<string, number> = { offset, limit, size: page.length, total: records.length, totalNumber: records.length, count: page.length };
+  const meta: Record<string, number> = {
+    offset,
+    limit,
+    size: page.length,
+    total: records.length,
+    totalNumber: records.length,
+    count: page.length,
+  };
   for (const name of PAGE_META) if (name in body && typeof body[name] === 'number') body[name] = meta[name];
   return { status: op.success.status, body };
 }
