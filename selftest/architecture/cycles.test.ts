@@ -3,21 +3,11 @@
  * import still ties the files' meaning together (the business engine once formed one of eight files),
  * and makes the load order of a module matter.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers.ts';
-
-const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
-
-function* sourceFiles(dir: string): Generator<string> {
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name.startsWith('.')) continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* sourceFiles(path);
-    else if (/\.(ts|mjs)$/.test(name)) yield path;
-  }
-}
+import { IMPORT, sourceFiles } from './source-files.ts';
 
 /** The import graph of the given texts: file -> the files it imports (relative specifiers only). */
 function graphOf(texts: Map<string, string>): Map<string, string[]> {

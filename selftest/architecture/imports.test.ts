@@ -7,10 +7,11 @@
  * table is read from the `import-rules` block of ARCHITECTURE.md, so the document and the check cannot
  * drift apart.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers.ts';
+import { IMPORT, sourceFiles } from './source-files.ts';
 
 interface Rules {
   allowed: Map<string, Set<string> | '*'>;
@@ -33,16 +34,6 @@ export function readRules(markdown: string): Rules {
   return rules;
 }
 
-function* sourceFiles(dir: string): Generator<string> {
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name.startsWith('.')) continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* sourceFiles(path);
-    else if (/\.(ts|mjs)$/.test(name)) yield path;
-  }
-}
-
-const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
 /** A path built from the module's own URL: a read (or import) of whatever folder it names. */
 const URL_READ = /(?:\bnew\s+URL\s*\(\s*|\bimport\.meta\.resolve\s*\(\s*)['"`](\.{1,2}(?:\/[^'"`]*)?)['"`]/g;
 
