@@ -2,7 +2,7 @@
  * Faults as modifiers: a fault entry says, besides what it breaks, how it breaks it, as one of a few
  * kinds of edit around a handler that knows nothing of faults:
  *   request   edits the request before the handler sees it (a field coerced, a form body read as JSON);
- *   rules     replaces named rules of the handler (a rule switched off, a limit off by one);
+ *   checks    replaces named checks of the handler (a check switched off, a limit off by one);
  *   settings  changes a setting the handler reads (5 requests per second instead of 20);
  *   answer    edits the handler's answer before it is sent (a status, a header, a field of the body).
  * The handler reads as the specification, the catalog as a list of defects. A fault that names a rule
@@ -18,14 +18,14 @@ import type { Fault, FaultSet, Latitude, Variation } from './types.ts';
 export interface HandlerShape {
   request: unknown;
   answer: Answer;
-  rules: object;
+  checks: object;
   settings: object;
 }
 
 export interface Behaviour<S extends HandlerShape> {
   request?: (request: S['request']) => S['request'];
   /** Named rules replaced; or made of `memory`, which belongs to this fault in this sandbox, for a rule that remembers (a cache). */
-  rules?: Partial<S['rules']> | ((memory: Map<string, unknown>) => Partial<S['rules']>);
+  checks?: Partial<S['checks']> | ((memory: Map<string, unknown>) => Partial<S['checks']>);
   settings?: Partial<S['settings']>;
   /** `memory` belongs to this fault in this sandbox, for a fault that remembers earlier answers. */
   answer?: (answer: S['answer'], request: S['request'], memory: Map<string, S['answer']>) => S['answer'];
@@ -61,7 +61,7 @@ export const latitudesOf =
 
 /** The faults that are on, folded into one set of rules, settings and edits for the handler. */
 export interface Modifiers<S extends HandlerShape> {
-  rules: S['rules'];
+  checks: S['checks'];
   settings: S['settings'];
   request(request: S['request']): S['request'];
   answer(answer: S['answer'], request: S['request']): S['answer'];
@@ -70,17 +70,17 @@ export interface Modifiers<S extends HandlerShape> {
 export function modifiersOf<S extends HandlerShape>(
   catalog: readonly ModifierVariation<S>[],
   faults: FaultSet,
-  base: { rules: S['rules']; settings: S['settings'] },
+  base: { checks: S['checks']; settings: S['settings'] },
 ): Modifiers<S> {
   const on = catalog.filter((f) => faults.has(f.id));
   for (const f of on) {
     const picked = (f.answer as { rule?: string } | undefined)?.rule;
-    if (picked !== undefined && !Object.hasOwn(base.rules, picked))
+    if (picked !== undefined && !Object.hasOwn(base.checks, picked))
       throw new Error(`fault ${f.id} edits the refusals of the rule "${picked}", which the handler does not have`);
   }
-  const rules = replaced(
-    base.rules,
-    on.map((f) => ({ id: f.id, values: typeof f.rules === 'function' ? f.rules(new Map()) : f.rules })),
+  const checks = replaced(
+    base.checks,
+    on.map((f) => ({ id: f.id, values: typeof f.checks === 'function' ? f.checks(new Map()) : f.checks })),
     'rule',
   );
   const settings = replaced(
@@ -90,7 +90,7 @@ export function modifiersOf<S extends HandlerShape>(
   );
   const memories = new Map(on.map((f) => [f.id, new Map<string, S['answer']>()]));
   return {
-    rules,
+    checks,
     settings,
     request: (request) => on.reduce((r, f) => (f.request ? f.request(r) : r), request),
     answer: (answer, request) => on.reduce((a, f) => (f.answer ? f.answer(a, request, memories.get(f.id)!) : a), answer),
@@ -117,8 +117,8 @@ export function routeReading<S extends HandlerShape>(
 /** A table of named rules of one type, in the order they run: the names stay literal, each rule takes the table's type. */
 export const namedRules =
   <R>() =>
-  <K extends string>(rules: Record<K, R>): Record<K, R> =>
-    rules;
+  <K extends string>(checks: Record<K, R>): Record<K, R> =>
+    checks;
 
 function replaced<T extends object>(base: T, on: ReadonlyArray<{ id: string; values?: object }>, what: string): T {
   const out = { ...base } as Record<string, unknown>;
@@ -140,8 +140,8 @@ export function isModifier(fault: Variation): boolean {
   return Boolean(
     f.request ||
       f.answer ||
-      typeof f.rules === 'function' ||
-      (f.rules && Object.keys(f.rules).length) ||
+      typeof f.checks === 'function' ||
+      (f.checks && Object.keys(f.checks).length) ||
       (f.settings && Object.keys(f.settings).length),
   );
 }
@@ -205,15 +205,15 @@ export function editJsonBody<R extends { text: string }>(edit: (body: Record<str
 /**
  * Runs one group of named rules, in the group's order, on one value: the first that finds something
  * wins, with its name (an answer edit can then pick the refusals of one rule). Each rule is taken from
- * `rules`, the handler's rules with the faults' replacements, never from the group itself.
+ * `checks`, the handler's checks with the faults' replacements, never from the group itself.
  */
 export function firstFound<G extends Record<string, (value: never) => unknown>>(
-  rules: { [name in keyof G]: G[name] },
+  checks: { [name in keyof G]: G[name] },
   group: G,
   value: Parameters<G[keyof G]>[0],
 ): { rule: keyof G & string; found: NonNullable<ReturnType<G[keyof G]>> } | undefined {
   for (const rule of Object.keys(group) as Array<keyof G & string>) {
-    const found = (rules[rule] as unknown as (value: unknown) => unknown)(value) as NonNullable<ReturnType<G[keyof G]>> | undefined;
+    const found = (checks[rule] as unknown as (value: unknown) => unknown)(value) as NonNullable<ReturnType<G[keyof G]>> | undefined;
     if (found !== undefined) return { rule, found };
   }
   return undefined;

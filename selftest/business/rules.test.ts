@@ -79,7 +79,7 @@ describe('sandbox: rules of 2.6 a schema cannot state', () => {
   const draft = operationByKey('POST /api/v1/payment/create');
   const beneficiaries = operationByKey('POST /api/v1/nominal-accounts/beneficiaries');
   const checkout = operationByKey('POST /api/v2/checkout/order');
-  const refusedRule = (op: typeof draft, body: unknown, faults = none) => ruleRefusal(faults.rules, op, body)?.answer.error?.details;
+  const refusedRule = (op: typeof draft, body: unknown, faults = none) => ruleRefusal(faults.checks, op, body)?.answer.error?.details;
 
   it('a tax payment needs recipientCorrAccountNumber', () => {
     expect(refusedRule(draft, { taxPayerStatus: '01', inn: '7707083893' })).toHaveProperty('recipientCorrAccountNumber');

@@ -56,11 +56,11 @@ const surrender = (contractId: string) => ({
 
 function insurance(...ids: string[]) {
   const modifiers = modifiersOf<SurrenderShape>(insuranceFaults, on(insuranceFaults, ...ids), {
-    rules: SURRENDER_RULES,
+    checks: SURRENDER_RULES,
     settings: SURRENDER_SETTINGS,
   });
   const tokens = new Map([[insuranceCredentials.token, PARTNER_SCOPES]]);
-  const handle = surrenderHandler({ rules: modifiers.rules, settings: modifiers.settings, tokens, providerName: 'P' });
+  const handle = surrenderHandler({ checks: modifiers.checks, settings: modifiers.settings, tokens, providerName: 'P' });
   return (request: Incoming) => {
     const edited = modifiers.request(request);
     return modifiers.answer(handle(edited), edited);
@@ -70,8 +70,8 @@ function insurance(...ids: string[]) {
 const SPEECH_KEY = Buffer.alloc(32, 7);
 
 function speech(...ids: string[]) {
-  const modifiers = modifiersOf<SpeechShape>(speechFaults, on(speechFaults, ...ids), { rules: SPEECH_RULES, settings: {} });
-  const handle = speechHandler({ rules: modifiers.rules, keys: new Map([['kid-1', SPEECH_KEY]]) });
+  const modifiers = modifiersOf<SpeechShape>(speechFaults, on(speechFaults, ...ids), { checks: SPEECH_RULES, settings: {} });
+  const handle = speechHandler({ checks: modifiers.checks, keys: new Map([['kid-1', SPEECH_KEY]]) });
   return (call: SpeechCall) => modifiers.answer(handle(modifiers.request(call)), call);
 }
 
@@ -85,12 +85,12 @@ function speechCall(claims: Record<string, unknown>, signature?: string): Speech
 
 function invest(...ids: string[]) {
   const modifiers = modifiersOf<PortfolioShape>(investFaults, on(investFaults, ...ids), {
-    rules: PORTFOLIO_RULES,
+    checks: PORTFOLIO_RULES,
     settings: PORTFOLIO_SETTINGS,
   });
   const tokens = { main: 'main', other: 'other', burst: 'burst' };
   const handle = portfolioHandler({
-    rules: modifiers.rules,
+    checks: modifiers.checks,
     settings: modifiers.settings,
     tokens: Object.values(tokens),
     accounts: developmentAccounts(tokens),
@@ -107,7 +107,7 @@ describe('faults as modifiers', () => {
     for (const fault of speechFaults) expect(() => speech(fault.id), fault.id).not.toThrow();
     for (const fault of identityFaults) {
       expect(
-        () => modifiersOf<UserinfoShape>(identityFaults, on(identityFaults, fault.id), { rules: USERINFO_RULES, settings: {} }),
+        () => modifiersOf<UserinfoShape>(identityFaults, on(identityFaults, fault.id), { checks: USERINFO_RULES, settings: {} }),
         fault.id,
       ).not.toThrow();
     }
@@ -143,14 +143,14 @@ describe('faults as modifiers', () => {
       area: 'insurance',
       catches: [],
       description: 'a misspelt rule',
-      rules: { 'contractId.maxlength': () => undefined },
+      checks: { 'contractId.maxlength': () => undefined },
     } as unknown as ModifierFault<SurrenderShape>;
     expect(() =>
-      modifiersOf<SurrenderShape>([typo], on([typo], 'ins-typo'), { rules: SURRENDER_RULES, settings: SURRENDER_SETTINGS }),
+      modifiersOf<SurrenderShape>([typo], on([typo], 'ins-typo'), { checks: SURRENDER_RULES, settings: SURRENDER_SETTINGS }),
     ).toThrow(/contractId\.maxlength/);
-    const picky = { ...typo, rules: undefined, answer: onRefusal('auth.unknown', (a) => a) } as unknown as ModifierFault<SurrenderShape>;
+    const picky = { ...typo, checks: undefined, answer: onRefusal('auth.unknown', (a) => a) } as unknown as ModifierFault<SurrenderShape>;
     expect(() =>
-      modifiersOf<SurrenderShape>([picky], on([picky], 'ins-typo'), { rules: SURRENDER_RULES, settings: SURRENDER_SETTINGS }),
+      modifiersOf<SurrenderShape>([picky], on([picky], 'ins-typo'), { checks: SURRENDER_RULES, settings: SURRENDER_SETTINGS }),
     ).toThrow(/auth\.unknown/);
   });
 

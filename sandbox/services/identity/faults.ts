@@ -135,11 +135,11 @@ export const identityFaults = [
     claims((body) => void (body.sub = randomUUID())),
   ),
   f('idn-bearer-case-sensitive', ['IDN-GEN-003'], 'only the exact spelling "Bearer" of the auth scheme is accepted', {
-    rules: { 'authorization.bearer': bearerScheme((scheme) => scheme === 'Bearer') },
+    checks: { 'authorization.bearer': bearerScheme((scheme) => scheme === 'Bearer') },
   }),
   f('idn-form-order-dependent', ['IDN-GEN-001'], 'the form is read by position: client_id must come first', { request: byPosition }),
   f('idn-extra-field-rejected', ['IDN-GEN-003'], 'a form field other than client_id and client_secret is rejected with 400', {
-    rules: {
+    checks: {
       'form.known': ({ pairs }) => {
         const unknown = pairs.find(([name]) => !KNOWN_FIELDS.includes(name));
         return unknown ? invalid(400, 'VALIDATION_ERROR', `unknown form field ${unknown[0]}`) : undefined;
@@ -147,35 +147,35 @@ export const identityFaults = [
     },
   }),
   f('idn-phone-scope-unchecked', ['IDN-SCP-001'], 'a token without the phone scope is served', {
-    rules: { scopes: scopesRequired(REQUIRED_SCOPES.filter((s) => s !== 'phone')) },
+    checks: { scopes: scopesRequired(REQUIRED_SCOPES.filter((s) => s !== 'phone')) },
   }),
   f('idn-anonymous-default-user', ['IDN-AUT-001'], 'a request without an Authorization header is served the main development user', {
-    rules: {
+    checks: {
       'authorization.present': never,
       'token.lookup': (table: AccessTable, token: string | undefined) => (token === undefined ? table.main : lookupToken(table, token)),
     },
   }),
   f('idn-token-not-verified', ['IDN-AUT-002'], 'any bearer token is served as the main development user', {
-    rules: { 'token.lookup': (table: AccessTable, token: string | undefined) => lookupToken(table, token) ?? table.main },
+    checks: { 'token.lookup': (table: AccessTable, token: string | undefined) => lookupToken(table, token) ?? table.main },
   }),
   f('idn-client-secret-unchecked', ['IDN-CLI-001'], "client_secret is not compared with the client's secret", {
-    rules: { 'client.secret': never },
+    checks: { 'client.secret': never },
   }),
   f('idn-client-id-optional', ['IDN-CLI-002'], 'a missing client_id is taken from the token', {
-    rules: {
+    checks: {
       'client_id.required': (asked: Asked) => (asked.clientId === undefined ? undefined : CLIENT_RULES['client_id.required'](asked)),
       'client.lookup': (table: AccessTable, clientId: string | undefined, grant: Grant) =>
         lookupClient(table, clientId ?? grant.clientId, grant),
     },
   }),
   f('idn-unknown-client-accepted', ['IDN-CLI-003'], 'an unknown client_id falls back to the client the token was issued to', {
-    rules: {
+    checks: {
       'client.lookup': (table: AccessTable, clientId: string | undefined, grant: Grant) =>
         lookupClient(table, clientId, grant) ?? table.clients.get(grant.clientId),
     },
   }),
-  f('idn-non-partner-served', ['IDN-PRT-001'], 'a client outside the partner scenario is served', { rules: { 'client.partner': never } }),
-  f('idn-consent-unchecked', ['IDN-CNS-001'], 'the data of a user who has not consented is served', { rules: { consent: never } }),
+  f('idn-non-partner-served', ['IDN-PRT-001'], 'a client outside the partner scenario is served', { checks: { 'client.partner': never } }),
+  f('idn-consent-unchecked', ['IDN-CNS-001'], 'the data of a user who has not consented is served', { checks: { consent: never } }),
   f('idn-no-consent-leaks-data', ['IDN-CNS-001'], "a user without consent is refused with 403, but the answer carries the user's data", {
     answer: onRefusal(
       'consent',

@@ -1,7 +1,7 @@
 /**
  * Userinfo as a function from request to answer, checks in order: the form (form.ts), the token, the
  * client, then the person's claims for the granted scopes (access-rules.ts, claims.ts). Every check is
- * a named rule looked up in `rules`, so that a fault can replace one (faults.ts).
+ * a named check looked up in `checks`, so that a fault can replace one (faults.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Incoming } from '../../exchange.ts';
@@ -14,10 +14,10 @@ import { FORM_RULES, readForm } from './form.ts';
 export const RULES = { ...FORM_RULES, ...TOKEN_RULES, ...LOOKUP_RULES, ...CLIENT_RULES };
 
 /** The types the userinfo handler is written in, for its faults. */
-export type UserinfoShape = { request: Incoming; answer: UserinfoAnswer; rules: typeof RULES; settings: Record<string, never> };
+export type UserinfoShape = { request: Incoming; answer: UserinfoAnswer; checks: typeof RULES; settings: Record<string, never> };
 
 export interface UserinfoDeps {
-  rules: UserinfoShape['rules'];
+  checks: UserinfoShape['checks'];
   table: AccessTable;
 }
 
@@ -27,23 +27,23 @@ export function requestIdOf(request: Incoming): string {
   return typeof sent === 'string' && sent.trim() !== '' ? sent : randomUUID();
 }
 
-export function userinfoHandler({ rules, table }: UserinfoDeps): (request: Incoming) => UserinfoAnswer {
+export function userinfoHandler({ checks, table }: UserinfoDeps): (request: Incoming) => UserinfoAnswer {
   return (request) => {
     const headers = { 'x-request-id': requestIdOf(request) };
     const form = readForm(request);
-    const unreadable = firstFound(rules, FORM_RULES, form);
+    const unreadable = firstFound(checks, FORM_RULES, form);
     if (unreadable) return refusalAnswer(unreadable.rule, unreadable.found, headers);
     const fields = new Map(form.pairs);
 
-    const presented = presentedBy(request.headers.authorization, (token) => rules['token.lookup'](table, token));
-    const unknown = firstFound(rules, TOKEN_RULES, presented);
+    const presented = presentedBy(request.headers.authorization, (token) => checks['token.lookup'](table, token));
+    const unknown = firstFound(checks, TOKEN_RULES, presented);
     if (unknown) return refusalAnswer(unknown.rule, unknown.found, headers);
     // token.known refused a request whose token grants nothing.
     const grant = presented.grant!;
 
     const clientId = fields.get('client_id');
-    const asked = { grant, clientId, secret: fields.get('client_secret'), client: rules['client.lookup'](table, clientId, grant) };
-    const refused = firstFound(rules, CLIENT_RULES, asked);
+    const asked = { grant, clientId, secret: fields.get('client_secret'), client: checks['client.lookup'](table, clientId, grant) };
+    const refused = firstFound(checks, CLIENT_RULES, asked);
     if (refused) return refusalAnswer(refused.rule, refused.found, headers);
     return userinfoAnswer(grant, headers);
   };

@@ -55,8 +55,8 @@ export const service: SandboxService = {
         { 'x-request-id': requestIdOf(incomingOf(request)) },
       ),
     );
-    const modifiers = modifiersOf<UserinfoShape>([...identityFaults, ...identityLatitudes], ctx.faults, { rules: RULES, settings: {} });
-    const handle = userinfoHandler({ rules: modifiers.rules, table: accessTable(ctx.credentials.identity) });
+    const modifiers = modifiersOf<UserinfoShape>([...identityFaults, ...identityLatitudes], ctx.faults, { checks: RULES, settings: {} });
+    const handle = userinfoHandler({ checks: modifiers.checks, table: accessTable(ctx.credentials.identity) });
     app.post(USERINFO_PATH, route(modifiers, handle));
   },
 

@@ -39,25 +39,25 @@ const callerRule = (answer: Answer) => answer.refusedBy !== undefined && answer.
 
 export const insuranceFaults = [
   f('ins-contract-id-unbounded', ['INS-LIM-002'], 'contractId longer than 128 characters is accepted', {
-    rules: { 'contractId.maxLength': never },
+    checks: { 'contractId.maxLength': never },
   }),
   f('ins-contract-id-max-127', ['INS-LIM-001'], 'contractId of exactly 128 characters is rejected (off by one)', {
-    rules: { 'contractId.maxLength': contractIdAtMost(127) },
+    checks: { 'contractId.maxLength': contractIdAtMost(127) },
   }),
-  f('ins-empty-surrender-accepted', ['INS-LIM-004'], 'an empty surrender array is accepted', { rules: { 'surrender.minItems': never } }),
+  f('ins-empty-surrender-accepted', ['INS-LIM-004'], 'an empty surrender array is accepted', { checks: { 'surrender.minItems': never } }),
   f('ins-surrender-max-999', ['INS-LIM-003'], 'a surrender array of exactly 1000 items is rejected (off by one)', {
-    rules: { 'surrender.maxItems': surrenderAtMost(999) },
+    checks: { 'surrender.maxItems': surrenderAtMost(999) },
   }),
-  f('ins-surrender-unbounded', ['INS-LIM-004'], 'a surrender array of 1001 items is accepted', { rules: { 'surrender.maxItems': never } }),
+  f('ins-surrender-unbounded', ['INS-LIM-004'], 'a surrender array of 1001 items is accepted', { checks: { 'surrender.maxItems': never } }),
   f('ins-currency-dkk-missing', ['INS-ENM-001'], 'DKK is missing from the currency enumeration', {
-    rules: { 'surrender[].currency.enum': currencyIn(CURRENCIES.filter((c) => c !== 'DKK')) },
+    checks: { 'surrender[].currency.enum': currencyIn(CURRENCIES.filter((c) => c !== 'DKK')) },
   }),
-  f('ins-currency-any', ['INS-ENM-002'], 'any currency string is accepted', { rules: { 'surrender[].currency.enum': never } }),
+  f('ins-currency-any', ['INS-ENM-002'], 'any currency string is accepted', { checks: { 'surrender[].currency.enum': never } }),
   f('ins-product-type-universal-missing', ['INS-ENM-003'], 'productType universal is rejected; only investment is known', {
-    rules: { 'productType.enum': productTypeIn(['investment']) },
+    checks: { 'productType.enum': productTypeIn(['investment']) },
   }),
-  f('ins-product-type-any', ['INS-ENM-004'], 'any productType string is accepted', { rules: { 'productType.enum': never } }),
-  f('ins-update-date-optional', ['INS-REQ-001'], 'updateDate may be left out', { rules: { 'updateDate.required': never } }),
+  f('ins-product-type-any', ['INS-ENM-004'], 'any productType string is accepted', { checks: { 'productType.enum': never } }),
+  f('ins-update-date-optional', ['INS-REQ-001'], 'updateDate may be left out', { checks: { 'updateDate.required': never } }),
   f('ins-status-200', ['INS-RSP-001', 'INS-STA-001'], 'a stored request is answered 200 instead of 201', {
     answer: (a) => (created(a) ? { ...a, status: 200 } : a),
   }),
@@ -98,18 +98,18 @@ export const insuranceFaults = [
     eachRecord((r) => void (r.createdAt = new Date(Date.parse(r.updatedAt as string) + 60_000).toISOString())),
   ),
   f('ins-no-rate-limit', ['INS-RAT-001'], 'the 20 requests per second limit is counted but not enforced', {
-    rules: { 'rate-limit': never },
+    checks: { 'rate-limit': never },
   }),
   f('ins-rate-limit-too-strict', ['INS-RAT-002'], 'the limit is enforced at 5 requests per second', { settings: { perSecond: 5 } }),
-  f('ins-no-auth', ['INS-AUT-001'], 'a request without credentials is served', { rules: { 'auth.bearer': never } }),
+  f('ins-no-auth', ['INS-AUT-001'], 'a request without credentials is served', { checks: { 'auth.bearer': never } }),
   f('ins-bad-token-403', ['INS-AUT-002'], 'an invalid token is answered 403 instead of 401', {
     answer: onRefusal('auth.known', (a) => ({ ...a, status: 403 })),
   }),
   f('ins-scope-not-checked', ['INS-AUT-003'], 'a token without the partner scopes is served', {
-    rules: { 'auth.scope.interaction': never, 'auth.scope.data-transfer': never },
+    checks: { 'auth.scope.interaction': never, 'auth.scope.data-transfer': never },
   }),
   f('ins-period-order-unchecked', ['INS-SEM-001'], 'calcPeriodFrom after calcPeriodTo is accepted', {
-    rules: { 'surrender[].periodOrder': never },
+    checks: { 'surrender[].periodOrder': never },
   }),
   f('ins-request-id-replays', ['INS-HDR-001'], 'X-Request-Id is used as an idempotency key: a repeated id replays the earlier answer', {
     // Behind the checks of the caller, as an idempotency cache would be: a served answer is kept by its id.
@@ -129,13 +129,13 @@ export const insuranceFaults = [
     answer: onRefusal('body.content-type', crash('unexpected body')),
   }),
   f('ins-huge-number-500', ['INS-ERR-003'], 'an out-of-range number crashes the handler (500)', {
-    rules: {
+    checks: {
       'body.json': (read: BodyRead): Refusal | undefined =>
         BODY_RULES['body.json'](read) ?? (HUGE_NUMBER.test(read.request.text) ? internalError('number out of range') : undefined),
     },
   }),
   f('ins-lenient-dates', ['INS-TYP-002'], 'impossible calendar dates such as 2024-02-30 roll over and are accepted', {
-    rules: {
+    checks: {
       'surrender[].calcPeriodFrom.format': periodDate('calcPeriodFrom', isLooseDate),
       'surrender[].calcPeriodTo.format': periodDate('calcPeriodTo', isLooseDate),
       'updateDate.format': updateDateFormat((v) => isDateTime(v, isLooseDate)),
@@ -152,10 +152,10 @@ export const insuranceFaults = [
     }),
   }),
   f('ins-datetime-offset-rejected', ['INS-GEN-001'], 'an updateDate with a numeric UTC offset (+03:00) is rejected; only Z is understood', {
-    rules: { 'updateDate.format': updateDateFormat((v) => isDateTime(v) && /z$/i.test(v)) },
+    checks: { 'updateDate.format': updateDateFormat((v) => isDateTime(v) && /z$/i.test(v)) },
   }),
   f('ins-value-string-coerced', ['INS-NEG-001'], 'a surrenderValue sent as a string passes the type check and is accepted', {
-    rules: { 'surrender[].surrenderValue.type': finiteNumber('surrenderValue', (v) => typeof v === 'string') },
+    checks: { 'surrender[].surrenderValue.type': finiteNumber('surrenderValue', (v) => typeof v === 'string') },
   }),
   f('ins-contract-id-coerced', ['INS-TYP-001'], 'a non-string contractId is coerced to a string and accepted', {
     request: editJsonBody((body) => {
@@ -163,21 +163,21 @@ export const insuranceFaults = [
     }),
   }),
   f('ins-interaction-scope-not-checked', ['INS-AUT-004'], 'a token with the data-transfer scope but not the interaction scope is served', {
-    rules: { 'auth.scope.interaction': never },
+    checks: { 'auth.scope.interaction': never },
   }),
   f(
     'ins-data-transfer-scope-not-checked',
     ['INS-AUT-004'],
     'a token with the interaction scope but not the data-transfer scope is served',
-    { rules: { 'auth.scope.data-transfer': never } },
+    { checks: { 'auth.scope.data-transfer': never } },
   ),
   f('ins-request-id-required', ['INS-HDR-002'], 'a request without X-Request-Id is refused with 400', {
-    rules: {
+    checks: {
       'request-id': ({ request }) => (requestId(request) === undefined ? badRequest('the X-Request-Id header is required') : undefined),
     },
   }),
   f('ins-request-id-uuid-enforced', ['INS-HDR-003'], 'a request whose X-Request-Id is not a UUID is refused with 400', {
-    rules: {
+    checks: {
       'request-id': ({ request }) =>
         typeof requestId(request) === 'string' && !UUID.test(requestId(request) as string)
           ? badRequest('X-Request-Id must be a UUID')

@@ -2,7 +2,7 @@
  * The surrender method as a function from request to answer, in the order the spec's parts apply:
  * the caller (rate limit, token, scopes; 5.4, 8), the body read as JSON (4), its shape (2.5, 4.4: 400),
  * what cannot be processed (422), then the contract stored and answered 201 (2.5, 7). Every check is a
- * named rule looked up in `rules`, so that a fault can replace one (faults.ts).
+ * named check looked up in `checks`, so that a fault can replace one (faults.ts).
  */
 import { bearerOf, jsonAnswer, readJsonBody, type Answer, type Incoming } from '../../exchange.ts';
 import { firstFound } from '../../faults/modifiers.ts';
@@ -17,15 +17,15 @@ export const RULES = { ...CALLER_RULES, ...BODY_RULES, ...SHAPE_RULES, ...PROCES
 export const SETTINGS = { perSecond: 20 };
 
 /** The types the surrender handler is written in, for its faults. */
-export type SurrenderShape = { request: Incoming; answer: Answer; rules: typeof RULES; settings: typeof SETTINGS };
+export type SurrenderShape = { request: Incoming; answer: Answer; checks: typeof RULES; settings: typeof SETTINGS };
 
-export interface SurrenderDeps extends Pick<SurrenderShape, 'rules' | 'settings'> {
+export interface SurrenderDeps extends Pick<SurrenderShape, 'checks' | 'settings'> {
   /** Each known token with its scopes. */
   tokens: ReadonlyMap<string, readonly string[]>;
   providerName: string;
 }
 
-export function surrenderHandler({ rules, settings, tokens, providerName }: SurrenderDeps): (request: Incoming) => Answer {
+export function surrenderHandler({ checks, settings, tokens, providerName }: SurrenderDeps): (request: Incoming) => Answer {
   const limiter = new SlidingWindowLimiter(settings.perSecond, 1000);
   const store = new ContractStore(providerName);
 
@@ -44,17 +44,17 @@ export function surrenderHandler({ rules, settings, tokens, providerName }: Surr
       scopes: token === undefined ? undefined : tokens.get(token),
       limit: { ...verdict, limit: settings.perSecond },
     };
-    const denied = firstFound(rules, CALLER_RULES, caller);
+    const denied = firstFound(checks, CALLER_RULES, caller);
     if (denied) return refusalAnswer(denied.rule, denied.found, headers);
 
     const read = readJsonBody(request);
-    const unreadable = firstFound(rules, BODY_RULES, read);
+    const unreadable = firstFound(checks, BODY_RULES, read);
     if (unreadable) return refusalAnswer(unreadable.rule, unreadable.found, headers);
     const body = (read.json as { value: Record<string, unknown> }).value;
 
-    const broken = firstFound(rules, SHAPE_RULES, body);
+    const broken = firstFound(checks, SHAPE_RULES, body);
     if (broken) return refusalAnswer(broken.rule, invalid(broken.found), headers);
-    const cannot = firstFound(rules, PROCESSING_RULES, body);
+    const cannot = firstFound(checks, PROCESSING_RULES, body);
     if (cannot) return refusalAnswer(cannot.rule, unprocessable(cannot.found), headers);
 
     return jsonAnswer(201, store.save(body as unknown as SurrenderRequest), headers);

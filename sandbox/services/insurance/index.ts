@@ -43,7 +43,7 @@ export const service: SandboxService = {
   register(app, ctx: ServiceContext) {
     const { credentials } = ctx;
     const modifiers = modifiersOf<SurrenderShape>([...insuranceFaults, ...insuranceLatitudes], ctx.faults, {
-      rules: RULES,
+      checks: RULES,
       settings: SETTINGS,
     });
     const tokens = new Map<string, readonly string[]>([
@@ -54,7 +54,7 @@ export const service: SandboxService = {
       [credentials.insurance.tokenWithoutDataTransferScope, ['profile', INTERACTION]],
     ]);
     const handle = surrenderHandler({
-      rules: modifiers.rules,
+      checks: modifiers.checks,
       settings: modifiers.settings,
       tokens,
       providerName: credentials.insurance.providerName,

@@ -28,7 +28,7 @@ const pairs = (edit: (pair: Pair, amount: bigint, kind: Kind) => void) =>
 /** The refusals of one rule answered with another rejection, headers kept. */
 const instead = (rule: string, r: Rejection) => ({ answer: onRefusal(rule, (a: PortfolioAnswer) => rejectionAnswer(rule, r, a.headers)) });
 const errors = (a: PortfolioAnswer) => a.status >= 400;
-const lookup = (find: AccountLookup) => ({ rules: { 'account.lookup': find } });
+const lookup = (find: AccountLookup) => ({ checks: { 'account.lookup': find } });
 
 export const investFaults = [
   f(
@@ -128,11 +128,11 @@ export const investFaults = [
     answer: (a) => ({ ...a, headers: Object.fromEntries(Object.entries(a.headers).filter(([name]) => !name.startsWith('x-ratelimit-'))) }),
   }),
   f('inv-no-rate-limit', ['INV-RAT-001'], 'the 200 requests per minute limit is counted and reported in the headers but never enforced', {
-    rules: { 'rate-limit': never },
+    checks: { 'rate-limit': never },
   }),
-  f('inv-no-auth', ['INV-AUT-001', 'INV-ERR-003'], 'a request without a token is served', { rules: { 'token.present': never } }),
+  f('inv-no-auth', ['INV-AUT-001', 'INV-ERR-003'], 'a request without a token is served', { checks: { 'token.present': never } }),
   f('inv-unknown-token-served', ['INV-AUT-002'], 'a bearer token the service does not know is served as if it were valid', {
-    rules: { 'token.known': never },
+    checks: { 'token.known': never },
   }),
   f('inv-bad-token-403', ['INV-AUT-005'], 'an unknown token is answered 403 instead of 401', {
     answer: onRefusal('token.known', (a: PortfolioAnswer, request: Incoming) =>
@@ -143,7 +143,7 @@ export const investFaults = [
     'inv-foreign-account-readable',
     ['INV-AUT-003', 'INV-AUT-004', 'INV-ERR-003'],
     'any valid token may read any account (broken object-level authorization)',
-    { rules: { 'account.owner': never } },
+    { checks: { 'account.owner': never } },
   ),
   f(
     'inv-unknown-account-200',

@@ -22,15 +22,15 @@ export const RULES = { ...CALLER_RULES, ...BODY_RULES, ...QUERY_RULES, ...LOOKUP
 export const SETTINGS = { requests: 200, perSeconds: 1 };
 
 /** The types the GetPortfolio handler is written in, for its faults. */
-export type PortfolioShape = { request: Incoming; answer: PortfolioAnswer; rules: typeof RULES; settings: typeof SETTINGS };
+export type PortfolioShape = { request: Incoming; answer: PortfolioAnswer; checks: typeof RULES; settings: typeof SETTINGS };
 
-export interface PortfolioDeps extends Pick<PortfolioShape, 'rules' | 'settings'> {
+export interface PortfolioDeps extends Pick<PortfolioShape, 'checks' | 'settings'> {
   /** The development tokens; each stands for one user. */
   tokens: readonly string[];
   accounts: ReadonlyMap<string, Account>;
 }
 
-export function portfolioHandler({ rules, settings, tokens, accounts }: PortfolioDeps): (request: Incoming) => PortfolioAnswer {
+export function portfolioHandler({ checks, settings, tokens, accounts }: PortfolioDeps): (request: Incoming) => PortfolioAnswer {
   const limiter = new SlidingWindowLimiter(settings.requests, settings.perSeconds * 1000);
 
   return (request) => {
@@ -43,19 +43,19 @@ export function portfolioHandler({ rules, settings, tokens, accounts }: Portfoli
       'x-ratelimit-reset': String(Math.max(1, Math.ceil(limit.resetMs / 1000))),
     };
     const owner = token !== undefined && tokens.includes(token) ? token : undefined;
-    const denied = firstFound(rules, CALLER_RULES, { request, owner, limit });
+    const denied = firstFound(checks, CALLER_RULES, { request, owner, limit });
     if (denied) return rejectionAnswer(denied.rule, denied.found, headers);
 
     const read = readBody(request);
-    const unreadable = firstFound(rules, BODY_RULES, read);
+    const unreadable = firstFound(checks, BODY_RULES, read);
     if (unreadable) return rejectionAnswer(unreadable.rule, unreadable.found, headers);
     const body = (read.json as { value: Record<string, unknown> }).value;
-    const invalid = firstFound(rules, QUERY_RULES, body);
+    const invalid = firstFound(checks, QUERY_RULES, body);
     if (invalid) return rejectionAnswer(invalid.rule, invalid.found, headers);
     const query = queryOf(body);
 
-    const account = rules['account.lookup'](accounts, query.accountId, owner);
-    const refused = firstFound(rules, ACCOUNT_RULES, { account, owner });
+    const account = checks['account.lookup'](accounts, query.accountId, owner);
+    const refused = firstFound(checks, ACCOUNT_RULES, { account, owner });
     if (refused) return rejectionAnswer(refused.rule, refused.found, headers);
     // account.known refused a request whose account was not found.
     return portfolioAnswer(portfolioOf(account!, query.currency), { account: account!, currency: query.currency }, headers);

@@ -36,9 +36,9 @@ export const service: SandboxService = {
       other: ctx.credentials.invest.tokenWithoutAccess,
       burst: ctx.credentials.invest.burstToken,
     };
-    const modifiers = modifiersOf<PortfolioShape>([...investFaults, ...investLatitudes], ctx.faults, { rules: RULES, settings: SETTINGS });
+    const modifiers = modifiersOf<PortfolioShape>([...investFaults, ...investLatitudes], ctx.faults, { checks: RULES, settings: SETTINGS });
     const handle = portfolioHandler({
-      rules: modifiers.rules,
+      checks: modifiers.checks,
       settings: modifiers.settings,
       tokens: Object.values(tokens),
       accounts: developmentAccounts(tokens),

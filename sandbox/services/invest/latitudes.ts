@@ -18,9 +18,9 @@ const latitude = latitudesOf<PortfolioShape>('invest');
 const served = (a: PortfolioAnswer) => a.status === 200 && a.facts !== undefined;
 const portfolio = (edit: (body: Node) => Node | void) => ({ answer: editBody<PortfolioAnswer, Node>(served, edit) });
 /** The refusals of the named rules answered with another rejection, headers kept. */
-const instead = (rules: string[], r: Rejection) => ({
+const instead = (checks: string[], r: Rejection) => ({
   answer: (a: PortfolioAnswer) =>
-    a.refusedBy !== undefined && rules.includes(a.refusedBy) ? rejectionAnswer(a.refusedBy, r, a.headers) : a,
+    a.refusedBy !== undefined && checks.includes(a.refusedBy) ? rejectionAnswer(a.refusedBy, r, a.headers) : a,
 });
 const positionsOf = (body: Node) => [
   ...((body.positions as Node[] | undefined) ?? []),

@@ -41,43 +41,43 @@ const served = (a: SpeechAnswer) => a.status === 200;
 
 export const speechFaults = [
   f('spe-expired-accepted', ['SPE-TIM-001', 'SPE-TIM-004'], 'exp is never checked: expired tokens and tokens without exp are accepted', {
-    rules: { 'exp.type': never, 'exp.required': never, 'exp.expiry': never },
+    checks: { 'exp.type': never, 'exp.required': never, 'exp.expiry': never },
   }),
   f('spe-exp-optional', ['SPE-TIM-004'], 'exp is checked only when present: a token without exp never expires', {
-    rules: { 'exp.required': never },
+    checks: { 'exp.required': never },
   }),
   f('spe-expired-400', ['SPE-STA-001'], 'an expired token is answered 400 (a validation error) instead of 401', {
     answer: onRefusal('exp.expiry', (a: SpeechAnswer) => restated(a, 400)),
   }),
   f('spe-nbf-ignored', ['SPE-TIM-002'], 'nbf is not checked: a token valid only from an hour ahead is accepted now', {
-    rules: { 'nbf.window': never },
+    checks: { 'nbf.window': never },
   }),
   f('spe-iat-future-accepted', ['SPE-TIM-003'], 'iat is not checked: a token issued an hour in the future is accepted', {
-    rules: { 'iat.future': never },
+    checks: { 'iat.future': never },
   }),
-  f('spe-aud-ignored', ['SPE-AUD-001'], 'aud is not checked: a token meant for another service is accepted', { rules: { aud: never } }),
+  f('spe-aud-ignored', ['SPE-AUD-001'], 'aud is not checked: a token meant for another service is accepted', { checks: { aud: never } }),
   f('spe-aud-prefix', ['SPE-AUD-001'], 'aud is compared with startsWith: the audience with a suffix appended is accepted', {
-    rules: { aud: audienceRule(oneOf((aud) => aud === AUDIENCE || (typeof aud === 'string' && aud.startsWith(AUDIENCE)))) },
+    checks: { aud: audienceRule(oneOf((aud) => aud === AUDIENCE || (typeof aud === 'string' && aud.startsWith(AUDIENCE)))) },
   }),
   f(
     'spe-aud-only-string-checked',
     ['SPE-AUD-001'],
     'aud is compared only when it is a string: an array of other services, or a number, passes',
     {
-      rules: { aud: audienceRule((aud) => typeof aud !== 'string' || aud === AUDIENCE) },
+      checks: { aud: audienceRule((aud) => typeof aud !== 'string' || aud === AUDIENCE) },
     },
   ),
   f('spe-aud-set-refused', ['SPE-AUD-002'], 'aud must be exactly the service as one string: a set of services that names it is refused', {
-    rules: { aud: audienceRule((aud) => aud === AUDIENCE) },
+    checks: { aud: audienceRule((aud) => aud === AUDIENCE) },
   }),
   f('spe-alg-none-accepted', ['SPE-SIG-005'], 'a header with alg "none" (any case) skips signature verification', {
-    rules: {
+    checks: {
       'header.alg': (header: Node) => (isNone(header.alg) ? undefined : HEADER_RULES['header.alg'](header)),
       signature: (signed: Signed) => (isNone(signed.header.alg) ? undefined : signature(signed)),
     },
   }),
   f('spe-alg-from-header', ['SPE-SIG-006'], 'the HMAC hash is taken from the header: HS384 and HS512 tokens are verified and accepted', {
-    rules: {
+    checks: {
       'header.alg': (header: Node) =>
         typeof header.alg === 'string' && Object.hasOwn(HMAC_HASHES, header.alg) ? undefined : HEADER_RULES['header.alg'](header),
       signature: signatureRule({ hashOf: (header) => HMAC_HASHES[header.alg as string] }),
@@ -87,23 +87,23 @@ export const speechFaults = [
     'spe-alg-label-ignored',
     ['SPE-SIG-007'],
     'the header alg is never read: an RS256-labelled token with an HMAC-SHA256 signature is accepted',
-    { rules: { 'header.alg': never } },
+    { checks: { 'header.alg': never } },
   ),
   f('spe-kid-any', ['SPE-KID-001', 'SPE-KID-002'], 'kid is not checked: the one secret verifies tokens with any kid or none', {
-    rules: { 'header.kid': never, 'key.lookup': (keys: ReadonlyMap<string, Buffer>) => [...keys.values()][0] },
+    checks: { 'header.kid': never, 'key.lookup': (keys: ReadonlyMap<string, Buffer>) => [...keys.values()][0] },
   }),
   f('spe-sig-not-verified', ['SPE-SIG-001', 'SPE-SIG-002', 'SPE-SIG-003', 'SPE-SIG-004'], 'the signature is decoded but never verified', {
-    rules: { signature: never },
+    checks: { signature: never },
   }),
   f('spe-sig-prefix-16', ['SPE-SIG-004'], 'only the first 16 bytes of the signature are compared (a truncated HMAC)', {
-    rules: {
+    checks: {
       signature: signatureRule({
         equal: (received, expected) => received.length >= 16 && timingSafeEqual(received.subarray(0, 16), expected.subarray(0, 16)),
       }),
     },
   }),
   f('spe-sig-case-insensitive', ['SPE-SIG-004'], 'signatures are compared as base64url text, ignoring letter case', {
-    rules: {
+    checks: {
       signature: signatureRule({
         equal: (_received, expected, segment) => segment.toLowerCase() === expected.toString('base64url').toLowerCase(),
       }),
@@ -114,7 +114,7 @@ export const speechFaults = [
     ['SPE-SIG-002', 'SPE-SIG-003'],
     'the signature is checked over re-serialised header and payload JSON, not over the bytes received',
     {
-      rules: { signature: signatureRule({ inputOf: ([h, p]) => `${reencode(h)}.${reencode(p)}` }) },
+      checks: { signature: signatureRule({ inputOf: ([h, p]) => `${reencode(h)}.${reencode(p)}` }) },
     },
   ),
   f(
@@ -122,7 +122,7 @@ export const speechFaults = [
     ['SPE-SIG-002', 'SPE-SIG-003'],
     'a verification cache keyed by the signature segment alone: a changed header or payload with a known signature is accepted',
     {
-      rules: (verified) => ({
+      checks: (verified) => ({
         signature: (signed: Signed) => {
           if (verified.has(signed.parts[2])) return undefined;
           const refused = signature(signed);
@@ -133,14 +133,14 @@ export const speechFaults = [
     },
   ),
   f('spe-hash-ignored', ['SPE-HSH-001', 'SPE-HSH-002'], 'x-content-sha256 is never compared with the body', {
-    rules: { 'x-content-sha256': never },
+    checks: { 'x-content-sha256': never },
   }),
   f(
     'spe-hash-over-reserialised-json',
     ['SPE-HSH-002'],
     'the body hash is computed over re-serialised JSON, not the raw bytes: whitespace changes go unnoticed',
     {
-      rules: {
+      checks: {
         'x-content-sha256': bodyHashRule({
           digestOf: (bytes) => {
             try {
@@ -158,7 +158,7 @@ export const speechFaults = [
     ['SPE-HSH-003'],
     'a call without a body is hashed as "{}" (the framework defaults the body to an empty object)',
     {
-      rules: { 'x-content-sha256': bodyHashRule({ digestOf: (bytes) => sha256hex(bytes.length === 0 ? '{}' : bytes) }) },
+      checks: { 'x-content-sha256': bodyHashRule({ digestOf: (bytes) => sha256hex(bytes.length === 0 ? '{}' : bytes) }) },
     },
   ),
   f('spe-no-bearer-accepted', ['SPE-BRR-001'], 'the Authorization scheme is not checked: a bare token or another scheme is accepted', {
@@ -194,7 +194,7 @@ export const speechFaults = [
     ['SPE-JTI-002', 'SPE-TOK-001'],
     'a strict claim allowlist that knows only the older `jit` spelling refuses tokens carrying `jti`',
     {
-      rules: { 'claims.names': ({ claims }: Presented) => ('jti' in claims ? 'unknown claim jti' : undefined) },
+      checks: { 'claims.names': ({ claims }: Presented) => ('jti' in claims ? 'unknown claim jti' : undefined) },
     },
   ),
   f(
@@ -202,12 +202,12 @@ export const speechFaults = [
     ['SPE-JTI-001', 'SPE-JTI-002', 'SPE-TOK-001'],
     'a strict claim allowlist that knows neither spelling of the token id refuses tokens carrying one',
     {
-      rules: { 'claims.names': ({ claims }: Presented) => ('jti' in claims || 'jit' in claims ? 'unknown claim' : undefined) },
+      checks: { 'claims.names': ({ claims }: Presented) => ('jti' in claims || 'jit' in claims ? 'unknown claim' : undefined) },
     },
   ),
   f('spe-malformed-500', ['SPE-FMT-001'], 'a token whose header is not JSON crashes the handler (500)', {
     // The header parsed without a guard: a parse error escapes, and a header that is no object goes on.
-    rules: {
+    checks: {
       'header.json': (read) => {
         if ('error' in read) throw new SyntaxError(read.error);
         return undefined;
@@ -220,7 +220,7 @@ export const speechFaults = [
     ['SPE-TIM-005', 'SPE-TIM-003'],
     'a token issued in the future beyond the leeway crashes the handler (its age goes negative): 500',
     {
-      rules: {
+      checks: {
         'iat.future': (presented: Presented) => {
           if (CLAIM_RULES['iat.future'](presented)) throw new RangeError('token age is negative');
           return undefined;
@@ -229,17 +229,17 @@ export const speechFaults = [
     },
   ),
   f('spe-typ-unchecked', ['SPE-TYP-001'], 'the header typ is never read: a correctly signed token with typ "JWS" or none is accepted', {
-    rules: { 'header.typ': never },
+    checks: { 'header.typ': never },
   }),
   f('spe-time-claims-coerced', ['SPE-CTY-001'], 'exp, nbf and iat go through Number(): a numeric string is taken for a Unix time', {
-    rules: timesTaking((v) => Number.isFinite(Number(v))),
+    checks: timesTaking((v) => Number.isFinite(Number(v))),
   }),
   f(
     'spe-claims-compared-as-text',
     ['SPE-CTY-002'],
     'aud and x-content-sha256 are compared as String(value): a nested array holding the service, or an array holding the hash, matches',
     {
-      rules: { aud: audienceRule((aud) => String(aud) === AUDIENCE), 'x-content-sha256': bodyHashRule({ textOf: asText }) },
+      checks: { aud: audienceRule((aud) => String(aud) === AUDIENCE), 'x-content-sha256': bodyHashRule({ textOf: asText }) },
     },
   ),
   f(
@@ -247,14 +247,14 @@ export const speechFaults = [
     ['SPE-CTY-003'],
     'iss, sub, sid, jti and jit may have any type, and exp, nbf, iat any number (fractions too)',
     {
-      rules: {
+      checks: {
         'claims.types': never,
         ...timesTaking((v) => typeof v === 'number'),
       },
     },
   ),
   f('spe-hash-any-encoding', ['SPE-HSH-004'], 'x-content-sha256 is also accepted as the base64 or base64url of the digest', {
-    rules: {
+    checks: {
       'x-content-sha256': bodyHashRule({
         matches: (claimed, hex) => {
           const digest = Buffer.from(hex, 'hex');
@@ -268,18 +268,18 @@ export const speechFaults = [
     ['SPE-HSH-005'],
     'x-content-sha256 is compared with the lower-case hex digest as text: upper-case hex is refused',
     {
-      rules: { 'x-content-sha256': bodyHashRule({ matches: (claimed, hex) => claimed === hex }) },
+      checks: { 'x-content-sha256': bodyHashRule({ matches: (claimed, hex) => claimed === hex }) },
     },
   ),
   f('spe-stream-hash-whole-body', ['SPE-STR-001'], 'the streaming call hashes the whole stream instead of its first message', {
-    rules: { 'x-content-sha256': wholeBody },
+    checks: { 'x-content-sha256': wholeBody },
   }),
   f(
     'spe-stream-hash-either',
     ['SPE-STR-002'],
     'the streaming call accepts the hash of the whole stream as well as that of its first message',
     {
-      rules: { 'x-content-sha256': (presented: Presented) => bodyHash(presented) && wholeBody(presented) },
+      checks: { 'x-content-sha256': (presented: Presented) => bodyHash(presented) && wholeBody(presented) },
     },
   ),
   f(
@@ -287,7 +287,7 @@ export const speechFaults = [
     ['SPE-HDR-001'],
     'the recognize call refuses Content-Type application/json (415): it expects text/plain',
     {
-      rules: {
+      checks: {
         'content-type': (call: SpeechCall) =>
           call.kind === 'recognize' && String(call.headers['content-type'] ?? '').startsWith('application/json')
             ? { status: 415, reason: 'the recognize call takes text/plain' }

@@ -1,6 +1,6 @@
 /**
  * The speech calls as one function from call to answer: the call's own rules (body size), the token
- * (verify.ts), then the recognition (recognition.ts). Every check is a named rule looked up in `rules`,
+ * (verify.ts), then the recognition (recognition.ts). Every check is a named one looked up in `checks`,
  * so that a fault can replace one (faults.ts).
  */
 import { firstFound, namedRules } from '../../faults/modifiers.ts';
@@ -18,10 +18,10 @@ export const CALL_RULES = namedRules<(call: SpeechCall) => Refusal | undefined>(
 export const RULES = { ...CALL_RULES, ...TOKEN_RULES };
 
 /** The types the speech handler is written in, for its faults. */
-export type SpeechShape = { request: SpeechCall; answer: SpeechAnswer; rules: typeof RULES; settings: Record<string, never> };
+export type SpeechShape = { request: SpeechCall; answer: SpeechAnswer; checks: typeof RULES; settings: Record<string, never> };
 
 export interface SpeechDeps {
-  rules: SpeechShape['rules'];
+  checks: SpeechShape['checks'];
   /** kid (API key) -> HMAC key bytes. */
   keys: ReadonlyMap<string, Buffer>;
 }
@@ -32,14 +32,14 @@ function firstMessage(body: Buffer): Buffer {
   return end < 0 ? body : body.subarray(0, end);
 }
 
-export function speechHandler({ rules, keys }: SpeechDeps): (call: SpeechCall) => SpeechAnswer {
+export function speechHandler({ checks, keys }: SpeechDeps): (call: SpeechCall) => SpeechAnswer {
   return (call) => {
-    const refused = firstFound(rules, CALL_RULES, call);
+    const refused = firstFound(checks, CALL_RULES, call);
     if (refused) return errorAnswer(refused.found.status, refused.found.reason, refused.rule);
     // The hash covers the body, "or the first message of the request when streaming" (2.1).
     const hashed = call.kind === 'stream' ? firstMessage(call.body) : call.body;
     const token = { authorization: call.headers.authorization, body: call.body, hashed, now: Math.floor(Date.now() / 1000) };
-    const denied = refusalOfToken(rules, keys, token);
+    const denied = refusalOfToken(checks, keys, token);
     if (denied) return errorAnswer(401, denied.found, denied.rule);
     return recognitionOf(call);
   };

@@ -47,8 +47,8 @@ export const service: SandboxService = {
   register(app, ctx: ServiceContext) {
     limitService(app, SPEECH_LIMIT, () => errorAnswer(429, `more than ${SPEECH_LIMIT.requests} requests per second`, 'rate-limit'));
     const { apiKey, secretKey } = ctx.credentials.speech;
-    const modifiers = modifiersOf<SpeechShape>([...speechFaults, ...speechLatitudes], ctx.faults, { rules: RULES, settings: {} });
-    const handle = speechHandler({ rules: modifiers.rules, keys: new Map([[apiKey, Buffer.from(secretKey, 'base64')]]) });
+    const modifiers = modifiersOf<SpeechShape>([...speechFaults, ...speechLatitudes], ctx.faults, { checks: RULES, settings: {} });
+    const handle = speechHandler({ checks: modifiers.checks, keys: new Map([[apiKey, Buffer.from(secretKey, 'base64')]]) });
     app.route({ method: ['GET', 'POST'], url: RECOGNIZE_ROUTE, handler: routeReading(modifiers, callReader('recognize'), handle) });
     app.post(STREAMING_ROUTE, routeReading(modifiers, callReader('stream'), handle));
   },

@@ -96,7 +96,7 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
     [HASH],
     'a lenient verifier: x-content-sha256 given as an array that holds the one right hash is taken as that hash',
     {
-      rules: {
+      checks: {
         'x-content-sha256': bodyHashRule({ textOf: (claimed) => (Array.isArray(claimed) && claimed.length === 1 ? claimed[0] : claimed) }),
       },
     },
@@ -106,7 +106,7 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
     'spe-lat-aud-any-set',
     [AUD],
     'a lenient verifier: aud names the service when any name in it is the service, in an array (nested or not) or a string of names separated by spaces or commas',
-    { rules: { aud: audienceRule((aud) => namesIn(aud).includes(AUDIENCE)) } },
+    { checks: { aud: audienceRule((aud) => namesIn(aud).includes(AUDIENCE)) } },
     '2.1 lets a token be meant for a set of services and does not say how the set is written.',
   ),
   latitude(
@@ -114,7 +114,7 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
     [EXP, NBF],
     'no clock leeway: a token is refused from the second after exp, before nbf, and when issued (iat) after now',
     {
-      rules: {
+      checks: {
         'exp.expiry': ({ claims, now }: Presented) =>
           claims.exp !== undefined && now > Number(claims.exp) ? 'the token has expired' : undefined,
         'nbf.window': ({ claims, now }: Presented) =>
@@ -130,7 +130,7 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
     ['kid | string | the API key <API_KEY>'],
     'a service with one API key verifies a token without kid with that key (a kid that is given must still be the API key)',
     {
-      rules: {
+      checks: {
         'header.kid': never,
         'key.lookup': (keys: ReadonlyMap<string, Buffer>, kid: unknown) =>
           kid === undefined && keys.size === 1 ? [...keys.values()][0] : LOOKUP_RULES['key.lookup'](keys, kid),
@@ -143,7 +143,7 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
     [EXP, NBF, IAT],
     'a wide clock leeway: exp, nbf and iat are judged with five minutes of tolerance for the clocks of client and service',
     {
-      rules: {
+      checks: {
         'exp.expiry': ({ claims, now }: Presented) =>
           claims.exp !== undefined && now > Number(claims.exp) + WIDE_LEEWAY_SECONDS ? 'the token has expired' : undefined,
         'nbf.window': ({ claims, now }: Presented) =>
@@ -160,28 +160,28 @@ export const speechLatitudes: ModifierLatitude<SpeechShape>[] = [
     'spe-lat-exp-optional',
     [EXP],
     'a token without exp is accepted: it is refused only when it carries an exp that has passed',
-    { rules: { 'exp.required': never } },
+    { checks: { 'exp.required': never } },
     '2.1 says what exp means when a token has one, not that a service refuses a token without it (RFC 7519 makes every registered claim optional).',
   ),
   latitude(
     'spe-lat-iat-unchecked',
     [IAT],
     'iat is read as information only: a token issued in the future is not refused for it (exp and nbf still bound it)',
-    { rules: { 'iat.future': never } },
+    { checks: { 'iat.future': never } },
     '2.1 gives iat as the time of issue and no rule on it; exp and nbf are the claims that say when the token is valid.',
   ),
   latitude(
     'spe-lat-typ-unchecked',
     ['typ | string | JWT'],
     'the header\'s typ is not looked at: a correctly signed token with typ "JWS", or none, is verified like any other',
-    { rules: { 'header.typ': never } },
+    { checks: { 'header.typ': never } },
     '2.1 has the client write typ JWT; RFC 7515 section 4.1.9 leaves typ to the application, and a service that knows what it verifies may ignore it. The signature still covers the header as sent.',
   ),
   latitude(
     'spe-lat-hash-lower-case-only',
     [HASH],
     'the hash is compared as text with the lower-case hex digest the service computes: the right hash in upper-case hex is refused',
-    { rules: { 'x-content-sha256': bodyHashRule({ matches: (claimed, hex) => claimed === hex }) } },
+    { checks: { 'x-content-sha256': bodyHashRule({ matches: (claimed, hex) => claimed === hex }) } },
     '2.1 names the encoding (base16, hex), not its letter case; a service that compares the claim with the digest as it prints it is still comparing the hash of the request.',
   ),
   latitude(

@@ -1,6 +1,6 @@
 /**
  * Verifies the token of one call, step by step (token-rules.ts, then claim-rules.ts): each step reads
- * what the one before it let through, and each check is a named rule looked up in `rules`, so that a
+ * what the one before it let through, and each check is a named one looked up in `checks`, so that a
  * fault can replace one. The first rule that refuses names the reason.
  */
 import { firstFound } from '../../faults/modifiers.ts';
@@ -41,28 +41,28 @@ export interface TokenCall {
 
 /** The rule that refuses the call's token and why, or undefined when the token verifies. */
 export function refusalOfToken(
-  rules: typeof TOKEN_RULES,
+  checks: typeof TOKEN_RULES,
   keys: ReadonlyMap<string, Buffer>,
   call: TokenCall,
 ): { rule: string; found: string } | undefined {
-  const unauthorized = firstFound(rules, AUTHORIZATION_RULES, call.authorization);
+  const unauthorized = firstFound(checks, AUTHORIZATION_RULES, call.authorization);
   if (unauthorized) return unauthorized;
   const parts = BEARER.exec(call.authorization!)![1].split('.');
-  const malformed = firstFound(rules, FORM_RULES, parts);
+  const malformed = firstFound(checks, FORM_RULES, parts);
   if (malformed) return malformed;
 
   const headerRead = readSegment(parts[0]);
-  const unreadable = firstFound(rules, HEADER_JSON_RULES, headerRead);
+  const unreadable = firstFound(checks, HEADER_JSON_RULES, headerRead);
   if (unreadable) return unreadable;
   const header = (headerRead as { value: Record<string, unknown> }).value;
-  const badHeader = firstFound(rules, HEADER_RULES, header);
+  const badHeader = firstFound(checks, HEADER_RULES, header);
   if (badHeader) return badHeader;
-  const unsigned = firstFound(rules, SIGNATURE_RULES, { parts, header, key: rules['key.lookup'](keys, header.kid) });
+  const unsigned = firstFound(checks, SIGNATURE_RULES, { parts, header, key: checks['key.lookup'](keys, header.kid) });
   if (unsigned) return unsigned;
 
   const payloadRead = readSegment(parts[1]);
-  const unreadablePayload = firstFound(rules, PAYLOAD_RULES, payloadRead);
+  const unreadablePayload = firstFound(checks, PAYLOAD_RULES, payloadRead);
   if (unreadablePayload) return unreadablePayload;
   const claims = (payloadRead as { value: Record<string, unknown> }).value;
-  return firstFound(rules, CLAIM_RULES, { claims, now: call.now, body: call.body, hashed: call.hashed });
+  return firstFound(checks, CLAIM_RULES, { claims, now: call.now, body: call.body, hashed: call.hashed });
 }

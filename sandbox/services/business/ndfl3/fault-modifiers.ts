@@ -22,7 +22,7 @@ import { NDFL3_RULES, type Ndfl3Answer, type Ndfl3Request, type Ndfl3Route, type
 export interface Ndfl3Shape {
   request: Ndfl3Request;
   answer: Ndfl3Answer;
-  rules: Ndfl3Rules;
+  checks: Ndfl3Rules;
   settings: Record<string, never>;
 }
 
@@ -50,21 +50,21 @@ export const refusedAs = (rule: keyof Ndfl3Rules, status: number, code: string, 
 });
 /** Source states added to one call. */
 const alsoFrom = (operation: string, state: string): Edit => ({
-  rules: {
+  checks: {
     'transition.allowed': (t, record, store) =>
       NDFL3_RULES['transition.allowed'](t, record, store) || (t.operation === operation && record.status === state),
   },
 });
 /** One call moved to another state. */
 const landsIn = (operation: string, state: ReturnType<Ndfl3Rules['transition.target']>): Edit => ({
-  rules: { 'transition.target': (t) => (t.operation === operation ? state : t.target) },
+  checks: { 'transition.target': (t) => (t.operation === operation ? state : t.target) },
 });
 
 const EDITS: Record<string, Edit> = {
   'ndf-ready-lands-in-acknowledge': landsIn('ready', 'Acknowledge'),
   'ndf-decline-lands-in-cancelled': landsIn('decline', 'Cancelled'),
   'ndf-state-not-stored': {
-    rules: {
+    checks: {
       'transition.store': (t, record, next, store) =>
         t.operation === 'start-work' ? undefined : NDFL3_RULES['transition.store'](t, record, next, store),
     },
@@ -72,7 +72,7 @@ const EDITS: Record<string, Edit> = {
   'ndf-payment-done-from-acknowledge': alsoFrom('payment-done', 'Acknowledge'),
   'ndf-cancel-after-payment': alsoFrom('cancel', 'PaymentDone'),
   'ndf-refused-call-moves-state': {
-    rules: {
+    checks: {
       'transition.allowed': (t, record, store) => {
         if (NDFL3_RULES['transition.allowed'](t, record, store)) return true;
         record.status = t.target;
@@ -81,8 +81,8 @@ const EDITS: Record<string, Edit> = {
       },
     },
   },
-  'ndf-repeat-bumps-version': { rules: { 'repeat.answered': (_t, record, store) => (store.touch(record), true) } },
-  'ndf-repeat-refused': { rules: { 'repeat.answered': () => false } },
+  'ndf-repeat-bumps-version': { checks: { 'repeat.answered': (_t, record, store) => (store.touch(record), true) } },
+  'ndf-repeat-refused': { checks: { 'repeat.answered': () => false } },
   'ndf-refusal-plain-text': {
     answer: (a) => {
       if (a.refusedBy !== 'transition.allowed' && a.refusedBy !== 'repeat.answered') return a;
@@ -92,17 +92,17 @@ const EDITS: Record<string, Edit> = {
       };
     },
   },
-  'ndf-if-match-ignored': { rules: { 'version.matches': () => true } },
-  'ndf-if-match-optional': { rules: { 'ifMatch.present': () => true } },
+  'ndf-if-match-ignored': { checks: { 'version.matches': () => true } },
+  'ndf-if-match-optional': { checks: { 'ifMatch.present': () => true } },
   'ndf-state-outside-table': {
     answer: editBody<Ndfl3Answer>(served('request'), (body) => {
       if (body.status === 'Preprocess') body.status = 'InReview';
     }),
   },
   'ndf-structure-without-sections': { answer: editBody<Ndfl3Answer>(served('structure'), (body) => void delete body.sections) },
-  'ndf-declaration-not-stored': { rules: { 'declaration.store': never } },
-  'ndf-declaration-first-answer-only': { rules: { 'declaration.kept': (answers) => answers.slice(0, 1) } },
-  'ndf-chat-message-lost': { rules: { 'chat.store': never } },
+  'ndf-declaration-not-stored': { checks: { 'declaration.store': never } },
+  'ndf-declaration-first-answer-only': { checks: { 'declaration.kept': (answers) => answers.slice(0, 1) } },
+  'ndf-chat-message-lost': { checks: { 'chat.store': never } },
   'ndf-attachment-not-found': failsWith(
     'attachment',
     404,
@@ -123,7 +123,7 @@ const EDITS: Record<string, Edit> = {
     'NOT_FOUND',
     (request) => `tax request ${request.params.taxRequestId ?? ''} not found`,
   ),
-  'ndf-no-auth': { rules: { 'token.present': () => true } },
+  'ndf-no-auth': { checks: { 'token.present': () => true } },
   'ndf-bad-token-403': refusedAs('token.known', 403, 'FORBIDDEN'),
 };
 
@@ -139,4 +139,4 @@ for (const id of Object.keys(EDITS))
 
 /** The part's rules with the faults and latitudes that are on, and their edits of the answers. */
 export const ndfl3Modifiers = (faults: FaultSet, latitudes: ModifierVariation<Ndfl3Shape>[] = []) =>
-  modifiersOf<Ndfl3Shape>([...NDFL3_MODIFIER_FAULTS, ...latitudes], faults, { rules: NDFL3_RULES, settings: {} });
+  modifiersOf<Ndfl3Shape>([...NDFL3_MODIFIER_FAULTS, ...latitudes], faults, { checks: NDFL3_RULES, settings: {} });

@@ -27,13 +27,13 @@ const refusal = (rule: string, answer: Ndfl3Answer): { answer: Ndfl3Answer } => 
 /** The rate group (../rates.ts) of each of the guard's groups. */
 const RATE_GROUP = { ndfl3: 'ndfl3', upload: 'ndfl3-upload' } as const;
 
-export function makeGuard(token: string, store: Ndfl3Store, rules: Ndfl3Rules, rates: BusinessRates): Guard {
+export function makeGuard(token: string, store: Ndfl3Store, checks: Ndfl3Rules, rates: BusinessRates): Guard {
   const authorised = (request: Ndfl3Request): Entered<{ caller: string }> => {
     const sent = /^bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (!rules['token.present'](sent))
+    if (!checks['token.present'](sent))
       return refusal('token.present', businessError(401, 'UNAUTHORIZED', 'a bearer access token is required'));
     if (sent === undefined) return { caller: 'anonymous' };
-    if (!rules['token.known'](sent, token))
+    if (!checks['token.known'](sent, token))
       return refusal('token.known', businessError(401, 'UNAUTHORIZED', 'the access token is not valid'));
     return { caller: sent };
   };
@@ -54,7 +54,7 @@ export function makeGuard(token: string, store: Ndfl3Store, rules: Ndfl3Rules, r
         );
       }
       const id = request.params.taxRequestId ?? '';
-      const record = rules['taxRequest.known'](id, store);
+      const record = checks['taxRequest.known'](id, store);
       if (record) return { record };
       if (UUID.test(id))
         return refusal(

@@ -44,10 +44,10 @@ function storeOf(ctx: ServiceContext): Ndfl3Store {
 export function register(app: FastifyInstance, ctx: ServiceContext): void {
   const store = storeOf(ctx);
   const modifiers = ndfl3Modifiers(ctx.faults, [...NDFL3_LATITUDES, ...SERVICE_LATITUDES]);
-  const guard = makeGuard(ctx.credentials.business.token, store, modifiers.rules, ratesOf(ctx));
+  const guard = makeGuard(ctx.credentials.business.token, store, modifiers.checks, ratesOf(ctx));
   for (const spec of [
-    ...requestRoutes(guard, store, modifiers.rules),
-    ...workflowRoutes(guard, store, modifiers.rules),
+    ...requestRoutes(guard, store, modifiers.checks),
+    ...workflowRoutes(guard, store, modifiers.checks),
     ...formRoutes(guard),
   ]) {
     // The faults' edits around the route (fault-modifiers.ts), then the X-Request-Id every answer carries.

@@ -58,7 +58,7 @@ export const NDFL3_LATITUDES: Ndfl3Latitude[] = [
       'bus-lat-ndfl3-repeat-refused',
       [SOURCE_NOT_SHOWN],
       'a workflow call repeated when the request is already in its target state is refused 409 ALREADY_IN_STATE, and changes nothing',
-      { rules: { 'repeat.answered': () => false }, answer: onRefusal('repeat.answered', conflict('ALREADY_IN_STATE')) },
+      { checks: { 'repeat.answered': () => false }, answer: onRefusal('repeat.answered', conflict('ALREADY_IN_STATE')) },
       "3.1 says nothing of a repeat: refusing it, with nothing changed, disagrees only with the vendor's 200 (NDF-WF-002, a vendor convention).",
     ),
     document: workflowLists409,

@@ -62,7 +62,7 @@ const declarationView = (r: TaxRequestRecord) => ({
   updatedAt: r.declarationUpdatedAt,
 });
 
-export function requestRoutes(guard: Guard, store: Ndfl3Store, rules: Ndfl3Rules): Ndfl3RouteSpec[] {
+export function requestRoutes(guard: Guard, store: Ndfl3Store, checks: Ndfl3Rules): Ndfl3RouteSpec[] {
   return [
     {
       method: 'POST',
@@ -120,10 +120,10 @@ export function requestRoutes(guard: Guard, store: Ndfl3Store, rules: Ndfl3Rules
         const edit = body.value as { taxYear?: number; answers: Array<{ questionId: string; value: string }> };
         const kept = {
           taxYear: edit.taxYear ?? record.taxYear,
-          answers: rules['declaration.kept'](edit.answers.map((a) => ({ questionId: a.questionId, value: a.value }))),
+          answers: checks['declaration.kept'](edit.answers.map((a) => ({ questionId: a.questionId, value: a.value }))),
         };
         store.touch(record);
-        rules['declaration.store'](record, kept);
+        checks['declaration.store'](record, kept);
         // The declaration as edited, with the request's new version.
         return json(200, { ...declarationView(record), ...kept }, record.version);
       }),
@@ -165,7 +165,7 @@ export function requestRoutes(guard: Guard, store: Ndfl3Store, rules: Ndfl3Rules
             : {}),
           createdAt: new Date().toISOString(),
         };
-        rules['chat.store'](record, message);
+        checks['chat.store'](record, message);
         return json(200, message);
       }),
     },

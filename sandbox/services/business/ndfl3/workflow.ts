@@ -30,7 +30,7 @@ function refused(rule: string, from: State, t: Transition): Ndfl3Answer {
 }
 
 /** The handler of one workflow call. */
-function workflowHandler(t: Transition, guard: Guard, store: Ndfl3Store, rules: Ndfl3Rules) {
+function workflowHandler(t: Transition, guard: Guard, store: Ndfl3Store, checks: Ndfl3Rules) {
   return (request: Ndfl3Request): Ndfl3Answer => {
     const entered = guard.enter(request);
     if ('answer' in entered) return entered.answer;
@@ -38,14 +38,14 @@ function workflowHandler(t: Transition, guard: Guard, store: Ndfl3Store, rules: 
     const body = checkedBody(request, transitionBody, true);
     if ('answer' in body) return body.answer;
     const ifMatch = ifMatchOf(request);
-    if (!rules['ifMatch.present'](ifMatch))
+    if (!checks['ifMatch.present'](ifMatch))
       return { ...invalid('If-Match with the request version is required', { 'If-Match': 'required' }), refusedBy: 'ifMatch.present' };
 
     if (record.status === t.target) {
-      if (!rules['repeat.answered'](t, record, store)) return refused('repeat.answered', record.status, t);
+      if (!checks['repeat.answered'](t, record, store)) return refused('repeat.answered', record.status, t);
       return json(200, result(record), record.version);
     }
-    if (ifMatch !== undefined && !rules['version.matches'](ifMatch, record)) {
+    if (ifMatch !== undefined && !checks['version.matches'](ifMatch, record)) {
       return {
         ...businessError(422, 'VERSION_MISMATCH', 'If-Match does not match the current version of the request', {
           'If-Match': ifMatch,
@@ -55,20 +55,20 @@ function workflowHandler(t: Transition, guard: Guard, store: Ndfl3Store, rules: 
       };
     }
     const from = record.status;
-    if (!rules['transition.allowed'](t, record, store)) return refused('transition.allowed', from, t);
-    const next = rules['transition.target'](t);
-    rules['transition.store'](t, record, next, store);
+    if (!checks['transition.allowed'](t, record, store)) return refused('transition.allowed', from, t);
+    const next = checks['transition.target'](t);
+    checks['transition.store'](t, record, next, store);
     // The state the call moved to, with the request's version (new once the state is kept).
     return json(200, { ...result(record), status: next }, record.version);
   };
 }
 
 /** The routes of the workflow: one per call of machine.ts. */
-export function workflowRoutes(guard: Guard, store: Ndfl3Store, rules: Ndfl3Rules): Ndfl3RouteSpec[] {
+export function workflowRoutes(guard: Guard, store: Ndfl3Store, checks: Ndfl3Rules): Ndfl3RouteSpec[] {
   return WORKFLOW.map((t) => ({
     method: 'POST',
     path: `${WORKFLOW_PREFIX}/${t.operation}`,
     route: 'workflow',
-    handle: workflowHandler(t, guard, store, rules),
+    handle: workflowHandler(t, guard, store, checks),
   }));
 }

@@ -10,7 +10,7 @@ const GROUPS: Array<[RegExp, string]> = [
   [/^\/api\/v\d+\/checkout\//, 'checkout'],
   [/^\/api\/(private\/ndfl3|v1\/ndfl-3)\//, 'ndfl3'],
   [/^\/api\/v1\/nominal-accounts\//, 'nominal-accounts'],
-  [/^\/api\/v\d+\/(rules|agreements|requests)(\/|$)/, 'direct-debits'],
+  [/^\/api\/v\d+\/(checks|agreements|requests)(\/|$)/, 'direct-debits'],
   [/^\/api\/v\d+\/(statement|account-operations|bank-statement|bank-accounts)(\/|$)/, 'accounts'],
   [/^\/api\/v1\/payment\//, 'payments'],
   [/^\/api\/v\d+\/self-employed\//, 'self-employed'],

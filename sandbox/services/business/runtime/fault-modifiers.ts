@@ -49,7 +49,7 @@ import type { WorldAnswer } from './world.ts';
 export interface RuntimeShape {
   request: RuntimeRequest;
   answer: RuntimeAnswer;
-  rules: RuntimeRules;
+  checks: RuntimeRules;
   settings: BehaviourSettings;
 }
 
@@ -107,22 +107,22 @@ const errorMessageOf = (a: RuntimeAnswer) => String((a.body as { errorMessage?: 
 export const parametersEdited = (
   edit: (checked: ReturnType<typeof checkParameters>, op: Operation, raw: RawRequest) => ReturnType<typeof checkParameters>,
 ): Edit => ({
-  rules: { parameters: (op, raw) => edit(checkParameters(op, raw), op, raw) },
+  checks: { parameters: (op, raw) => edit(checkParameters(op, raw), op, raw) },
 });
 /** The document's body check, with the problems of `drop` left out. */
 export const schemaLoosened = (drop: (problems: Problem[], op: Operation, body: Node) => Problem[]): Edit => ({
-  rules: { 'body.schema': (op, body) => drop(checkBody(op, body), op, isNode(body) ? body : {}) },
+  checks: { 'body.schema': (op, body) => drop(checkBody(op, body), op, isNode(body) ? body : {}) },
 });
 const without = (problems: Problem[], field: string) => problems.filter((p) => p.field !== field);
 /** Business rules switched off. */
-const rulesOff = (...names: Rule[]): Edit => ({ rules: Object.fromEntries(names.map((n) => [n, never])) as Partial<RuntimeRules> });
+const rulesOff = (...names: Rule[]): Edit => ({ checks: Object.fromEntries(names.map((n) => [n, never])) as Partial<RuntimeRules> });
 /** A refusal 2.6 does not make, run after the rules of the operation's group (after its last rule). */
 export function alsoRefuses(
   group: 'payment.' | 'beneficiary.' | 'checkout.',
   extra: (b: Node, op: Operation) => WorldAnswer | undefined,
 ): Edit {
   const last = (Object.keys(BUSINESS_RULES) as Rule[]).filter((n) => n.startsWith(group)).at(-1)!;
-  return { rules: { [last]: (b: Node, op: Operation) => BUSINESS_RULES[last](b, op) ?? extra(b, op) } as Partial<RuntimeRules> };
+  return { checks: { [last]: (b: Node, op: Operation) => BUSINESS_RULES[last](b, op) ?? extra(b, op) } as Partial<RuntimeRules> };
 }
 
 // ── The catalog ──────────────────────────────────────────────────────────────────────────────────────
@@ -154,7 +154,7 @@ const EDITS: Record<string, Edit> = {
   'bus-run-valid-token-refused': onSuccess('GET /api/v1/individual/blacklist/status', (a) =>
     errorInstead(a, 401, 'UNAUTHORIZED', 'the token is not valid'),
   ),
-  'bus-run-identified-without-token': { rules: { 'token.present': (op) => (op.template.includes('{') ? undefined : TOKEN_REQUIRED) } },
+  'bus-run-identified-without-token': { checks: { 'token.present': (op) => (op.template.includes('{') ? undefined : TOKEN_REQUIRED) } },
   'bus-run-valid-rejected': onSuccess('POST /api/v1/delivery/tasks', (a) =>
     withHeader(errorInstead(a, 405, 'METHOD_NOT_ALLOWED', 'POST is not allowed on /api/v1/delivery/tasks'), 'allow', 'GET'),
   ),
@@ -162,16 +162,16 @@ const EDITS: Record<string, Edit> = {
   'bus-run-error-body-shape': {
     answer: (a) => (a.facts?.outcome === 'error' && a.status === 404 ? { ...a, body: { message: errorMessageOf(a), code: 404 } } : a),
   },
-  'bus-run-query-not-validated': { rules: { parameters: (op, raw) => checkParameters(op, raw, true) } },
-  'bus-run-body-not-validated': { rules: { 'body.schema': () => [], ...rulesOff(...(Object.keys(BUSINESS_RULES) as Rule[])).rules } },
+  'bus-run-query-not-validated': { checks: { parameters: (op, raw) => checkParameters(op, raw, true) } },
+  'bus-run-body-not-validated': { checks: { 'body.schema': () => [], ...rulesOff(...(Object.keys(BUSINESS_RULES) as Rule[])).checks } },
   'bus-run-path-param-crash': {
     answer: (a) => (a.refusedBy === 'parameters' && a.facts?.problems?.some((p) => p.field.startsWith('path.')) ? crashed(a) : a),
   },
   'bus-run-missing-token-accepted': {
-    rules: { 'token.present': (op) => (groupOf(op.template) === 'counterparty' ? undefined : TOKEN_REQUIRED) },
+    checks: { 'token.present': (op) => (groupOf(op.template) === 'counterparty' ? undefined : TOKEN_REQUIRED) },
   },
-  'bus-run-any-token-accepted': { rules: { 'token.known': (token, tokens) => tokens.get(token) ?? ALL_SCOPES } },
-  'bus-run-scope-ignored': { rules: { scope: never } },
+  'bus-run-any-token-accepted': { checks: { 'token.known': (token, tokens) => tokens.get(token) ?? ALL_SCOPES } },
+  'bus-run-scope-ignored': { checks: { scope: never } },
   'bus-run-no-token-403': {
     answer: onRefusal('token.present', (a: RuntimeAnswer) =>
       errorInstead(withoutHeader(a, 'www-authenticate'), 403, 'FORBIDDEN', 'access denied'),
@@ -179,10 +179,10 @@ const EDITS: Record<string, Edit> = {
   },
   'bus-run-created-not-stored': { settings: { 'rules.keptWhenCreated': false } },
   'bus-run-deleted-readable': { settings: { 'deleted.removed': false } },
-  'bus-run-mtls-not-enforced': { rules: { certificate: never } },
-  'bus-run-mtls-cert-refused': { rules: { certificate: (op) => (op.mtls ? 'the client certificate is not accepted' : undefined) } },
+  'bus-run-mtls-not-enforced': { checks: { certificate: never } },
+  'bus-run-mtls-cert-refused': { checks: { certificate: (op) => (op.mtls ? 'the client certificate is not accepted' : undefined) } },
   'bus-run-cards-need-certificate': {
-    rules: {
+    checks: {
       certificate: (op, request) =>
         (op.mtls || CARDS_WITHOUT_CERTIFICATE.has(op.key)) && !request.certified ? CERTIFICATE_REQUIRED : undefined,
     },
@@ -265,7 +265,7 @@ const EDITS: Record<string, Edit> = {
       ? refused('2.6 birthPlace', 'birthPlace is required', 'birthPlace')
       : undefined,
   ),
-  'bus-ben-idempotency-ignored': { rules: { idempotency: (op) => op.key !== BENEFICIARY_CREATE } },
+  'bus-ben-idempotency-ignored': { checks: { idempotency: (op) => op.key !== BENEFICIARY_CREATE } },
   'bus-chk-items-amount-optional': rulesOff('checkout.items-amount'),
   'bus-chk-weight-optional': rulesOff('checkout.item-weight', 'checkout.item-declared-value'),
   'bus-chk-v1-create-200': onSuccess(CHECKOUT_V1_CREATE, (a) => (a.status === 201 ? { ...a, status: 200 } : a)),
@@ -326,4 +326,4 @@ for (const id of Object.keys(EDITS))
 
 /** The handler's rules and settings with the faults and latitudes that are on, and their edits of the answer. */
 export const runtimeModifiers = (faults: FaultSet, latitudes: ModifierVariation<RuntimeShape>[] = []) =>
-  modifiersOf<RuntimeShape>([...RUNTIME_MODIFIER_FAULTS, ...latitudes], faults, { rules: RUNTIME_RULES, settings: BEHAVIOUR_SETTINGS });
+  modifiersOf<RuntimeShape>([...RUNTIME_MODIFIER_FAULTS, ...latitudes], faults, { checks: RUNTIME_RULES, settings: BEHAVIOUR_SETTINGS });

@@ -130,7 +130,7 @@ function served(op: Operation, result: WorldAnswer, headers: Record<string, stri
   return { status: result.status, headers: { ...headers, ...json }, body: result.body, facts: { op, outcome: 'success' } };
 }
 
-export function runtimeHandler(state: RuntimeState, rules: RuntimeRules, settings: BehaviourSettings) {
+export function runtimeHandler(state: RuntimeState, checks: RuntimeRules, settings: BehaviourSettings) {
   return (request: RuntimeRequest): RuntimeAnswer => {
     const match = matchOperation(request.method, request.path);
     if (match.kind === 'none') return businessError(404, 'NOT_FOUND', `no operation ${request.method} ${request.path}`);
@@ -164,20 +164,20 @@ export function runtimeHandler(state: RuntimeState, rules: RuntimeRules, setting
       return { ...answer, facts: { op, problems } };
     };
 
-    const certificate = rules.certificate(op, request);
+    const certificate = checks.certificate(op, request);
     if (certificate) return refuse('certificate', 403, 'FORBIDDEN', 'wrong TLS certificate', { reason: certificate });
     const token = bearerOf(request.headers.authorization);
     if (op.secured) {
       let scopes = ALL_SCOPES;
       if (!token) {
-        const missing = rules['token.present'](op);
+        const missing = checks['token.present'](op);
         if (missing) return refuse('token.present', 401, 'UNAUTHORIZED', missing, undefined, WWW_AUTHENTICATE);
       } else {
-        const known = rules['token.known'](token, state.tokens);
+        const known = checks['token.known'](token, state.tokens);
         if (!known) return refuse('token.known', 401, 'UNAUTHORIZED', 'the token is not valid', undefined, WWW_AUTHENTICATE);
         scopes = known;
       }
-      const lacking = rules.scope(scopes, op);
+      const lacking = checks.scope(scopes, op);
       if (lacking)
         return refuse('scope', 403, 'FORBIDDEN', 'the token lacks the scope of this operation', { scope: `${lacking} is required` });
     }
@@ -191,16 +191,16 @@ export function runtimeHandler(state: RuntimeState, rules: RuntimeRules, setting
       });
     }
 
-    const checked = rules.parameters(op, { params: match.params, query: request.query, headers: request.headers });
+    const checked = checks.parameters(op, { params: match.params, query: request.query, headers: request.headers });
     if (checked.problems.length) return invalid('parameters', checked.problems);
     const parsed = parseBody(request, op);
     if ('problems' in parsed) {
       if (parsed.status === 415) return refuse('body.media-type', 415, 'UNSUPPORTED_MEDIA_TYPE', parsed.problems[0].message);
       return invalid('body.parse', parsed.problems);
     }
-    const bodyProblems = parsed.body === undefined ? [] : rules['body.schema'](op, parsed.body);
+    const bodyProblems = parsed.body === undefined ? [] : checks['body.schema'](op, parsed.body);
     if (bodyProblems.length) return invalid('body.schema', bodyProblems);
-    const broken = ruleRefusal(rules, op, parsed.body);
+    const broken = ruleRefusal(checks, op, parsed.body);
     if (broken) return { ...served(op, broken.answer, headers), refusedBy: broken.rule, facts: { op } };
 
     const input: Input = {
@@ -211,7 +211,7 @@ export function runtimeHandler(state: RuntimeState, rules: RuntimeRules, setting
       body: normalised(op, parsed.body),
     };
     const sentKey = input.header['Idempotency-Key'];
-    const idempotencyKey = typeof sentKey === 'string' && rules.idempotency(op) ? `${op.key} ${token} ${sentKey}` : undefined;
+    const idempotencyKey = typeof sentKey === 'string' && checks.idempotency(op) ? `${op.key} ${token} ${sentKey}` : undefined;
     const replayed = idempotencyKey ? state.replays.get(idempotencyKey) : undefined;
     const result = replayed ?? behaviourOf(op.key)(state.world, input, settings);
     if (idempotencyKey && !replayed && result.status < 300) state.replays.set(idempotencyKey, result);

@@ -50,7 +50,7 @@ function stateOf(ctx: ServiceContext): RuntimeState {
 
 export function register(app: FastifyInstance, ctx: ServiceContext): void {
   const modifiers = runtimeModifiers(ctx.faults, [...RUNTIME_LATITUDES, ...SERVICE_LATITUDES]);
-  const handle = runtimeHandler(stateOf(ctx), modifiers.rules, modifiers.settings);
+  const handle = runtimeHandler(stateOf(ctx), modifiers.checks, modifiers.settings);
   // The faults' edits around the handler (fault-modifiers.ts), then the X-Request-Id every answer carries.
   app.all('/*', async (request, reply) => {
     const incoming = modifiers.request(runtimeRequestOf(request));

@@ -80,7 +80,7 @@ export const RUNTIME_LATITUDES: RuntimeLatitude[] = [
     [BEHAVIOUR_NOT_SHOWN],
     'an inn of 10 or 12 digits whose check digits are wrong, in the body or a parameter, is refused 400 as a validation error',
     {
-      rules: {
+      checks: {
         'body.schema': (op, body) => [...checkBody(op, body), ...innProblems(body)],
         parameters: (op, raw) => {
           const checked = checkParameters(op, raw);

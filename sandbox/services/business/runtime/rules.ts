@@ -116,10 +116,10 @@ function rulesOf(op: Operation): RuleName[] {
 }
 
 /** The broken rule and its 422 answer, or undefined when the request meets every rule of `rules`. */
-export function ruleRefusal(rules: BusinessRules, op: Operation, body: unknown): { rule: RuleName; answer: WorldAnswer } | undefined {
+export function ruleRefusal(checks: BusinessRules, op: Operation, body: unknown): { rule: RuleName; answer: WorldAnswer } | undefined {
   if (!isNode(body)) return undefined;
   for (const rule of rulesOf(op)) {
-    const answer = rules[rule](body, op);
+    const answer = checks[rule](body, op);
     if (answer) return { rule, answer };
   }
   return undefined;
