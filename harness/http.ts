@@ -21,6 +21,7 @@ import { currentTestScope } from './test-scope.ts';
 import { discard, readBounded } from './transport/body.ts';
 import { RequestDeadline } from './transport/deadline.ts';
 import { departingBy, LateDeparture } from './transport/departure.ts';
+import { harnessDispatcher } from './transport/dispatcher.ts';
 import { classifyTransportError, type ExchangeState } from './transport/errors.ts';
 import { OriginHealth, type HealthEvent } from './transport/origin-health.ts';
 import { retryAfterOf } from './transport/retry-after.ts';
@@ -305,7 +306,9 @@ export class HttpClient {
         signal: deadline.signal,
         headersTimeout: deadline.deadlineMs,
         bodyTimeout: deadline.deadlineMs,
-        dispatcher: departure ? departingBy(departure.by, departure.departed, spec.dispatcher) : spec.dispatcher,
+        dispatcher: departure
+          ? departingBy(departure.by, departure.departed, spec.dispatcher ?? harnessDispatcher())
+          : (spec.dispatcher ?? harnessDispatcher()),
       });
       headersAt = performance.now();
       status = state.status = res.statusCode;

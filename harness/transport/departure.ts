@@ -6,7 +6,8 @@
  * it writes the request to the socket, in the same tick; a request past its departure time is
  * refused there, before a byte is written, and the connection is kept for the next one.
  */
-import { getGlobalDispatcher, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { harnessDispatcher } from './dispatcher.ts';
 
 /** Thrown when a paced request would have left after its departure time; nothing was sent. */
 export class LateDeparture extends Error {
@@ -18,10 +19,10 @@ export class LateDeparture extends Error {
 type Handler = Dispatcher.DispatchHandler;
 
 /**
- * `dispatcher` (default the global one) writing a request only while Date.now() is at or before
+ * `dispatcher` (default the harness's own, transport/dispatcher.ts) writing a request only while Date.now() is at or before
  * `departBy`; `departed` learns when a request left.
  */
-export function departingBy(departBy: number, departed: (at: number) => void, dispatcher: Dispatcher = getGlobalDispatcher()): Dispatcher {
+export function departingBy(departBy: number, departed: (at: number) => void, dispatcher: Dispatcher = harnessDispatcher()): Dispatcher {
   return dispatcher.compose(
     (dispatch) => (options, handler: Handler) =>
       dispatch(options, {

@@ -5,9 +5,10 @@
  * server takes the arrival time of every request. No one-second window may hold more than the pacing
  * fraction of a limit: not the service's, and not a group's.
  */
-import { getGlobalDispatcher, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RemotePacer, startPacerServer } from '../../harness/pacer.ts';
+import { harnessDispatcher } from '../../harness/transport/dispatcher.ts';
 import type { RateLimit } from '../../harness/target.ts';
 import { clientFor, failureOf, SECRET } from './_client.ts';
 import { closedPort, recordingServer, type Arrival, type FaultServer } from './_servers.ts';
@@ -92,7 +93,7 @@ describe('pacing on the wire', () => {
  */
 function stallingDispatcher(stalled: (n: number) => boolean, ms: number): Dispatcher {
   const seen = new Set<string>();
-  return getGlobalDispatcher().compose((dispatch) => (options, handler) => {
+  return harnessDispatcher().compose((dispatch) => (options, handler) => {
     const n = String((options.headers as Record<string, string>)['x-n']);
     if (seen.has(n) || !stalled(Number(n))) return dispatch(options, handler);
     seen.add(n);
