@@ -25,7 +25,7 @@ import { HttpClient } from './http.ts';
 import { documentedRateLimits } from './rate-limits.ts';
 import { RemotePacer } from './pacer.ts';
 import type { ProbeFailure } from './probe.ts';
-import { cite, shipEvidence, TestEvidence, type ShippedEvidence } from './report/evidence-log.ts';
+import { cite, shipEvidence, type ShippedEvidence } from './report/evidence-log.ts';
 import { rootCauseOf } from './report/root-cause.ts';
 import { requirement, titleOf, type RequirementSource } from './requirements.ts';
 import { loadTarget, type Area, type Target } from './target.ts';
@@ -34,7 +34,7 @@ import { DEPTHS } from './runner/depth.ts';
 import { effectiveTarget } from './runner/effective-target.ts';
 import { currentScope, inScope, perScope, type RunScope } from './runner/run-scope.ts';
 import { runSettings } from './runner/settings.ts';
-import { withTestScope } from './test-scope.ts';
+import { TestEvidence, withTestScope } from './test-scope.ts';
 
 export type Verdict = 'passed' | 'failed' | 'error' | 'skipped' | 'inconclusive' | 'warning';
 

@@ -4,8 +4,6 @@ import type { CertificateFiles } from './certificates.ts';
 import type { Credentials } from './credentials.ts';
 import type { FaultSet, SandboxArea } from './faults/types.ts';
 
-export type { SandboxArea };
-
 export interface ServiceContext {
   faults: FaultSet;
   credentials: Credentials;

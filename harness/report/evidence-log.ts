@@ -8,9 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Redactor } from '../redact.ts';
-import { currentTestScope, TestEvidence, type EvidenceRole } from '../test-scope.ts';
-
-export { TestEvidence, type EvidenceRole };
+import { currentTestScope, type EvidenceRole, type TestEvidence } from '../test-scope.ts';
 import { cappedBody, headerLines, headersOf, recordedBody, redactedTogether, type ExchangeRecord } from './exchange-record.ts';
 
 /** What a test hands to the reporter: the ids it cites and the records not handed over before. */

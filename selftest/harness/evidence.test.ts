@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient, type RequestSpec } from '../../harness/http.ts';
 import { LocalPacer } from '../../harness/pacer.ts';
 import { Redactor } from '../../harness/redact.ts';
-import { cite, shipEvidence, TestEvidence, type ShippedEvidence } from '../../harness/report/evidence-log.ts';
+import { cite, shipEvidence, type ShippedEvidence } from '../../harness/report/evidence-log.ts';
 import { EVIDENCE_DIR, mergeEvidence, RunEvidence, writeEvidence } from '../../harness/report/evidence.ts';
 import { BODY_CAP_BYTES } from '../../harness/report/exchange-record.ts';
 import { summaryOf } from '../../harness/report/records.ts';
 import { DEFAULT_SETTINGS, type Target } from '../../harness/target.ts';
-import { withTestScope } from '../../harness/test-scope.ts';
+import { TestEvidence, withTestScope } from '../../harness/test-scope.ts';
 import { tempDir } from '../helpers.ts';
 import { record } from '../certify/_records.ts';
 

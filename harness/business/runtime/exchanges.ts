@@ -21,7 +21,6 @@ import { pathParams } from './links.ts';
 import { generatedFor, type OperationPlan, type RuntimePlan } from './plan.ts';
 import { sendOperation, type OperationExchange, type OperationExchanges, type Variant } from './send.ts';
 
-export type { OperationExchanges };
 import { PromiseMemo } from '../../memo.ts';
 import { perScope } from '../../runner/run-scope.ts';
 

@@ -40,8 +40,6 @@ import { perScope, ScopedMap, ScopedSet } from '../../runner/run-scope.ts';
 
 /** Where an identifier came from: named by the target file, made in this run, found in a list or a distant create, or generated. */
 
-export type { Origin };
-
 export interface Located {
   request: GeneratedRequest;
   /** Origin of each identifier the request carries. */

@@ -8,8 +8,6 @@
 import { addValue, at, operation, schema, unrequire, type DocumentFault, type Node } from './document-edits.ts';
 import { NOTE_FAULTS } from './document-note-faults.ts';
 
-export type { DocumentFault };
-
 function replaceOnce(text: string, from: string, to: string): string {
   if (!text.includes(from)) throw new Error(`document fault: "${from.slice(0, 60)}" is not in the sandbox document text`);
   return text.replace(from, to);
