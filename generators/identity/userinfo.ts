@@ -12,15 +12,6 @@ import { schemaId } from '../../harness/schemas.ts';
 import { schemaArbitrary } from '../schema-arbitrary.ts';
 import type { RequestVariation } from '../../harness/identity/requests.ts';
 
-export {
-  CANONICAL_REQUEST,
-  encodeForm,
-  formPairs,
-  freshlyEncoded,
-  percentEncodeAll,
-  type RequestVariation,
-} from '../../harness/identity/requests.ts';
-
 export const USERINFO = schemaId('identity/userinfo');
 export const IDENTITY_ERROR = schemaId('identity/error');
 

@@ -8,9 +8,6 @@ import type fc from 'fast-check';
 import { SURRENDER_REQUEST, type SurrenderItem, type SurrenderRequest } from '../../harness/insurance/surrender.ts';
 import { schemaArbitrary } from '../schema-arbitrary.ts';
 
-export { SURRENDER_REQUEST, type SurrenderItem, type SurrenderRequest };
-export { freshContractId, sampleItem, sampleRequest } from '../../harness/insurance/requests.ts';
-
 function ordered(item: SurrenderItem): SurrenderItem {
   return item.calcPeriodFrom <= item.calcPeriodTo
     ? item

@@ -6,27 +6,20 @@
 import { generateKeyPairSync, randomBytes, randomUUID, sign as rsaSign, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { hmacKey, speechHeader, speechPayload } from '../../harness/speech/token.ts';
+import { bodyDigest, callWithHashText, headerJsonOf, payloadJsonOf, segment, signedToken } from './calls.ts';
 import {
-  bodyDigest,
-  callWithHashText,
-  headerJsonOf,
   NO_BODY,
-  payloadJsonOf,
   recognizeBody,
   sampleClaims,
-  segment,
-  signedToken,
   streamBody,
   streamMessages,
   unixNow,
   validCall,
   validStream,
   type SpeechCall,
-} from './calls.ts';
+} from '../../harness/speech/requests.ts';
 import type { SpeechKit } from '../../harness/speech/token.ts';
 import type { Attack } from '../../harness/speech/requests.ts';
-
-export type { Attack };
 
 const attack = (requirement: string, row: string, build: Attack['build']): Attack => ({ requirement, row, build });
 const call = (authorization: string | null, body: string | undefined): SpeechCall => ({ authorization, body });

@@ -10,21 +10,6 @@ import { schemaId } from '../../harness/schemas.ts';
 import { hmacKey, speechHeader, speechPayload, type SpeechClaims, type SpeechKit } from '../../harness/speech/token.ts';
 import { sampleClaims, type ClaimsDraft, type SpeechCall } from '../../harness/speech/requests.ts';
 
-export {
-  claimsAt,
-  NO_BODY,
-  recognizeBody,
-  sampleClaims,
-  streamBody,
-  streamMessages,
-  unixNow,
-  validCall,
-  validStream,
-  type ClaimsDraft,
-  type SpeechCall,
-  type SpeechEndpoint,
-  type ValidCall,
-} from '../../harness/speech/requests.ts';
 import { schemaArbitrary } from '../schema-arbitrary.ts';
 
 export const SPEECH_CLAIMS = schemaId('speech/jwt-claims');

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { schemaRegistry } from '../../harness/schemas.ts';
 import { failsOnRule, invalidCaseArbitrary, invalidCases } from '../../generators/invalid-cases.ts';
 import { schemaArbitrary } from '../../generators/schema-arbitrary.ts';
-import { surrenderRequest, SURRENDER_REQUEST } from '../../generators/insurance/surrender.ts';
+import { surrenderRequest } from '../../generators/insurance/surrender.ts';
+import { SURRENDER_REQUEST } from '../../harness/insurance/surrender.ts';
 
 const registry = schemaRegistry();
 /** Schemas that describe data (the target file's schema is configuration, not generated). */

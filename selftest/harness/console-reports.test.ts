@@ -19,7 +19,7 @@ import { SUMMARY_FORMAT } from '../../harness/report/records.ts';
 import { rootCauseOf } from '../../harness/report/root-cause.ts';
 import { coverageMarkdown } from '../../harness/report/text.ts';
 import { requirements } from '../../harness/requirements.ts';
-import { freshlyEncoded } from '../../generators/identity/userinfo.ts';
+import { freshlyEncoded } from '../../harness/identity/requests.ts';
 import { cannedResponse, tempDir } from '../helpers.ts';
 import { record, summary } from '../certify/_records.ts';
 

@@ -13,7 +13,7 @@ import type { CapturedResponse } from '../../harness/http.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
-import { sampleItem, sampleRequest } from '../../generators/insurance/surrender.ts';
+import { sampleItem, sampleRequest } from '../../harness/insurance/requests.ts';
 import { cannedResponse } from '../helpers.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };

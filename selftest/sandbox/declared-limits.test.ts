@@ -13,7 +13,7 @@ import { jsonAnswer } from '../../sandbox/exchange.ts';
 import { limitService } from '../../sandbox/service-limit.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 import { loadTarget, type Target } from '../../harness/target.ts';
-import { sampleRequest } from '../../generators/insurance/surrender.ts';
+import { sampleRequest } from '../../harness/insurance/requests.ts';
 
 describe('a service-wide limit (sandbox/service-limit.ts)', () => {
   it("refuses every request beyond it within its window, whatever the route, with the service's 429 and Retry-After", async () => {

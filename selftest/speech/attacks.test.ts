@@ -10,9 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { requirements } from '../../harness/requirements.ts';
 import { ROOT } from '../helpers.ts';
 import { ATTACKS, STREAM_ATTACKS } from '../../generators/speech/attacks.ts';
+import { bodyDigest, callWithHashText } from '../../generators/speech/calls.ts';
 import {
-  bodyDigest,
-  callWithHashText,
   claimsAt,
   NO_BODY,
   recognizeBody,
@@ -21,7 +20,7 @@ import {
   validCall,
   validStream,
   type SpeechCall,
-} from '../../generators/speech/calls.ts';
+} from '../../harness/speech/requests.ts';
 import type { SpeechKit } from '../../harness/speech/token.ts';
 
 const KIT: SpeechKit = {

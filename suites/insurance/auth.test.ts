@@ -6,7 +6,7 @@ import { Tally } from '../../harness/checks/judged.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { credentialOf } from '../../harness/target.ts';
-import { freshContractId, sampleItem, sampleRequest } from '../../generators/insurance/surrender.ts';
+import { freshContractId, sampleItem, sampleRequest } from '../../harness/insurance/requests.ts';
 import { control, expectAccepted, expectRefused, sendSurrender } from '../../harness/insurance/client.ts';
 import { SURRENDER_STATUSES } from '../../harness/insurance/surrender.ts';
 import { statusDocumented } from '../../harness/checks/status.ts';

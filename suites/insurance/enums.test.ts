@@ -2,7 +2,7 @@
 import { describe } from 'vitest';
 import { schemaId, schemaRegistry } from '../../harness/schemas.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { sampleItem, sampleRequest } from '../../generators/insurance/surrender.ts';
+import { sampleItem, sampleRequest } from '../../harness/insurance/requests.ts';
 import { expectAccepted, expectRefused, sendSurrender } from '../../harness/insurance/client.ts';
 
 const enumOf = (id: string) => schemaRegistry().schema(schemaId(id)).enum as string[];

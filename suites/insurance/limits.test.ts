@@ -1,7 +1,7 @@
 /** Spec part 8: contractId 1 to 128 characters, surrender array 1 to 1000 items. */
 import { describe } from 'vitest';
 import { requirementTest } from '../../harness/suite.ts';
-import { freshContractId, sampleItem, sampleRequest } from '../../generators/insurance/surrender.ts';
+import { freshContractId, sampleItem, sampleRequest } from '../../harness/insurance/requests.ts';
 import { expectAccepted, expectRefused, sendSurrender } from '../../harness/insurance/client.ts';
 
 const items = (n: number) => Array.from({ length: n }, (_, i) => sampleItem({ surrenderValue: 100 + i / 100 }));

@@ -22,7 +22,7 @@ import { assertBurstAllowed } from '../../harness/safety.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { perScope } from '../../harness/runner/run-scope.ts';
-import { sampleRequest } from '../../generators/insurance/surrender.ts';
+import { sampleRequest } from '../../harness/insurance/requests.ts';
 import { sendSurrender, surrenderUrl } from '../../harness/insurance/client.ts';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -3,7 +3,8 @@ import { describe } from 'vitest';
 import { echoesRequest, storedRecordsConsistent } from '../../harness/insurance/checks.ts';
 import { Tally } from '../../harness/checks/judged.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { freshContractId, sampleItem, sampleRequest, surrenderRequest } from '../../generators/insurance/surrender.ts';
+import { surrenderRequest } from '../../generators/insurance/surrender.ts';
+import { freshContractId, sampleItem, sampleRequest } from '../../harness/insurance/requests.ts';
 import { expectAccepted, expectRecord, sendSurrender } from '../../harness/insurance/client.ts';
 
 describe('insurance surrender: the 201 answer', () => {

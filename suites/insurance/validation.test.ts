@@ -4,7 +4,9 @@ import { failure } from '../../harness/checks/failure.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { invalidCases } from '../../generators/invalid-cases.ts';
-import { freshContractId, sampleItem, sampleRequest, SURRENDER_REQUEST, surrenderRequest } from '../../generators/insurance/surrender.ts';
+import { surrenderRequest } from '../../generators/insurance/surrender.ts';
+import { freshContractId, sampleItem, sampleRequest } from '../../harness/insurance/requests.ts';
+import { SURRENDER_REQUEST } from '../../harness/insurance/surrender.ts';
 import { control, expectRecord, expectRefused, sendSurrender } from '../../harness/insurance/client.ts';
 
 const withoutKey = (obj: object, key: string) => Object.fromEntries(Object.entries(obj).filter(([k]) => k !== key));

@@ -13,7 +13,7 @@ import { requirement } from '../../harness/requirements.ts';
 import { secretVariants } from '../../harness/speech/token.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { ATTACKS } from '../../generators/speech/attacks.ts';
-import { validCall, type SpeechCall } from '../../generators/speech/calls.ts';
+import { validCall, type SpeechCall } from '../../harness/speech/requests.ts';
 import { sendSpeech, control } from '../../harness/speech/client.ts';
 import { speechSettings } from '../../harness/speech/config.ts';
 

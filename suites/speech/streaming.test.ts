@@ -6,7 +6,7 @@
 import { describe } from 'vitest';
 import { requirementTest } from '../../harness/suite.ts';
 import { STREAM_ATTACKS } from '../../generators/speech/attacks.ts';
-import { validStream } from '../../generators/speech/calls.ts';
+import { validStream } from '../../harness/speech/requests.ts';
 import { attackTests, expectAccepted, sendSpeech } from '../../harness/speech/client.ts';
 import { speechSettings, streamingOf } from '../../harness/speech/config.ts';
 

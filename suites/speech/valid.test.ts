@@ -14,7 +14,8 @@ import { inconclusive, ToolError } from '../../harness/errors.ts';
 import type { CapturedResponse } from '../../harness/http.ts';
 import { schemaId } from '../../harness/schemas.ts';
 import { requirementTest } from '../../harness/suite.ts';
-import { claimsAt, claimsDraft, recognizeBody, sampleClaims, validCall } from '../../generators/speech/calls.ts';
+import { claimsDraft } from '../../generators/speech/calls.ts';
+import { claimsAt, recognizeBody, sampleClaims, validCall } from '../../harness/speech/requests.ts';
 import {
   expectAccepted,
   plainTokenAccepted,
