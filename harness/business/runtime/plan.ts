@@ -67,15 +67,20 @@ export function perOperation(runs: number): number {
 /** The generator of requests over a served document: handed in by generators/business (harness never imports generators). */
 export type RequestGeneratorFor = (document: Record<string, unknown>) => RequestGenerator;
 
-async function build(generatorFor: RequestGeneratorFor): Promise<RuntimePlan> {
-  const run = runContext();
-  const empty = {
+/** A plan with no operations, for a run that cannot have one (it says why beside it). */
+function emptyPlan(run: RunContext) {
+  return {
     run,
     raw: {},
     operations: [],
     requests: undefined as unknown as RequestGenerator,
     schemas: undefined as unknown as DocumentSchemas,
   };
+}
+
+async function build(generatorFor: RequestGeneratorFor): Promise<RuntimePlan> {
+  const run = runContext();
+  const empty = emptyPlan(run);
   if (!run.target.areas.includes('business'))
     return { ...empty, notApplicable: new ToolError('AREA_NOT_SELECTED', `area business is not selected in target "${run.target.name}"`) };
   if (!run.target.services.business)
@@ -189,14 +194,7 @@ export function runtimePlanWith(generatorFor: RequestGeneratorFor): Promise<Runt
   const state = plans();
   return (state.plan ??= build(generatorFor)
     .catch((error: unknown): RuntimePlan => {
-      const run = runContext();
-      const empty = {
-        run,
-        raw: {},
-        operations: [],
-        requests: undefined as unknown as RequestGenerator,
-        schemas: undefined as unknown as DocumentSchemas,
-      };
+      const empty = emptyPlan(runContext());
       return {
         ...empty,
         unusable:
