@@ -11,12 +11,14 @@ import { runSettings, variableOf } from './harness/runner/settings.ts';
 // Conformance tests mostly wait on the network and on the shared pacer (which keeps every rate budget
 // across workers), not on the CPU: more workers than cores shortens the run. CONFORMANCE_WORKERS overrides.
 // Against the embedded sandbox (no target file), which declares high limits, they wait on the CPU: one
-// worker per core and one more, so that each worker's preparation is not paid more often than helps.
+// worker per core and one more, so that each worker's preparation is not paid more often than helps; and
+// no more than one per selected area and one more (each worker imports the harness and makes its area's
+// controls once: a run of one area does in two workers what three would each prepare again).
 const settings = runSettings();
 const { batch } = settings;
 const workers =
   variableOf('CONFORMANCE_WORKERS') === undefined && !settings.targetFile && !batch
-    ? Math.min(settings.workers, availableParallelism() + 1)
+    ? Math.min(settings.workers, availableParallelism() + 1, (settings.areas?.length ?? Number.POSITIVE_INFINITY) + 1)
     : settings.workers;
 // A batch run (harness/runner/batch.ts) runs the wrapper files of its variants instead of suites/ itself.
 const root = batch ? `${readBatchManifest(batch).dir}/` : 'suites/';

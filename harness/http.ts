@@ -15,7 +15,8 @@ import { intervalMs, LATE_MS, LocalPacer, sleep, spareOf, type PaceKey, type Pac
 import { cite, RecordedExchange } from './report/evidence-log.ts';
 import { assertAllowed, type SideEffect } from './safety.ts';
 import { groupLimit } from './rate-groups.ts';
-import type { Area, RateLimit, Target, TokenRateLimit } from './target.ts';
+import type { RateLimit, Target, TokenRateLimit } from './target.ts';
+import type { Area } from './areas.ts';
 import { TokenBudgets } from './token-budgets.ts';
 import { currentTestScope } from './test-scope.ts';
 import { discard, readBounded } from './transport/body.ts';
@@ -145,6 +146,18 @@ export class HttpClient {
     const keys = [keyOf(service, limit)];
     if (spec.rateGroup) keys.push(keyOf(spec.rateGroup.key, groupLimit(this.target, spec.rateGroup)));
     return keys;
+  }
+
+  /**
+   * Waits until no paced request of the budgets a request like `spec` counts against has had a slot for
+   * `ms`, and holds that moment as a slot of theirs: a rate-limit test's cool-down, as long as this run's
+   * own traffic makes it need and no longer (nothing else may be sent to the service meanwhile: the
+   * rate-limit files run alone). Requests sent unpaced (a burst) are not in the schedule: after one, the
+   * test waits its whole cool-down itself.
+   */
+  async quiet(spec: Pick<RequestSpec, 'area' | 'rateGroup' | 'headers'>, ms: number): Promise<void> {
+    const keys = this.paceKeys(spec).map((k): PaceKey => ({ key: k.key, intervalMs: ms }));
+    await this.pacer.wait(keys, currentTestScope()?.signal);
   }
 
   async send(spec: RequestSpec): Promise<CapturedResponse> {

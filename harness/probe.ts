@@ -12,7 +12,8 @@
 import type { Socket } from 'node:net';
 import { buildConnector } from 'undici';
 import type { ToolErrorCode } from './errors.ts';
-import { AREAS, type Area, type Target } from './target.ts';
+import type { Target } from './target.ts';
+import { AREAS, type Area } from './areas.ts';
 import { RequestDeadline } from './transport/deadline.ts';
 import { causeOf, classifyTransportError } from './transport/errors.ts';
 

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { parsedOnce } from './parsed-once.ts';
-import type { Area, RateLimit } from './target.ts';
+import type { RateLimit } from './target.ts';
+import type { Area } from './areas.ts';
 
 interface LimitsFile {
   undocumentedDefault: RateLimit;

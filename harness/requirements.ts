@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { parsedOnce } from './parsed-once.ts';
 import { specContains, type SpecDocument } from './spec-document.ts';
-import type { Area } from './target.ts';
+import type { Area } from './areas.ts';
 
 /**
  * Where a requirement rests:

@@ -18,9 +18,8 @@ import { setAt } from './json.ts';
 import { Redactor } from './redact.ts';
 import { schemaRegistry } from './schemas.ts';
 import { inject } from 'vitest';
+import { AREAS, type Area } from './areas.ts';
 
-export const AREAS = ['speech', 'identity', 'invest', 'insurance', 'business'] as const;
-export type Area = (typeof AREAS)[number];
 export type TargetKind = 'sandbox' | 'staging' | 'production';
 
 export interface RateLimit {

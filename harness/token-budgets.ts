@@ -6,7 +6,8 @@
  * requests without a token. Every worker reads the same file, so they name the same budgets.
  */
 import { formatPath, stringsWithKind } from './config/target-schema.ts';
-import type { Area, Target } from './target.ts';
+import type { Target } from './target.ts';
+import type { Area } from './areas.ts';
 
 const BEARER = /^bearer\s+(\S+)\s*$/i;
 

@@ -6,6 +6,7 @@
  * anything but this sandbox run.
  */
 import { webcrypto } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,9 +62,13 @@ function hostNames(host: string): Array<{ type: 'ip' | 'dns'; value: string }> {
   return [...names.values()];
 }
 
-/** @peculiar/x509, loaded on first use. */
+/**
+ * @peculiar/x509, loaded on first use, by Node's own require: its package names an ES build only through
+ * the `module` field, so an import inside vitest (whose global setup starts the sandbox) is transformed
+ * and run by vite's module runner, about 0.8 s against 0.15 s for the CommonJS build.
+ */
 async function x509Module(): Promise<typeof X509> {
-  return import('@peculiar/x509');
+  return createRequire(import.meta.url)('@peculiar/x509') as typeof X509;
 }
 
 async function leaf(

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from './server.ts';
+import { SANDBOX_AREAS } from './faults/types.ts';
 
 interface Shared {
   /** The target file, or undefined when the run needs no sandbox. */
@@ -35,7 +36,11 @@ function start(): Shared {
   };
   const ready = (async () => {
     if (given(process.env.CONFORMANCE_TARGET) || given(process.env.CONFORMANCE_BATCH)) return undefined;
-    const sandbox = await startSandbox({ faults: list(process.env.CONFORMANCE_SANDBOX_FAULTS) });
+    const faults = list(process.env.CONFORMANCE_SANDBOX_FAULTS);
+    // A run of some areas (CONFORMANCE_AREAS) gets a sandbox of those areas only, unless it switches faults
+    // on (a fault may be another area's); names that are no area are the harness's to refuse.
+    const areas = list(process.env.CONFORMANCE_AREAS).filter((a) => (SANDBOX_AREAS as readonly string[]).includes(a));
+    const sandbox = await startSandbox({ faults, areas: areas.length && !faults.length ? areas : undefined });
     const dir = mkdtempSync(join(tmpdir(), 'pc-target-'));
     closers.push(async () => {
       await sandbox.close();

@@ -24,6 +24,11 @@ export interface SandboxOptions {
   tlsPort?: number;
   /** Faults and latitudes to switch on, by id. */
   faults?: string[];
+  /**
+   * Serve only these areas (the others are neither imported nor in the target file); every area when
+   * absent. A fault or latitude must then be one of these areas' (or target-wide).
+   */
+  areas?: string[];
   credentials?: Partial<Record<string, Record<string, string>>>;
   workDir?: string;
   logger?: boolean;
@@ -41,7 +46,7 @@ export interface RunningSandbox {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
-  const modules = await loadServices();
+  const modules = await loadServices(options.areas);
   const SERVICES = modules.map((m) => m.service);
   const targetWide = (options.faults ?? []).filter((id) => TARGET_WIDE_FAULTS.some((f) => f.id === id));
   const catalog = new Map(modules.flatMap((m) => [...m.faults, ...m.latitudes]).map((f) => [f.id, f]));
@@ -56,7 +61,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     faults,
     credentials: mergeCredentials(defaults, options.credentials),
     workDir,
-    tls: await makeCertificates(workDir, host),
+    // Certificates (and the mTLS listener) only where a service serves over mTLS.
+    tls: modules.some((m) => m.service.mtls) ? await makeCertificates(workDir, host) : undefined,
   };
   const app: FastifyInstance = Fastify({ logger: options.logger ?? false, bodyLimit: 32 * 1024 * 1024 });
   // Every service parses its own body, so malformed input gets the service's own error answer.
@@ -68,15 +74,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
   await app.listen({ host, port: options.port ?? 0 });
   const address = app.server.address() as { port: number };
-  let tlsServer: HttpsServer;
+  let tlsServer: HttpsServer | undefined;
   try {
-    tlsServer = await listenMtls(app, ctx.tls!, host, options.tlsPort ?? 0);
+    if (ctx.tls) tlsServer = await listenMtls(app, ctx.tls, host, options.tlsPort ?? 0);
   } catch (error) {
     await app.close();
     throw error;
   }
-  const tlsPort = (tlsServer.address() as { port: number }).port;
-  const urls: ListenerUrls = { http: `http://${host}:${address.port}`, https: `https://${urlHost(host)}:${tlsPort}` };
+  const urls: ListenerUrls = { http: `http://${host}:${address.port}` };
+  if (tlsServer) urls.https = `https://${urlHost(host)}:${(tlsServer.address() as { port: number }).port}`;
 
   const targetDocument = () => ({
     name: 'embedded-sandbox',
@@ -109,8 +115,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return path;
     },
     async close() {
-      tlsServer.closeAllConnections();
-      await new Promise<void>((r) => tlsServer.close(() => r()));
+      if (tlsServer) {
+        const server = tlsServer;
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+      }
       await app.close();
       if (ownWorkDir) rmSync(workDir, { recursive: true, force: true });
     },

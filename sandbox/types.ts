@@ -24,6 +24,8 @@ export interface ListenerUrls {
 export interface SandboxService {
   area: SandboxArea;
   prefix: string;
+  /** Serves routes over the mTLS listener too: the sandbox makes its certificates and that listener only for such a service. */
+  mtls?: true;
   register(app: FastifyInstance, ctx: ServiceContext): void | Promise<void>;
   targetSection(urls: ListenerUrls, ctx: ServiceContext): Record<string, unknown>;
 }

@@ -16,7 +16,7 @@
  */
 import type { Requirement, RequirementSource } from '../requirements.ts';
 import type { RecordVerdict, RunSummary, TestRecord } from '../report/records.ts';
-import type { Area } from '../target.ts';
+import type { Area } from '../areas.ts';
 
 /** A requirement's outcome over its tests in this run, worst first. */
 export type RequirementVerdict = 'error' | 'failed' | 'not checked' | 'warning' | 'waived' | 'passed' | 'out of scope';

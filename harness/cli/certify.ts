@@ -16,15 +16,14 @@ import { KEY_ENV, KEY_FILE_ENV, loadSigningKey, SigningKeyError, type SigningKey
 import { specDigest, suiteIdentity } from '../certify/suite-identity.ts';
 import { verifyPack } from '../certify/verify.ts';
 import type { RunSummary } from '../report/records.ts';
-import { WAIVERS_ENV } from '../report/waiver-file.ts';
 import { requirements } from '../requirements.ts';
 import { DEPTHS, depthOf, type Depth } from '../runner/depth.ts';
-import { reportDirOf, runSettings, targetFileOf, variableOf } from '../runner/settings.ts';
-import { AREAS, type Area } from '../target.ts';
+import { reportDirOf, runSettings, targetFileOf, variableOf, WAIVERS_ENV } from '../runner/settings.ts';
+import { AREAS, type Area } from '../areas.ts';
 import { helpOf, type Command, type CommandOption } from './command.ts';
 import { parseArgs } from './args.ts';
 import { checkRunInputs } from './run-inputs.ts';
-import { planRun } from './run.ts';
+import { planRun, type RunPlan } from './run.ts';
 import { startStandaloneSandbox, type StandaloneSandbox } from './sandbox-process.ts';
 import { firstUnknown, unknownOptionMessage } from './unknown-options.ts';
 import { runVitest } from './vitest-process.ts';
@@ -150,17 +149,17 @@ function depthEnv(values: Record<string, string | undefined>): Record<string, st
 }
 
 /** The run's environment and checked inputs, planned as `run` plans them (its options, its validation). */
-function planCertification(values: Record<string, string | undefined>, targetFile: string, runDir: string) {
+async function planCertification(values: Record<string, string | undefined>, targetFile: string, runDir: string) {
   const argv = ['--target', targetFile, '--reports', runDir];
   for (const flag of ['--areas', '--depth', '--seed', '--waivers']) if (values[flag]) argv.push(flag, values[flag]!);
-  let plan: ReturnType<typeof planRun>;
+  let plan: RunPlan;
   try {
-    plan = planRun(argv, process.env);
+    plan = await planRun(argv, process.env);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   const env = { ...plan.env, ...depthEnv(values) };
-  return { env, inputs: checkRunInputs(env, process.env, plan.namedBy) };
+  return { env, inputs: await checkRunInputs(env, process.env, plan.namedBy) };
 }
 
 async function certifyMain(argv: string[]): Promise<number> {
@@ -181,7 +180,7 @@ async function certifyMain(argv: string[]): Promise<number> {
   const resolved = await resolveTarget(values['--target']);
   const runDir = mkdtempSync(join(tmpdir(), 'pc-certify-run-'));
   try {
-    const { env, inputs } = planCertification(values, resolved.targetFile, runDir);
+    const { env, inputs } = await planCertification(values, resolved.targetFile, runDir);
     preparePackFolder(outDir);
     console.log(`certification run: ${resolved.source}; pack: ${outDir}`);
     await runVitest([], env);

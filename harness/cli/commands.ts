@@ -1,19 +1,35 @@
-/** The commands of the command-line entry, in the order `--help` lists them. */
-import { certifyCommand } from './certify.ts';
+/**
+ * The commands of the command-line entry, in the order `--help` lists them. Each is imported only when it
+ * runs (or for the list of `--help`): `run`, what `npm test` starts, does not pay for certify's signing
+ * and pack modules, nor for the target file's schema when it has no target file.
+ */
 import type { Command } from './command.ts';
-import { diffCommand } from './diff.ts';
-import { mergeCommand } from './merge.ts';
-import { runCommand } from './run.ts';
-import { sandboxCommand } from './sandbox.ts';
 
-export const COMMANDS: readonly Command[] = [runCommand, certifyCommand, sandboxCommand, mergeCommand, diffCommand];
+const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
+  run: async () => (await import('./run.ts')).runCommand,
+  certify: async () => (await import('./certify.ts')).certifyCommand,
+  sandbox: async () => (await import('./sandbox.ts')).sandboxCommand,
+  merge: async () => (await import('./merge.ts')).mergeCommand,
+  diff: async () => (await import('./diff.ts')).diffCommand,
+};
 
-export function mainHelp(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+/** The command of this name, or undefined when there is none. */
+export function commandNamed(name: string): Promise<Command> | undefined {
+  return Object.hasOwn(LOADERS, name) ? LOADERS[name]() : undefined;
+}
+
+/** Every command, in the order `--help` lists them. */
+export function allCommands(): Promise<Command[]> {
+  return Promise.all(Object.values(LOADERS).map((load) => load()));
+}
+
+export async function mainHelp(): Promise<string> {
+  const commands = await allCommands();
+  const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'usage: partner-conformance <command> [options]     (partner-conformance <command> --help for its options)',
     '',
     'commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width + 2)}${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(width + 2)}${c.summary}`),
   ].join('\n');
 }

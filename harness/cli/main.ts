@@ -4,17 +4,17 @@
  * defaults < target file < environment < command line.
  */
 import { helpOf } from './command.ts';
-import { COMMANDS, mainHelp } from './commands.ts';
+import { commandNamed, mainHelp } from './commands.ts';
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    console.log(mainHelp());
+    console.log(await mainHelp());
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
+  const command = await commandNamed(name);
   if (!command) {
-    console.error(`partner-conformance: unknown command "${name}"\n\n${mainHelp()}`);
+    console.error(`partner-conformance: unknown command "${name}"\n\n${await mainHelp()}`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {

@@ -9,11 +9,9 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ToolError } from '../errors.ts';
-import { readSummary } from '../report/merge.ts';
-import { erroredSummary, exitCodeOf, type RunSummary } from '../report/records.ts';
+import type { RunSummary } from '../report/records.ts';
+import { erroredSummary, exitCodeOf } from '../report/records.ts';
 import { reportDirProblem } from '../report/report-dir.ts';
-import { writeReports } from '../report/summary-reporter.ts';
-import { closingLines } from '../report/text.ts';
 import { DEPTHS, isDepth } from '../runner/depth.ts';
 import {
   areasSetting,
@@ -22,10 +20,10 @@ import {
   runSettings,
   targetFileOf,
   variableOf,
+  WAIVERS_ENV,
   type SettingVariable,
 } from '../runner/settings.ts';
-import { AREAS } from '../target.ts';
-import { WAIVERS_ENV } from '../report/waiver-file.ts';
+import { AREAS } from '../areas.ts';
 import { parseArgs } from './args.ts';
 import type { Command } from './command.ts';
 import { checkRunInputs } from './run-inputs.ts';
@@ -52,7 +50,7 @@ export interface RunPlan {
 }
 
 /** The run's environment and vitest arguments from the command line (validated, nothing run yet). */
-export function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): RunPlan {
+export async function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<RunPlan> {
   const args = parseArgs(argv, { values: VALUE_FLAGS, switches: SWITCHES });
   const v = args.values;
   const out: Record<string, string> = {};
@@ -92,6 +90,7 @@ export function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): RunPla
   if (args.switches.has('--progress')) out.CONFORMANCE_PROGRESS = '1';
   let onlyFailed: RunSummary | undefined;
   if (args.switches.has('--only-failed')) {
+    const { readSummary } = await import('../report/merge.ts');
     onlyFailed = readSummary(resolve(v['--from'] ?? reportDir));
     const failed = onlyFailed.tests.filter((t) => t.verdict === 'failed' || t.verdict === 'error');
     if (failed.length) {
@@ -115,8 +114,10 @@ export async function unknownRunOption(passThrough: readonly string[]): Promise<
   return unknown ? unknownOptionMessage(unknown, [...own, ...vitest.filter((f) => f.startsWith('--'))]) : undefined;
 }
 
-function refuse(reportDir: string, error: { code: ToolError['code']; message: string }): number {
+async function refuse(reportDir: string, error: { code: ToolError['code']; message: string }): Promise<number> {
   const summary = erroredSummary(error);
+  // The report writers are loaded only for a run that did not start (a run that starts writes its reports from vitest).
+  const [{ writeReports }, { closingLines }] = await Promise.all([import('../report/summary-reporter.ts'), import('../report/text.ts')]);
   writeReports(reportDir, summary);
   console.error(`partner-conformance: ${error.message}`);
   console.error(`the run did not start; reports that say so are in ${reportDir}`);
@@ -180,9 +181,9 @@ export const runCommand: Command = {
     },
   ],
   async main(argv) {
-    let plan: ReturnType<typeof planRun>;
+    let plan: RunPlan;
     try {
-      plan = planRun(argv, process.env);
+      plan = await planRun(argv, process.env);
     } catch (error) {
       console.error(`partner-conformance run: ${(error as Error).message}`);
       return 2;
@@ -206,7 +207,7 @@ export const runCommand: Command = {
       return 0;
     }
     try {
-      const { target } = checkRunInputs(env, process.env, plan.namedBy);
+      const { target } = await checkRunInputs(env, process.env, plan.namedBy);
       for (const notice of (target as { notices?: string[] } | undefined)?.notices ?? []) console.log(`notice: ${notice}`);
       if (!plan.passThrough.length && !onlyFailed) {
         const settings = runSettings({ ...process.env, ...env }, target);

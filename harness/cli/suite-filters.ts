@@ -4,7 +4,7 @@
  * those areas, so that the files of the other areas are neither imported nor collected only to be
  * skipped. Nothing is narrowed when the command line already names files or other vitest arguments.
  */
-import { AREAS, type Area } from '../target.ts';
+import { AREAS, type Area } from '../areas.ts';
 
 /** The area of each requirement-id prefix (specs/requirements.yaml). */
 const AREA_OF_PREFIX: Record<string, Area> = {

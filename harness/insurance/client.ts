@@ -64,6 +64,14 @@ export async function sendSurrender(t: RequirementContext, body: unknown, option
   });
 }
 
+/**
+ * Waits until the budget a burst counts against (services.insurance.token's, or the service's) has been
+ * free of this run's paced requests for `ms`: the cool-down before a burst of the rate-limit tests.
+ */
+export function quietBeforeBurst(t: RequirementContext, ms: number): Promise<void> {
+  return t.client.quiet({ area: 'insurance', headers: { authorization: `Bearer ${credentialOf(t.target, 'insurance', 'token')}` } }, ms);
+}
+
 /** The control of every refusal test: a valid request with valid credentials, served in this run. */
 export function control(t: RequirementContext): Promise<CapturedResponse> {
   // Made once per worker: the answer is judged against the request it answered, read back from it.

@@ -6,7 +6,7 @@
  * area sees the whole matrix.
  */
 import { requirements } from '../requirements.ts';
-import { AREAS } from '../target.ts';
+import { AREAS } from '../areas.ts';
 import { coverageBySection, totalCoverage, traceability, type SectionCoverage, type TraceStatement } from '../traceability.ts';
 import type { TestRecord } from './records.ts';
 

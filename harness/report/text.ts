@@ -9,7 +9,7 @@
  *   waived: N (FILE)                    when there are any
  */
 import { ERROR_CODES } from '../errors.ts';
-import { AREAS } from '../target.ts';
+import { AREAS } from '../areas.ts';
 import { runCoverage } from './coverage.ts';
 import { nothingCheckedReason, type RunSummary, type TestRecord, type WaiverUse } from './records.ts';
 import { describeWaiver } from './waivers.ts';

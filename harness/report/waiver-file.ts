@@ -15,9 +15,8 @@ import { ToolError } from '../errors.ts';
 import { requirements } from '../requirements.ts';
 import { schemaRegistry, SCHEMA_BASE } from '../schemas.ts';
 import type { WaiverRecord } from './records.ts';
-import { variableOf } from '../runner/settings.ts';
+import { variableOf, WAIVERS_ENV } from '../runner/settings.ts';
 
-export const WAIVERS_ENV = 'CONFORMANCE_WAIVERS';
 export const WAIVERS_BESIDE_TARGET = 'waivers.yaml';
 
 export interface WaiverFile {

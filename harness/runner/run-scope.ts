@@ -13,7 +13,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject } from 'vitest';
 import type { ProbeFailure } from '../probe.ts';
-import type { Area } from '../target.ts';
+import type { Area } from '../areas.ts';
 
 export interface RunScope {
   /** The target file: the key of everything kept per target. */

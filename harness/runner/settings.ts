@@ -6,12 +6,15 @@
  * by name, and that every `settings` key of the schema has its row).
  */
 import { ToolError } from '../errors.ts';
-import { AREAS, type Area, type Target } from '../target.ts';
+import type { Target } from '../target.ts';
+import { AREAS, type Area } from '../areas.ts';
 import { DEPTHS, isDepth } from './depth.ts';
 
 export const CI_SEED = 20261121;
 export const DEFAULT_WORKERS = 6;
 export const DEFAULT_REPORT_DIR = 'reports';
+/** The waiver file's variable (harness/report/waiver-file.ts reads the file). */
+export const WAIVERS_ENV = 'CONFORMANCE_WAIVERS';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 

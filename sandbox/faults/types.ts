@@ -1,5 +1,6 @@
 /** The areas the sandbox serves, one service each. */
-export type SandboxArea = 'speech' | 'identity' | 'invest' | 'insurance' | 'business';
+export const SANDBOX_AREAS = ['speech', 'identity', 'invest', 'insurance', 'business'] as const;
+export type SandboxArea = (typeof SANDBOX_AREAS)[number];
 
 /** A named change of the sandbox that a run can switch on: a fault or a latitude. */
 export interface Variation {

@@ -18,22 +18,33 @@ export interface ServiceModule {
 }
 
 const DIR = fileURLToPath(new URL('.', import.meta.url));
-let loaded: Promise<ServiceModule[]> | undefined;
+const loaded = new Map<string, Promise<ServiceModule>>();
 
-export function loadServices(): Promise<ServiceModule[]> {
-  loaded ??= (async () => {
-    // A folder is a service once it has an index.ts.
-    const folders = readdirSync(DIR)
-      .filter((name) => statSync(join(DIR, name)).isDirectory() && existsSync(join(DIR, name, 'index.ts')))
-      .sort();
-    const modules: ServiceModule[] = [];
-    for (const folder of folders) {
+/** The service of one folder, imported once. */
+function loadFolder(folder: string): Promise<ServiceModule> {
+  let service = loaded.get(folder);
+  if (!service) {
+    service = (async () => {
       const mod = (await import(pathToFileURL(join(DIR, folder, 'index.ts')).href)) as Partial<ServiceModule>;
       if (!mod.service || !mod.faults || !mod.latitudes || !mod.credentials)
         throw new Error(`sandbox/services/${folder}/index.ts must export service, faults, latitudes and credentials`);
-      modules.push(mod as ServiceModule);
-    }
-    return modules;
-  })();
-  return loaded;
+      return mod as ServiceModule;
+    })();
+    loaded.set(folder, service);
+  }
+  return service;
+}
+
+/**
+ * Every service (a folder is a service once it has an index.ts), in folder order; with `areas`, only the
+ * services of those areas (a folder is named after its area): a run of one area does not import the others.
+ */
+export async function loadServices(areas?: readonly string[]): Promise<ServiceModule[]> {
+  const folders = readdirSync(DIR)
+    .filter((name) => statSync(join(DIR, name)).isDirectory() && existsSync(join(DIR, name, 'index.ts')))
+    .filter((name) => !areas || areas.includes(name))
+    .sort();
+  const modules: ServiceModule[] = [];
+  for (const folder of folders) modules.push(await loadFolder(folder));
+  return modules;
 }

@@ -17,7 +17,7 @@ import { Redactor } from '../../harness/redact.ts';
 import type { ExchangeRecord } from '../../harness/report/exchange-record.ts';
 import { harEntry, harText } from '../../harness/report/har.ts';
 import { requirements } from '../../harness/requirements.ts';
-import { AREAS } from '../../harness/target.ts';
+import { AREAS } from '../../harness/areas.ts';
 import { tempDir } from '../helpers.ts';
 import { failedRecord, record, summary } from './_records.ts';
 

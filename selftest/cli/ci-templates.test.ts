@@ -8,8 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { COMMANDS } from '../../harness/cli/commands.ts';
+import { allCommands } from '../../harness/cli/commands.ts';
 import { ROOT } from '../helpers.ts';
+
+const COMMANDS = await allCommands();
 
 const scripts = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
 

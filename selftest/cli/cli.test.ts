@@ -7,19 +7,23 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../harness/cli/commands.ts';
+import { allCommands, commandNamed } from '../../harness/cli/commands.ts';
 import { planRun } from '../../harness/cli/run.ts';
 import { diffRuns } from '../../harness/report/diff.ts';
 import { CLI, QUICK_RUN, ROOT, runSuite, tempDir, type SuiteRun } from '../helpers.ts';
+
+const COMMANDS = await allCommands();
 
 const cli = (...args: string[]) =>
   spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
 
 describe('help', () => {
-  it("--help lists every command, and each command's --help lists its options", () => {
+  it("--help lists every command, and each command's --help lists its options", async () => {
     const top = cli('--help');
     expect(top.status).toBe(0);
     for (const c of COMMANDS) expect(top.stdout).toContain(`  ${c.name}`);
+    // Each command is loaded by the name it has.
+    for (const c of COMMANDS) expect(await commandNamed(c.name)).toBe(c);
     for (const c of COMMANDS) {
       const own = cli(c.name, '--help');
       expect(own.status, c.name).toBe(0);
@@ -36,8 +40,8 @@ describe('help', () => {
 });
 
 describe('settings precedence: defaults < target file < environment < command line', () => {
-  it('the command line wins over the environment', () => {
-    const plan = planRun(['--depth', 'nightly', '--seed', '5', '--areas', 'insurance', '--shard', '2/4'], {
+  it('the command line wins over the environment', async () => {
+    const plan = await planRun(['--depth', 'nightly', '--seed', '5', '--areas', 'insurance', '--shard', '2/4'], {
       CONFORMANCE_RUNS: '7',
       CONFORMANCE_SEED: '9',
       CONFORMANCE_AREAS: 'speech',
@@ -52,9 +56,9 @@ describe('settings precedence: defaults < target file < environment < command li
     expect(plan.vitestArgs).toContain('--shard=2/4');
   });
 
-  it('refuses a bad depth or shard before anything runs', () => {
-    expect(() => planRun(['--depth', 'deep'], {})).toThrow(/--depth must be one of quick, standard, nightly/);
-    expect(() => planRun(['--shard', '3/2'], {})).toThrow(/--shard must be i\/n/);
+  it('refuses a bad depth or shard before anything runs', async () => {
+    await expect(planRun(['--depth', 'deep'], {})).rejects.toThrow(/--depth must be one of quick, standard, nightly/);
+    await expect(planRun(['--shard', '3/2'], {})).rejects.toThrow(/--shard must be i\/n/);
   });
 });
 

@@ -1,7 +1,7 @@
 /** Selecting is cheaper: the command line hands vitest only the suite folders of the areas a run checks. */
 import { describe, expect, it } from 'vitest';
 import { areasOfGrep, suiteFilters } from '../../harness/cli/suite-filters.ts';
-import { AREAS } from '../../harness/target.ts';
+import { AREAS } from '../../harness/areas.ts';
 
 describe('suite filters', () => {
   it('narrow to the chosen areas, and not at all when every area runs', () => {

@@ -23,7 +23,7 @@ import type { RequirementContext } from '../../harness/suite.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { perScope } from '../../harness/runner/run-scope.ts';
 import { sampleRequest } from '../../harness/insurance/requests.ts';
-import { sendSurrender, surrenderUrl } from '../../harness/insurance/client.ts';
+import { quietBeforeBurst, sendSurrender, surrenderUrl } from '../../harness/insurance/client.ts';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -42,10 +42,11 @@ function burst(t: RequirementContext): Promise<Burst> {
     const limit = t.client.limitOf('insurance');
     assertBurstAllowed(t.target, surrenderUrl(t));
     const windowMs = limit.perSeconds * 1000;
-    await sleep(windowMs + 200);
+    // The other suites' paced requests of this budget must have left the window (the pacer knows when the last did).
+    await quietBeforeBurst(t, windowMs + 200);
     const size = Math.max(40, 2 * limit.requests);
     const responses = await Promise.all(Array.from({ length: size }, () => sendSurrender(t, sampleRequest(), { pacing: 'burst' })));
-    await sleep(windowMs + 200);
+    // No cool-down here: whatever sends to the service after the burst waits its window first (INS-RAT-002 does).
     return { size, responses, limited: responses.filter((r) => r.status === 429).length };
   })();
   return mine.burst;

@@ -13,7 +13,7 @@
  */
 import type { RecordVerdict, RunSummary, TestRecord, WaiverRecord } from '../../report/records.ts';
 import { describeWaiver } from '../../report/waivers.ts';
-import { AREAS } from '../../target.ts';
+import { AREAS } from '../../areas.ts';
 import { runCoverage } from '../../report/coverage.ts';
 import type { SectionCoverage } from '../../traceability.ts';
 import type { ManifestInput } from '../manifest.ts';

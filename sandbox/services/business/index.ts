@@ -46,6 +46,7 @@ export const credentials: Record<string, string> = Object.assign({ token: 'dev-b
 export const service: SandboxService = {
   area: 'business',
   prefix: BUSINESS_PREFIX,
+  mtls: true,
 
   register(app, ctx: ServiceContext) {
     limitService(app, SERVICE_LIMIT, (seconds, request) =>

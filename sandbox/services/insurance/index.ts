@@ -24,12 +24,12 @@ export const credentials = {
   tokenWithoutScope: 'dev-insurance-token-without-partner-scope',
   tokenWithoutInteractionScope: 'dev-insurance-token-data-transfer-only',
   tokenWithoutDataTransferScope: 'dev-insurance-token-interaction-only',
-  /** The pool's tokens are this prefix plus -01 to -08 (one key, so that an override renames them all). */
+  /** The pool's tokens are this prefix plus -01 to -32 (one key, so that an override renames them all). */
   tokenPoolPrefix: 'dev-insurance-partner-pool-token',
   providerName: 'Sandbox Insurance Partner',
 };
 
-const POOL_SIZE = 8;
+const POOL_SIZE = 32;
 
 /** More tokens of the partner, with the partner scopes as `token` has: each has a limit of its own. */
 export function poolTokens(c: Record<string, string>): string[] {
