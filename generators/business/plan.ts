@@ -6,6 +6,9 @@
 import { runtimePlanWith, type RuntimePlan } from '../../harness/business/runtime/plan.ts';
 import { OpenApiRequests } from './openapi.ts';
 
+/** One generator function for the whole run: the plan keeps what a document's generator made by this function and the document. */
+const generatorFor = (document: Record<string, unknown>) => new OpenApiRequests(document);
+
 export function runtimePlan(): Promise<RuntimePlan> {
-  return runtimePlanWith((document) => new OpenApiRequests(document));
+  return runtimePlanWith(generatorFor);
 }

@@ -55,6 +55,8 @@ export interface RuntimePlan {
   operations: OperationPlan[];
   requests: RequestGenerator;
   schemas: DocumentSchemas;
+  /** The generated requests by operation, seed and count (generatedFor), shared with every plan over the same document. */
+  generated: Map<string, Generated>;
   /** Why the mTLS rows cannot run (services.business.mtlsOperations missing or malformed), when they cannot. */
   mtlsUnconfigured?: ToolError;
 }
@@ -75,6 +77,7 @@ function emptyPlan(run: RunContext) {
     operations: [],
     requests: undefined as unknown as RequestGenerator,
     schemas: undefined as unknown as DocumentSchemas,
+    generated: new Map<string, Generated>(),
   };
 }
 
@@ -114,7 +117,30 @@ async function build(generatorFor: RequestGeneratorFor): Promise<RuntimePlan> {
     mtlsUnconfigured = error;
   }
   const operations = operationPlans(raw, secured, run.seed);
-  return { run, raw, operations, requests: generatorFor(raw), schemas: new DocumentSchemas(raw), mtlsUnconfigured };
+  const { requests, schemas, generated } = documentWork(generatorFor, raw);
+  return { run, raw, operations, requests, schemas, generated, mtlsUnconfigured };
+}
+
+/**
+ * What the served document alone decides: the compiled schemas, the request generator and the requests
+ * generated for an operation and a seed. None depends on the target, so they are made once per parsed
+ * document in a worker (the parse is shared by content: harness/parsed-once.ts) and every target that
+ * serves the same text shares them: in the fault and latitude runs many variants, each a target of its
+ * own, serve the clean document, and each paid the schema compiling and the generation again.
+ */
+interface DocumentWork {
+  requests: RequestGenerator;
+  schemas: DocumentSchemas;
+  generated: Map<string, Generated>;
+}
+const workByGenerator = new WeakMap<RequestGeneratorFor, WeakMap<Record<string, unknown>, DocumentWork>>();
+
+function documentWork(generatorFor: RequestGeneratorFor, raw: Record<string, unknown>): DocumentWork {
+  let byDocument = workByGenerator.get(generatorFor);
+  if (!byDocument) workByGenerator.set(generatorFor, (byDocument = new WeakMap()));
+  let work = byDocument.get(raw);
+  if (!work) byDocument.set(raw, (work = { requests: generatorFor(raw), schemas: new DocumentSchemas(raw), generated: new Map() }));
+  return work;
 }
 
 /** The catalog operations (current or deprecated) the document describes, as the suites exercise them. */
@@ -157,16 +183,16 @@ function authProbes(operations: OperationPlan[]): OperationPlan[] {
   return [...byArea.values()].map((ops) => [...ops].sort((a, b) => rank(a) - rank(b))[0]);
 }
 
-const generated = new WeakMap<OperationPlan, Generated>();
-
 /**
- * The operation's generated requests (made on first use): perOperation(runs) valid ones, and as many
- * that break one rule each. A document the generators cannot work from skips the operation's tests.
+ * The operation's generated requests (made on first use, kept with the document's work: they depend on
+ * its model, seed and count alone): perOperation(runs) valid ones, and as many that break one rule each.
+ * A document the generators cannot work from skips the operation's tests. Shared: never modify them.
  */
 export function generatedFor(plan: RuntimePlan, op: OperationPlan): Generated {
-  let out = generated.get(op);
-  if (out) return out;
   const count = perOperation(plan.run.runs);
+  const key = `${op.row}\0${op.seed}\0${count}`;
+  let out = plan.generated.get(key);
+  if (out) return out;
   try {
     const valid = plan.requests.valid(op.model, { seed: op.seed, count });
     let invalid = plan.requests.invalid(op.model, valid[0], { seed: op.seed, count });
@@ -180,7 +206,7 @@ export function generatedFor(plan: RuntimePlan, op: OperationPlan): Generated {
     if (error instanceof GenerationError) throw new ToolError('PRECONDITION_MISSING', error.message);
     throw error;
   }
-  generated.set(op, out);
+  plan.generated.set(key, out);
   return out;
 }
 

@@ -42,6 +42,7 @@ beforeAll(async () => {
     operations: operationPlans(raw, mtlsOperations(target), 1),
     requests: new OpenApiRequests(raw),
     schemas: new DocumentSchemas(raw),
+    generated: new Map(),
   };
 }, 120_000);
 
