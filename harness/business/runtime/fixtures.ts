@@ -19,7 +19,7 @@ import { currentScope, ScopedMap } from '../../runner/run-scope.ts';
 import { removeOldRunFiles, runFile } from '../../run-files.ts';
 import { served } from './judge.ts';
 import { commonPrefix, pathParams } from './links.ts';
-import type { OperationPlan, RuntimePlan } from './plan.ts';
+import { validRequests, type OperationPlan, type RuntimePlan } from './plan.ts';
 import { sendOperation } from './send.ts';
 
 interface Fixture {
@@ -96,7 +96,7 @@ function existenceRead(p: RuntimePlan, op: OperationPlan, set: IdentifierSet): O
 async function stillThere(p: RuntimePlan, op: OperationPlan, set: IdentifierSet): Promise<boolean> {
   const read = existenceRead(p, op, set);
   if (!read) return true;
-  const [generated] = p.requests.valid(read.model, { seed: read.seed, count: 1 });
+  const [generated] = validRequests(p, read, read.seed, 1);
   const path = Object.fromEntries(pathParams(read).map((n) => [n, set[n]]));
   const { response } = await sendOperation(
     p,

@@ -34,7 +34,7 @@ import { meetingRules } from './fit.ts';
 import { freshIdentifiers } from './fresh.ts';
 import { served } from './judge.ts';
 import { pathParams, requiredInBody, sourcesOf } from './links.ts';
-import type { OperationPlan, RuntimePlan } from './plan.ts';
+import { validRequests, type OperationPlan, type RuntimePlan } from './plan.ts';
 import { sendOperation, type Origin } from './send.ts';
 import { perScope, ScopedMap, ScopedSet } from '../../runner/run-scope.ts';
 
@@ -96,7 +96,7 @@ const bodyNames = new WeakMap<OperationPlan, string[]>();
 /** The purpose of the operation's own valid requests: the seed generatedFor uses, so its invalid cases are built on them. */
 export const OWN = 'own';
 export function requestsFor(p: RuntimePlan, op: OperationPlan, count = 3, purpose = 'create'): GeneratedRequest[] {
-  const generated = p.requests.valid(op.model, { seed: purpose === OWN ? op.seed : seedFor(op.seed, purpose), count });
+  const generated = validRequests(p, op, purpose === OWN ? op.seed : seedFor(op.seed, purpose), count);
   const fitted = generated
     .map((request, i) => meetingRules(op, request, i))
     .filter((request, i) => request !== generated[i] && p.requests.validOnWire(op.model, request));

@@ -57,6 +57,8 @@ export interface RuntimePlan {
   schemas: DocumentSchemas;
   /** The generated requests by operation, seed and count (generatedFor), shared with every plan over the same document. */
   generated: Map<string, Generated>;
+  /** The valid requests by operation, seed and count (validRequests), shared the same way. */
+  validRequests: Map<string, GeneratedRequest[]>;
   /** Why the mTLS rows cannot run (services.business.mtlsOperations missing or malformed), when they cannot. */
   mtlsUnconfigured?: ToolError;
 }
@@ -78,6 +80,7 @@ function emptyPlan(run: RunContext) {
     requests: undefined as unknown as RequestGenerator,
     schemas: undefined as unknown as DocumentSchemas,
     generated: new Map<string, Generated>(),
+    validRequests: new Map<string, GeneratedRequest[]>(),
   };
 }
 
@@ -117,8 +120,8 @@ async function build(generatorFor: RequestGeneratorFor): Promise<RuntimePlan> {
     mtlsUnconfigured = error;
   }
   const operations = operationPlans(raw, secured, run.seed);
-  const { requests, schemas, generated } = documentWork(generatorFor, raw);
-  return { run, raw, operations, requests, schemas, generated, mtlsUnconfigured };
+  const { requests, schemas, generated, validRequests } = documentWork(generatorFor, raw);
+  return { run, raw, operations, requests, schemas, generated, validRequests, mtlsUnconfigured };
 }
 
 /**
@@ -132,6 +135,7 @@ interface DocumentWork {
   requests: RequestGenerator;
   schemas: DocumentSchemas;
   generated: Map<string, Generated>;
+  validRequests: Map<string, GeneratedRequest[]>;
 }
 const workByGenerator = new WeakMap<RequestGeneratorFor, WeakMap<Record<string, unknown>, DocumentWork>>();
 
@@ -139,7 +143,11 @@ function documentWork(generatorFor: RequestGeneratorFor, raw: Record<string, unk
   let byDocument = workByGenerator.get(generatorFor);
   if (!byDocument) workByGenerator.set(generatorFor, (byDocument = new WeakMap()));
   let work = byDocument.get(raw);
-  if (!work) byDocument.set(raw, (work = { requests: generatorFor(raw), schemas: new DocumentSchemas(raw), generated: new Map() }));
+  if (!work)
+    byDocument.set(
+      raw,
+      (work = { requests: generatorFor(raw), schemas: new DocumentSchemas(raw), generated: new Map(), validRequests: new Map() }),
+    );
   return work;
 }
 
@@ -194,11 +202,11 @@ export function generatedFor(plan: RuntimePlan, op: OperationPlan): Generated {
   let out = plan.generated.get(key);
   if (out) return out;
   try {
-    const valid = plan.requests.valid(op.model, { seed: op.seed, count });
+    const valid = validRequests(plan, op, op.seed, count);
     let invalid = plan.requests.invalid(op.model, valid[0], { seed: op.seed, count });
     // A valid request without its optional parameters has nothing to break there: try a few others.
     for (let extra = 1; invalid.length === 0 && op.breakable && extra <= 8; extra++) {
-      const other = plan.requests.valid(op.model, { seed: seedFor(op.seed, 'breakable-valid', extra), count: 1 })[0];
+      const other = validRequests(plan, op, seedFor(op.seed, 'breakable-valid', extra), 1)[0];
       invalid = plan.requests.invalid(op.model, other, { seed: op.seed, count });
     }
     out = { valid, invalid };
@@ -207,6 +215,17 @@ export function generatedFor(plan: RuntimePlan, op: OperationPlan): Generated {
     throw error;
   }
   plan.generated.set(key, out);
+  return out;
+}
+
+/**
+ * `count` valid requests of the operation generated with `seed`, made once per document (they depend on
+ * its model, the seed and the count alone: kept with the document's work). Shared: never modify them.
+ */
+export function validRequests(plan: RuntimePlan, op: OperationPlan, seed: number, count: number): GeneratedRequest[] {
+  const key = `valid\0${op.row}\0${seed}\0${count}`;
+  let out = plan.validRequests.get(key);
+  if (!out) plan.validRequests.set(key, (out = plan.requests.valid(op.model, { seed, count })));
   return out;
 }
 

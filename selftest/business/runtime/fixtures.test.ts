@@ -43,6 +43,7 @@ beforeAll(async () => {
     requests: new OpenApiRequests(raw),
     schemas: new DocumentSchemas(raw),
     generated: new Map(),
+    validRequests: new Map(),
   };
 }, 120_000);
 
