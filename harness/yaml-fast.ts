@@ -22,58 +22,14 @@ const RISKY: readonly RegExp[] = [
   new RegExp(`${AT}[-+]?[0-9][0-9_]*_`, 'm'), // 1_000
   /(?:^[ ]*(?:-[ ]+)*|[[{,:][ ]*)[[{][^\n]*[\]}][ ]*:(?:\s|$)/m, // a flow collection as a key
   /\n(?:---|\.\.\.)(?:\s|$)|^\.\.\./, // a second document or a document end
-  /^[ ]*-[ ]+-(?:[ ]|$)(?:[^\n]*[-:])?[ ]*$/m, // a nested compact sequence whose last entry is empty
+  /^[ ]*-[ ]+-(?:[ ]|$)|^[ ]*-[ ]*(?:#.*)?$/m, // an empty sequence entry or a nested compact sequence, whose ends js-yaml misplaces
   /__proto__|<</, // prototype keys, merge keys
-  /\S["'\]}]#/, // a comment not separated from a quoted scalar or a flow collection
+  /[\]}]#/, // a comment not separated from a flow collection
   /\t|\r(?!\n)|[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\uFEFF\u2028\u2029\uFFFE\uFFFF]/, // tabs, odd breaks, non-printables, byte order marks
 ];
 
-/** A text whose lines are short enough that no implicit key can pass yaml's limit of 1024 characters. */
-function shortKeys(text: string): boolean {
-  if (text.length < 1000) return true;
-  let start = 0;
-  while (start < text.length) {
-    const end = text.indexOf('\n', start);
-    const stop = end === -1 ? text.length : end;
-    if (stop - start > 900) {
-      const colon = text.slice(start, stop).search(/:(?:\s|$)/);
-      if (colon === -1 || colon > 900) return false;
-    }
-    start = stop + 1;
-  }
-  return true;
-}
-
-/** A flow collection that continues on a later line, in a text that is not JSON-like flow from its root. */
-function multiLineFlow(text: string): boolean {
-  if (/^\s*[[{]/.test(text)) return /^[ ]*[^\s[\]{}",:\d\-tfn]/m.test(text.replace(/"(?:[^"\\\n]|\\.)*"/g, '""'));
-  for (const line of text.split('\n')) {
-    let depth = 0;
-    for (const c of line.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'/g, '')) {
-      if (c === '[' || c === '{') depth++;
-      else if (c === ']' || c === '}') depth--;
-    }
-    if (depth !== 0) return true;
-  }
-  return false;
-}
-
-/**
- * A quoted scalar that goes on past its line: js-yaml reads its later lines at any indentation, yaml
- * requires them indented under the parent. A quote that opens a token counts when no like quote
- * follows it on the line.
- */
-function multiLineQuote(text: string): boolean {
-  for (const line of text.split('\n')) {
-    for (let i = 0; i < line.length; i++) {
-      if ((line[i] !== '"' && line[i] !== "'") || (i > 0 && !/[\s[{,:]/.test(line[i - 1]))) continue;
-      const close = closingQuote(line, i);
-      if (close === -1) return true;
-      i = close;
-    }
-  }
-  return false;
-}
+/** A quote or a flow indicator opens a token after these. */
+const SEPARATOR = new Set([' ', '[', '{', ',', ':']);
 
 /** Where the quoted scalar opened at `at` closes on its line, or -1. */
 function closingQuote(line: string, at: number): number {
@@ -87,27 +43,63 @@ function closingQuote(line: string, at: number): number {
 }
 
 /**
- * A line that returns to an indentation no earlier line opened: js-yaml reads some of those, yaml
- * refuses them. A sequence entry's `- ` opens the column after it too.
+ * What, line by line, js-yaml reads otherwise than yaml, or undefined:
+ * - a root that starts indented, or a line back at an indentation no earlier line opened (a sequence
+ *   entry's `- ` opens the column after it): js-yaml reads some of those, yaml refuses them;
+ * - a quoted scalar or a flow collection that goes on past its line: js-yaml reads the later lines at
+ *   any indentation, yaml requires them indented under the parent (a text that is flow from its root,
+ *   such as JSON, has no parent);
+ * - a long line whose key may pass yaml's limit of 1024 characters.
  */
-function oddDedent(text: string): boolean {
-  const levels = [0];
-  for (const line of text.split('\n')) {
+function lineRisk(text: string, flowRoot: boolean): string | undefined {
+  const levels: number[] = [];
+  let start = 0;
+  while (start < text.length) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    const line = text.slice(start, end);
+    start = end + 1;
+    let indent = 0;
+    while (line[indent] === ' ') indent++;
     if (line.trim() === '') continue;
-    const indent = /^ */.exec(line)![0].length;
+    if (levels.length === 0) {
+      if (indent > 0) return 'an indented root';
+      levels.push(0);
+    }
     let dedented = false;
     while (indent < levels[levels.length - 1]) {
       levels.pop();
       dedented = true;
     }
     if (indent > levels[levels.length - 1]) {
-      if (dedented) return true;
+      if (dedented) return 'a line back at an indentation no earlier line opened';
       levels.push(indent);
     }
     let column = indent;
-    for (const dash of /^(?:-[ ]+)*/.exec(line.slice(indent))![0].matchAll(/-[ ]+/g)) levels.push((column += dash[0].length));
+    while (line[column] === '-' && line[column + 1] === ' ') {
+      column += 1;
+      while (line[column] === ' ') column++;
+      levels.push(column);
+    }
+    if (line.length > 900) {
+      const colon = line.search(/:(?:\s|$)/);
+      if (colon === -1 || colon > 900) return 'a long line with a late or no key';
+    }
+    let depth = 0;
+    for (let i = indent; i < line.length; i++) {
+      const c = line[i];
+      if (c === '"' || c === "'") {
+        if (i > 0 && !SEPARATOR.has(line[i - 1])) continue;
+        const close = closingQuote(line, i);
+        if (close === -1) return 'a quoted scalar over several lines';
+        if (line[close + 1] === '#') return 'a comment not separated from a quoted scalar';
+        i = close;
+      } else if (c === '[' || c === '{') depth++;
+      else if (c === ']' || c === '}') depth--;
+    }
+    if (depth !== 0 && !flowRoot) return 'a flow collection over several lines';
   }
-  return false;
+  return undefined;
 }
 
 /** Why js-yaml may not answer for this text, or undefined when it may. */
@@ -117,13 +109,11 @@ export function riskIn(text: string): string | undefined {
     const found = re.exec(uncommented);
     if (found) return `${JSON.stringify(found[0])} (${re.source})`;
   }
-  if (/^\s/.test(uncommented.split('\n').find((l) => l.trim() !== '') ?? ''))
-    return 'an indented root, which js-yaml lets a later line leave';
-  if (!shortKeys(uncommented)) return 'a long line with a late or no key';
-  if (multiLineFlow(uncommented)) return 'a flow collection over several lines';
-  if (oddDedent(uncommented)) return 'a line back at an indentation no earlier line opened';
-  if (multiLineQuote(uncommented)) return 'a quoted scalar over several lines';
-  return undefined;
+  const flowRoot = /^\s*[[{]/.test(uncommented);
+  // Flow from the root: every line holds JSON-like tokens, nothing a block could start with.
+  if (flowRoot && /^[ ]*[^\s[\]{}",:\d\-tfn]/m.test(uncommented.replace(/"(?:[^"\\\n]|\\.)*"/g, '""')))
+    return 'a flow root with other lines';
+  return lineRisk(uncommented, flowRoot);
 }
 
 /** js-yaml's value where the guard lets it answer and it reads the text; undefined otherwise. */

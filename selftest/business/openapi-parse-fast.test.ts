@@ -123,6 +123,14 @@ const RISKY = [
   '__proto__: {a: 1}',
   '<<: {a: 1}',
   `${'k'.repeat(1100)}: v`,
+  "a: 'x\nb'",
+  'a:\n  b: "x\n c"',
+  '  - a\n- b',
+  'k:\n    - a\n  - b',
+  '- - \n- ',
+  '- - #\n- ',
+  'key: \n  - \n- ',
+  "': '#",
 ];
 
 /** Texts both parsers read alike (or one refuses): quoted and block scalars, escapes, numbers, dates, unicode, JSON. */
