@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { parseYamlFast } from './yaml-fast.ts';
 import { parsedOnce } from './parsed-once.ts';
 import type { RateLimit } from './target.ts';
 import type { Area } from './areas.ts';
@@ -13,5 +13,5 @@ interface LimitsFile {
 /** The documented rate limits of specs/rate-limits.yaml. */
 export function documentedRateLimits(): LimitsFile {
   const file = fileURLToPath(new URL('../specs/rate-limits.yaml', import.meta.url));
-  return parsedOnce(readFileSync(file, 'utf8'), parse, 'yaml') as LimitsFile;
+  return parsedOnce(readFileSync(file, 'utf8'), parseYamlFast, 'yaml') as LimitsFile;
 }

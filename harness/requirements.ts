@@ -1,7 +1,7 @@
 /** The requirement registry: specs/requirements.yaml, loaded once, every entry checked for shape. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { parseYamlFast } from './yaml-fast.ts';
 import { parsedOnce } from './parsed-once.ts';
 import { specContains, type SpecDocument } from './spec-document.ts';
 import type { Area } from './areas.ts';
@@ -48,7 +48,7 @@ let cache: Map<string, Requirement> | undefined;
 
 export function requirements(): Map<string, Requirement> {
   if (cache) return cache;
-  const entries = parsedOnce(readFileSync(REQUIREMENTS_FILE, 'utf8'), parse, 'yaml') as Requirement[];
+  const entries = parsedOnce(readFileSync(REQUIREMENTS_FILE, 'utf8'), parseYamlFast, 'yaml') as Requirement[];
   const map = new Map<string, Requirement>();
   for (const entry of entries) {
     const problem = requirementShapeProblem(entry);

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { parseYamlFast } from './yaml-fast.ts';
 import { parsedOnce } from './parsed-once.ts';
 import type { Requirement } from './requirements.ts';
 import { specContains, type SpecDocument } from './spec-document.ts';
@@ -38,7 +38,7 @@ let cache: TraceStatement[] | undefined;
 /** The matrix as written; its problems are traceabilityProblems'. */
 export function traceability(file = TRACEABILITY_FILE): TraceStatement[] {
   if (file === TRACEABILITY_FILE && cache) return cache;
-  const raw = parsedOnce(readFileSync(file, 'utf8'), parse, 'yaml') as unknown;
+  const raw = parsedOnce(readFileSync(file, 'utf8'), parseYamlFast, 'yaml') as unknown;
   if (!Array.isArray(raw)) throw new Error(`${file}: expected a top-level sequence of statements`);
   const statements = raw.map((entry: Record<string, unknown>) => ({
     ...entry,

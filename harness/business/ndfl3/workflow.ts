@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { parseYamlFast } from '../../yaml-fast.ts';
 import { parsedOnce } from '../../parsed-once.ts';
 import { catalogOperations } from '../openapi/catalog.ts';
 import { operationKey } from '../openapi/paths.ts';
@@ -37,7 +37,11 @@ let cached: Workflow | undefined;
 
 export function workflow(): Workflow {
   if (cached) return cached;
-  const data = parsedOnce(readFileSync(FILE, 'utf8'), parse, 'yaml') as { section?: unknown; states?: unknown; operations?: unknown };
+  const data = parsedOnce(readFileSync(FILE, 'utf8'), parseYamlFast, 'yaml') as {
+    section?: unknown;
+    states?: unknown;
+    operations?: unknown;
+  };
   const where = 'specs/workflows/declaration.yaml';
   if (!Array.isArray(data.states) || data.states.some((s) => typeof s !== 'string'))
     throw new Error(`${where}: states must be a list of names`);

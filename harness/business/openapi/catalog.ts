@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { parseYamlFast } from '../../yaml-fast.ts';
 import { parsedOnce } from '../../parsed-once.ts';
 import type { SideEffect } from '../../safety.ts';
 import { HTTP_METHODS, operationKey, parseOperationName } from './paths.ts';
@@ -91,7 +91,7 @@ const STRING_LISTS = ['enumLike', 'accepts', 'rejects'] as const;
 const LOCATION = /^(requestBody|response|operation|(query|path|header):[^\s:]+)$/;
 
 function read(name: string): unknown {
-  return parsedOnce(readFileSync(fileURLToPath(new URL(name, CATALOG_DIR)), 'utf8'), parse, 'yaml');
+  return parsedOnce(readFileSync(fileURLToPath(new URL(name, CATALOG_DIR)), 'utf8'), parseYamlFast, 'yaml');
 }
 
 let operations: CatalogOperation[] | undefined;
