@@ -19,6 +19,8 @@
  * secret or password.
  */
 import { CREDENTIAL_PARAMETER } from './config/url-rules.ts';
+import { SecretForms } from './redact-forms.ts';
+import { SCREENABLE, type Screen, ScreenView, screenFor } from './redact-screen.ts';
 
 const MASK = '***';
 /** Secrets shorter than this are not registered: masking them would blank ordinary words. */
@@ -48,11 +50,17 @@ const CREDENTIAL_HEADER_WORD = '(?:api-?key|access-?key|token|secret|passw|crede
 const CURL_CREDENTIAL_HEADER = new RegExp(`(-H '[A-Za-z0-9-]*${CREDENTIAL_HEADER_WORD}[A-Za-z0-9-]*:\\s*)((?:[^']|'\\\\'')+)'`, 'gi');
 /** Headers whose whole value is a credential by their name, cookies included (the evidence of an exchange masks them). */
 export const CREDENTIAL_HEADER_NAME = new RegExp(`${CREDENTIAL_HEADER_WORD}|^(?:set-)?cookie$`, 'i');
-const BASE64_RUN = /[A-Za-z0-9+/_-]{6,}={0,2}/g;
+/** A run of base64 characters that is at least `length` long, with its padding. */
+const base64Run = (length: number) => new RegExp(`[A-Za-z0-9+/_-]{${length},}={0,2}`, 'g');
 const ELLIPSIS = /…|\.\.\./g;
 
-/** Whether the run at `at` is cut: at an end of the text, or next to an ellipsis. */
+/** Four characters of a base64 run (7-bit ASCII) as one number. */
+const quad = (text: string, at: number) =>
+  (text.charCodeAt(at) << 21) | (text.charCodeAt(at + 1) << 14) | (text.charCodeAt(at + 2) << 7) | text.charCodeAt(at + 3);
+
+/** Whether the run at `at` is cut: at an end of the text, or next to an ellipsis (asked only of a run long enough for a part). */
 function isCut(text: string, at: number, length: number): boolean {
+  if (length < MIN_RUN_FOR_PART) return false;
   const before = text.slice(Math.max(0, at - 3), at);
   const after = text.slice(at + length, at + length + 3);
   return at === 0 || at + length === text.length || /(…|\.\.\.)$/.test(before) || /^(…|\.\.\.)/.test(after);
@@ -138,59 +146,24 @@ function startOverlap(text: string, form: string): number {
   return 0;
 }
 
-/**
- * Secrets the screen of `holdsTextual` is exact for: long enough, ASCII, and without the characters that
- * begin an escape or have forms of their own (% \ & ' " ; and the space, which a + may stand for), which would let escapes overlap
- * them in ways the screen does not follow. Any other secret's patterns are tried on every text.
- */
-const SCREENABLE = /^[A-Za-z0-9!#$()*+,\-./:<=>?@[\]^_`{|}~]{11,}$/;
-/** The most characters of a screenable secret that an escape before it can take (`\u` and four hex digits). */
-const SCREEN_SKIP = 5;
-/** Every escape a form of a screenable character can take (characterPattern), to decode before the screen. */
-const ESCAPES = /%([0-9a-fA-F]{2})|\\+u([0-9a-fA-F]{4})|\\+([\/"])|&(amp|lt|gt|quot|apos);|&#0*([0-9]+);|&#[xX]0*([0-9a-fA-F]+);/g;
-const ESCAPE_START = /[%\\&]/;
-/** The hex form of a screenable secret (11 characters or more) is a run of at least 22 hex digits. */
-const HEX_RUN = /[0-9a-fA-F]{22}/;
-const NAMED_ENTITY: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-function decodeEscape(_m: string, pct?: string, u?: string, char?: string, named?: string, dec?: string, hex?: string): string {
-  if (pct) return String.fromCharCode(parseInt(pct, 16));
-  if (u) return String.fromCharCode(parseInt(u, 16));
-  if (char) return char;
-  if (named) return NAMED_ENTITY[named];
-  const code = dec ? Number(dec) : parseInt(hex!, 16);
-  return code <= 0x10ffff ? String.fromCodePoint(code) : '';
-}
-
-interface Screen {
-  tail: string;
-  hex: string;
-}
-
-/** A text as the screen reads it: with every escape decoded, and in lower case where it has a long hex run. */
-function screenView(text: string): { decoded: string; lower?: string } {
-  return {
-    decoded: ESCAPE_START.test(text) ? text.replace(ESCAPES, decodeEscape) : text,
-    lower: HEX_RUN.test(text) ? text.toLowerCase() : undefined,
-  };
-}
-
-/** Whether a screenable secret may be in the text: its tail, or its hex form, is there. */
-const passes = ({ tail, hex }: Screen, { decoded, lower }: { decoded: string; lower?: string }) =>
-  decoded.includes(tail) || (lower !== undefined && lower.includes(hex));
-
 export class Redactor {
   private secrets: string[] = [];
-  private patterns: RegExp[] = [];
+  /** Each secret's masker, in the order of `secrets`: its scan where the screen is exact for it, else its regex. */
+  private maskers: Array<SecretForms | RegExp> = [];
   private parts: string[] = [];
   /** The same forms as bytes (latin1 strings), for decoded base64 cut in the middle of a character. */
   private partBytes: string[] = [];
   /** Base64 cores of every secret, by their first four characters (a quick first look at a run). */
   private cores = new Map<string, string[]>();
+  /** The same first four characters, each as one number (`quad`): looked up at every place of a run without a slice. */
+  private coreQuads = new Set<number>();
+  /** The runs of base64 characters long enough to hold a core, or a part of a secret when cut. */
+  private base64Runs = base64Run(MIN_RUN);
   /** For the screenable secrets: what a text must hold, once decoded, for their patterns to be worth trying. */
   private screens: Screen[] = [];
   /** Each secret's screen, in the order of `patterns`; none for a secret the screen is not exact for. */
   private screenOf: Array<Screen | undefined> = [];
-  private screened?: RegExp;
+  private screened: SecretForms[] = [];
   /** The patterns of the secrets the screen is not exact for, tried on every text. */
   private unscreened?: RegExp;
 
@@ -204,13 +177,12 @@ export class Redactor {
     if (!added) return;
     // Longest first, so that a secret that contains another is masked whole.
     this.secrets.sort((a, b) => b.length - a.length);
-    this.patterns = this.secrets.map((s) => new RegExp(secretPattern(s), 'g'));
+    this.maskers = this.secrets.map((s) => (SCREENABLE.test(s) ? new SecretForms(s) : new RegExp(secretPattern(s), 'g')));
     const screenable = this.secrets.filter((secret) => SCREENABLE.test(secret));
     const rest = this.secrets.filter((secret) => !SCREENABLE.test(secret));
-    const screenFor = (secret: string) => ({ tail: secret.slice(SCREEN_SKIP), hex: Buffer.from(secret, 'utf8').toString('hex') });
     this.screens = screenable.map(screenFor);
     this.screenOf = this.secrets.map((secret) => (SCREENABLE.test(secret) ? screenFor(secret) : undefined));
-    this.screened = screenable.length ? new RegExp(screenable.map(secretPattern).join('|')) : undefined;
+    this.screened = this.maskers.filter((masker) => masker instanceof SecretForms);
     this.unscreened = rest.length ? new RegExp(rest.map(secretPattern).join('|')) : undefined;
     this.parts = [...new Set(this.secrets.filter((s) => s.length > MIN_PART).flatMap(plainForms))];
     this.partBytes = [
@@ -222,11 +194,17 @@ export class Redactor {
       ),
     ];
     this.cores.clear();
+    this.coreQuads.clear();
+    let shortest = Number.POSITIVE_INFINITY;
     for (const core of new Set(this.secrets.flatMap(plainForms).flatMap(base64Cores))) {
       if (core.length < 4) continue;
       const key = core.slice(0, 4);
       this.cores.set(key, [...(this.cores.get(key) ?? []), core]);
+      this.coreQuads.add(quad(core, 0));
+      shortest = Math.min(shortest, core.length);
     }
+    // A shorter run holds no core, and with its padding is too short for a part: hidesSecret would pass it.
+    this.base64Runs = base64Run(Math.max(MIN_RUN, Math.min(shortest, MIN_RUN_FOR_PART - 2)));
   }
 
   redact(text: string): string {
@@ -236,7 +214,7 @@ export class Redactor {
     const jwt = out.includes('eyJ');
     if (jwt) out = out.replace(JWT_SHAPE, 'eyJ' + MASK);
     if (this.secrets.length) {
-      out = out.replace(BASE64_RUN, (run: string, at: number, whole: string) =>
+      out = out.replace(this.base64Runs, (run: string, at: number, whole: string) =>
         this.hidesSecret(run, isCut(whole, at, run.length)) ? MASK : run,
       );
       out = this.maskCutParts(out);
@@ -268,7 +246,8 @@ export class Redactor {
   holdsSecret(text: string): boolean {
     if (!this.secrets.length) return false;
     if (this.holdsTextual(text)) return true;
-    for (const match of text.matchAll(BASE64_RUN)) if (this.hidesSecret(match[0], isCut(text, match.index!, match[0].length))) return true;
+    for (const match of text.matchAll(this.base64Runs))
+      if (this.hidesSecret(match[0], isCut(text, match.index!, match[0].length))) return true;
     return false;
   }
 
@@ -297,34 +276,39 @@ export class Redactor {
    */
   private holdsTextual(text: string): boolean {
     if (this.unscreened?.test(text)) return true;
-    if (!this.screened) return false;
-    const view = screenView(text);
-    return this.screens.some((screen) => passes(screen, view)) && this.screened.test(text);
+    if (!this.screened.length) return false;
+    const view = new ScreenView(text);
+    return this.screens.some((screen) => view.passes(screen)) && this.screened.some((forms) => forms.holds(text));
   }
 
   /**
-   * Every secret masked in its textual forms, longest first. A screenable secret's pattern runs only
-   * where its own screen finds it (the screen of `holdsTextual`, one secret at a time: a request holds
-   * its own token, and trying every secret's pattern on it cost milliseconds per exchange); the others'
-   * only where their joint pattern matches. Both are looked at again after a mask changed the text.
+   * Every secret masked in its textual forms, longest first. A screenable secret's forms are searched
+   * only where its own screen finds it (the screen of `holdsTextual`, one secret at a time: a request
+   * holds its own token, and searching every secret's forms in it cost milliseconds per exchange); the
+   * others' only where their joint pattern matches. Both are looked at again after a mask changed the text.
    */
   private maskTextual(text: string): string {
     let out = text;
-    const look = () => ({ ...screenView(out), unscreened: this.unscreened?.test(out) === true });
-    let seen = look();
+    let seen = new ScreenView(out);
+    let unscreened: boolean | undefined;
     this.secrets.forEach((_secret, i) => {
       const screen = this.screenOf[i];
-      if (screen ? !passes(screen, seen) : !seen.unscreened) return;
-      const masked = out.replace(this.patterns[i], MASK);
+      if (screen) {
+        if (!seen.passes(screen)) return;
+      } else if (!(unscreened ??= this.unscreened?.test(out) === true)) return;
+      const masker = this.maskers[i];
+      const masked = masker instanceof SecretForms ? masker.masked(out, MASK) : out.replace(masker, MASK);
       if (masked === out) return;
       out = masked;
-      seen = look();
+      seen = new ScreenView(out);
+      unscreened = undefined;
     });
     return out;
   }
 
   private holdsCore(run: string): boolean {
     for (let i = 0; i + 4 <= run.length; i++) {
+      if (!this.coreQuads.has(quad(run, i))) continue;
       const cores = this.cores.get(run.slice(i, i + 4));
       if (cores?.some((core) => run.startsWith(core, i))) return true;
     }
