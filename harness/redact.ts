@@ -34,15 +34,17 @@ const MIN_RUN_FOR_PART = 16;
 const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g;
 /** A lone base64url JSON object of some length: a JWT header or payload cut from its token. */
 const JWT_SEGMENT = /\beyJ[A-Za-z0-9_-]{12,}/g;
-const AUTH_HEADER = /((?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:bearer|basic)?\s*)([^\s"',}]+)/gi;
+/** Tried only where "authorization" begins, or six characters before (authorizationStarts). */
+const AUTH_HEADER = /((?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:bearer|basic)?\s*)([^\s"',}]+)/iy;
 const URL_USERINFO = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^\s/?#@'"]+)@/g;
-const NAMED_PARAMETER = /(^|[?&;\s'"])([A-Za-z0-9_.~%-]+)=([^&#\s'"]*)/g;
+/** Tried only just before a name that ends at an `=` (parameterStarts). */
+const NAMED_PARAMETER = /(^|[?&;\s'"])([A-Za-z0-9_.~%-]+)=([^&#\s'"]*)/y;
 const JSON_FIELD = /("([A-Za-z0-9_-]{1,64})"\s*:\s*")((?:[^"\\]|\\.)*)"/g;
 /** JSON field names whose values are credentials (a body the target sent back, a request body). */
 /** Words every credential parameter name, JSON credential field or authorization header holds (a first look). */
 const CREDENTIAL_PARAMETER_WORD = /key|token|secret|pass|credential|sig|pw|auth/i;
 const CREDENTIAL_FIELD_WORD = /token|secret|passw|key/i;
-const AUTHORIZATION_WORD = /authorization/i;
+const AUTHORIZATION_WORD = /authorization/gi;
 const CREDENTIAL_FIELD =
   /(?:^|[_-])(?:access_?token|refresh_?token|id_?token|client_?secret|password|passwd|api_?key|secret_?key)$|^(?:accessToken|refreshToken|idToken|clientSecret|apiKey|secretKey|password|token|secret)$/i;
 /** A header name that says API key, token, secret or password (not an Idempotency-Key). */
@@ -53,6 +55,53 @@ export const CREDENTIAL_HEADER_NAME = new RegExp(`${CREDENTIAL_HEADER_WORD}|^(?:
 /** A run of base64 characters that is at least `length` long, with its padding. */
 const base64Run = (length: number) => new RegExp(`[A-Za-z0-9+/_-]{${length},}={0,2}`, 'g');
 const ELLIPSIS = /…|\.\.\./g;
+
+/**
+ * `text.replace(global, replace)` for a regex whose every match begins at one of `starts` (ascending): the
+ * same matches, the regex (sticky) tried only there. Tried at every place of a long body, the masks by
+ * shape cost more than all the rest of its redaction.
+ */
+function replaceAt(text: string, sticky: RegExp, starts: number[], replace: (match: RegExpExecArray) => string): string {
+  let out = '';
+  let kept = 0;
+  for (const at of starts) {
+    if (at < kept) continue;
+    sticky.lastIndex = at;
+    const match = sticky.exec(text);
+    if (!match) continue;
+    out += text.slice(kept, at) + replace(match);
+    kept = at + match[0].length;
+  }
+  return kept === 0 ? text : out + text.slice(kept);
+}
+
+/** A character of NAMED_PARAMETER's name: [A-Za-z0-9_.~%-]. */
+const isNameCharacter = (c: number) =>
+  (c >= 0x30 && c <= 0x39) ||
+  ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) ||
+  c === 0x5f ||
+  c === 0x2e ||
+  c === 0x7e ||
+  c === 0x25 ||
+  c === 0x2d;
+
+/** Where a NAMED_PARAMETER match can begin: the character before each name that ends at an `=` (a name has no `=`, and its lead is no name character), or the text's start. */
+function parameterStarts(text: string): number[] {
+  const starts: number[] = [];
+  for (let equals = text.indexOf('='); equals >= 0; equals = text.indexOf('=', equals + 1)) {
+    let name = equals;
+    while (name > 0 && isNameCharacter(text.charCodeAt(name - 1))) name--;
+    if (name < equals) starts.push(Math.max(0, name - 1));
+  }
+  return starts;
+}
+
+/** Where an AUTH_HEADER match can begin: at each "authorization", or at the "proxy-" before it. */
+function authorizationStarts(text: string): number[] {
+  const starts: number[] = [];
+  for (const { index } of text.matchAll(AUTHORIZATION_WORD)) starts.push(...(index >= 6 ? [index - 6, index] : [index]));
+  return starts;
+}
 
 /** Four characters of a base64 run (7-bit ASCII) as one number. */
 const quad = (text: string, at: number) =>
@@ -222,7 +271,7 @@ export class Redactor {
     // Each mask by shape runs only where the text holds what every match of it must (most bodies hold none).
     if (out.includes('://') && out.includes('@')) out = out.replace(URL_USERINFO, (_m, scheme: string) => `${scheme}${MASK}@`);
     if (out.includes('=') && CREDENTIAL_PARAMETER_WORD.test(out))
-      out = out.replace(NAMED_PARAMETER, (m, lead: string, name: string, value: string) =>
+      out = replaceAt(out, NAMED_PARAMETER, parameterStarts(out), ([m, lead, name, value]) =>
         value && value !== MASK && CREDENTIAL_PARAMETER.test(name) ? `${lead}${name}=${MASK}` : m,
       );
     if (CREDENTIAL_FIELD_WORD.test(out))
@@ -232,8 +281,9 @@ export class Redactor {
     if (out.includes("-H '"))
       out = out.replace(CURL_CREDENTIAL_HEADER, (m, head: string, value: string) => (value === MASK ? m : `${head}${MASK}'`));
     if (jwt) out = out.replace(JWT_SEGMENT, 'eyJ' + MASK);
-    if (AUTHORIZATION_WORD.test(out))
-      out = out.replace(AUTH_HEADER, (_m, head: string, cred: string) =>
+    const authorization = authorizationStarts(out);
+    if (authorization.length)
+      out = replaceAt(out, AUTH_HEADER, authorization, ([, head, cred]) =>
         cred === MASK || cred === `eyJ${MASK}` ? head + cred : head + MASK,
       );
     return out;
