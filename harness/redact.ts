@@ -53,7 +53,10 @@ const CURL_CREDENTIAL_HEADER = new RegExp(`(-H '[A-Za-z0-9-]*${CREDENTIAL_HEADER
 /** Headers whose whole value is a credential by their name, cookies included (the evidence of an exchange masks them). */
 export const CREDENTIAL_HEADER_NAME = new RegExp(`${CREDENTIAL_HEADER_WORD}|^(?:set-)?cookie$`, 'i');
 /** A run of base64 characters that is at least `length` long, with its padding. */
-const base64Run = (length: number) => new RegExp(`[A-Za-z0-9+/_-]{${length},}={0,2}`, 'g');
+const base64Run = (length: number, flags = 'g') => new RegExp(`[A-Za-z0-9+/_-]{${length},}={0,2}`, flags);
+/** A character of a base64 run: [A-Za-z0-9+/_-]. */
+const isBase64Character = (c: number) =>
+  (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c === 0x2b || c === 0x2f || c === 0x5f || c === 0x2d;
 const ELLIPSIS = /…|\.\.\./g;
 
 /**
@@ -206,8 +209,13 @@ export class Redactor {
   private cores = new Map<string, string[]>();
   /** The same first four characters, each as one number (`quad`): looked up at every place of a run without a slice. */
   private coreQuads = new Set<number>();
+  /** Their first two characters (7-bit ASCII each), for a first look at every place of a text. */
+  private corePairs = new Uint8Array(1 << 14);
   /** The runs of base64 characters long enough to hold a core, or a part of a secret when cut. */
   private base64Runs = base64Run(MIN_RUN);
+  /** The same runs, sticky, and their shortest length. */
+  private base64RunAt = base64Run(MIN_RUN, 'y');
+  private runLength = MIN_RUN;
   /** For the screenable secrets: what a text must hold, once decoded, for their patterns to be worth trying. */
   private screens: Screen[] = [];
   /** Each secret's screen, in the order of `patterns`; none for a secret the screen is not exact for. */
@@ -244,16 +252,20 @@ export class Redactor {
     ];
     this.cores.clear();
     this.coreQuads.clear();
+    this.corePairs.fill(0);
     let shortest = Number.POSITIVE_INFINITY;
     for (const core of new Set(this.secrets.flatMap(plainForms).flatMap(base64Cores))) {
       if (core.length < 4) continue;
       const key = core.slice(0, 4);
       this.cores.set(key, [...(this.cores.get(key) ?? []), core]);
       this.coreQuads.add(quad(core, 0));
+      this.corePairs[(core.charCodeAt(0) << 7) | core.charCodeAt(1)] = 1;
       shortest = Math.min(shortest, core.length);
     }
     // A shorter run holds no core, and with its padding is too short for a part: hidesSecret would pass it.
-    this.base64Runs = base64Run(Math.max(MIN_RUN, Math.min(shortest, MIN_RUN_FOR_PART - 2)));
+    this.runLength = Math.max(MIN_RUN, Math.min(shortest, MIN_RUN_FOR_PART - 2));
+    this.base64Runs = base64Run(this.runLength);
+    this.base64RunAt = base64Run(this.runLength, 'y');
   }
 
   redact(text: string): string {
@@ -263,9 +275,7 @@ export class Redactor {
     const jwt = out.includes('eyJ');
     if (jwt) out = out.replace(JWT_SHAPE, 'eyJ' + MASK);
     if (this.secrets.length) {
-      out = out.replace(this.base64Runs, (run: string, at: number, whole: string) =>
-        this.hidesSecret(run, isCut(whole, at, run.length)) ? MASK : run,
-      );
+      out = this.maskBase64(out);
       out = this.maskCutParts(out);
     }
     // Each mask by shape runs only where the text holds what every match of it must (most bodies hold none).
@@ -299,6 +309,47 @@ export class Redactor {
     for (const match of text.matchAll(this.base64Runs))
       if (this.hidesSecret(match[0], isCut(text, match.index!, match[0].length))) return true;
     return false;
+  }
+
+  /**
+   * Every base64 run that hides a secret masked. Only a run holding the start of a core can hide a whole
+   * secret, and only a cut run a part of one: in a text without either (no core's first four characters
+   * in it, no ellipsis) only its first and last runs, which its ends cut, can change.
+   */
+  private maskBase64(text: string): string {
+    if (this.mayHoldCore(text) || text.includes('…') || text.includes('...'))
+      return text.replace(this.base64Runs, (run: string, at: number, whole: string) =>
+        this.hidesSecret(run, isCut(whole, at, run.length)) ? MASK : run,
+      );
+    this.base64RunAt.lastIndex = 0;
+    const first = this.base64RunAt.exec(text)?.[0];
+    const headEnd = first !== undefined && this.hidesSecret(first, isCut(text, 0, first.length)) ? first.length : 0;
+    const last = this.lastRunStart(text);
+    const tailStart = last > 0 && this.hidesSecret(text.slice(last), isCut(text, last, text.length - last)) ? last : text.length;
+    if (!headEnd && tailStart === text.length) return text;
+    return `${headEnd ? MASK : ''}${text.slice(headEnd, tailStart)}${tailStart < text.length ? MASK : ''}`;
+  }
+
+  /** Whether the first four characters of a core are somewhere in the text. */
+  private mayHoldCore(text: string): boolean {
+    for (let i = 0; i + 4 <= text.length; i++) {
+      const a = text.charCodeAt(i);
+      const b = text.charCodeAt(i + 1);
+      if (a < 0x80 && b < 0x80 && this.corePairs[(a << 7) | b] && this.coreQuads.has(quad(text, i))) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Where the base64 run that ends the text begins (its padding at most two `=`), or -1: a run begins
+   * after a character that is none of its own, where no earlier run can reach.
+   */
+  private lastRunStart(text: string): number {
+    let end = text.length;
+    while (end > 0 && text.length - end < 2 && text.charCodeAt(end - 1) === 0x3d) end--;
+    let start = end;
+    while (start > 0 && isBase64Character(text.charCodeAt(start - 1))) start--;
+    return end - start >= this.runLength ? start : -1;
   }
 
   /**

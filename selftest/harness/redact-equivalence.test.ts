@@ -162,6 +162,35 @@ const text = (secrets: string[]) =>
     .array(fc.tuple(fc.nat(), piece(secrets), fc.option(piece(secrets), { nil: undefined })), { minLength: 1, maxLength: 6 })
     .map((parts) => parts.map(([kind, a, b]) => around(kind, b === undefined ? a : `${a}${b}`)).join(''));
 
+/** A piece of a secret (its start or its end), base64-encoded at some alignment, padded or not. */
+const base64Piece = (secrets: string[]) =>
+  fc
+    .tuple(
+      fc.nat(secrets.length - 1),
+      fc.integer({ min: 6, max: 20 }),
+      fc.boolean(),
+      fc.constantFrom('', 'a', 'ab'),
+      fc.boolean(),
+      fc.boolean(),
+    )
+    .map(([s, length, start, lead, url, unpadded]) => {
+      const secret = secrets[s];
+      const piece = start ? secret.slice(0, length) : secret.slice(-length);
+      const encoded = Buffer.from(`${lead}${piece}`).toString(url ? 'base64url' : 'base64');
+      return unpadded ? encoded.replace(/=+$/, '') : encoded;
+    });
+
+/** Base64 pieces where a run is cut: at either end of the text, next to an ellipsis, or with padding after it. */
+const edges = (secrets: string[]) =>
+  fc
+    .tuple(
+      fc.constantFrom('', ' ', '…', '...', 'x.', '=', '"'),
+      base64Piece(secrets),
+      fc.constantFrom('', '=', '==', '===', '…', '...', ' ', '"}'),
+      fc.option(fc.tuple(fc.oneof(noise, base64Piece(secrets)), fc.constantFrom('', '…', '...', ' ', '=')), { nil: undefined }),
+    )
+    .map(([before, run, after, more]) => `${before}${run}${after}${more ? more.join('') : ''}`);
+
 const pair = (secrets: string[]) => {
   const now = new Redactor();
   const before = new ReferenceRedactor();
@@ -195,6 +224,32 @@ describe('the redactor against the algorithm it replaced', () => {
         );
       }),
       { numRuns: 200, seed: 20261128 },
+    );
+  });
+
+  it('masks base64 runs cut at the ends of a text or by an ellipsis as before', () => {
+    const { now, before } = pair(FIXED);
+    fc.assert(
+      fc.property(edges(FIXED), (t) => {
+        expect(now.redact(t)).toBe(before.redact(t));
+      }),
+      { numRuns: 3_000, seed: 20261129 },
+    );
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(randomSecret, { minLength: 1, maxLength: 3 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 1 }),
+        (secrets, [seed]) => {
+          const { now, before } = pair(secrets);
+          fc.assert(
+            fc.property(edges(secrets), (t) => {
+              expect(now.redact(t)).toBe(before.redact(t));
+            }),
+            { numRuns: 20, seed },
+          );
+        },
+      ),
+      { numRuns: 100, seed: 20261130 },
     );
   });
 
