@@ -7,7 +7,7 @@
  * by a character it cannot take, so the regex can match at a position in one way only: the scan follows
  * that way and finds the regex's matches exactly (selftest/harness/redact-equivalence.test.ts).
  */
-import { ESCAPE_START, hasHexRun } from './redact-screen.ts';
+import { hasEscapeStart, hasHexRun } from './redact-screen.ts';
 
 const PERCENT = 0x25;
 const BACKSLASH = 0x5c;
@@ -114,7 +114,7 @@ export class SecretForms {
   /** Every match replaced by `mask`, leftmost first, as a global regex replace does. */
   masked(text: string, mask: string): string {
     // Without an escape or a hex run as long as its hex form, the secret can only be there as itself.
-    if (!ESCAPE_START.test(text) && !hasHexRun(text, this.hex.length)) return text.replaceAll(this.secret, mask);
+    if (!hasEscapeStart(text) && !hasHexRun(text, this.hex.length)) return text.replaceAll(this.secret, mask);
     let out = '';
     let kept = 0;
     for (let at = 0; at < text.length; at++) {

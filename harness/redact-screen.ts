@@ -19,7 +19,8 @@ const GROUP = 6;
 const PLACES = 8;
 /** Every escape a form of a screenable character can take (characterPattern), to decode before the screen. */
 const ESCAPES = /%([0-9a-fA-F]{2})|\\+u([0-9a-fA-F]{4})|\\+([\/"])|&(amp|lt|gt|quot|apos);|&#0*([0-9]+);|&#[xX]0*([0-9a-fA-F]+);/g;
-export const ESCAPE_START = /[%\\&]/;
+/** Whether the text holds a character an escape begins with (three searches: a regex of the three was twenty times slower). */
+export const hasEscapeStart = (text: string) => text.includes('%') || text.includes('\\') || text.includes('&');
 /** The hex form of a screenable secret (11 characters or more) is a run of at least this many hex digits. */
 const HEX_RUN = 22;
 const NAMED_ENTITY: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -71,7 +72,7 @@ export class ScreenView {
   constructor(private readonly text: string) {}
 
   private get decoded(): string {
-    this.decodedText ??= ESCAPE_START.test(this.text) ? this.text.replace(ESCAPES, decodeEscape) : this.text;
+    this.decodedText ??= hasEscapeStart(this.text) ? this.text.replace(ESCAPES, decodeEscape) : this.text;
     return this.decodedText;
   }
 

@@ -313,21 +313,42 @@ export class Redactor {
 
   /**
    * Every base64 run that hides a secret masked. Only a run holding the start of a core can hide a whole
-   * secret, and only a cut run a part of one: in a text without either (no core's first four characters
-   * in it, no ellipsis) only its first and last runs, which its ends cut, can change.
+   * secret, and only a cut run a part of one: in a text without a core's first four characters only the
+   * runs that its ends or an ellipsis cut can change, and only those are looked at.
    */
   private maskBase64(text: string): string {
-    if (this.mayHoldCore(text) || text.includes('…') || text.includes('...'))
-      return text.replace(this.base64Runs, (run: string, at: number, whole: string) =>
-        this.hidesSecret(run, isCut(whole, at, run.length)) ? MASK : run,
-      );
-    this.base64RunAt.lastIndex = 0;
-    const first = this.base64RunAt.exec(text)?.[0];
-    const headEnd = first !== undefined && this.hidesSecret(first, isCut(text, 0, first.length)) ? first.length : 0;
-    const last = this.lastRunStart(text);
-    const tailStart = last > 0 && this.hidesSecret(text.slice(last), isCut(text, last, text.length - last)) ? last : text.length;
-    if (!headEnd && tailStart === text.length) return text;
-    return `${headEnd ? MASK : ''}${text.slice(headEnd, tailStart)}${tailStart < text.length ? MASK : ''}`;
+    const hide = (run: string, at: number) => (this.hidesSecret(run, isCut(text, at, run.length)) ? MASK : run);
+    if (this.mayHoldCore(text)) return text.replace(this.base64Runs, (run: string, at: number) => hide(run, at));
+    return replaceAt(text, this.base64RunAt, this.cutRunStarts(text), (match) => hide(match[0], match.index));
+  }
+
+  /**
+   * Where the runs that may be cut begin: at the text's start, after an ellipsis, and where the run that
+   * ends the text or an ellipsis begins. Each is after a character no run has (or a run's padding), so no
+   * earlier run reaches past it and the regex would try it afresh.
+   */
+  private cutRunStarts(text: string): number[] {
+    const starts = [0];
+    const addEnding = (end: number) => {
+      const start = this.runStartBefore(text, end);
+      if (start > 0) starts.push(start);
+    };
+    addEnding(text.length);
+    for (const mark of ['…', '...'])
+      for (let at = text.indexOf(mark); at >= 0; at = text.indexOf(mark, at + 1)) {
+        addEnding(at);
+        starts.push(at + mark.length);
+      }
+    return starts.sort((a, b) => a - b);
+  }
+
+  /** Where the base64 run that ends at `end` begins (its padding at most two `=`), or -1. */
+  private runStartBefore(text: string, end: number): number {
+    let last = end;
+    while (last > 0 && end - last < 2 && text.charCodeAt(last - 1) === 0x3d) last--;
+    let start = last;
+    while (start > 0 && isBase64Character(text.charCodeAt(start - 1))) start--;
+    return last - start >= this.runLength ? start : -1;
   }
 
   /** Whether the first four characters of a core are somewhere in the text. */
@@ -338,18 +359,6 @@ export class Redactor {
       if (a < 0x80 && b < 0x80 && this.corePairs[(a << 7) | b] && this.coreQuads.has(quad(text, i))) return true;
     }
     return false;
-  }
-
-  /**
-   * Where the base64 run that ends the text begins (its padding at most two `=`), or -1: a run begins
-   * after a character that is none of its own, where no earlier run can reach.
-   */
-  private lastRunStart(text: string): number {
-    let end = text.length;
-    while (end > 0 && text.length - end < 2 && text.charCodeAt(end - 1) === 0x3d) end--;
-    let start = end;
-    while (start > 0 && isBase64Character(text.charCodeAt(start - 1))) start--;
-    return end - start >= this.runLength ? start : -1;
   }
 
   /**
