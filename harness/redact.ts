@@ -19,6 +19,8 @@
  * secret or password.
  */
 import { CREDENTIAL_PARAMETER } from './config/url-rules.ts';
+import { SecretForms } from './redact-forms.ts';
+import { SCREENABLE, type Screen, ScreenView, screenFor } from './redact-screen.ts';
 
 const MASK = '***';
 /** Secrets shorter than this are not registered: masking them would blank ordinary words. */
@@ -32,15 +34,17 @@ const MIN_RUN_FOR_PART = 16;
 const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*/g;
 /** A lone base64url JSON object of some length: a JWT header or payload cut from its token. */
 const JWT_SEGMENT = /\beyJ[A-Za-z0-9_-]{12,}/g;
-const AUTH_HEADER = /((?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:bearer|basic)?\s*)([^\s"',}]+)/gi;
+/** Tried only where "authorization" begins, or six characters before (authorizationStarts). */
+const AUTH_HEADER = /((?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:bearer|basic)?\s*)([^\s"',}]+)/iy;
 const URL_USERINFO = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^\s/?#@'"]+)@/g;
-const NAMED_PARAMETER = /(^|[?&;\s'"])([A-Za-z0-9_.~%-]+)=([^&#\s'"]*)/g;
+/** Tried only just before a name that ends at an `=` (parameterStarts). */
+const NAMED_PARAMETER = /(^|[?&;\s'"])([A-Za-z0-9_.~%-]+)=([^&#\s'"]*)/y;
 const JSON_FIELD = /("([A-Za-z0-9_-]{1,64})"\s*:\s*")((?:[^"\\]|\\.)*)"/g;
 /** JSON field names whose values are credentials (a body the target sent back, a request body). */
 /** Words every credential parameter name, JSON credential field or authorization header holds (a first look). */
 const CREDENTIAL_PARAMETER_WORD = /key|token|secret|pass|credential|sig|pw|auth/i;
 const CREDENTIAL_FIELD_WORD = /token|secret|passw|key/i;
-const AUTHORIZATION_WORD = /authorization/i;
+const AUTHORIZATION_WORD = /authorization/gi;
 const CREDENTIAL_FIELD =
   /(?:^|[_-])(?:access_?token|refresh_?token|id_?token|client_?secret|password|passwd|api_?key|secret_?key)$|^(?:accessToken|refreshToken|idToken|clientSecret|apiKey|secretKey|password|token|secret)$/i;
 /** A header name that says API key, token, secret or password (not an Idempotency-Key). */
@@ -48,11 +52,67 @@ const CREDENTIAL_HEADER_WORD = '(?:api-?key|access-?key|token|secret|passw|crede
 const CURL_CREDENTIAL_HEADER = new RegExp(`(-H '[A-Za-z0-9-]*${CREDENTIAL_HEADER_WORD}[A-Za-z0-9-]*:\\s*)((?:[^']|'\\\\'')+)'`, 'gi');
 /** Headers whose whole value is a credential by their name, cookies included (the evidence of an exchange masks them). */
 export const CREDENTIAL_HEADER_NAME = new RegExp(`${CREDENTIAL_HEADER_WORD}|^(?:set-)?cookie$`, 'i');
-const BASE64_RUN = /[A-Za-z0-9+/_-]{6,}={0,2}/g;
+/** A run of base64 characters that is at least `length` long, with its padding. */
+const base64Run = (length: number, flags = 'g') => new RegExp(`[A-Za-z0-9+/_-]{${length},}={0,2}`, flags);
+/** A character of a base64 run: [A-Za-z0-9+/_-]. */
+const isBase64Character = (c: number) =>
+  (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c === 0x2b || c === 0x2f || c === 0x5f || c === 0x2d;
 const ELLIPSIS = /…|\.\.\./g;
 
-/** Whether the run at `at` is cut: at an end of the text, or next to an ellipsis. */
+/**
+ * `text.replace(global, replace)` for a regex whose every match begins at one of `starts` (ascending): the
+ * same matches, the regex (sticky) tried only there. Tried at every place of a long body, the masks by
+ * shape cost more than all the rest of its redaction.
+ */
+function replaceAt(text: string, sticky: RegExp, starts: number[], replace: (match: RegExpExecArray) => string): string {
+  let out = '';
+  let kept = 0;
+  for (const at of starts) {
+    if (at < kept) continue;
+    sticky.lastIndex = at;
+    const match = sticky.exec(text);
+    if (!match) continue;
+    out += text.slice(kept, at) + replace(match);
+    kept = at + match[0].length;
+  }
+  return kept === 0 ? text : out + text.slice(kept);
+}
+
+/** A character of NAMED_PARAMETER's name: [A-Za-z0-9_.~%-]. */
+const isNameCharacter = (c: number) =>
+  (c >= 0x30 && c <= 0x39) ||
+  ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) ||
+  c === 0x5f ||
+  c === 0x2e ||
+  c === 0x7e ||
+  c === 0x25 ||
+  c === 0x2d;
+
+/** Where a NAMED_PARAMETER match can begin: the character before each name that ends at an `=` (a name has no `=`, and its lead is no name character), or the text's start. */
+function parameterStarts(text: string): number[] {
+  const starts: number[] = [];
+  for (let equals = text.indexOf('='); equals >= 0; equals = text.indexOf('=', equals + 1)) {
+    let name = equals;
+    while (name > 0 && isNameCharacter(text.charCodeAt(name - 1))) name--;
+    if (name < equals) starts.push(Math.max(0, name - 1));
+  }
+  return starts;
+}
+
+/** Where an AUTH_HEADER match can begin: at each "authorization", or at the "proxy-" before it. */
+function authorizationStarts(text: string): number[] {
+  const starts: number[] = [];
+  for (const { index } of text.matchAll(AUTHORIZATION_WORD)) starts.push(...(index >= 6 ? [index - 6, index] : [index]));
+  return starts;
+}
+
+/** Four characters of a base64 run (7-bit ASCII) as one number. */
+const quad = (text: string, at: number) =>
+  (text.charCodeAt(at) << 21) | (text.charCodeAt(at + 1) << 14) | (text.charCodeAt(at + 2) << 7) | text.charCodeAt(at + 3);
+
+/** Whether the run at `at` is cut: at an end of the text, or next to an ellipsis (asked only of a run long enough for a part). */
 function isCut(text: string, at: number, length: number): boolean {
+  if (length < MIN_RUN_FOR_PART) return false;
   const before = text.slice(Math.max(0, at - 3), at);
   const after = text.slice(at + length, at + length + 3);
   return at === 0 || at + length === text.length || /(…|\.\.\.)$/.test(before) || /^(…|\.\.\.)/.test(after);
@@ -138,59 +198,29 @@ function startOverlap(text: string, form: string): number {
   return 0;
 }
 
-/**
- * Secrets the screen of `holdsTextual` is exact for: long enough, ASCII, and without the characters that
- * begin an escape or have forms of their own (% \ & ' " ; and the space, which a + may stand for), which would let escapes overlap
- * them in ways the screen does not follow. Any other secret's patterns are tried on every text.
- */
-const SCREENABLE = /^[A-Za-z0-9!#$()*+,\-./:<=>?@[\]^_`{|}~]{11,}$/;
-/** The most characters of a screenable secret that an escape before it can take (`\u` and four hex digits). */
-const SCREEN_SKIP = 5;
-/** Every escape a form of a screenable character can take (characterPattern), to decode before the screen. */
-const ESCAPES = /%([0-9a-fA-F]{2})|\\+u([0-9a-fA-F]{4})|\\+([\/"])|&(amp|lt|gt|quot|apos);|&#0*([0-9]+);|&#[xX]0*([0-9a-fA-F]+);/g;
-const ESCAPE_START = /[%\\&]/;
-/** The hex form of a screenable secret (11 characters or more) is a run of at least 22 hex digits. */
-const HEX_RUN = /[0-9a-fA-F]{22}/;
-const NAMED_ENTITY: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-function decodeEscape(_m: string, pct?: string, u?: string, char?: string, named?: string, dec?: string, hex?: string): string {
-  if (pct) return String.fromCharCode(parseInt(pct, 16));
-  if (u) return String.fromCharCode(parseInt(u, 16));
-  if (char) return char;
-  if (named) return NAMED_ENTITY[named];
-  const code = dec ? Number(dec) : parseInt(hex!, 16);
-  return code <= 0x10ffff ? String.fromCodePoint(code) : '';
-}
-
-interface Screen {
-  tail: string;
-  hex: string;
-}
-
-/** A text as the screen reads it: with every escape decoded, and in lower case where it has a long hex run. */
-function screenView(text: string): { decoded: string; lower?: string } {
-  return {
-    decoded: ESCAPE_START.test(text) ? text.replace(ESCAPES, decodeEscape) : text,
-    lower: HEX_RUN.test(text) ? text.toLowerCase() : undefined,
-  };
-}
-
-/** Whether a screenable secret may be in the text: its tail, or its hex form, is there. */
-const passes = ({ tail, hex }: Screen, { decoded, lower }: { decoded: string; lower?: string }) =>
-  decoded.includes(tail) || (lower !== undefined && lower.includes(hex));
-
 export class Redactor {
   private secrets: string[] = [];
-  private patterns: RegExp[] = [];
+  /** Each secret's masker, in the order of `secrets`: its scan where the screen is exact for it, else its regex. */
+  private maskers: Array<SecretForms | RegExp> = [];
   private parts: string[] = [];
   /** The same forms as bytes (latin1 strings), for decoded base64 cut in the middle of a character. */
   private partBytes: string[] = [];
   /** Base64 cores of every secret, by their first four characters (a quick first look at a run). */
   private cores = new Map<string, string[]>();
+  /** The same first four characters, each as one number (`quad`): looked up at every place of a run without a slice. */
+  private coreQuads = new Set<number>();
+  /** Their first two characters (7-bit ASCII each), for a first look at every place of a text. */
+  private corePairs = new Uint8Array(1 << 14);
+  /** The runs of base64 characters long enough to hold a core, or a part of a secret when cut. */
+  private base64Runs = base64Run(MIN_RUN);
+  /** The same runs, sticky, and their shortest length. */
+  private base64RunAt = base64Run(MIN_RUN, 'y');
+  private runLength = MIN_RUN;
   /** For the screenable secrets: what a text must hold, once decoded, for their patterns to be worth trying. */
   private screens: Screen[] = [];
   /** Each secret's screen, in the order of `patterns`; none for a secret the screen is not exact for. */
   private screenOf: Array<Screen | undefined> = [];
-  private screened?: RegExp;
+  private screened: SecretForms[] = [];
   /** The patterns of the secrets the screen is not exact for, tried on every text. */
   private unscreened?: RegExp;
 
@@ -204,13 +234,12 @@ export class Redactor {
     if (!added) return;
     // Longest first, so that a secret that contains another is masked whole.
     this.secrets.sort((a, b) => b.length - a.length);
-    this.patterns = this.secrets.map((s) => new RegExp(secretPattern(s), 'g'));
+    this.maskers = this.secrets.map((s) => (SCREENABLE.test(s) ? new SecretForms(s) : new RegExp(secretPattern(s), 'g')));
     const screenable = this.secrets.filter((secret) => SCREENABLE.test(secret));
     const rest = this.secrets.filter((secret) => !SCREENABLE.test(secret));
-    const screenFor = (secret: string) => ({ tail: secret.slice(SCREEN_SKIP), hex: Buffer.from(secret, 'utf8').toString('hex') });
     this.screens = screenable.map(screenFor);
     this.screenOf = this.secrets.map((secret) => (SCREENABLE.test(secret) ? screenFor(secret) : undefined));
-    this.screened = screenable.length ? new RegExp(screenable.map(secretPattern).join('|')) : undefined;
+    this.screened = this.maskers.filter((masker) => masker instanceof SecretForms);
     this.unscreened = rest.length ? new RegExp(rest.map(secretPattern).join('|')) : undefined;
     this.parts = [...new Set(this.secrets.filter((s) => s.length > MIN_PART).flatMap(plainForms))];
     this.partBytes = [
@@ -222,11 +251,21 @@ export class Redactor {
       ),
     ];
     this.cores.clear();
+    this.coreQuads.clear();
+    this.corePairs.fill(0);
+    let shortest = Number.POSITIVE_INFINITY;
     for (const core of new Set(this.secrets.flatMap(plainForms).flatMap(base64Cores))) {
       if (core.length < 4) continue;
       const key = core.slice(0, 4);
       this.cores.set(key, [...(this.cores.get(key) ?? []), core]);
+      this.coreQuads.add(quad(core, 0));
+      this.corePairs[(core.charCodeAt(0) << 7) | core.charCodeAt(1)] = 1;
+      shortest = Math.min(shortest, core.length);
     }
+    // A shorter run holds no core, and with its padding is too short for a part: hidesSecret would pass it.
+    this.runLength = Math.max(MIN_RUN, Math.min(shortest, MIN_RUN_FOR_PART - 2));
+    this.base64Runs = base64Run(this.runLength);
+    this.base64RunAt = base64Run(this.runLength, 'y');
   }
 
   redact(text: string): string {
@@ -236,15 +275,13 @@ export class Redactor {
     const jwt = out.includes('eyJ');
     if (jwt) out = out.replace(JWT_SHAPE, 'eyJ' + MASK);
     if (this.secrets.length) {
-      out = out.replace(BASE64_RUN, (run: string, at: number, whole: string) =>
-        this.hidesSecret(run, isCut(whole, at, run.length)) ? MASK : run,
-      );
+      out = this.maskBase64(out);
       out = this.maskCutParts(out);
     }
     // Each mask by shape runs only where the text holds what every match of it must (most bodies hold none).
     if (out.includes('://') && out.includes('@')) out = out.replace(URL_USERINFO, (_m, scheme: string) => `${scheme}${MASK}@`);
     if (out.includes('=') && CREDENTIAL_PARAMETER_WORD.test(out))
-      out = out.replace(NAMED_PARAMETER, (m, lead: string, name: string, value: string) =>
+      out = replaceAt(out, NAMED_PARAMETER, parameterStarts(out), ([m, lead, name, value]) =>
         value && value !== MASK && CREDENTIAL_PARAMETER.test(name) ? `${lead}${name}=${MASK}` : m,
       );
     if (CREDENTIAL_FIELD_WORD.test(out))
@@ -254,8 +291,9 @@ export class Redactor {
     if (out.includes("-H '"))
       out = out.replace(CURL_CREDENTIAL_HEADER, (m, head: string, value: string) => (value === MASK ? m : `${head}${MASK}'`));
     if (jwt) out = out.replace(JWT_SEGMENT, 'eyJ' + MASK);
-    if (AUTHORIZATION_WORD.test(out))
-      out = out.replace(AUTH_HEADER, (_m, head: string, cred: string) =>
+    const authorization = authorizationStarts(out);
+    if (authorization.length)
+      out = replaceAt(out, AUTH_HEADER, authorization, ([, head, cred]) =>
         cred === MASK || cred === `eyJ${MASK}` ? head + cred : head + MASK,
       );
     return out;
@@ -268,7 +306,58 @@ export class Redactor {
   holdsSecret(text: string): boolean {
     if (!this.secrets.length) return false;
     if (this.holdsTextual(text)) return true;
-    for (const match of text.matchAll(BASE64_RUN)) if (this.hidesSecret(match[0], isCut(text, match.index!, match[0].length))) return true;
+    for (const match of text.matchAll(this.base64Runs))
+      if (this.hidesSecret(match[0], isCut(text, match.index!, match[0].length))) return true;
+    return false;
+  }
+
+  /**
+   * Every base64 run that hides a secret masked. Only a run holding the start of a core can hide a whole
+   * secret, and only a cut run a part of one: in a text without a core's first four characters only the
+   * runs that its ends or an ellipsis cut can change, and only those are looked at.
+   */
+  private maskBase64(text: string): string {
+    const hide = (run: string, at: number) => (this.hidesSecret(run, isCut(text, at, run.length)) ? MASK : run);
+    if (this.mayHoldCore(text)) return text.replace(this.base64Runs, (run: string, at: number) => hide(run, at));
+    return replaceAt(text, this.base64RunAt, this.cutRunStarts(text), (match) => hide(match[0], match.index));
+  }
+
+  /**
+   * Where the runs that may be cut begin: at the text's start, after an ellipsis, and where the run that
+   * ends the text or an ellipsis begins. Each is after a character no run has (or a run's padding), so no
+   * earlier run reaches past it and the regex would try it afresh.
+   */
+  private cutRunStarts(text: string): number[] {
+    const starts = [0];
+    const addEnding = (end: number) => {
+      const start = this.runStartBefore(text, end);
+      if (start > 0) starts.push(start);
+    };
+    addEnding(text.length);
+    for (const mark of ['…', '...'])
+      for (let at = text.indexOf(mark); at >= 0; at = text.indexOf(mark, at + 1)) {
+        addEnding(at);
+        starts.push(at + mark.length);
+      }
+    return starts.sort((a, b) => a - b);
+  }
+
+  /** Where the base64 run that ends at `end` begins (its padding at most two `=`), or -1. */
+  private runStartBefore(text: string, end: number): number {
+    let last = end;
+    while (last > 0 && end - last < 2 && text.charCodeAt(last - 1) === 0x3d) last--;
+    let start = last;
+    while (start > 0 && isBase64Character(text.charCodeAt(start - 1))) start--;
+    return last - start >= this.runLength ? start : -1;
+  }
+
+  /** Whether the first four characters of a core are somewhere in the text. */
+  private mayHoldCore(text: string): boolean {
+    for (let i = 0; i + 4 <= text.length; i++) {
+      const a = text.charCodeAt(i);
+      const b = text.charCodeAt(i + 1);
+      if (a < 0x80 && b < 0x80 && this.corePairs[(a << 7) | b] && this.coreQuads.has(quad(text, i))) return true;
+    }
     return false;
   }
 
@@ -297,34 +386,39 @@ export class Redactor {
    */
   private holdsTextual(text: string): boolean {
     if (this.unscreened?.test(text)) return true;
-    if (!this.screened) return false;
-    const view = screenView(text);
-    return this.screens.some((screen) => passes(screen, view)) && this.screened.test(text);
+    if (!this.screened.length) return false;
+    const view = new ScreenView(text);
+    return this.screens.some((screen) => view.passes(screen)) && this.screened.some((forms) => forms.holds(text));
   }
 
   /**
-   * Every secret masked in its textual forms, longest first. A screenable secret's pattern runs only
-   * where its own screen finds it (the screen of `holdsTextual`, one secret at a time: a request holds
-   * its own token, and trying every secret's pattern on it cost milliseconds per exchange); the others'
-   * only where their joint pattern matches. Both are looked at again after a mask changed the text.
+   * Every secret masked in its textual forms, longest first. A screenable secret's forms are searched
+   * only where its own screen finds it (the screen of `holdsTextual`, one secret at a time: a request
+   * holds its own token, and searching every secret's forms in it cost milliseconds per exchange); the
+   * others' only where their joint pattern matches. Both are looked at again after a mask changed the text.
    */
   private maskTextual(text: string): string {
     let out = text;
-    const look = () => ({ ...screenView(out), unscreened: this.unscreened?.test(out) === true });
-    let seen = look();
+    let seen = new ScreenView(out);
+    let unscreened: boolean | undefined;
     this.secrets.forEach((_secret, i) => {
       const screen = this.screenOf[i];
-      if (screen ? !passes(screen, seen) : !seen.unscreened) return;
-      const masked = out.replace(this.patterns[i], MASK);
+      if (screen) {
+        if (!seen.passes(screen)) return;
+      } else if (!(unscreened ??= this.unscreened?.test(out) === true)) return;
+      const masker = this.maskers[i];
+      const masked = masker instanceof SecretForms ? masker.masked(out, MASK) : out.replace(masker, MASK);
       if (masked === out) return;
       out = masked;
-      seen = look();
+      seen = new ScreenView(out);
+      unscreened = undefined;
     });
     return out;
   }
 
   private holdsCore(run: string): boolean {
     for (let i = 0; i + 4 <= run.length; i++) {
+      if (!this.coreQuads.has(quad(run, i))) continue;
       const cores = this.cores.get(run.slice(i, i + 4));
       if (cores?.some((core) => run.startsWith(core, i))) return true;
     }
