@@ -59,14 +59,42 @@ export function spareOf(limit: RateLimit, fraction: number): number {
 
 /**
  * A reserved slot: its request leaves between `at` and `at + span` (plus LATE_MS). A spanned one is
- * either kept clear of every other slot (`clear`), or one of its key's spare requests.
+ * either kept clear of every other slot (`clear`), or one of its key's spare requests. `seq` orders
+ * reservations as they were made: where several clash, the rule moves past the earliest made.
  */
 interface Reservation {
   at: number;
   span: number;
   spanned: boolean;
   clear: boolean;
+  seq: number;
 }
+
+/**
+ * One key's reservations. A fast limit keeps hundreds of them (the sandbox's 1000/s: every 2.2 ms of a
+ * window and LATE_MS), so its ordinary slots (no span, at a finite time) are kept sorted by time, where
+ * the few a test concerns are found by binary search; the rest (spanned ones: late requests, rare) are
+ * read whole.
+ */
+interface KeySlots {
+  points: Reservation[];
+  others: Reservation[];
+}
+
+/** The first index of `list` (sorted by time) whose reservation passes `test`, a test that fails up to some time and passes from it on. */
+function firstPassing(list: readonly Reservation[], test: (r: Reservation) => boolean): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (test(list[mid])) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Of two reservations (either may be absent), the one made first. */
+const earlier = (a: Reservation | undefined, b: Reservation) => (a === undefined || b.seq < a.seq ? b : a);
 
 /**
  * The reserved slots of every key; `reserve` is the whole pacing rule. An ordinary request (no span)
@@ -79,16 +107,11 @@ interface Reservation {
  * long queue does not hold back the service's other groups).
  */
 export class Schedules {
-  private readonly slots = new Map<string, Reservation[]>();
+  private readonly slots = new Map<string, KeySlots>();
+  private made = 0;
 
   reserve(keys: readonly PaceKey[], now: number, spanMs = 0): number {
-    for (const k of keys) {
-      const kept = Math.max(k.intervalMs, (k.windowMs ?? 0) + LATE_MS);
-      this.slots.set(
-        k.key,
-        (this.slots.get(k.key) ?? []).filter((r) => r.at + r.span > now - kept),
-      );
-    }
+    for (const k of keys) this.prune(k.key, now - Math.max(k.intervalMs, (k.windowMs ?? 0) + LATE_MS));
     const spareAt = (k: PaceKey, slot: number) => spanMs > 0 && this.hasSpare(k, slot, spanMs);
     let slot = now;
     for (let moved = true; moved; ) {
@@ -97,9 +120,7 @@ export class Schedules {
         if (spareAt(k, slot)) continue;
         // A clash must move the slot forward: the moved slot is computed as the clash test computes its
         // bound, so that at Date.now() magnitudes, where sums round, it never counts as a clash again.
-        const clash = this.slots
-          .get(k.key)!
-          .find((r) => (spanMs > 0 || !r.spanned || r.clear) && slot < r.at + r.span + k.intervalMs && r.at < slot + spanMs + k.intervalMs);
+        const clash = this.firstClash(this.slots.get(k.key)!, k.intervalMs, slot, spanMs);
         if (clash !== undefined) {
           slot = clash.at + clash.span + k.intervalMs;
           moved = true;
@@ -107,8 +128,51 @@ export class Schedules {
       }
     }
     for (const k of keys)
-      this.slots.get(k.key)!.push({ at: slot, span: spanMs, spanned: spanMs > 0, clear: spanMs > 0 && !spareAt(k, slot) });
+      this.add(this.slots.get(k.key)!, {
+        at: slot,
+        span: spanMs,
+        spanned: spanMs > 0,
+        clear: spanMs > 0 && !spareAt(k, slot),
+        seq: this.made++,
+      });
     return slot;
+  }
+
+  /** Forgets the key's reservations that ended by `after`: none of them can clash with or crowd a slot from now on. */
+  private prune(key: string, after: number): void {
+    let s = this.slots.get(key);
+    if (s === undefined) this.slots.set(key, (s = { points: [], others: [] }));
+    const kept = (r: Reservation) => r.at + r.span > after;
+    const ended = firstPassing(s.points, kept);
+    if (ended > 0) s.points.splice(0, ended);
+    if (!s.others.every(kept)) s.others = s.others.filter(kept);
+  }
+
+  /**
+   * The first made of the key's reservations that a slot (with its span) would come too close to; a
+   * span-0 request is not held back by spare spans. The slots that clash lie in one run of the sorted
+   * ones: from the first whose end plus the interval is past the slot, while they start before its end
+   * plus the interval.
+   */
+  private firstClash(s: KeySlots, intervalMs: number, slot: number, spanMs: number): Reservation | undefined {
+    const bound = slot + spanMs + intervalMs;
+    let first: Reservation | undefined;
+    const { points } = s;
+    for (let i = firstPassing(points, (r) => slot < r.at + r.span + intervalMs); i < points.length && points[i].at < bound; i++)
+      first = earlier(first, points[i]);
+    for (const r of s.others)
+      if ((spanMs > 0 || !r.spanned || r.clear) && slot < r.at + r.span + intervalMs && r.at < bound) first = earlier(first, r);
+    return first;
+  }
+
+  private add(s: KeySlots, r: Reservation): void {
+    if (!r.spanned && r.span === 0 && Number.isFinite(r.at))
+      s.points.splice(
+        firstPassing(s.points, (p) => p.at > r.at),
+        0,
+        r,
+      );
+    else s.others.push(r);
   }
 
   /** Whether every window a span from `slot` can touch has a spare request of the key left. */
@@ -116,7 +180,8 @@ export class Schedules {
     if (!k.spare || !k.windowMs) return false;
     const from = slot - k.windowMs;
     const to = slot + spanMs + LATE_MS + k.windowMs;
-    const near = this.slots.get(k.key)!.filter((r) => r.spanned && r.at < to && r.at + r.span + LATE_MS > from).length;
+    let near = 0;
+    for (const r of this.slots.get(k.key)!.others) if (r.spanned && r.at < to && r.at + r.span + LATE_MS > from) near++;
     return near < k.spare;
   }
 
@@ -126,12 +191,31 @@ export class Schedules {
    */
   settle(keys: readonly PaceKey[], slot: number, spanMs: number, departedAt?: number): void {
     for (const k of keys) {
-      const list = this.slots.get(k.key);
-      const i = list?.findIndex((r) => r.at === slot && r.span === spanMs) ?? -1;
+      const s = this.slots.get(k.key);
+      if (s === undefined) continue;
+      const { points, others } = s;
+      // The first made of the reservations at this slot with this span, and the list that holds it.
+      let list = points;
+      let i = -1;
+      for (let p = firstPassing(points, (r) => r.at >= slot); p < points.length && points[p].at === slot; p++)
+        if (points[p].span === spanMs && (i < 0 || points[p].seq < points[i].seq)) i = p;
+      for (let o = 0; o < others.length; o++)
+        if (others[o].at === slot && others[o].span === spanMs && (i < 0 || others[o].seq < list[i].seq)) [list, i] = [others, o];
       if (i < 0) continue;
+      if (departedAt === undefined) {
+        list.splice(i, 1);
+        continue;
+      }
       // A spanned slot that was used stays what it was (spare or clear), narrowed to its departure.
-      if (departedAt === undefined) list!.splice(i, 1);
-      else list![i] = { ...list![i], at: Math.max(slot, Math.min(departedAt, slot + spanMs)), span: 0 };
+      const r = list[i];
+      const at = Math.max(slot, Math.min(departedAt, slot + spanMs));
+      if (list === points && at !== r.at) {
+        // Only a departure that is no time (NaN) moves an ordinary slot: it is no longer one to sort.
+        points.splice(i, 1);
+        others.push(r);
+      }
+      r.at = at;
+      r.span = 0;
     }
   }
 }
