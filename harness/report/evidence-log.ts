@@ -61,12 +61,15 @@ export class RecordedExchange {
   /** Set once the exchange ended: what the reporter gets. */
   record?: ExchangeRecord;
   private readonly startedAt = Date.now();
+  /** The evidence of the test that made it (its citation is taken back with a withdrawal). */
+  private readonly citedBy = currentEvidence();
+
   constructor(
     private readonly sent: RequestSent,
     private readonly redactor: Redactor,
   ) {
     unshipped.set(this.id, this);
-    currentEvidence()?.cite(this.id);
+    this.citedBy?.cite(this.id);
   }
 
   answered(answer: AnswerReceived, error?: string): void {
@@ -80,6 +83,9 @@ export class RecordedExchange {
   /** Nothing was sent after all (a paced request stopped at the wire): no record, and no citation of one. */
   withdraw(): void {
     unshipped.delete(this.id);
+    // Under load a paced request can miss its slot more than once: a citation of each attempt left the
+    // test citing exchanges that have no record.
+    this.citedBy?.cited.delete(this.id);
   }
 
   /** The record, every text of the exchange redacted in one pass. */

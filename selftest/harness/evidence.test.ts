@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient, type RequestSpec } from '../../harness/http.ts';
 import { LocalPacer } from '../../harness/pacer.ts';
 import { Redactor } from '../../harness/redact.ts';
-import { cite, shipEvidence, type ShippedEvidence } from '../../harness/report/evidence-log.ts';
+import { cite, RecordedExchange, shipEvidence, type ShippedEvidence } from '../../harness/report/evidence-log.ts';
 import { EVIDENCE_DIR, mergeEvidence, RunEvidence, writeEvidence } from '../../harness/report/evidence.ts';
 import { BODY_CAP_BYTES } from '../../harness/report/exchange-record.ts';
 import { summaryOf } from '../../harness/report/records.ts';
@@ -129,6 +129,16 @@ describe('recording an exchange', () => {
     const end = body.text.slice(-100);
     expect(end).toMatch(/a\*\*\*…\[cut here by partner-conformance: the first 65536 of \d+ bytes are kept\]$/);
     expect(end).not.toContain('Evid3');
+  });
+
+  it('cites no attempt that was withdrawn (a paced request stopped at the wire, nothing sent), only the one sent', async () => {
+    const sent = { area: 'insurance', operation: 'POST /late', method: 'POST', url: `${base}/late`, headers: {}, pacedMs: 0 };
+    const shipped = await asTest(async () => {
+      new RecordedExchange(sent, new Redactor()).withdraw();
+      new RecordedExchange(sent, new Redactor()).failed('TARGET_TIMEOUT: no answer');
+    });
+    expect(shipped.cited).toHaveLength(1);
+    expect(shipped.records.map((r) => r.id)).toEqual([shipped.cited[0][0]]);
   });
 
   it('keeps an exchange that got no answer, with why', async () => {
