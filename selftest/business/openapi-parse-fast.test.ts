@@ -55,10 +55,10 @@ describe('the served business document', () => {
   it('takes the texts the sandbox serves (each latitude, a sample of the document faults), and gives what yaml gives', async () => {
     const variations = new Map((await loadVariations()).map((v) => [v.id, v]));
     // Serving a variant and yaml's reading of it, the reference, cost about half a second a text: this takes
-    // every latitude, every variation that edits the text itself, and one in twelve of the others (the random
+    // every latitude, every variation that edits the text itself, and one in forty of the others (the random
     // documents below cover the constructs; selftest/business/sandbox-document.test.ts reads every one).
     let counted = 0;
-    const referenced = (v: (typeof DOCUMENT_VARIATIONS)[number]) => v.id.includes('-lat-') || v.text !== undefined || counted++ % 12 === 0;
+    const referenced = (v: (typeof DOCUMENT_VARIATIONS)[number]) => v.id.includes('-lat-') || v.text !== undefined || counted++ % 40 === 0;
     const texts = new Map<string, string[]>();
     for (const { id } of DOCUMENT_VARIATIONS.filter(referenced)) {
       const served = servedDocument(new FaultSet(variations, [id]), DOCUMENT_VARIATIONS);
@@ -68,7 +68,7 @@ describe('the served business document', () => {
       entry.push(id);
       texts.set(hash, entry);
     }
-    expect(texts.size).toBeGreaterThan(20);
+    expect(texts.size).toBeGreaterThan(12);
     const declined: string[] = [];
     const withAnchors: string[] = [];
     for (const [text, ...ids] of texts.values()) {
