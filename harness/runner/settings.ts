@@ -33,7 +33,8 @@ const ROWS = [
   {
     variable: 'CONFORMANCE_TARGET',
     default: 'the embedded sandbox',
-    meaning: 'the target file; without one, the sandbox is started on free loopback ports',
+    meaning:
+      'the target file; without one, the sandbox is started on free loopback ports (serving only the selected areas, unless faults are switched on)',
     scope: 'run',
   },
   {
@@ -84,7 +85,7 @@ const ROWS = [
   },
   {
     variable: 'CONFORMANCE_WORKERS',
-    default: `${DEFAULT_WORKERS}; the embedded sandbox: one per core and one more`,
+    default: `${DEFAULT_WORKERS}; the embedded sandbox: one per core and one more, at most one per area and one more`,
     meaning:
       'vitest workers (against a staging the tests wait on the network and the shared pacer, not the CPU; the embedded sandbox declares high limits, so there they wait on the CPU)',
     scope: 'run',
