@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { GeneratedRequest } from '../runtime/request.ts';
 import type { JsonObject } from '../../json.ts';
 import { innIndividual, innLegal } from './inn.ts';
-import { loadedPlan, type OperationPlan } from '../runtime/plan.ts';
+import { loadedPlan, validRequests, type OperationPlan } from '../runtime/plan.ts';
 import { seedFor, type SeedPart } from '../../seeds.ts';
 
 export const BENEFICIARY_CREATE = 'POST /api/v1/nominal-accounts/beneficiaries';
@@ -116,7 +116,7 @@ export function beneficiary(type: string): JsonObject {
 
 /** A create request with this body: parameters generated from the served document, and a fresh Idempotency-Key. */
 export function beneficiaryRequest(op: OperationPlan, purpose: SeedPart, body: JsonObject): GeneratedRequest {
-  const [generated] = loadedPlan().requests.valid(op.model, { seed: seedFor(op.seed, 'beneficiary', purpose), count: 1 });
+  const [generated] = validRequests(loadedPlan(), op, seedFor(op.seed, 'beneficiary', purpose), 1);
   const header = { ...generated.header };
   for (const name of Object.keys(header)) if (name.toLowerCase() === 'idempotency-key') header[name] = randomUUID();
   const declared = op.model.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');

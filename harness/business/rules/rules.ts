@@ -28,7 +28,7 @@ import { isJsonObject, type JsonObject } from '../../json.ts';
 import { innIndividual, innLegal } from './inn.ts';
 import { seedFor } from '../../seeds.ts';
 import { notAfterServerError } from '../runtime/judge.ts';
-import { loadedPlan, type OperationPlan } from '../runtime/plan.ts';
+import { loadedPlan, validRequests, type OperationPlan } from '../runtime/plan.ts';
 import { baseUrl, sendOperation } from '../runtime/send.ts';
 
 /** The served document's operation of this catalog row, if it describes it (after runtimePlan()). */
@@ -96,7 +96,7 @@ export function generatedRequest(
   wanted: (body: JsonObject) => boolean = () => true,
 ): GeneratedRequest & { body: JsonObject } {
   for (let i = 0; i < 40; i++) {
-    const [request] = loadedPlan().requests.valid(op.model, { seed: seedFor(op.seed, purpose, i), count: 1 });
+    const [request] = validRequests(loadedPlan(), op, seedFor(op.seed, purpose, i), 1);
     if (isJsonObject(request.body) && wanted(request.body)) return { ...request, body: structuredClone(request.body) };
   }
   throw new ToolError('PRECONDITION_MISSING', `no request generated from the served document for ${op.row} had the shape the rule needs`);
