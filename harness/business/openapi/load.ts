@@ -68,6 +68,26 @@ function notOpenApi(value: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/**
+ * What depends on the parsed document alone (its dereferenced copy, its validation), made once per parsed
+ * document in a process: the parse is shared by content (parsedOnce), so the fault and latitude runs'
+ * variants that serve the same text share these too. Shared: never modify them.
+ */
+const dereferenced = new WeakMap<object, Promise<Record<string, unknown>>>();
+const validations = new WeakMap<object, Promise<ValidationResult>>();
+
+function dereferencedOf(raw: Record<string, unknown>): Promise<Record<string, unknown>> {
+  let made = dereferenced.get(raw);
+  if (!made) dereferenced.set(raw, (made = dereferenceDocument(raw)));
+  return made;
+}
+
+function validationOf(raw: Record<string, unknown>): Promise<ValidationResult> {
+  let made = validations.get(raw);
+  if (!made) validations.set(raw, (made = validateOpenApi(raw)));
+  return made;
+}
+
 async function load(client: HttpClient, target: Target, url: string): Promise<ServedDocument> {
   const { response, neededToken } = await fetchDocument(client, target, url);
   let validation: Promise<ValidationResult> | undefined;
@@ -76,7 +96,7 @@ async function load(client: HttpClient, target: Target, url: string): Promise<Se
     response,
     neededToken,
     yamlProblems: [],
-    validation: () => (validation ??= served.readable ? validateOpenApi(served.readable.raw) : Promise.resolve({ findings: [] })),
+    validation: () => (validation ??= served.readable ? validationOf(served.readable.raw) : Promise.resolve({ findings: [] })),
   };
   if (response.status >= 500) recordServerError(OPERATION, `GET ${url} answered HTTP ${response.status}`);
   if (response.status < 200 || response.status > 299) {
@@ -101,7 +121,7 @@ async function load(client: HttpClient, target: Target, url: string): Promise<Se
   }
   let document: Record<string, unknown>;
   try {
-    document = await dereferenceDocument(parsed.value);
+    document = await dereferencedOf(parsed.value);
   } catch (error) {
     served.unreadable = `the document parsed, but its $refs could not be resolved: ${(error as Error).message.split('\n')[0]}`;
     return served;
