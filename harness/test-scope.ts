@@ -34,4 +34,8 @@ export class TestEvidence {
   cite(id: string, role?: EvidenceRole): void {
     if (role || !this.cited.has(id)) this.cited.set(id, role ?? this.cited.get(id));
   }
+  /** Takes a citation back: the exchange was withdrawn before anything was sent. */
+  uncite(id: string): void {
+    this.cited.delete(id);
+  }
 }

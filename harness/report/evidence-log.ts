@@ -85,7 +85,7 @@ export class RecordedExchange {
     unshipped.delete(this.id);
     // Under load a paced request can miss its slot more than once: a citation of each attempt left the
     // test citing exchanges that have no record.
-    this.citedBy?.cited.delete(this.id);
+    this.citedBy?.uncite(this.id);
   }
 
   /** The record, every text of the exchange redacted in one pass. */
