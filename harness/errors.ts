@@ -43,7 +43,7 @@ export const INCONCLUSIVE_CODES_TABLE = {
   NOT_LOCATED: 'what the requirement is about is not in the served document, so it cannot be judged',
   NOT_SUPPORTED: 'the target does not offer an optional feature the requirement is about (for example streaming)',
   BURST_TOO_SLOW:
-    "a burst did not get more requests than the limit answered within the limit's window (a loaded machine or a slow link), so no 429 in it proves nothing",
+    "a burst did not get more requests than the limit answered within the limit's window (a loaded machine or a slow link), so no 429 in it proves nothing; where the window is a few seconds, after three bursts",
 } as const;
 
 export type ToolErrorCode = keyof typeof TOOL_ERROR_CODES;
