@@ -43,9 +43,25 @@ export function dateTime(): fc.Arbitrary<string> {
     });
 }
 
+/**
+ * Arbitraries of strings, made once per process by what they depend on. fast-check builds a string
+ * arbitrary whose characters come from another arbitrary (every `stringMatching` with a repetition) by
+ * testing a dictionary of sample strings against it: about 10 ms each, paid again for every request
+ * schema that has such a field, at every generation. An arbitrary keeps no state of its own between
+ * samples, so one made once gives the very values a new one would (selftest/generators/arbitrary-reuse.test.ts).
+ */
+const strings = new Map<string, fc.Arbitrary<string>>();
+function memo(key: string, make: () => fc.Arbitrary<string>): fc.Arbitrary<string> {
+  let arb = strings.get(key);
+  if (!arb) strings.set(key, (arb = make()));
+  return arb;
+}
+
 function emailAddress(): fc.Arbitrary<string> {
-  const word = fc.stringMatching(/^[a-z][a-z0-9]{1,9}$/);
-  return fc.tuple(word, word, fc.constantFrom('ru', 'com', 'org', 'net')).map(([l, d, t]) => `${l}@${d}.${t}`);
+  return memo('email', () => {
+    const word = fc.stringMatching(/^[a-z][a-z0-9]{1,9}$/);
+    return fc.tuple(word, word, fc.constantFrom('ru', 'com', 'org', 'net')).map(([l, d, t]) => `${l}@${d}.${t}`);
+  });
 }
 
 function stringArbitrary(schema: Schema, c: Required<Omit<SchemaArbitraryConstraints, 'registry'>>): fc.Arbitrary<string> {
@@ -69,12 +85,13 @@ function stringArbitrary(schema: Schema, c: Required<Omit<SchemaArbitraryConstra
     Math.min((schema.maxLength as number | undefined) ?? Infinity, hints.maxLength ?? Math.max(c.maxLength, minLength)),
   );
   if (typeof schema.pattern === 'string') {
-    const re = new RegExp(schema.pattern, 'u');
-    return fc
-      .stringMatching(re)
-      .filter((s) => [...s].length >= minLength && [...s].length <= ((schema.maxLength as number | undefined) ?? Infinity));
+    const pattern = schema.pattern;
+    const longest = (schema.maxLength as number | undefined) ?? Infinity;
+    return memo(`pattern\0${pattern}\0${minLength}\0${longest}`, () =>
+      fc.stringMatching(new RegExp(pattern, 'u')).filter((s) => [...s].length >= minLength && [...s].length <= longest),
+    );
   }
-  return fc.string({ minLength, maxLength, unit: 'grapheme-ascii' });
+  return memo(`text\0${minLength}\0${maxLength}`, () => fc.string({ minLength, maxLength, unit: 'grapheme-ascii' }));
 }
 
 function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number> {

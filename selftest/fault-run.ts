@@ -19,6 +19,7 @@
  *   FAULT_PARALLEL=2  batch runs at a time (default: one per core)
  */
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { requirements } from '../harness/requirements.ts';
 import { CI_SEED, faultRunSettings } from '../harness/runner/settings.ts';
 import { TARGET_WIDE_FAULTS } from '../sandbox/faults/degenerate.ts';
@@ -29,7 +30,7 @@ import { runSuite, tempDir } from './helpers.ts';
 import { rmSync } from 'node:fs';
 import { runBatch, type BatchRun } from './variants/batch.ts';
 import { allSuiteFiles, batchesOf, leaks, markerCredentials, reportTexts, slowestFiles, suiteFilesFor } from './variants/common.ts';
-import { batchesAtOnce, inOrder } from './variants/pool.ts';
+import { batchesAtOnce, inOrder, OrderedLog, type SlotUser, Slots } from './variants/pool.ts';
 
 /** Faults per batch run: enough that the harness's imports and the business plan are paid rarely, few enough to keep memory small. */
 const BATCH_SIZE = 40;
@@ -69,58 +70,80 @@ function outcomeOf(fault: Fault, run: BatchRun): Outcome {
   };
 }
 
-async function main(): Promise<number> {
+/** Step 1: the whole suite against the clean sandbox with marker secrets: 100% passing, every requirement proven, no leak. */
+async function cleanRun(
+  overrides: Record<string, Record<string, string>>,
+  markers: string[],
+  log: (line: string) => void,
+): Promise<boolean> {
+  let ok = true;
+  const sandbox = await startSandbox({ credentials: overrides });
+  const dir = tempDir('pc-clean-');
+  const run = await runSuite({
+    env: { CONFORMANCE_TARGET: sandbox.writeTarget(join(dir, 'target.yaml')), CONFORMANCE_SEED: String(CI_SEED) },
+    reportDir: join(dir, 'reports'),
+  });
+  await sandbox.close();
+  const s = run.summary;
+  const passedIds = new Set((s?.tests ?? []).filter((t) => t.verdict === 'passed').map((t) => t.requirement));
+  const unproven = [...requirements().keys()].filter((id) => !passedIds.has(id));
+  const leaked = leaks(reportTexts(run.stdout + run.stderr, run.reportDir), markers);
+  log(
+    `clean sandbox: ${s ? `${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.skipped} skipped` : 'no summary'} in ${(run.wallMs / 1000).toFixed(1)} s`,
+  );
+  if (!s || s.counts.failed > 0 || run.code !== 0) {
+    ok = false;
+    log(
+      `  ✗ the clean sandbox must pass 100%:\n${
+        (s?.tests ?? [])
+          .filter((t) => t.verdict === 'failed' || t.verdict === 'error')
+          .map((t) => `    ${t.title}\n${t.message}`)
+          .join('\n') || run.stdout.slice(-3000)
+      }`,
+    );
+  }
+  if (unproven.length) {
+    ok = false;
+    log(`  ✗ requirements without a passing test on the clean sandbox: ${unproven.join(', ')}`);
+  }
+  for (const l of leaked) log(`  ✗ leak: ${l}`);
+  if (leaked.length) ok = false;
+  rmSync(dir, { recursive: true, force: true });
+  return ok;
+}
+
+/**
+ * The fault run in `slots` (its own, or shared with the latitude run), its lines into `out`. Its clean
+ * run, its fault batches and its degenerate batch take slots side by side; their lines are printed in
+ * that order.
+ */
+export async function faultRun(slots: SlotUser, out: OrderedLog = new OrderedLog()): Promise<number> {
   const started = Date.now();
   const { overrides, markers } = await markerCredentials();
   const settings = faultRunSettings();
+  const [cleanPart, faultPart, degeneratePart, summaryPart] = [out.section(), out.section(), out.section(), out.section()];
+
+  const clean = settings.skipClean
+    ? Promise.resolve(true)
+    : slots.use(() => cleanRun(overrides, markers, cleanPart.log)).finally(cleanPart.end);
+  if (settings.skipClean) cleanPart.end();
+  const log = faultPart.log;
   let ok = true;
-
-  if (!settings.skipClean) {
-    const sandbox = await startSandbox({ credentials: overrides });
-    const dir = tempDir('pc-clean-');
-    const run = await runSuite({
-      env: { CONFORMANCE_TARGET: sandbox.writeTarget(join(dir, 'target.yaml')), CONFORMANCE_SEED: String(CI_SEED) },
-      reportDir: join(dir, 'reports'),
-    });
-    await sandbox.close();
-    const s = run.summary;
-    const passedIds = new Set((s?.tests ?? []).filter((t) => t.verdict === 'passed').map((t) => t.requirement));
-    const unproven = [...requirements().keys()].filter((id) => !passedIds.has(id));
-    const leaked = leaks(reportTexts(run.stdout + run.stderr, run.reportDir), markers);
-    console.log(
-      `clean sandbox: ${s ? `${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.skipped} skipped` : 'no summary'} in ${(run.wallMs / 1000).toFixed(1)} s`,
-    );
-    if (!s || s.counts.failed > 0 || run.code !== 0) {
-      ok = false;
-      console.log(
-        `  ✗ the clean sandbox must pass 100%:\n${
-          (s?.tests ?? [])
-            .filter((t) => t.verdict === 'failed' || t.verdict === 'error')
-            .map((t) => `    ${t.title}\n${t.message}`)
-            .join('\n') || run.stdout.slice(-3000)
-        }`,
-      );
-    }
-    if (unproven.length) {
-      ok = false;
-      console.log(`  ✗ requirements without a passing test on the clean sandbox: ${unproven.join(', ')}`);
-    }
-    for (const l of leaked) console.log(`  ✗ leak: ${l}`);
-    if (leaked.length) ok = false;
-    rmSync(dir, { recursive: true, force: true });
-  }
-
   const wanted = settings.faults;
   const catalog = (await loadServices()).flatMap((m) => m.faults);
   const faults = catalog.filter((f) => (!wanted.length || wanted.includes(f.id)) && (!settings.area || f.area === settings.area));
   const unknownIds = catalog.flatMap((f) =>
     f.catches.filter((id) => !requirements().has(id)).map((id) => `${f.id} names unknown requirement ${id}`),
   );
-  for (const u of unknownIds) console.log(`  ✗ ${u}`);
+  for (const u of unknownIds) log(`  ✗ ${u}`);
   if (unknownIds.length) ok = false;
 
+  const degenerate =
+    !settings.skipDegenerate && ((!wanted.length && !settings.area) || settings.degenerate.length)
+      ? degenerateRun(slots, overrides, markers, degeneratePart.log).finally(degeneratePart.end)
+      : (degeneratePart.end(), Promise.resolve(true));
   const batches = batchesOf(faults, settings.batchSize ?? BATCH_SIZE);
-  console.log(`fault run: ${faults.length} faults in ${batches.length} batch run(s), each fault against its own sandbox`);
+  log(`fault run: ${faults.length} faults in ${batches.length} batch run(s), each fault against its own sandbox`);
   const outcomes: Outcome[] = [];
   let leaked = false;
   const run = (batch: Fault[]) =>
@@ -128,11 +151,11 @@ async function main(): Promise<number> {
       batch.map((f) => ({ id: f.id, switches: [f.id], files: suiteFilesFor(f), only: f.catches })),
       { credentials: overrides },
     );
-  await inOrder(batches, batchesAtOnce(settings.parallel), run, (batch, run) => {
+  await inOrder(batches, slots, run, (batch, run) => {
     const batchLeaks = leaks([['console output', run.stdout + run.stderr], ...run.reports], markers);
-    for (const l of batchLeaks) console.log(`    ✗ leak in the batch of ${batch[0].area}: ${l}`);
+    for (const l of batchLeaks) log(`    ✗ leak in the batch of ${batch[0].area}: ${l}`);
     if (batchLeaks.length) leaked = true;
-    console.log(
+    log(
       `  batch of ${batch.length} ${batch[0].area} fault(s): ${(run.wallMs / 1000).toFixed(1)} s (test time by file: ${slowestFiles(run.byVariant)})`,
     );
     for (const fault of batch) {
@@ -143,7 +166,7 @@ async function main(): Promise<number> {
         ? ''
         : `  missing: ${o.missing.join(', ')}${o.toolErrors.length ? ` (tool errors, not contract failures: ${o.toolErrors.join('; ')})` : ''}${o.note ? `; ${o.note}` : ''}`;
       const also = o.alsoFailed.length ? `  also failed: ${o.alsoFailed.join(', ')}` : '';
-      console.log(`  ${mark} ${o.fault.id.padEnd(40)} [${o.fault.catches.join(', ')}]${extra}${also}`);
+      log(`  ${mark} ${o.fault.id.padEnd(40)} [${o.fault.catches.join(', ')}]${extra}${also}`);
     }
   });
   const killed = outcomes.filter((o) => o.killed).length;
@@ -152,21 +175,22 @@ async function main(): Promise<number> {
     const uncovered = [...requirements().keys()].filter((id) => !named.has(id));
     if (uncovered.length) {
       ok = false;
-      console.log(`  ✗ ${uncovered.length} requirement(s) named by no fault: ${uncovered.join(', ')}`);
-    } else console.log('every requirement is named by at least one fault');
+      log(`  ✗ ${uncovered.length} requirement(s) named by no fault: ${uncovered.join(', ')}`);
+    } else log('every requirement is named by at least one fault');
   }
-  if (!settings.skipDegenerate && ((!wanted.length && !settings.area) || settings.degenerate.length)) {
-    if (!(await degenerateRun(overrides, markers))) ok = false;
-  }
+  faultPart.end();
   if (leaked) ok = false;
+  if (!(await clean)) ok = false;
+  if (!(await degenerate)) ok = false;
   const byArea = new Map<string, [number, number]>();
   for (const o of outcomes) {
     const [k, n] = byArea.get(o.fault.area) ?? [0, 0];
     byArea.set(o.fault.area, [k + (o.killed ? 1 : 0), n + 1]);
   }
-  console.log(`by area: ${[...byArea].map(([a, [k, n]]) => `${a} ${k}/${n}`).join(', ')}`);
-  console.log(`mutation score: ${killed}/${outcomes.length} killed`);
-  console.log(`fault run wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  summaryPart.log(`by area: ${[...byArea].map(([a, [k, n]]) => `${a} ${k}/${n}`).join(', ')}`);
+  summaryPart.log(`mutation score: ${killed}/${outcomes.length} killed`);
+  summaryPart.log(`fault run wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  summaryPart.end();
   return ok && killed === outcomes.length ? 0 : 1;
 }
 
@@ -204,27 +228,34 @@ const TOUCHED: Record<string, (answer: HarAnswer) => boolean> = {
 const DEGENERATE_PASS_LIMIT = 0.05;
 
 /** Step 3: the whole suite against each degenerate target; per area at most 5% passing, no acceptance passing. */
-async function degenerateRun(credentials: Record<string, Record<string, string>>, markers: string[]): Promise<boolean> {
+async function degenerateRun(
+  slots: SlotUser,
+  credentials: Record<string, Record<string, string>>,
+  markers: string[],
+  log: (line: string) => void,
+): Promise<boolean> {
   const only = faultRunSettings().degenerate;
   const targets = TARGET_WIDE_FAULTS.filter((f) => !only.length || only.includes(f.id));
-  console.log(`degenerate targets: ${targets.length}, the whole suite against each, in one batch run`);
+  log(`degenerate targets: ${targets.length}, the whole suite against each, in one batch run`);
   const registry = requirements();
   const files = allSuiteFiles();
-  const batch = await runBatch(
-    targets.map((t) => ({ id: t.id, switches: [t.id], files })),
-    { credentials },
+  const batch = await slots.use(() =>
+    runBatch(
+      targets.map((t) => ({ id: t.id, switches: [t.id], files })),
+      { credentials },
+    ),
   );
   const batchLeaks = leaks([['console output', batch.stdout + batch.stderr], ...batch.reports], markers);
   const results = targets.map((fault) => ({ fault, tests: batch.byVariant.get(fault.id) ?? [] }));
   const answers = harAnswers(batch.reports);
   let ok = true;
   if (!batch.summary) {
-    console.log(`  ✗ the degenerate batch wrote no summary (exit ${batch.code}): ${(batch.stderr || batch.stdout).slice(-400)}`);
+    log(`  ✗ the degenerate batch wrote no summary (exit ${batch.code}): ${(batch.stderr || batch.stdout).slice(-400)}`);
     return false;
   }
   for (const l of batchLeaks) {
     ok = false;
-    console.log(`    ✗ leak: ${l}`);
+    log(`    ✗ leak: ${l}`);
   }
   for (const { fault, tests } of results.sort((a, b) => a.fault.id.localeCompare(b.fault.id))) {
     // Where the document comes through intact, the tests that judge only it are judged by the document faults.
@@ -248,16 +279,18 @@ async function degenerateRun(credentials: Record<string, Record<string, string>>
     const acceptancePassed = judged.filter((t) => t.verdict === 'passed' && t.requirement && registry.get(t.requirement)?.acceptance);
     if (acceptancePassed.length) faultOk = false;
     if (!faultOk) ok = false;
-    console.log(
+    log(
       `  ${faultOk ? 'held    ' : 'PASSED  '} ${fault.id.padEnd(24)} passing of ran: ${cells.join(', ')}${left ? ` (${left} tests of the intact document or of untouched answers left out)` : ''}`,
     );
-    for (const t of acceptancePassed) console.log(`      ✗ an acceptance test passed: ${t.title}`);
+    for (const t of acceptancePassed) log(`      ✗ an acceptance test passed: ${t.title}`);
     if (!faultOk) {
       const passing = judged.filter((t) => t.verdict === 'passed' && !acceptancePassed.includes(t));
-      for (const t of passing) console.log(`      passed: ${t.title}`);
+      for (const t of passing) log(`      passed: ${t.title}`);
     }
   }
   return ok;
 }
 
-process.exitCode = await main();
+// Run as a script (not imported by selftest/variant-runs.ts): its own slots, one batch run per core.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  process.exitCode = await faultRun(new Slots(batchesAtOnce(faultRunSettings().parallel)));

@@ -9,6 +9,7 @@
  *   LATITUDES=id,id   only these latitudes     AREA=insurance   only this area's latitudes
  *   FAULT_BATCH=40    variants per batch run      FAULT_PARALLEL=2   batch runs at a time (default: one per core)
  */
+import { pathToFileURL } from 'node:url';
 import { requirements } from '../harness/requirements.ts';
 import type { TestRecord } from '../harness/report/records.ts';
 import { faultRunSettings } from '../harness/runner/settings.ts';
@@ -16,7 +17,7 @@ import { loadLatitudes } from '../sandbox/faults/index.ts';
 import type { Latitude } from '../sandbox/faults/types.ts';
 import { runBatch } from './variants/batch.ts';
 import { areaFiles, batchesOf, slowestFiles } from './variants/common.ts';
-import { batchesAtOnce, inOrder } from './variants/pool.ts';
+import { batchesAtOnce, inOrder, OrderedLog, type SlotUser, Slots } from './variants/pool.ts';
 
 const BATCH_SIZE = 40;
 
@@ -50,7 +51,10 @@ function judge(latitude: Latitude, tests: TestRecord[], failedRun?: string): Out
   };
 }
 
-async function main(): Promise<number> {
+/** The latitude run in `slots` (its own, or shared with the fault run), its lines into `out`. */
+export async function latitudeRun(slots: SlotUser, out: OrderedLog = new OrderedLog()): Promise<number> {
+  const part = out.section();
+  const log = part.log;
   const started = Date.now();
   const only = (process.env.LATITUDES ?? '')
     .split(',')
@@ -59,14 +63,14 @@ async function main(): Promise<number> {
   const area = process.env.AREA || undefined;
   const latitudes = (await loadLatitudes()).filter((l) => (!only.length || only.includes(l.id)) && (!area || l.area === area));
   const batches = batchesOf(latitudes, faultRunSettings().batchSize ?? BATCH_SIZE);
-  console.log(
+  log(
     `latitude run: ${latitudes.length} latitudes in ${batches.length} batch run(s), each alone against its own sandbox and its area's suites`,
   );
   let held = 0;
   let alarms = 0;
   const run = (batch: Latitude[]) => runBatch(batch.map((l) => ({ id: l.id, switches: [l.id], files: areaFiles(l.area) })));
-  await inOrder(batches, batchesAtOnce(faultRunSettings().parallel), run, (batch, run) => {
-    console.log(
+  await inOrder(batches, slots, run, (batch, run) => {
+    log(
       `  batch of ${batch.length} ${batch[0].area} latitude(s): ${(run.wallMs / 1000).toFixed(1)} s (test time by file: ${slowestFiles(run.byVariant)})`,
     );
     const failedRun = run.summary
@@ -76,16 +80,19 @@ async function main(): Promise<number> {
       const o = judge(latitude, run.byVariant.get(latitude.id) ?? [], failedRun);
       if (o.falseAlarms.length) alarms++;
       else held++;
-      console.log(
+      log(
         `  ${o.falseAlarms.length ? 'FALSE ALARM' : 'held       '} ${latitude.id.padEnd(40)} ${o.counts}; ${o.reported.length} policy/vendor finding(s) reported`,
       );
-      for (const a of o.falseAlarms) console.log(`      ✗ ${a}`);
-      for (const r of o.reported) console.log(`      · ${r}`);
+      for (const a of o.falseAlarms) log(`      ✗ ${a}`);
+      for (const r of o.reported) log(`      · ${r}`);
     }
   });
-  console.log(`latitude: ${held} held, ${alarms} false alarms`);
-  console.log(`latitude run wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(`latitude: ${held} held, ${alarms} false alarms`);
+  log(`latitude run wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  part.end();
   return alarms === 0 ? 0 : 1;
 }
 
-process.exitCode = await main();
+// Run as a script (not imported by selftest/variant-runs.ts): its own slots, one batch run per core.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  process.exitCode = await latitudeRun(new Slots(batchesAtOnce(faultRunSettings().parallel)));

@@ -15,5 +15,7 @@ export default defineConfig({
     // the CPU of the unit tests): what those modules keep is content read once or state kept per target or
     // per instance (harness/runner/run-scope.ts), so test files do not see each other's state.
     isolate: false,
+    // Threads, as the conformance run's workers (vitest.config.ts): less CPU per worker and per message.
+    pool: 'threads',
   },
 });

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { currentNotDeprecated, notMarkedMtls } from '../../harness/business/checks/document.ts';
 import type { Failure } from '../../harness/checks/failure.ts';
@@ -30,7 +31,7 @@ import { DOCUMENT_FAULTS } from '../../sandbox/services/business/document-faults
 import { DOCUMENT_LATITUDES } from '../../sandbox/services/business/document-latitudes.ts';
 import { DOCUMENT_VARIATIONS } from '../../sandbox/services/business/index.ts';
 import { businessFaults as documentFaults } from '../../sandbox/services/business/faults.ts';
-import { mtlsOperations, servedDocument } from '../../sandbox/services/business/document.ts';
+import { cleanDocument, mtlsOperations, servedDocument } from '../../sandbox/services/business/document.ts';
 import { ROOT } from '../helpers.ts';
 
 const catalog = new Map(documentFaults.map((f) => [f.id, f]));
@@ -144,7 +145,12 @@ describe('each edit fault of the document breaks what it names', () => {
 
   it.each(judged.map((f) => f.id))('%s', async (id) => {
     const fault = DOCUMENT_FAULTS.find((f) => f.id === id)!;
-    const index = await indexOf((served(id) as { text: string }).text);
+    const value = parse((served(id) as { text: string }).text);
+    // What is served is the edited document itself, as the harness reads it.
+    const edited = structuredClone(cleanDocument());
+    fault.edit!(edited);
+    expect(isDeepStrictEqual(value, edited), 'the served text reads as the edited document').toBe(true);
+    const index = new OperationIndex(await dereferenceDocument(value));
     for (const requirement of fault.catches) {
       if (requirement.startsWith('BUS-CHG-')) expect(evaluateChangeNote(index, changeNote(requirement)).kind, requirement).toBe('broken');
       else expect(CHECKS[requirement](index, requirement).length, requirement).toBeGreaterThan(0);

@@ -76,7 +76,7 @@ describe('the insurance area against a misbehaving target', () => {
   }, 250_000);
 
   it.skipIf(!canSampleMemory)(
-    'answers of 10 MB: every test TARGET_RESPONSE_TOO_LARGE, no process above 400 MB RSS',
+    'answers of 10 MB: every test TARGET_RESPONSE_TOO_LARGE, the whole run under 600 MB RSS',
     async () => {
       const server = await track(hugeServer(10 * 1000 * 1000));
       let sampler: ReturnType<typeof sampleMemory> | undefined;
@@ -88,7 +88,8 @@ describe('the insurance area against a misbehaving target', () => {
       });
       const peak = sampler!.stop();
       const ran = expectAllToolErrors(run, 'TARGET_RESPONSE_TOO_LARGE', 40);
-      expect(peak.processMiB).toBeLessThan(400);
+      // The run's workers are threads of the vitest process (vitest.config.ts): the bound is the whole tree's.
+      expect(peak.treeMiB).toBeLessThan(600);
       report('10 MB answers', {
         wall: seconds(run.wallMs),
         'tool errors': ran.length,

@@ -1,6 +1,6 @@
 /** Batch runs side by side: never more at a time than asked, started in order, reported in order. */
 import { describe, expect, it } from 'vitest';
-import { batchesAtOnce, inOrder } from './pool.ts';
+import { batchesAtOnce, inOrder, OrderedLog, Slots } from './pool.ts';
 
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -70,5 +70,87 @@ describe('batchesAtOnce', () => {
     expect(batchesAtOnce(3)).toBe(3);
     expect(batchesAtOnce(0)).toBe(1);
     expect(batchesAtOnce()).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('Slots shared by two runs', () => {
+  it('never run more than the limit together, and hand out slots in the order they were asked for', async () => {
+    const slots = new Slots(2);
+    let running = 0;
+    let most = 0;
+    const started: string[] = [];
+    const job = (name: string, ms: number) => async () => {
+      started.push(name);
+      most = Math.max(most, ++running);
+      await later(ms);
+      running--;
+      return name;
+    };
+    const first = inOrder(
+      ['a1', 'a2', 'a3'],
+      slots,
+      (n) => job(n, 20)(),
+      () => undefined,
+    );
+    const second = inOrder(
+      ['b1', 'b2'],
+      slots,
+      (n) => job(n, 5)(),
+      () => undefined,
+    );
+    const alone = slots.use(job('c', 1));
+    await Promise.all([first, second, alone]);
+    expect(most).toBe(2);
+    expect(started).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'c']);
+  });
+
+  it('hand a free slot to the lowest rank first', async () => {
+    const slots = new Slots(1);
+    const started: string[] = [];
+    const job = (name: string) => async () => {
+      started.push(name);
+      await later(2);
+    };
+    await Promise.all([
+      slots.use(job('first')),
+      slots.ranked(1).use(job('late 1')),
+      slots.ranked(0).use(job('soon 1')),
+      slots.ranked(1).use(job('late 2')),
+      slots.ranked(0).use(job('soon 2')),
+    ]);
+    expect(started).toEqual(['first', 'soon 1', 'soon 2', 'late 1', 'late 2']);
+  });
+
+  it('a run that throws gives its slot back', async () => {
+    const slots = new Slots(1);
+    await expect(
+      slots.use(async () => {
+        throw new Error('broke');
+      }),
+    ).rejects.toThrow('broke');
+    expect(await slots.use(async () => 'next')).toBe('next');
+  });
+});
+
+describe('OrderedLog', () => {
+  it('prints the first section at once and each later one after every earlier one ended', () => {
+    const printed: string[] = [];
+    const out = new OrderedLog((line) => printed.push(line));
+    const [a, b, c] = [out.section(), out.section(), out.section()];
+    c.log('c1');
+    b.log('b1');
+    a.log('a1');
+    expect(printed).toEqual(['a1']);
+    c.end();
+    b.log('b2');
+    expect(printed).toEqual(['a1']);
+    a.end();
+    expect(printed).toEqual(['a1', 'b1', 'b2']);
+    b.log('b3');
+    b.end();
+    expect(printed).toEqual(['a1', 'b1', 'b2', 'b3', 'c1']);
+    const d = out.section();
+    d.log('d1');
+    expect(printed).toEqual(['a1', 'b1', 'b2', 'b3', 'c1', 'd1']);
   });
 });
