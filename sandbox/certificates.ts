@@ -1,9 +1,9 @@
 /**
- * The sandbox's own certificate authority, made fresh at every start with @peculiar/x509 on node's
- * webcrypto: a CA, a server certificate for the mTLS listener (valid for the listening host, 127.0.0.1,
- * ::1 and localhost) and one client certificate. Written as PEM files into the sandbox's work folder;
- * the target file gets the absolute paths of the CA and the client pair. Nothing here is a secret of
- * anything but this sandbox run.
+ * The sandbox's own certificate authority, made with @peculiar/x509 on node's webcrypto (once per
+ * process and host: `sandboxCertificates`): a CA, a server certificate for the mTLS listener (valid for
+ * the listening host, 127.0.0.1, ::1 and localhost) and one client certificate. Written as PEM files
+ * into the sandbox's work folder; the target file gets the absolute paths of the CA and the client
+ * pair. Nothing here is a secret of anything but this sandbox run.
  */
 import { webcrypto } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -102,8 +102,10 @@ async function leaf(
   return { cert: cert.toString('pem'), key: await privateKeyPem(keys.privateKey) };
 }
 
-/** Makes the CA, the server and the client certificates and writes them into `dir` (absolute paths back). */
-export async function makeCertificates(dir: string, host: string): Promise<CertificateFiles> {
+/** The PEM texts of a CA, the server and the client certificates and their keys. */
+type CertificatePems = Record<keyof CertificateFiles, string>;
+
+async function makePems(host: string): Promise<CertificatePems> {
   const x509 = await x509Module();
   const caKeys = await keyPair();
   const caCert = await x509.X509CertificateGenerator.createSelfSigned(
@@ -124,6 +126,10 @@ export async function makeCertificates(dir: string, host: string): Promise<Certi
   const ca = { cert: caCert, keys: caKeys };
   const server = await leaf(x509, ca, 'CN=partner-conformance sandbox mTLS listener', x509.ExtendedKeyUsage.serverAuth, hostNames(host));
   const client = await leaf(x509, ca, 'CN=partner-conformance sandbox client, O=partner-conformance', x509.ExtendedKeyUsage.clientAuth);
+  return { ca: caCert.toString('pem'), clientCert: client.cert, clientKey: client.key, serverCert: server.cert, serverKey: server.key };
+}
+
+function writeCertificates(dir: string, pems: CertificatePems): CertificateFiles {
   const files: CertificateFiles = {
     ca: join(dir, 'ca.pem'),
     clientCert: join(dir, 'client.pem'),
@@ -131,10 +137,31 @@ export async function makeCertificates(dir: string, host: string): Promise<Certi
     serverCert: join(dir, 'server.pem'),
     serverKey: join(dir, 'server-key.pem'),
   };
-  writeFileSync(files.ca, caCert.toString('pem'));
-  writeFileSync(files.clientCert, client.cert);
-  writeFileSync(files.clientKey, client.key, { mode: 0o600 });
-  writeFileSync(files.serverCert, server.cert);
-  writeFileSync(files.serverKey, server.key, { mode: 0o600 });
+  writeFileSync(files.ca, pems.ca);
+  writeFileSync(files.clientCert, pems.clientCert);
+  writeFileSync(files.clientKey, pems.clientKey, { mode: 0o600 });
+  writeFileSync(files.serverCert, pems.serverCert);
+  writeFileSync(files.serverKey, pems.serverKey, { mode: 0o600 });
   return files;
+}
+
+/** Makes a new CA, the server and the client certificates and writes them into `dir` (absolute paths back). */
+export async function makeCertificates(dir: string, host: string): Promise<CertificateFiles> {
+  return writeCertificates(dir, await makePems(host));
+}
+
+const shared = new Map<string, Promise<CertificatePems>>();
+
+/**
+ * The certificates of every sandbox this process starts for `host`, made once and written into `dir`:
+ * the fault and latitude runs start a sandbox per variant, and making a CA and two certificates cost
+ * each business variant about 25 ms of CPU. The sandboxes of one process trust each other's clients.
+ */
+export async function sandboxCertificates(dir: string, host: string): Promise<CertificateFiles> {
+  let pems = shared.get(host);
+  if (!pems) {
+    shared.set(host, (pems = makePems(host)));
+    pems.catch(() => shared.delete(host));
+  }
+  return writeCertificates(dir, await pems);
 }

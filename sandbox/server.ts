@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { stringify } from 'yaml';
-import { makeCertificates } from './certificates.ts';
+import { sandboxCertificates } from './certificates.ts';
 import { mergeCredentials } from './credentials.ts';
 import { installTargetWideFaults, TARGET_WIDE_FAULTS } from './faults/degenerate.ts';
 import { FaultSet } from './faults/types.ts';
@@ -62,7 +62,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     credentials: mergeCredentials(defaults, options.credentials),
     workDir,
     // Certificates (and the mTLS listener) only where a service serves over mTLS.
-    tls: modules.some((m) => m.service.mtls) ? await makeCertificates(workDir, host) : undefined,
+    tls: modules.some((m) => m.service.mtls) ? await sandboxCertificates(workDir, host) : undefined,
   };
   const app: FastifyInstance = Fastify({ logger: options.logger ?? false, bodyLimit: 32 * 1024 * 1024 });
   // Every service parses its own body, so malformed input gets the service's own error answer.

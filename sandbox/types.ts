@@ -38,5 +38,9 @@ export interface SandboxService {
 export function clientCertified(request: FastifyRequest): boolean {
   const socket = request.raw.socket as Partial<TLSSocket>;
   if (socket.encrypted !== true || socket.authorized !== true || typeof socket.getPeerCertificate !== 'function') return false;
-  return socket.getPeerCertificate().raw !== undefined;
+  // A connection's peer certificate never changes: read once per connection (node builds the whole object each time).
+  let certified = certifiedSockets.get(socket);
+  if (certified === undefined) certifiedSockets.set(socket, (certified = socket.getPeerCertificate().raw !== undefined));
+  return certified;
 }
+const certifiedSockets = new WeakMap<object, boolean>();
