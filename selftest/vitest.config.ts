@@ -1,5 +1,41 @@
 /** The suite's own tests (not the conformance run): unit tests, end-to-end runs of the suite. Never writes reports/. */
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The files that take longest start first, those that mostly wait (on deadlines of targets that never
+ * answer or drip) before all, so that their waits overlap with the CPU-bound files. vitest orders by the
+ * durations it remembers, but a fresh clone remembers none and orders by file size: there the robustness
+ * files started last and their minute of waiting ended the run alone.
+ */
+const FIRST = [
+  'robustness/e2e.test.ts',
+  'robustness/run-wide.test.ts',
+  'e2e/secrets.test.ts',
+  'certify/certify.test.ts',
+  'cli/cli.test.ts',
+  'e2e/runs.test.ts',
+  'cli/refusals.test.ts',
+  'business/sandbox-document.test.ts',
+  'certify/browser.test.ts',
+  'speech/suite-runs.test.ts',
+  'speech/third-party.test.ts',
+  'robustness/pacing.test.ts',
+  'business/openapi-parse-fast.test.ts',
+  'invest/non-uuid-ids.test.ts',
+  'identity/suite-runs.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const at = FIRST.findIndex((name) => file.moduleId.replaceAll('\\', '/').endsWith(`/selftest/${name}`));
+      return at === -1 ? FIRST.length : at;
+    };
+    // Array sort is stable: the rest keep vitest's own order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -17,5 +53,6 @@ export default defineConfig({
     isolate: false,
     // Threads, as the conformance run's workers (vitest.config.ts): less CPU per worker and per message.
     pool: 'threads',
+    sequence: { sequencer: LongestFirst },
   },
 });
