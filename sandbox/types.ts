@@ -30,6 +30,9 @@ export interface SandboxService {
   targetSection(urls: ListenerUrls, ctx: ServiceContext): Record<string, unknown>;
 }
 
+/** Whether each connection of the mTLS listener carried a client certificate (read once per connection). */
+const certifiedSockets = new WeakMap<object, boolean>();
+
 /**
  * Whether the request came over the mTLS listener with a client certificate that the sandbox's CA
  * signed. Both listeners serve the same routes; only this tells them apart. `authorized` alone is not
@@ -43,4 +46,3 @@ export function clientCertified(request: FastifyRequest): boolean {
   if (certified === undefined) certifiedSockets.set(socket, (certified = socket.getPeerCertificate().raw !== undefined));
   return certified;
 }
-const certifiedSockets = new WeakMap<object, boolean>();

@@ -30,7 +30,7 @@ import { runSuite, tempDir } from './helpers.ts';
 import { rmSync } from 'node:fs';
 import { runBatch, type BatchRun } from './variants/batch.ts';
 import { allSuiteFiles, batchesOf, leaks, markerCredentials, reportTexts, slowestFiles, suiteFilesFor } from './variants/common.ts';
-import { batchesAtOnce, inOrder, OrderedLog, type SlotUser, Slots } from './variants/pool.ts';
+import { batchesAtOnce, inOrder, OrderedLog, type Section, type SlotUser, Slots } from './variants/pool.ts';
 
 /** Faults per batch run: enough that the harness's imports and the business plan are paid rarely, few enough to keep memory small. */
 const BATCH_SIZE = 40;
@@ -120,6 +120,21 @@ async function cleanRun(
 }
 
 /**
+ * A part of the fault run that goes on beside its fault batches (the clean run, the degenerate batch), or
+ * none: its section ends when it is done, or at once. Awaited at the end of the run, which is where a
+ * throw of it is thrown, not earlier as an unhandled rejection.
+ */
+function beside(section: Section, run: (() => Promise<boolean>) | undefined): Promise<boolean> {
+  if (!run) {
+    section.end();
+    return Promise.resolve(true);
+  }
+  const done = run().finally(section.end);
+  done.catch(() => undefined);
+  return done;
+}
+
+/**
  * The fault run in `slots` (its own, or shared with the latitude run), its lines into `out`. Its clean
  * run, its fault batches and its degenerate batch take slots side by side; their lines are printed in
  * that order.
@@ -130,10 +145,7 @@ export async function faultRun(slots: SlotUser, out: OrderedLog = new OrderedLog
   const settings = faultRunSettings();
   const [cleanPart, faultPart, degeneratePart, summaryPart] = [out.section(), out.section(), out.section(), out.section()];
 
-  const clean = settings.skipClean
-    ? Promise.resolve(true)
-    : slots.use(() => cleanRun(overrides, markers, cleanPart.log)).finally(cleanPart.end);
-  if (settings.skipClean) cleanPart.end();
+  const clean = beside(cleanPart, settings.skipClean ? undefined : () => slots.use(() => cleanRun(overrides, markers, cleanPart.log)));
   const log = faultPart.log;
   let ok = true;
   const wanted = settings.faults;
@@ -145,10 +157,12 @@ export async function faultRun(slots: SlotUser, out: OrderedLog = new OrderedLog
   for (const u of unknownIds) log(`  ✗ ${u}`);
   if (unknownIds.length) ok = false;
 
-  const degenerate =
+  const degenerate = beside(
+    degeneratePart,
     !settings.skipDegenerate && ((!wanted.length && !settings.area) || settings.degenerate.length)
-      ? degenerateRun(slots, overrides, markers, degeneratePart.log).finally(degeneratePart.end)
-      : (degeneratePart.end(), Promise.resolve(true));
+      ? () => degenerateRun(slots, overrides, markers, degeneratePart.log)
+      : undefined,
+  );
   const batches = batchesOf(faults, settings.batchSize ?? BATCH_SIZE);
   log(`fault run: ${faults.length} faults in ${batches.length} batch run(s), each fault against its own sandbox`);
   const outcomes: Outcome[] = [];
