@@ -43,31 +43,56 @@ function removeOld(): void {
   }
 }
 
+const keyOf = (text: string, parser: string) => createHash('sha256').update(parser).update('\0').update(text).digest('hex').slice(0, 40);
+
+/** What an earlier process kept for `key`, or undefined. */
+function stored<T>(key: string): { value: T } | undefined {
+  try {
+    return { value: JSON.parse(readFileSync(join(DIR, `${key}.json`), 'utf8')) as T };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps `value` for later processes, when JSON carries it exactly. */
+function store(key: string, value: unknown): void {
+  if (!jsonExact(value)) return;
+  const file = join(DIR, `${key}.json`);
+  try {
+    mkdirSync(DIR, { recursive: true });
+    removeOld();
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, JSON.stringify(value));
+    renameSync(partial, file);
+  } catch {
+    // A read-only or full temporary folder: the next process parses again.
+  }
+}
+
 /**
  * `parse(text)`, or what it gave for the same text before. `parser` names the parse (its options and
  * version: change it when the parse changes what it returns). The result is shared: never modify it.
  */
 export function parsedOnce<T>(text: string, parse: (text: string) => T, parser: string): T {
-  const key = createHash('sha256').update(parser).update('\0').update(text).digest('hex').slice(0, 40);
+  const key = keyOf(text, parser);
   if (memory.has(key)) return memory.get(key) as T;
-  const file = join(DIR, `${key}.json`);
-  let value: T;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8')) as T;
-  } catch {
-    value = parse(text);
-    if (jsonExact(value)) {
-      try {
-        mkdirSync(DIR, { recursive: true });
-        removeOld();
-        const partial = `${file}.${process.pid}.tmp`;
-        writeFileSync(partial, JSON.stringify(value));
-        renameSync(partial, file);
-      } catch {
-        // A read-only or full temporary folder: the next process parses again.
-      }
-    }
-  }
+  const before = stored<T>(key);
+  const value = before ? before.value : parse(text);
+  if (!before) store(key, value);
+  memory.set(key, value);
+  return value;
+}
+
+/**
+ * The same for a result that takes an asynchronous step to make (`make`), kept under `text` (what it is
+ * made from, such as a package's version) and `maker`. The result is shared: never modify it.
+ */
+export async function madeOnce<T>(text: string, make: () => Promise<T>, maker: string): Promise<T> {
+  const key = keyOf(text, maker);
+  if (memory.has(key)) return memory.get(key) as T;
+  const before = stored<T>(key);
+  const value = before ? before.value : await make();
+  if (!before) store(key, value);
   memory.set(key, value);
   return value;
 }

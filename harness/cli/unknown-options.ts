@@ -3,7 +3,9 @@
  * the rest to vitest) vitest's, with one line and a "did you mean", before anything starts: vitest would
  * otherwise stop with its parser's stack trace (`CACError: Unknown option --depht`).
  */
+import { createRequire } from 'node:module';
 import { didYouMean } from '../config/schema-errors.ts';
+import { madeOnce } from '../parsed-once.ts';
 
 /** The flag of an option argument as typed: `--depht` of `--depht=quick`, `-t` of `-t`. */
 const flagOf = (arg: string) => (arg.startsWith('--') ? arg.split('=')[0] : arg.slice(0, 2));
@@ -33,32 +35,43 @@ export function firstUnknown(args: readonly string[], known: readonly string[]):
 
 let vitestOptions: Promise<string[]> | undefined;
 
+/** The options `vitest run --help` lists (its own parser's help), or an error when it lists too few to trust. */
+async function helpedOptions(): Promise<string[]> {
+  const { parseCLI } = await import('vitest/node');
+  const lines: string[] = [];
+  const log = console.log;
+  console.log = (...parts: unknown[]) => void lines.push(parts.join(' '));
+  try {
+    parseCLI(['vitest', 'run', '--help']);
+  } finally {
+    console.log = log;
+  }
+  const flags = lines
+    .join('\n')
+    .split('\n')
+    .flatMap((line) => {
+      const m = /^\s+(?:(-[A-Za-z]), )?(--[A-Za-z][\w.-]*)/.exec(line);
+      return m ? [m[1], m[2]].filter((f): f is string => Boolean(f)) : [];
+    });
+  if (flags.length < 10) throw new Error(`vitest's help listed ${flags.length} options`);
+  return [...flags, '--version', '-v'];
+}
+
 /**
  * The options of `vitest run`, as its own parser lists them in its help (read only when an argument is
- * not one of ours: loading vitest's parser takes a second or two). Empty when the help cannot be read,
- * and then vitest itself judges what it is handed.
+ * not one of ours). Loading vitest's parser takes two seconds of CPU, more than the rest of the command
+ * line: the list is kept per installed vitest version (harness/parsed-once.ts), so only the first run
+ * after an install pays it. Empty when the help cannot be read, and then vitest itself judges what it is
+ * handed.
  */
 export function vitestRunOptions(): Promise<string[]> {
   vitestOptions ??= (async () => {
-    const { parseCLI } = await import('vitest/node');
-    const lines: string[] = [];
-    const log = console.log;
-    console.log = (...parts: unknown[]) => void lines.push(parts.join(' '));
     try {
-      parseCLI(['vitest', 'run', '--help']);
+      const version = (createRequire(import.meta.url)('vitest/package.json') as { version: string }).version;
+      return await madeOnce(`vitest ${version}`, helpedOptions, 'vitest run --help options 1');
     } catch {
       return [];
-    } finally {
-      console.log = log;
     }
-    const flags = lines
-      .join('\n')
-      .split('\n')
-      .flatMap((line) => {
-        const m = /^\s+(?:(-[A-Za-z]), )?(--[A-Za-z][\w.-]*)/.exec(line);
-        return m ? [m[1], m[2]].filter((f): f is string => Boolean(f)) : [];
-      });
-    return flags.length >= 10 ? [...flags, '--version', '-v'] : [];
   })();
   return vitestOptions;
 }

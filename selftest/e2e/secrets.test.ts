@@ -66,6 +66,56 @@ export function hiddenInBase64(text: string, secret: string): boolean {
   return false;
 }
 
+/**
+ * The same scan for many secrets over long texts (the reports of a whole run are tens of megabytes):
+ * what `encodedForms` and `hiddenInBase64` find, found in one pass per text. Every form of a secret starts
+ * with the same form of its first characters (its anchor), so the text is searched for the few anchors
+ * and each form is compared only where its anchor is; each base64 run is decoded once for all secrets.
+ */
+export class SecretScan {
+  private readonly forms = new Map<string, Array<{ secret: string; form: string }>>();
+  private readonly plain = new Map<string, Array<{ secret: string; form: string }>>();
+  private static readonly ANCHOR = 6;
+
+  constructor(secrets: string[]) {
+    const add = (into: Map<string, Array<{ secret: string; form: string }>>, secret: string, form: string) => {
+      const anchor = form.slice(0, SecretScan.ANCHOR);
+      into.set(anchor, [...(into.get(anchor) ?? []), { secret, form }]);
+    };
+    for (const secret of secrets) {
+      for (const form of encodedForms(secret)) add(this.forms, secret, form);
+      for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]) add(this.plain, secret, form);
+    }
+  }
+
+  private static found(
+    text: string,
+    byAnchor: Map<string, Array<{ secret: string; form: string }>>,
+  ): Array<{ secret: string; form: string }> {
+    const out = new Set<{ secret: string; form: string }>();
+    for (const [anchor, forms] of byAnchor)
+      for (let at = text.indexOf(anchor); at !== -1; at = text.indexOf(anchor, at + 1))
+        for (const f of forms) if (text.startsWith(f.form, at)) out.add(f);
+    return [...out];
+  }
+
+  /** The forms of the secrets that the text holds as they are. */
+  formsIn(text: string): Array<{ secret: string; form: string }> {
+    return SecretScan.found(text, this.forms);
+  }
+
+  /** The secrets that a base64 or base64url run of the text holds, at any alignment. */
+  hiddenIn(text: string): Set<string> {
+    const out = new Set<string>();
+    for (const match of text.matchAll(/[A-Za-z0-9+/_-]{16,}/g)) {
+      const run = match[0].replace(/-/g, '+').replace(/_/g, '/');
+      for (let offset = 0; offset < 4; offset++)
+        for (const f of SecretScan.found(Buffer.from(run.slice(offset), 'base64').toString('latin1'), this.plain)) out.add(f.secret);
+    }
+    return out;
+  }
+}
+
 /** The certification pack of a run's reports, written as `certify` writes it, into <reportDir>/certification. */
 async function packOf(summary: RunSummary, reportDir: string, targetFile: string): Promise<void> {
   const target = loadTarget(targetFile);
@@ -111,6 +161,32 @@ describe('secrets made of every ASCII punctuation character', () => {
     expect(hiddenInBase64(`Bearer ${header}.eyJzdWIi…`, secret)).toBe(true);
     expect(hiddenInBase64(`…${header.slice(5)}`, secret)).toBe(true);
     expect(hiddenInBase64('nothing to see here at all, really', secret)).toBe(false);
+  });
+
+  it('the one-pass scan of many secrets finds what the scan of each secret finds, form by form and in base64 runs', () => {
+    const secrets = [0, 1, 2].map((i) => `PCMARK${randomBytes(6).toString('hex')}${PUNCTUATION}${i}`);
+    const scan = new SecretScan(secrets);
+    const noise = () => randomBytes(40).toString('base64');
+    for (const secret of secrets) {
+      for (const form of encodedForms(secret)) {
+        const text = `${noise()} "${form}" ${noise()}`;
+        const found = scan
+          .formsIn(text)
+          .filter((f) => f.secret === secret)
+          .map((f) => f.form);
+        expect(found).toEqual(encodedForms(secret).filter((f) => text.includes(f)));
+        expect(found).toContain(form);
+      }
+      const header = Buffer.from(JSON.stringify({ alg: 'HS256', kid: secret })).toString('base64url');
+      for (const cut of [0, 1, 2, 3, 5]) {
+        const text = `${noise()} Bearer ${header.slice(cut)}.eyJzdWIi ${noise()}`;
+        expect(scan.hiddenIn(text).has(secret)).toBe(hiddenInBase64(text, secret));
+      }
+      expect(scan.hiddenIn(`Bearer ${header}.x`)).toEqual(new Set([secret]));
+    }
+    const clean = `${noise()} ${secrets[0].slice(0, 10)} ${Buffer.from(secrets[1].slice(0, 9)).toString('base64')} ${noise()}`;
+    expect(scan.formsIn(clean)).toEqual([]);
+    expect(scan.hiddenIn(clean)).toEqual(new Set());
   });
 
   it('a credential written inline that YAML reads as an alias or a tag never appears in the refusal, on the console or in a report', async () => {
@@ -180,13 +256,12 @@ describe('secrets made of every ASCII punctuation character', () => {
         ]),
       );
       for (const file of files) texts.push([file, readFileSync(join(run.reportDir, file), 'latin1')]);
+      const scan = new SecretScan(secrets);
       const leaks: string[] = [];
       for (const [where, text] of texts) {
-        for (const secret of secrets) {
-          for (const form of encodedForms(secret))
-            if (text.includes(form)) leaks.push(`${where}: ${secret.slice(0, 12)}… as ${JSON.stringify(form.slice(0, 24))}…`);
-          if (hiddenInBase64(text, secret)) leaks.push(`${where}: ${secret.slice(0, 12)}… inside a base64 run`);
-        }
+        for (const { secret, form } of scan.formsIn(text))
+          leaks.push(`${where}: ${secret.slice(0, 12)}… as ${JSON.stringify(form.slice(0, 24))}…`);
+        for (const secret of scan.hiddenIn(text)) leaks.push(`${where}: ${secret.slice(0, 12)}… inside a base64 run`);
       }
       expect(leaks).toEqual([]);
     } finally {
