@@ -16,13 +16,14 @@
  *   FAULTS=id,id   only these faults      AREA=insurance   only this area's faults
  *   FAULT_BATCH=40 faults per batch run    SKIP_CLEAN=1     skip step 1 (while developing faults)
  *   SKIP_DEGENERATE=1 skip step 3          DEGENERATE=id,id only these degenerate targets (run even with FAULTS)
- *   FAULT_PARALLEL=2  batch runs at a time (default: one per core)
+ *   FAULT_PARALLEL=2  batch runs at a time (default: one per core and one more)
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { requirements } from '../harness/requirements.ts';
 import { CI_SEED, faultRunSettings } from '../harness/runner/settings.ts';
 import { TARGET_WIDE_FAULTS } from '../sandbox/faults/degenerate.ts';
+import type { TestRecord } from '../harness/report/records.ts';
 import type { Fault } from '../sandbox/faults/types.ts';
 import { loadServices } from '../sandbox/services/index.ts';
 import { startSandbox } from '../sandbox/server.ts';
@@ -30,7 +31,7 @@ import { runSuite, tempDir } from './helpers.ts';
 import { rmSync } from 'node:fs';
 import { runBatch, type BatchRun } from './variants/batch.ts';
 import { allSuiteFiles, batchesOf, leaks, markerCredentials, reportTexts, slowestFiles, suiteFilesFor } from './variants/common.ts';
-import { batchesAtOnce, inOrder, OrderedLog, type Section, type SlotUser, Slots } from './variants/pool.ts';
+import { batchesAtOnce, FIRST, inOrder, OrderedLog, type Section, type SlotUser, Slots } from './variants/pool.ts';
 
 /** Faults per batch run: enough that the harness's imports and the business plan are paid rarely, few enough to keep memory small. */
 const BATCH_SIZE = 40;
@@ -77,16 +78,17 @@ async function cleanRun(
   log: (line: string) => void,
 ): Promise<boolean> {
   let ok = true;
+  const from = process.uptime();
   const sandbox = await startSandbox({ credentials: overrides });
   const dir = tempDir('pc-clean-');
   const run = await runSuite({
     env: {
       CONFORMANCE_TARGET: sandbox.writeTarget(join(dir, 'target.yaml')),
       CONFORMANCE_SEED: String(CI_SEED),
-      // Three workers, not the six of a target file's default: every worker imports the harness and makes
+      // Two workers, not the six of a target file's default: every worker imports the harness and makes
       // its areas' plans, and on two cores six of them took a quarter more CPU and longer (42 against 33
-      // core-s); three still share one pacer across workers.
-      CONFORMANCE_WORKERS: '3',
+      // core-s with three, 24 with two); two still share one pacer across workers.
+      CONFORMANCE_WORKERS: '2',
     },
     reportDir: join(dir, 'reports'),
   });
@@ -96,7 +98,7 @@ async function cleanRun(
   const unproven = [...requirements().keys()].filter((id) => !passedIds.has(id));
   const leaked = leaks(reportTexts(run.stdout + run.stderr, run.reportDir), markers);
   log(
-    `clean sandbox: ${s ? `${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.skipped} skipped` : 'no summary'} in ${(run.wallMs / 1000).toFixed(1)} s`,
+    `clean sandbox: ${s ? `${s.counts.passed} passed, ${s.counts.failed} failed, ${s.counts.skipped} skipped` : 'no summary'} in ${(run.wallMs / 1000).toFixed(1)} s (from ${from.toFixed(0)} s)`,
   );
   if (!s || s.counts.failed > 0 || run.code !== 0) {
     ok = false;
@@ -163,7 +165,14 @@ export async function faultRun(slots: SlotUser, out: OrderedLog = new OrderedLog
       ? () => degenerateRun(slots, overrides, markers, degeneratePart.log)
       : undefined,
   );
-  const batches = batchesOf(faults, settings.batchSize ?? BATCH_SIZE);
+  // The batches that run the most kinds of suite file first: a batch of document faults runs one file per
+  // fault and is over in 15 to 25 s, the one of the runtime faults runs eight and took 75 s; asked for last,
+  // it had ended the whole selftest alone.
+  const kinds = (batch: Fault[]) => new Set(batch.flatMap(suiteFilesFor)).size;
+  const batches = batchesOf(faults, settings.batchSize ?? BATCH_SIZE)
+    .map((batch) => ({ batch, kinds: kinds(batch) }))
+    .sort((a, b) => b.kinds - a.kinds)
+    .map(({ batch }) => batch);
   log(`fault run: ${faults.length} faults in ${batches.length} batch run(s), each fault against its own sandbox`);
   const outcomes: Outcome[] = [];
   let leaked = false;
@@ -177,7 +186,7 @@ export async function faultRun(slots: SlotUser, out: OrderedLog = new OrderedLog
     for (const l of batchLeaks) log(`    ✗ leak in the batch of ${batch[0].area}: ${l}`);
     if (batchLeaks.length) leaked = true;
     log(
-      `  batch of ${batch.length} ${batch[0].area} fault(s): ${(run.wallMs / 1000).toFixed(1)} s (test time by file: ${slowestFiles(run.byVariant)})`,
+      `  batch of ${batch.length} ${batch[0].area} fault(s): ${(run.wallMs / 1000).toFixed(1)} s (from ${run.startedAtS.toFixed(0)} s; test time by file: ${slowestFiles(run.byVariant)})`,
     );
     for (const fault of batch) {
       const o = outcomeOf(fault, run);
@@ -257,28 +266,44 @@ async function degenerateRun(
 ): Promise<boolean> {
   const only = faultRunSettings().degenerate;
   const targets = TARGET_WIDE_FAULTS.filter((f) => !only.length || only.includes(f.id));
-  log(`degenerate targets: ${targets.length}, the whole suite against each, in one batch run`);
+  // Two batch runs of about half the targets each, asked for before any other run: each runs the whole
+  // suite per target, the longest jobs of the selftest, and started first they end with the rest.
+  const cut = Math.ceil(targets.length / 2);
+  const halves = [targets.slice(0, cut), targets.slice(cut)].filter((half) => half.length);
+  log(`degenerate targets: ${targets.length}, the whole suite against each, in ${halves.length} batch run(s)`);
   const registry = requirements();
   const files = allSuiteFiles();
-  const batch = await slots.use(() =>
-    runBatch(
-      targets.map((t) => ({ id: t.id, switches: [t.id], files })),
-      { credentials },
+  const batches = await Promise.all(
+    halves.map((half) =>
+      slots.use(
+        () =>
+          runBatch(
+            half.map((t) => ({ id: t.id, switches: [t.id], files })),
+            { credentials },
+          ),
+        FIRST,
+      ),
     ),
   );
-  const batchLeaks = leaks([['console output', batch.stdout + batch.stderr], ...batch.reports], markers);
-  const results = targets.map((fault) => ({ fault, tests: batch.byVariant.get(fault.id) ?? [] }));
-  const answers = harAnswers(batch.reports);
   let ok = true;
-  if (!batch.summary) {
-    log(`  ✗ the degenerate batch wrote no summary (exit ${batch.code}): ${(batch.stderr || batch.stdout).slice(-400)}`);
-    return false;
+  const results: Array<{ fault: (typeof targets)[number]; tests: TestRecord[]; answers: Map<string, HarAnswer> }> = [];
+  for (const [i, batch] of batches.entries()) {
+    if (!batch.summary) {
+      log(`  ✗ a degenerate batch wrote no summary (exit ${batch.code}): ${(batch.stderr || batch.stdout).slice(-400)}`);
+      return false;
+    }
+    for (const l of leaks([['console output', batch.stdout + batch.stderr], ...batch.reports], markers)) {
+      ok = false;
+      log(`    ✗ leak: ${l}`);
+    }
+    log(
+      `  batch of ${halves[i].length} degenerate target(s): ${(batch.wallMs / 1000).toFixed(1)} s (from ${batch.startedAtS.toFixed(0)} s)`,
+    );
+    // A test's evidence names an entry of its own batch run's HAR files.
+    const answers = harAnswers(batch.reports);
+    for (const fault of halves[i]) results.push({ fault, tests: batch.byVariant.get(fault.id) ?? [], answers });
   }
-  for (const l of batchLeaks) {
-    ok = false;
-    log(`    ✗ leak: ${l}`);
-  }
-  for (const { fault, tests } of results.sort((a, b) => a.fault.id.localeCompare(b.fault.id))) {
+  for (const { fault, tests, answers } of results.sort((a, b) => a.fault.id.localeCompare(b.fault.id))) {
     // Where the document comes through intact, the tests that judge only it are judged by the document faults.
     const touched = TOUCHED[fault.id];
     const judged = fault.documentIntact
@@ -312,6 +337,6 @@ async function degenerateRun(
   return ok;
 }
 
-// Run as a script (not imported by selftest/variant-runs.ts): its own slots, one batch run per core.
+// Run as a script (not imported by selftest/variant-runs.ts): its own slots.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
   process.exitCode = await faultRun(new Slots(batchesAtOnce(faultRunSettings().parallel)));

@@ -1,9 +1,10 @@
 /**
  * The fault run and the latitude run of `npm run selftest`, side by side in one set of slots (one batch run
- * per core, FAULT_PARALLEL to change it): each batch run is the same as when either runs alone
- * (selftest/fault-run.ts, selftest/latitude-run.ts), every variant still alone against its own sandbox.
- * Alone, each left a core idle at its end and while its longest batch ran; together, the latitude run's
- * batches start first (its business batch is the longest of all) and the fault run's fill the other slot.
+ * per core and one more, FAULT_PARALLEL to change it): each batch run is the same as when either runs
+ * alone (selftest/fault-run.ts, selftest/latitude-run.ts), every variant still alone against its own
+ * sandbox. Alone, each left a core idle at its end and while its longest batch ran; together, the longest
+ * jobs go first (the degenerate batches, then the latitude run's, whose business batches are the longest
+ * of all) and the fault run's batches fill the slots left.
  * The fault run's lines are printed first, the latitude run's after them; exits non-zero if either fails.
  */
 import { faultRunSettings } from '../harness/runner/settings.ts';

@@ -173,7 +173,7 @@ const ROWS = [
     meaning: 'variants (faults, latitudes) checked in one batch run, each against its own sandbox',
     scope: 'fault-run',
   },
-  { variable: 'FAULT_PARALLEL', default: 'cores', meaning: 'batch runs of the fault and latitude runs at a time', scope: 'fault-run' },
+  { variable: 'FAULT_PARALLEL', default: 'cores + 1', meaning: 'batch runs of the fault and latitude runs at a time', scope: 'fault-run' },
   { variable: 'SKIP_CLEAN', default: 'unset', meaning: 'set: skips the run against the clean sandbox', scope: 'fault-run' },
   { variable: 'SKIP_DEGENERATE', default: 'unset', meaning: 'set: skips the degenerate target-wide faults', scope: 'fault-run' },
   {
@@ -315,7 +315,7 @@ export interface FaultRunSettings {
   area?: string;
   /** Variants per batch run; undefined: the fault run's default. */
   batchSize?: number;
-  /** Batch runs at a time; undefined: one per core. */
+  /** Batch runs at a time; undefined: one per core and one more. */
   parallel?: number;
   skipClean: boolean;
   skipDegenerate: boolean;

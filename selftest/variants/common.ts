@@ -71,13 +71,18 @@ export function suiteFilesFor(fault: Fault): string[] {
   return naming.length ? naming : files;
 }
 
-/** Variants in batches of at most `size`, each batch of one area, so that a batch's workers share its plan. */
-export function batchesOf<V extends Variation>(variants: V[], size: number): V[][] {
+/**
+ * Variants in batches of at most `size` (or `size(area)`), each batch of one area, so that a batch's
+ * workers share its plan; an area's variants in batches of about equal size.
+ */
+export function batchesOf<V extends Variation>(variants: V[], size: number | ((area: string) => number)): V[][] {
   const out: V[][] = [];
   const areas = [...new Set(variants.map((v) => v.area))];
   for (const area of areas) {
     const of = variants.filter((v) => v.area === area);
-    for (let i = 0; i < of.length; i += size) out.push(of.slice(i, i + size));
+    const most = Math.max(1, typeof size === 'number' ? size : size(area));
+    const count = Math.ceil(of.length / most);
+    for (let i = 0; i < count; i++) out.push(of.slice(Math.round((i * of.length) / count), Math.round(((i + 1) * of.length) / count)));
   }
   return out;
 }

@@ -1,6 +1,9 @@
 /** Batch runs side by side: never more at a time than asked, started in order, reported in order. */
 import { describe, expect, it } from 'vitest';
-import { batchesAtOnce, inOrder, OrderedLog, Slots } from './pool.ts';
+import { availableParallelism } from 'node:os';
+import type { Variation } from '../../sandbox/faults/types.ts';
+import { batchesOf } from './common.ts';
+import { batchesAtOnce, FIRST, inOrder, OrderedLog, Slots } from './pool.ts';
 
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -66,10 +69,29 @@ describe('inOrder', () => {
 });
 
 describe('batchesAtOnce', () => {
-  it('is what is asked, at least one, one per core by default', () => {
+  it('is what is asked, at least one, one per core and one more by default', () => {
     expect(batchesAtOnce(3)).toBe(3);
     expect(batchesAtOnce(0)).toBe(1);
-    expect(batchesAtOnce()).toBeGreaterThanOrEqual(1);
+    expect(batchesAtOnce()).toBe(availableParallelism() + 1);
+  });
+});
+
+describe('batchesOf', () => {
+  const variants = [
+    ...Array.from({ length: 19 }, (_, i): Variation => ({ id: `b${i}`, area: 'business', description: '' })),
+    ...Array.from({ length: 41 }, (_, i): Variation => ({ id: `s${i}`, area: 'speech', description: '' })),
+  ];
+  it('cuts each area into batches of at most the size, of about equal size, in order', () => {
+    const batches = batchesOf(variants, 40);
+    expect(batches.map((b) => b.length)).toEqual([19, 21, 20]);
+    expect(batches.map((b) => new Set(b.map((v) => v.area)).size)).toEqual([1, 1, 1]);
+    expect(batches.flat()).toEqual(variants);
+  });
+  it('takes a size per area', () => {
+    const batches = batchesOf(variants, (area) => (area === 'business' ? 10 : 40));
+    expect(batches.map((b) => `${b[0].area} ${b.length}`)).toEqual(['business 10', 'business 9', 'speech 21', 'speech 20']);
+    expect(batches.flat()).toEqual(variants);
+    expect(batchesOf(variants, 0).length).toBe(variants.length);
   });
 });
 
@@ -117,8 +139,9 @@ describe('Slots shared by two runs', () => {
       slots.ranked(0).use(job('soon 1')),
       slots.ranked(1).use(job('late 2')),
       slots.ranked(0).use(job('soon 2')),
+      slots.ranked(1).use(job('longest, of a late user'), FIRST),
     ]);
-    expect(started).toEqual(['first', 'soon 1', 'soon 2', 'late 1', 'late 2']);
+    expect(started).toEqual(['first', 'longest, of a late user', 'soon 1', 'soon 2', 'late 1', 'late 2']);
   });
 
   it('a run that throws gives its slot back', async () => {

@@ -8,15 +8,22 @@
  */
 import { availableParallelism } from 'node:os';
 
-/** Batch runs at a time: one per core, at most `wanted` when set. */
+/**
+ * Batch runs at a time: `wanted` when set, else one per core and one more. A batch run has one worker
+ * (selftest/variants/batch.ts), and its vitest process and sandbox wait on that worker now and then (and
+ * its rate-limit files on their windows): one batch per core left the cores idle a tenth of the time.
+ */
 export function batchesAtOnce(wanted?: number): number {
-  return Math.max(1, wanted ?? availableParallelism());
+  return Math.max(1, wanted ?? availableParallelism() + 1);
 }
 
-/** What hands out a slot to a run. */
+/** What hands out a slot to a run; `rank` puts a run before (lower) or after the user's own rank. */
 export interface SlotUser {
-  use<R>(run: () => Promise<R>): Promise<R>;
+  use<R>(run: () => Promise<R>, rank?: number): Promise<R>;
 }
+
+/** The rank of a run that goes before every other waiting run: one of the longest jobs. */
+export const FIRST = Number.MIN_SAFE_INTEGER;
 
 /**
  * At most `limit` runs at a time. A slot goes to the waiting run of the lowest rank, and among those of
@@ -47,9 +54,9 @@ export class Slots implements SlotUser {
     }
   }
 
-  /** These slots, for runs of this rank (the lower, the sooner). */
+  /** These slots, for runs of this rank (the lower, the sooner) unless a run names its own. */
   ranked(rank: number): SlotUser {
-    return { use: (run) => this.use(run, rank) };
+    return { use: (run, own) => this.use(run, own ?? rank) };
   }
 }
 
