@@ -14,7 +14,7 @@ import { CLI, ROOT, tempDir } from '../helpers.ts';
 /** A fixed seed, few runs per property and few workers: the selftests check the pack, not the target's depth. */
 export const CERTIFY_ENV = {
   CONFORMANCE_SEED: '20261121',
-  CONFORMANCE_WORKERS: '2',
+  CONFORMANCE_WORKERS: '1',
   CONFORMANCE_RUNS: '',
   CONFORMANCE_DEPTH: '',
   CONFORMANCE_AREAS: '',
