@@ -13,6 +13,8 @@ export function escapePointer(token: string): string {
 }
 
 function unescapeToken(token: string): string {
+  // Most tokens are plain names: nothing to decode or unescape (the schemas' $refs are followed thousands of times a run).
+  if (!token.includes('%') && !token.includes('~')) return token;
   let decoded = token;
   try {
     decoded = decodeURIComponent(token);

@@ -129,17 +129,9 @@ export interface Source {
   op: OperationPlan;
 }
 
-/**
- * Where an identifier the operation's path needs can come from: a create that answers it (unless it
- * acts on one its body must name, of a kind the document reads by path: paying a registry makes no
- * registry), or a list
- * that shows it; the nearest first (longest shared path), a create before a list at equal distance;
- * then reads that answer it at their top level (an asynchronous create's result, read by its correlationId).
- * All of those of the operation's own catalog area come first: a name means one thing within an area of
- * 4.5, not always across areas (the paymentRegistryId of a salary registry is no self-employed one's, the
- * accountNumber of a beneficiary's bank details no account of the company's).
- */
-export function sourcesOf(raw: JsonObject, operations: OperationPlan[], name: string, forOp: OperationPlan): Source[] {
+const sourcesMemo = new WeakMap<OperationPlan[], WeakMap<OperationPlan, Map<string, readonly Source[]>>>();
+
+function findSources(raw: JsonObject, operations: OperationPlan[], name: string, forOp: OperationPlan): Source[] {
   // An identifier the document reads by path names a thing; one that no path takes (a correlationId) may be the caller's own.
   const names = operations.some((op) => pathParams(op).includes(name));
   const creates = operations
@@ -171,4 +163,25 @@ export function sourcesOf(raw: JsonObject, operations: OperationPlan[], name: st
   const ordered = [...[...creates, ...lists].sort((a, b) => distance(a) - distance(b)), ...reads];
   const own = (s: Source) => s.op.catalog.area === forOp.catalog.area;
   return [...ordered.filter(own), ...ordered.filter((s) => !own(s))];
+}
+
+/**
+ * Where an identifier the operation's path needs can come from: a create that answers it (unless it
+ * acts on one its body must name, of a kind the document reads by path: paying a registry makes no
+ * registry), or a list
+ * that shows it; the nearest first (longest shared path), a create before a list at equal distance;
+ * then reads that answer it at their top level (an asynchronous create's result, read by its correlationId).
+ * All of those of the operation's own catalog area come first: a name means one thing within an area of
+ * 4.5, not always across areas (the paymentRegistryId of a salary registry is no self-employed one's, the
+ * accountNumber of a beneficiary's bank details no account of the company's).
+ */
+export function sourcesOf(raw: JsonObject, operations: OperationPlan[], name: string, forOp: OperationPlan): readonly Source[] {
+  // Asked again for every request that needs the identifier: found once per plan (its operations), operation and name.
+  let byOp = sourcesMemo.get(operations);
+  if (!byOp) sourcesMemo.set(operations, (byOp = new WeakMap()));
+  let byName = byOp.get(forOp);
+  if (!byName) byOp.set(forOp, (byName = new Map()));
+  let found = byName.get(name);
+  if (!found) byName.set(name, (found = Object.freeze(findSources(raw, operations, name, forOp))));
+  return found;
 }
