@@ -4,15 +4,20 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { schemaRegistry } from '../../harness/schemas.ts';
+import { SCHEMA_BASE, schemaRegistry } from '../../harness/schemas.ts';
 import { failsOnRule, invalidCaseArbitrary, invalidCases } from '../../generators/invalid-cases.ts';
 import { schemaArbitrary } from '../../generators/schema-arbitrary.ts';
 import { surrenderRequest } from '../../generators/insurance/surrender.ts';
 import { SURRENDER_REQUEST } from '../../harness/insurance/surrender.ts';
 
 const registry = schemaRegistry();
-/** Schemas that describe data (the target file's schema is configuration, not generated). */
-const ids = [...registry.schemas.keys()].filter((id) => !id.includes('/common/'));
+/**
+ * Schemas of specs/schemas that describe data (the target file's schema is configuration, not generated).
+ * The registry is one per worker, and a business file that ran before in the same worker has added the
+ * schemas it converted from a served document: those are not ours to prove here, and with them the count
+ * of tests changed with the order the files ran in (53 or 503).
+ */
+const ids = [...registry.schemas.keys()].filter((id) => id.startsWith(`${SCHEMA_BASE}/`) && !id.includes('/common/'));
 
 describe('schemaArbitrary: generated values are valid', () => {
   it.each(ids)('%s', (id) => {
