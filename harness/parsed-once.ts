@@ -45,18 +45,22 @@ function removeOld(): void {
 
 const keyOf = (text: string, parser: string) => createHash('sha256').update(parser).update('\0').update(text).digest('hex').slice(0, 40);
 
-/** What an earlier process kept for `key`, or undefined. */
-function stored<T>(key: string): { value: T } | undefined {
+/** What this process or an earlier one kept for `key`, or undefined. */
+function recalled<T>(key: string): { value: T } | undefined {
+  if (memory.has(key)) return { value: memory.get(key) as T };
   try {
-    return { value: JSON.parse(readFileSync(join(DIR, `${key}.json`), 'utf8')) as T };
+    const value = JSON.parse(readFileSync(join(DIR, `${key}.json`), 'utf8')) as T;
+    memory.set(key, value);
+    return { value };
   } catch {
     return undefined;
   }
 }
 
-/** Keeps `value` for later processes, when JSON carries it exactly. */
-function store(key: string, value: unknown): void {
-  if (!jsonExact(value)) return;
+/** Keeps `value` for this process and, when JSON carries it exactly, for later ones. */
+function kept<T>(key: string, value: T): T {
+  memory.set(key, value);
+  if (!jsonExact(value)) return value;
   const file = join(DIR, `${key}.json`);
   try {
     mkdirSync(DIR, { recursive: true });
@@ -67,6 +71,7 @@ function store(key: string, value: unknown): void {
   } catch {
     // A read-only or full temporary folder: the next process parses again.
   }
+  return value;
 }
 
 /**
@@ -75,12 +80,7 @@ function store(key: string, value: unknown): void {
  */
 export function parsedOnce<T>(text: string, parse: (text: string) => T, parser: string): T {
   const key = keyOf(text, parser);
-  if (memory.has(key)) return memory.get(key) as T;
-  const before = stored<T>(key);
-  const value = before ? before.value : parse(text);
-  if (!before) store(key, value);
-  memory.set(key, value);
-  return value;
+  return (recalled<T>(key) ?? { value: kept(key, parse(text)) }).value;
 }
 
 /**
@@ -89,10 +89,5 @@ export function parsedOnce<T>(text: string, parse: (text: string) => T, parser: 
  */
 export async function madeOnce<T>(text: string, make: () => Promise<T>, maker: string): Promise<T> {
   const key = keyOf(text, maker);
-  if (memory.has(key)) return memory.get(key) as T;
-  const before = stored<T>(key);
-  const value = before ? before.value : await make();
-  if (!before) store(key, value);
-  memory.set(key, value);
-  return value;
+  return (recalled<T>(key) ?? { value: kept(key, await make()) }).value;
 }

@@ -168,17 +168,15 @@ export async function faultRun(slots: SlotUser, out: OrderedLog = new OrderedLog
   // The batches that run the most kinds of suite file first: a batch of document faults runs one file per
   // fault and is over in 15 to 25 s, the one of the runtime faults runs eight and took 75 s; asked for last,
   // it had ended the whole selftest alone.
-  const kinds = (batch: Fault[]) => new Set(batch.flatMap(suiteFilesFor)).size;
-  const batches = batchesOf(faults, settings.batchSize ?? BATCH_SIZE)
-    .map((batch) => ({ batch, kinds: kinds(batch) }))
-    .sort((a, b) => b.kinds - a.kinds)
-    .map(({ batch }) => batch);
+  const filesOf = new Map(faults.map((f) => [f.id, suiteFilesFor(f)]));
+  const kinds = (batch: Fault[]) => new Set(batch.flatMap((f) => filesOf.get(f.id)!)).size;
+  const batches = batchesOf(faults, settings.batchSize ?? BATCH_SIZE).sort((a, b) => kinds(b) - kinds(a));
   log(`fault run: ${faults.length} faults in ${batches.length} batch run(s), each fault against its own sandbox`);
   const outcomes: Outcome[] = [];
   let leaked = false;
   const run = (batch: Fault[]) =>
     runBatch(
-      batch.map((f) => ({ id: f.id, switches: [f.id], files: suiteFilesFor(f), only: f.catches })),
+      batch.map((f) => ({ id: f.id, switches: [f.id], files: filesOf.get(f.id)!, only: f.catches })),
       { credentials: overrides },
     );
   await inOrder(batches, slots, run, (batch, run) => {

@@ -53,11 +53,16 @@ export function encodedForms(secret: string): string[] {
   return [...new Set(forms)];
 }
 
+/** What was base64-encoded may itself be JSON (a JWT header) or a form: the plain forms of the secret to look for in it. */
+const plainForms = (secret: string) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)];
+
+/** A long base64 or base64url run. */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{16,}/g;
+
 /** Decodes every long base64 / base64url run of the text at each alignment and says whether one holds the secret. */
 export function hiddenInBase64(text: string, secret: string): boolean {
-  // What was encoded may itself be JSON (a JWT header) or a form: look for every plain form of the secret.
-  const plain = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)];
-  for (const match of text.matchAll(/[A-Za-z0-9+/_-]{16,}/g)) {
+  const plain = plainForms(secret);
+  for (const match of text.matchAll(BASE64_RUN)) {
     for (let offset = 0; offset < 4; offset++) {
       const decoded = Buffer.from(match[0].slice(offset).replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
       if (plain.some((p) => decoded.includes(p))) return true;
@@ -84,7 +89,7 @@ export class SecretScan {
     };
     for (const secret of secrets) {
       for (const form of encodedForms(secret)) add(this.forms, secret, form);
-      for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]) add(this.plain, secret, form);
+      for (const form of plainForms(secret)) add(this.plain, secret, form);
     }
   }
 
@@ -107,7 +112,7 @@ export class SecretScan {
   /** The secrets that a base64 or base64url run of the text holds, at any alignment. */
   hiddenIn(text: string): Set<string> {
     const out = new Set<string>();
-    for (const match of text.matchAll(/[A-Za-z0-9+/_-]{16,}/g)) {
+    for (const match of text.matchAll(BASE64_RUN)) {
       const run = match[0].replace(/-/g, '+').replace(/_/g, '/');
       for (let offset = 0; offset < 4; offset++)
         for (const f of SecretScan.found(Buffer.from(run.slice(offset), 'base64').toString('latin1'), this.plain)) out.add(f.secret);
