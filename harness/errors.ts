@@ -40,6 +40,8 @@ export const INCONCLUSIVE_CODES_TABLE = {
   NO_CONTROL: 'a refusal proves nothing here: the control request (the same operation, valid) did not succeed in this run',
   PRECONDITION_MISSING:
     'the target lacks data the test needs first and the suite cannot make it (nothing creates it, a create was refused)',
+  DEPENDENCY_FAILED:
+    "a requirement this test takes as given failed here (a create not answered as the spec says, a body that breaks its schema): the defect is counted once, as that requirement's, and this test is named under it",
   NOT_LOCATED: 'what the requirement is about is not in the served document, so it cannot be judged',
   NOT_SUPPORTED: 'the target does not offer an optional feature the requirement is about (for example streaming)',
   BURST_TOO_SLOW:

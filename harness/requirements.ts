@@ -38,11 +38,18 @@ export interface Requirement {
   reading?: string;
   /** true when the requirement expects a valid request to be accepted (the degenerate-target gate uses it). */
   acceptance?: boolean;
+  /**
+   * The requirements whose subject this one's tests take as given: a create answered 201, a body that
+   * validates, a refusal at all. A test that finds one of them broken does not fail for it: it ends
+   * inconclusive (DEPENDENCY_FAILED) naming it, and the defect is counted once, as that requirement's.
+   * Transitive: a dependency's own dependencies count too.
+   */
+  dependsOn?: string[];
 }
 
 export const REQUIREMENT_ID = /^(SPE|IDN|INV|INS|BUS|NDF)-[A-Z0-9]{2,10}-[0-9]{3}$/;
 export const REQUIREMENTS_FILE = fileURLToPath(new URL('../specs/requirements.yaml', import.meta.url));
-const KNOWN_FIELDS = new Set(['id', 'area', 'section', 'source', 'text', 'quote', 'reading', 'acceptance']);
+const KNOWN_FIELDS = new Set(['id', 'area', 'section', 'source', 'text', 'quote', 'reading', 'acceptance', 'dependsOn']);
 
 let cache: Map<string, Requirement> | undefined;
 
@@ -56,8 +63,39 @@ export function requirements(): Map<string, Requirement> {
     if (map.has(entry.id)) throw new Error(`specs/requirements.yaml: id ${entry.id} is listed twice`);
     map.set(entry.id, { ...entry, section: String(entry.section) });
   }
+  const problem = dependencyProblems(map)[0];
+  if (problem) throw new Error(`specs/requirements.yaml: ${problem}`);
   cache = map;
   return map;
+}
+
+/** Dependencies that name no requirement, the requirement itself, or close a circle. */
+export function dependencyProblems(registry: ReadonlyMap<string, Requirement>): string[] {
+  const problems: string[] = [];
+  for (const req of registry.values()) {
+    for (const dep of req.dependsOn ?? []) {
+      if (dep === req.id) problems.push(`${req.id} depends on itself`);
+      else if (!registry.has(dep)) problems.push(`${req.id} depends on unknown requirement ${dep}`);
+    }
+  }
+  if (problems.length) return problems;
+  for (const req of registry.values())
+    if (dependenciesOf(req.id, registry).has(req.id))
+      problems.push(`${req.id} depends on itself through ${[...(req.dependsOn ?? [])].join(', ')}`);
+  return problems;
+}
+
+/** Every requirement `id` depends on, directly or through another. */
+export function dependenciesOf(id: string, registry: ReadonlyMap<string, Requirement> = requirements()): Set<string> {
+  const found = new Set<string>();
+  const queue = [...(registry.get(id)?.dependsOn ?? [])];
+  while (queue.length) {
+    const next = queue.shift()!;
+    if (found.has(next)) continue;
+    found.add(next);
+    queue.push(...(registry.get(next)?.dependsOn ?? []));
+  }
+  return found;
 }
 
 /** What is wrong with one entry's shape, or undefined. Whether quotes are in the spec is quoteProblems'. */
@@ -74,6 +112,8 @@ export function requirementShapeProblem(entry: Requirement): string | undefined 
   if (entry.reading !== undefined && (typeof entry.reading !== 'string' || !entry.reading.trim()))
     return `${entry.id}: reading must be a non-empty string`;
   if (entry.acceptance !== undefined && typeof entry.acceptance !== 'boolean') return `${entry.id}: acceptance must be true or false`;
+  if (entry.dependsOn !== undefined && (!Array.isArray(entry.dependsOn) || entry.dependsOn.some((d) => typeof d !== 'string')))
+    return `${entry.id}: dependsOn must be a list of requirement ids`;
   return undefined;
 }
 

@@ -26,8 +26,8 @@ import { documentedRateLimits } from './rate-limits.ts';
 import { RemotePacer } from './pacer.ts';
 import type { ProbeFailure } from './probe.ts';
 import { cite, shipEvidence, type ShippedEvidence } from './report/evidence-log.ts';
-import { rootCauseOf } from './report/root-cause.ts';
-import { requirement, titleOf, type RequirementSource } from './requirements.ts';
+import { rootCauseOf, type RootCause } from './report/root-cause.ts';
+import { dependenciesOf, requirement, titleOf, type RequirementSource } from './requirements.ts';
 import { loadTarget, type Target } from './target.ts';
 import type { Area } from './areas.ts';
 import { PromiseMemo } from './memo.ts';
@@ -57,8 +57,10 @@ declare module 'vitest' {
     code?: ErrorCode;
     /** A policy failure reported as a warning: the whole message. */
     warning?: string;
-    /** Failures that share the key come from one answer of the target (one root cause), which `about` names. */
-    rootCause?: { key: string; about: string };
+    /** The defect the test failed on, or took as given (DEPENDENCY_FAILED): tests that share the key show one defect, which `about` names. */
+    rootCause?: RootCause;
+    /** DEPENDENCY_FAILED: the requirement this test takes as given, which it found broken. */
+    dependsOn?: string;
     /** The exchanges the test made or judged, and the records of the worker not handed over before. */
     evidence?: ShippedEvidence;
   }
@@ -205,10 +207,12 @@ export function requirementTest(
         if (isSuiteBug(cause)) throw cause;
         const inner = cause instanceof Error ? cause.message : String(cause);
         const shrunk = result.numShrinks > 0 ? `, shrunk ${result.numShrinks} times` : '';
-        throw new ConformanceError([], {
+        // The failures of the failing case travel on (their requirement decides a dependency and the root cause); its message lists them already.
+        throw new ConformanceError(cause instanceof ConformanceError ? cause.failures : [], {
           title: inner,
           redactor: target.redactor,
           response: undefined,
+          listed: false,
           note: `property failed after ${result.numRuns} run(s)${shrunk}; reproduce with CONFORMANCE_SEED=${result.seed} (path ${result.counterexamplePath})`,
         });
       },
@@ -258,9 +262,27 @@ export function requirementTest(
         redacted.stack = redacted.message;
         throw redacted;
       }
-      // A contract failure.
+      // A contract failure: of this requirement, or of one it takes as given.
+      const failures = error instanceof ConformanceError ? error.failures : [];
+      const dependency = failedDependency(id, failures);
+      if (dependency) {
+        const cause = rootCauseOf(dependency.failures, { requirement: dependency.id, words: '' }, redact);
+        meta.rootCause = cause;
+        meta.dependsOn = dependency.id;
+        end('inconclusive', 'DEPENDENCY_FAILED');
+        ctx.skip(
+          redact(
+            `DEPENDENCY_FAILED: depends on ${dependency.id} (${requirement(dependency.id).text}), which failed here: ${cause.about}; the defect is counted once, as ${dependency.id}'s`,
+          ),
+        );
+      }
       const message = redact(error instanceof Error ? error.message : String(error));
-      meta.rootCause = error instanceof ConformanceError ? rootCauseOf(error.response, redact) : undefined;
+      const own = failures.filter((f) => f.requirement === id);
+      meta.rootCause = rootCauseOf(
+        own.length ? own : failures,
+        { requirement: id, words: message.split('\n').slice(1).join('\n') || message },
+        redact,
+      );
       if (req.source === 'policy' && !target.strictPolicy) {
         end('warning');
         meta.warning = message;
@@ -278,4 +300,18 @@ export function requirementTest(
       meta.evidence = shipEvidence(evidence);
     }
   }
+}
+
+/**
+ * The requirement a contract failure belongs to when it is not the test's own: every failure names a
+ * requirement that `id` depends on (specs/requirements.yaml `dependsOn`, directly or through another),
+ * and they all name the same one. A failure of the test's own, or of a requirement it does not declare,
+ * keeps the test failed.
+ */
+function failedDependency(id: string, failures: readonly Failure[]): { id: string; failures: Failure[] } | undefined {
+  if (!failures.length) return undefined;
+  const named = new Set(failures.map((f) => f.requirement));
+  if (named.size !== 1) return undefined;
+  const [other] = named;
+  return other !== id && dependenciesOf(id).has(other) ? { id: other, failures: [...failures] } : undefined;
 }

@@ -20,8 +20,9 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { requirements } from '../harness/requirements.ts';
-import { CI_SEED, faultRunSettings } from '../harness/runner/settings.ts';
+import { dependenciesOf, requirements } from '../harness/requirements.ts';
+import { rootCausesOf } from '../harness/report/records.ts';
+import { CI_SEED, faultRunSettings, type FaultRunSettings } from '../harness/runner/settings.ts';
 import { TARGET_WIDE_FAULTS } from '../sandbox/faults/degenerate.ts';
 import type { TestRecord } from '../harness/report/records.ts';
 import type { Fault } from '../sandbox/faults/types.ts';
@@ -30,7 +31,16 @@ import { startSandbox } from '../sandbox/server.ts';
 import { runSuite, tempDir } from './helpers.ts';
 import { rmSync } from 'node:fs';
 import { runBatch, type BatchRun } from './variants/batch.ts';
-import { allSuiteFiles, batchesOf, leaks, markerCredentials, reportTexts, slowestFiles, suiteFilesFor } from './variants/common.ts';
+import {
+  allSuiteFiles,
+  areaFiles,
+  batchesOf,
+  leaks,
+  markerCredentials,
+  reportTexts,
+  slowestFiles,
+  suiteFilesFor,
+} from './variants/common.ts';
 import { batchesAtOnce, FIRST, inOrder, OrderedLog, type Section, type SlotUser, Slots } from './variants/pool.ts';
 
 /** Faults per batch run: enough that the harness's imports and the business plan are paid rarely, few enough to keep memory small. */
@@ -43,16 +53,36 @@ interface Outcome {
   /** Named requirements that ended in a tool error instead of a contract failure. */
   toolErrors: string[];
   alsoFailed: string[];
+  /**
+   * Where the fault ran its area's whole suite: the blocking requirements (spec, configuration) that failed
+   * and that it does not name, each with the defect it failed on. Undefined where it ran only what it names.
+   */
+  collateral?: string[];
+  /** Defects (root causes) the fault's run showed, where it ran its area's whole suite. */
+  defects?: number;
   note?: string;
 }
 
+/** Requirements that block a certification of the sandbox's target (strictPolicy off): spec and configuration. */
+const blocking = (id: string | undefined) => {
+  const source = id ? requirements().get(id)?.source : undefined;
+  return source === 'spec' || source === 'configuration';
+};
+
 /** A fault's verdict from its batch: killed only when every requirement it names failed with a contract failure. */
-function outcomeOf(fault: Fault, run: BatchRun): Outcome {
+function outcomeOf(fault: Fault, run: BatchRun, precise: boolean): Outcome {
   const tests = run.byVariant.get(fault.id) ?? [];
   const failedIds = new Set(tests.filter((t) => t.verdict === 'failed').map((t) => t.requirement ?? '?'));
   const erroredIds = new Set(tests.filter((t) => t.verdict === 'error').map((t) => t.requirement ?? '?'));
   const missing = fault.catches.filter((id) => !failedIds.has(id));
+  const collateral = precise
+    ? [...failedIds]
+        .filter((id) => !fault.catches.includes(id) && blocking(id))
+        .map((id) => `${id} (${tests.find((t) => t.verdict === 'failed' && t.requirement === id)?.rootCause ?? '?'})`)
+    : undefined;
   return {
+    collateral,
+    defects: precise ? rootCausesOf(tests).length : undefined,
     fault,
     killed: run.summary !== undefined && missing.length === 0,
     missing,
@@ -168,15 +198,30 @@ export async function faultRun(slots: SlotUser, out: OrderedLog = new OrderedLog
   // The batches that run the most kinds of suite file first: a batch of document faults runs one file per
   // fault and is over in 15 to 25 s, the one of the runtime faults runs eight and took 75 s; asked for last,
   // it had ended the whole selftest alone.
-  const filesOf = new Map(faults.map((f) => [f.id, suiteFilesFor(f)]));
+  // A fault runs the tests of what it names and of what those take as given (their failure settles a
+  // dependent test), or, where its precision is measured, its area's whole suite.
+  const precise = new Set(preciseFaults(faults, settings.precision).map((f) => f.id));
+  const onlyOf = (f: Fault) => [...new Set([...f.catches, ...f.catches.flatMap((id) => [...dependenciesOf(id)])])];
+  const filesOf = new Map(faults.map((f) => [f.id, precise.has(f.id) ? areaFiles(f.area) : suiteFilesFor(f, onlyOf(f))]));
   const kinds = (batch: Fault[]) => new Set(batch.flatMap((f) => filesOf.get(f.id)!)).size;
-  const batches = batchesOf(faults, settings.batchSize ?? BATCH_SIZE).sort((a, b) => kinds(b) - kinds(a));
-  log(`fault run: ${faults.length} faults in ${batches.length} batch run(s), each fault against its own sandbox`);
+  const batches = [
+    ...batchesOf(
+      faults.filter((f) => precise.has(f.id)),
+      (area) => PRECISE_BATCH[area] ?? settings.batchSize ?? BATCH_SIZE,
+    ),
+    ...batchesOf(
+      faults.filter((f) => !precise.has(f.id)),
+      settings.batchSize ?? BATCH_SIZE,
+    ),
+  ].sort((a, b) => kinds(b) * b.length - kinds(a) * a.length);
+  log(
+    `fault run: ${faults.length} faults in ${batches.length} batch run(s), each fault against its own sandbox; ${precise.size} of them over their area's whole suite (precision: ${describePrecision(settings.precision)})`,
+  );
   const outcomes: Outcome[] = [];
   let leaked = false;
   const run = (batch: Fault[]) =>
     runBatch(
-      batch.map((f) => ({ id: f.id, switches: [f.id], files: filesOf.get(f.id)!, only: f.catches })),
+      batch.map((f) => ({ id: f.id, switches: [f.id], files: filesOf.get(f.id)!, only: precise.has(f.id) ? undefined : onlyOf(f) })),
       { credentials: overrides },
     );
   await inOrder(batches, slots, run, (batch, run) => {
@@ -187,14 +232,19 @@ export async function faultRun(slots: SlotUser, out: OrderedLog = new OrderedLog
       `  batch of ${batch.length} ${batch[0].area} fault(s): ${(run.wallMs / 1000).toFixed(1)} s (from ${run.startedAtS.toFixed(0)} s; test time by file: ${slowestFiles(run.byVariant)})`,
     );
     for (const fault of batch) {
-      const o = outcomeOf(fault, run);
+      const o = outcomeOf(fault, run, precise.has(fault.id));
       outcomes.push(o);
       const mark = o.killed ? 'killed  ' : 'SURVIVED';
       const extra = o.killed
         ? ''
         : `  missing: ${o.missing.join(', ')}${o.toolErrors.length ? ` (tool errors, not contract failures: ${o.toolErrors.join('; ')})` : ''}${o.note ? `; ${o.note}` : ''}`;
-      const also = o.alsoFailed.length ? `  also failed: ${o.alsoFailed.join(', ')}` : '';
-      log(`  ${mark} ${o.fault.id.padEnd(40)} [${o.fault.catches.join(', ')}]${extra}${also}`);
+      const also = o.collateral?.length
+        ? `  COLLATERAL: ${o.collateral.join('; ')}`
+        : !o.collateral && o.alsoFailed.length
+          ? `  also failed: ${o.alsoFailed.join(', ')}`
+          : '';
+      const defects = o.defects !== undefined ? ` ${o.defects} defect(s)` : '';
+      log(`  ${mark} ${o.fault.id.padEnd(40)} [${o.fault.catches.join(', ')}]${defects}${extra}${also}`);
     }
   });
   const killed = outcomes.filter((o) => o.killed).length;
@@ -217,9 +267,41 @@ export async function faultRun(slots: SlotUser, out: OrderedLog = new OrderedLog
   }
   summaryPart.log(`by area: ${[...byArea].map(([a, [k, n]]) => `${a} ${k}/${n}`).join(', ')}`);
   summaryPart.log(`mutation score: ${killed}/${outcomes.length} killed`);
+  const measured = outcomes.filter((o) => o.collateral);
+  const withCollateral = measured.filter((o) => o.collateral!.length);
+  summaryPart.log(
+    `precision: ${measured.length - withCollateral.length}/${measured.length} faults measured over their area's whole suite failed no blocking requirement they do not name (collateral failures: ${withCollateral.reduce((n, o) => n + o.collateral!.length, 0)})`,
+  );
+  if (withCollateral.length) {
+    ok = false;
+    summaryPart.log(`  ✗ faults with collateral failures: ${withCollateral.map((o) => o.fault.id).join(', ')}`);
+  }
   summaryPart.log(`fault run wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   summaryPart.end();
   return ok && killed === outcomes.length ? 0 : 1;
+}
+
+/**
+ * Variants per batch where a fault runs its area's whole suite: a business fault runs about 1,800 tests,
+ * so ten share a batch (as the business latitudes do), while the other areas' suites are small.
+ */
+const PRECISE_BATCH: Record<string, number> = { business: 10 };
+
+/** The faults whose precision the run measures: all, none, or the k-th of n parts of every area's faults. */
+function preciseFaults(faults: readonly Fault[], precision: FaultRunSettings['precision']): Fault[] {
+  if (precision === 'full') return [...faults];
+  if (precision === 'off') return [];
+  const { part, of } = precision;
+  return faults.filter((f) => {
+    const ofArea = faults.filter((g) => g.area === f.area);
+    return Math.floor((ofArea.indexOf(f) * of) / ofArea.length) === part;
+  });
+}
+
+function describePrecision(precision: FaultRunSettings['precision']): string {
+  return typeof precision === 'string'
+    ? precision
+    : `part ${precision.part} of ${precision.of} (PRECISION=${precision.part}/${precision.of})`;
 }
 
 /** The tests that judge only the served business document, not the target's answers: its file, and the runtime rows of its own operation. */

@@ -122,6 +122,11 @@ export function certificationVerdict(input: VerdictInput): CertificationVerdict 
   if (summary.status !== 'ran') reasons.push(`the run did not start: ${summary.error?.message ?? 'unknown error'}`);
   const blocking = requirements.filter((r) => r.blocking);
   const failed = blocking.filter((r) => r.verdict === 'failed');
+  // Defects first: each root cause once, with the tests it touched, then the requirements they failed.
+  const blockingIds = new Set(blocking.map((r) => r.id));
+  const defects = summary.rootCauses.filter((g) => !g.requirement || blockingIds.has(g.requirement));
+  if (defects.length)
+    reasons.push(`${defects.length} defect(s): ${defects.map((g) => `${g.about} (${g.tests.length} test(s))`).join('; ')}`);
   if (failed.length) {
     const expired = new Set(summary.tests.filter((t) => t.verdict === 'failed' && t.waiverExpired).map((t) => t.requirement));
     const list = failed.map((r) => `${r.id} [${r.source}]${expired.has(r.id) ? ' (its waiver expired)' : ''}`);

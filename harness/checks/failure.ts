@@ -6,11 +6,18 @@ import type { CapturedResponse } from '../http.ts';
 import type { Redactor } from '../redact.ts';
 
 export interface Failure {
+  /**
+   * The requirement whose subject the failure is. Usually the test's own; a precondition check names the
+   * requirement that states the precondition (a create answered 201 is INS-STA-001's), and a test whose
+   * requirement depends on it (`dependsOn`) then ends inconclusive naming it instead of failing for it.
+   */
   requirement: string;
   expected: string;
   received: string;
   /** Where in the body, when it is about one field: a JSON pointer. */
   at?: string;
+  /** The defect in words, the same for every answer that shows it, where expected and received vary. */
+  defect?: string;
 }
 
 export function failure(requirement: string, expected: string, received: string, at?: string): Failure {
@@ -30,11 +37,11 @@ export class ConformanceError extends Error {
   readonly response?: CapturedResponse;
   constructor(
     readonly failures: Failure[],
-    context: { title: string; response?: CapturedResponse; redactor: Redactor; note?: string },
+    context: { title: string; response?: CapturedResponse; redactor: Redactor; note?: string; listed?: boolean },
   ) {
-    // Every failure is listed: a report may cap what it prints, the message itself never cuts.
+    // Every failure is listed (unless the title lists them already): a report may cap what it prints, the message itself never cuts.
     const lines = [context.title];
-    for (const f of failures) {
+    for (const f of context.listed === false ? [] : failures) {
       lines.push(`  ✗ ${f.requirement}${f.at ? ` at ${f.at}` : ''}`);
       lines.push(`    Expected: ${f.expected}`);
       lines.push(`    Received: ${f.received}`);

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { settleDependencies } from './dependencies.ts';
 import { SUMMARY_FORMAT, summaryOf, type FetchedDocument, type RunSummary, type WaiverUse } from './records.ts';
 
 const PREVIOUS_FORMAT = 'partner-conformance/summary@2';
@@ -67,7 +68,8 @@ export function mergeSummaries(parts: ReadonlyArray<{ path: string; summary: Run
   }
   const errored = parts.find((p) => p.summary.status === 'errored');
   const merged = summaryOf(
-    parts.flatMap((p) => p.summary.tests),
+    // A test that took a requirement as given is settled again over every shard: another shard may show that requirement failed.
+    settleDependencies(parts.flatMap((p) => p.summary.tests)),
     {
       target: first.target,
       seed: first.seed,

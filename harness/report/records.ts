@@ -74,10 +74,14 @@ export interface TestRecord {
   skipReason?: string;
   /** A policy failure reported as a warning: the whole message. */
   warning?: string;
-  /** The answer of the target a failure comes from, in words: the request, the status and the body's start. */
+  /** The defect the test failed on, or took as given (DEPENDENCY_FAILED), in words: the requirement, what was expected and what came. */
   rootCause?: string;
-  /** Tests whose failures share this key come from one answer of the target (the same request and response). */
+  /** Tests that share this key show one defect (harness/report/root-cause.ts). */
   rootCauseKey?: string;
+  /** The requirement this test takes as given and found broken (DEPENDENCY_FAILED); settled over the run (dependencies.ts). */
+  dependsOn?: string;
+  /** What the test saw of the requirement it depends on, kept so that a merge of shards can settle it again. */
+  dependencyReason?: string;
   /**
    * The exchanges that decided the test: those it made and those it judged (a control, an answer made
    * once and shared), in the order it met them, as `<HAR file>#<entry _id>` into summary.evidence's files.
@@ -107,6 +111,10 @@ export interface Counts {
   warnings: number;
   /** Contract failures a waiver in force accepted: in none of passed, failed, skipped. */
   waived: number;
+  /** Defects: root causes with at least one contract failure (rootCauses). */
+  defects?: number;
+  /** Requirements with at least one contract failure. */
+  failedRequirements?: number;
 }
 
 export interface RunSummary {
@@ -129,8 +137,11 @@ export interface RunSummary {
   /** Tests a name filter (--grep, --only-failed) left out: not results, not counted. */
   filteredOut?: number;
   toolErrorsByCode: Partial<Record<ErrorCode, number>>;
-  /** Groups of two or more non-passing tests that come from one answer of the target, which `about` names. */
-  rootCauses: Array<{ key: string; about: string; tests: string[] }>;
+  /**
+   * The defects of the run, worst first: each root cause with a contract failure, named in words, with
+   * every test it touched (those that failed on it and those that took it as given and ended inconclusive).
+   */
+  rootCauses: RootCauseGroup[];
   unhandledErrors: string[];
   /** The waiver file of the run (its name) and what each waiver did; absent when the run had none. */
   waivers?: { file: string; uses: WaiverUse[] };
@@ -139,6 +150,18 @@ export interface RunSummary {
   /** The run's exchanges as HAR 1.2 files (one per area), which the tests' `evidence` points into. */
   evidence?: EvidenceFiles;
   tests: TestRecord[];
+}
+
+export interface RootCauseGroup {
+  key: string;
+  about: string;
+  /** The requirement whose subject the defect is (absent in summaries of earlier versions). */
+  requirement?: string;
+  /** Titles of every test it touched. */
+  tests: string[];
+  /** Of them, the contract failures, and the tests that depend on it (inconclusive, DEPENDENCY_FAILED). */
+  failed?: number;
+  dependent?: number;
 }
 
 export interface EvidenceFiles {
@@ -190,6 +213,8 @@ export function countsOf(tests: readonly TestRecord[]): Counts {
   const toolErrors = n('error');
   const inconclusive = n('inconclusive');
   return {
+    defects: rootCausesOf(tests).length,
+    failedRequirements: new Set(tests.filter((t) => t.verdict === 'failed').map((t) => t.requirement ?? t.title)).size,
     passed: n('passed'),
     failed: contractFailures + toolErrors,
     skipped: n('skipped') + inconclusive,
@@ -208,16 +233,32 @@ export function toolErrorsByCode(tests: readonly TestRecord[]): Partial<Record<E
   return out;
 }
 
-export function rootCausesOf(tests: readonly TestRecord[]): RunSummary['rootCauses'] {
-  const groups = new Map<string, string[]>();
-  const about = new Map<string, string>();
+/**
+ * The defects of the run: the tests grouped by root cause, the most tests first. A group holds contract
+ * failures, or tests that depend on a requirement that failed in the run (after `settleDependencies`)
+ * and met a defect of it that its own tests did not: that is a defect of its own, of that requirement.
+ */
+export function rootCausesOf(tests: readonly TestRecord[]): RootCauseGroup[] {
+  const groups = new Map<string, { about: string; requirement?: string; tests: TestRecord[] }>();
   for (const t of tests) {
     const key = t.rootCauseKey ?? t.rootCause;
-    if (!key || t.verdict === 'passed') continue;
-    groups.set(key, [...(groups.get(key) ?? []), t.title]);
-    about.set(key, t.rootCause ?? key);
+    const dependent = t.verdict === 'inconclusive' && t.dependsOn !== undefined;
+    if (!key || (t.verdict !== 'failed' && !dependent)) continue;
+    const group = groups.get(key) ?? { about: t.rootCause ?? key, requirement: undefined, tests: [] };
+    if (!group.requirement) group.requirement = t.dependsOn ?? t.requirement;
+    group.tests.push(t);
+    groups.set(key, group);
   }
-  return [...groups].filter(([, list]) => list.length > 1).map(([key, list]) => ({ key, about: about.get(key)!, tests: list }));
+  return [...groups]
+    .map(([key, g]) => ({
+      key,
+      about: g.about,
+      requirement: g.requirement,
+      tests: g.tests.map((t) => t.title),
+      failed: g.tests.filter((t) => t.verdict === 'failed').length,
+      dependent: g.tests.filter((t) => t.verdict === 'inconclusive').length,
+    }))
+    .sort((a, b) => b.tests.length - a.tests.length);
 }
 
 /** The summary of a run, from its records. */

@@ -14,6 +14,7 @@ import { loadTarget, targetOf } from '../target.ts';
 import { getRunInfo, type RunInfo } from '../runner/run-info.ts';
 import { reportDirOf } from '../runner/settings.ts';
 import { RunEvidence, writeEvidence, type EvidenceOutput } from './evidence.ts';
+import { settleDependencies } from './dependencies.ts';
 import { fetchedDocuments } from './fetched-documents.ts';
 import { renderJunit } from './junit.ts';
 import { makeDirs } from './report-dir.ts';
@@ -120,21 +121,24 @@ export function summarise(
         warning: meta.warning ? redactor.redact(meta.warning) : undefined,
         rootCause: meta.rootCause?.about,
         rootCauseKey: meta.rootCause?.key,
+        dependsOn: meta.dependsOn,
         ...run.referencesOf(meta.evidence),
       });
     }
   }
   const unhandledErrors = unhandled.map((e) => redactor.redact(e.message ?? String(e)));
+  // A test that took a requirement as given and found it broken is inconclusive only where that requirement failed in the run.
+  const settled = settleDependencies(tests);
   // The CLI validated the waiver file before the run; a bad one met here (vitest run directly) fails the run.
   let waived: ReturnType<typeof applyWaivers> | undefined;
   let waiverFile: ReturnType<typeof loadRunWaivers>;
   try {
     waiverFile = loadRunWaivers(info?.targetFile);
-    if (waiverFile) waived = applyWaivers(tests, waiverFile.waivers);
+    if (waiverFile) waived = applyWaivers(settled, waiverFile.waivers);
   } catch (error) {
     unhandledErrors.push((error as Error).message);
   }
-  const summary = summaryOf(waived?.tests ?? tests, {
+  const summary = summaryOf(waived?.tests ?? settled, {
     target: info
       ? { name: info.targetName, kind: info.kind, vendorConventions: info.vendorConventions, strictPolicy: info.strictPolicy }
       : undefined,

@@ -43,9 +43,19 @@ function byKey<T>(items: readonly T[], key: (item: T) => string): Map<string, T[
   return map;
 }
 
+/** Defects first, then requirements, then tests: "defects: 1 (2 requirements failed; 2 tests failed, 24 inconclusive that depend on them)". */
+export function defectsLine(summary: RunSummary): string | undefined {
+  const groups = summary.rootCauses;
+  if (!groups.length) return undefined;
+  const dependent = groups.reduce((n, g) => n + (g.dependent ?? 0), 0);
+  const requirements = summary.counts.failedRequirements ?? new Set(groups.map((g) => g.requirement)).size;
+  return `defects: ${groups.length} (${requirements} requirement(s) failed; ${summary.counts.contractFailures} test(s) failed${dependent ? `, ${dependent} inconclusive that depend on them` : ''})`;
+}
+
 export function closingLines(summary: RunSummary): string[] {
   const c = summary.counts;
-  const lines = [`conformance: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`];
+  const defects = defectsLine(summary);
+  const lines = [...(defects ? [defects] : []), `conformance: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`];
   const codes = Object.entries(summary.toolErrorsByCode);
   if (c.toolErrors > 0) lines.push(`tool errors: ${c.toolErrors} (${codes.map(([code, n]) => `${code} ${n}`).join(', ')})`);
   if (c.warnings > 0) lines.push(`warnings: ${c.warnings} policy`);
@@ -65,6 +75,13 @@ function waiverNotices(summary: RunSummary): string[] {
   return lines.length ? [`waivers of ${summary.waivers!.file} to look at:`, ...lines] : [];
 }
 
+/** "2 tests failed, 24 inconclusive that depend on it". */
+function touched(g: RunSummary['rootCauses'][number]): string {
+  const failed = g.failed ?? g.tests.length;
+  const dependent = g.dependent ?? 0;
+  return `${failed} test(s) failed${dependent ? `, ${dependent} inconclusive that depend on it` : ''}`;
+}
+
 export function renderText(summary: RunSummary): string {
   const lines: string[] = ['', '── conformance summary ──'];
   if (summary.status === 'errored') {
@@ -78,6 +95,10 @@ export function renderText(summary: RunSummary): string {
     );
   if (summary.mergedFrom) lines.push(`merged from ${summary.mergedFrom.length} shard report(s): ${summary.mergedFrom.join(', ')}`);
   const of = (v: TestRecord['verdict']) => summary.tests.filter((t) => t.verdict === v);
+  if (summary.rootCauses.length) {
+    lines.push(`defects (${summary.rootCauses.length}): each one root cause, with the tests it touched; fixing it may fix them all`);
+    for (const g of summary.rootCauses) lines.push(`  ✗ ${g.about}`, `      ${touched(g)}`);
+  }
   const failed = of('failed');
   if (failed.length) {
     lines.push(`failed (${failed.length}):`);
@@ -150,6 +171,7 @@ export function renderMarkdown(summary: RunSummary): string {
   out.push(
     `Target **${summary.target?.name ?? '?'}** (kind ${summary.target?.kind ?? '?'}, vendor conventions ${summary.target?.vendorConventions ? 'on' : 'off'}, policy ${summary.target?.strictPolicy ? 'strict' : 'warnings'}), generated ${summary.generatedAt}, seed ${summary.seed}.`,
     '',
+    ...(summary.rootCauses.length ? [`**${defectsLine(summary)}**`, ''] : []),
     `**${c.passed} passed, ${c.failed} failed (${c.contractFailures} contract failures, ${c.toolErrors} tool errors), ${c.skipped} skipped (${c.inconclusive} inconclusive)**, ${c.warnings} policy warnings, ${c.waived} waived, of ${c.total}.`,
     '',
   );
@@ -171,22 +193,23 @@ export function renderMarkdown(summary: RunSummary): string {
   const of = (v: TestRecord['verdict']) => summary.tests.filter((t) => t.verdict === v);
   const evidence = (t: TestRecord) =>
     t.evidence?.length ? `\n\nEvidence: ${t.evidence.map((ref) => (t.controls?.includes(ref) ? `${ref} (control)` : ref)).join(', ')}` : '';
+  if (summary.rootCauses.length) {
+    out.push(
+      `## Defects (${summary.rootCauses.length})`,
+      '',
+      'Each defect is one root cause: one expectation of one requirement broken by the target. It lists every test it touched: those that failed on it, and those that take its requirement as given and so ended inconclusive (DEPENDENCY_FAILED). Fixing the defect may fix them all.',
+      '',
+    );
+    for (const g of summary.rootCauses) out.push(`- **${g.about}**: ${touched(g)}`, ...g.tests.map((title) => `  - ${title}`));
+    out.push('');
+  }
   section(
     'Contract failures',
     of('failed'),
     (t) =>
       `### ${t.title}\n\nSource: ${t.source ?? '?'} · file ${t.file}${t.rootCause ? ` · root cause: ${t.rootCause}` : ''}${evidence(t)}\n\n${fence(t.message)}\n`,
   );
-  if (summary.rootCauses.length) {
-    out.push(
-      `## Failures that share one root cause (${summary.rootCauses.length})`,
-      '',
-      'Each group comes from one answer of the target (the same request and response); fixing that answer may fix every test of the group.',
-      '',
-    );
-    for (const g of summary.rootCauses) out.push(`- ${g.about}: ${g.tests.length} tests`, ...g.tests.map((title) => `  - ${title}`));
-    out.push('');
-  }
+
   section('Tool errors', of('error'), (t) => `### ${t.code}: ${t.title}${evidence(t)}\n\n${fence(t.message)}\n`);
   section('Policy warnings', of('warning'), (t) => `### ${t.title}${evidence(t)}\n\n${fence(t.warning)}\n`);
   section(

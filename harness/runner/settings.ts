@@ -182,6 +182,13 @@ const ROWS = [
     meaning: 'only these degenerate target-wide faults (comma-separated ids)',
     scope: 'fault-run',
   },
+  {
+    variable: 'PRECISION',
+    default: "the day's part k/4",
+    meaning:
+      "which faults run their area's whole suite, so that collateral failures (blocking requirements a fault does not name) show: full, off, or k/n (the k-th of n parts of every area's faults)",
+    scope: 'fault-run',
+  },
 ] as const satisfies readonly SettingRow[];
 
 export const SETTINGS_TABLE: readonly SettingRow[] = ROWS;
@@ -320,6 +327,13 @@ export interface FaultRunSettings {
   skipClean: boolean;
   skipDegenerate: boolean;
   degenerate: string[];
+  /**
+   * Which faults run their area's whole suite, so that a failure of a requirement the fault does not name
+   * (collateral) shows: `full` every fault, `off` none (only the tests of what each names), or a share
+   * `k/n`: the k-th of n parts of every area's faults (the default: the part of the day, so that n days
+   * of selftests measure every fault).
+   */
+  precision: 'full' | 'off' | { part: number; of: number };
 }
 
 /** The fault run's own variables (selftest/fault-run.ts). */
@@ -332,5 +346,18 @@ export function faultRunSettings(env: Environment = process.env): FaultRunSettin
     skipClean: Boolean(env.SKIP_CLEAN),
     skipDegenerate: Boolean(env.SKIP_DEGENERATE),
     degenerate: list(env.DEGENERATE),
+    precision: precisionOf(env),
   };
+}
+
+/** Parts the default precision share cuts every area's faults into: one part a day. */
+export const PRECISION_PARTS = 4;
+
+function precisionOf(env: Environment): FaultRunSettings['precision'] {
+  const value = variableOf('PRECISION', env)?.trim();
+  if (!value) return { part: Math.floor(Date.now() / 86_400_000) % PRECISION_PARTS, of: PRECISION_PARTS };
+  if (value === 'full' || value === 'off') return value;
+  const share = /^(\d+)\/(\d+)$/.exec(value);
+  if (share && +share[2] > 0 && +share[1] < +share[2]) return { part: +share[1], of: +share[2] };
+  throw invalidSetting(`PRECISION must be full, off, or k/n (the k-th of n parts of every area's faults, k from 0), got "${value}"`);
 }

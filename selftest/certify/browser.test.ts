@@ -100,9 +100,7 @@ describe('report.html in a browser', () => {
     expect(await curl.textContent()).toMatch(
       /Expected: [^\n]+\n\s+Received: [^\n]+[\s\S]*Reproduce: curl -sS -i -X POST '[^']+' [\s\S]*-H 'authorization: Bearer \*\*\*'/,
     );
-    expect(await page.locator('#failures .group h3').textContent()).toBe(
-      'One answer of the target, 2 failures of 1 requirement(s): INS-AUT-002',
-    );
+    expect(await page.locator('#failures .group h3').textContent()).toBe('One defect, 2 failures of 1 requirement(s): INS-AUT-002');
     expect(offSite).toEqual([]);
     mkdirSync(join(ROOT, 'reports', 'screenshots'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });

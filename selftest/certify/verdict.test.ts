@@ -45,6 +45,22 @@ describe('certificationVerdict', () => {
     expect(v.reasons).toEqual([`1 blocking requirement(s) failed: ${specId} [spec]`]);
   });
 
+  it('counts defects first: one root cause, the requirement it failed, and the requirements that depend on it not checked', () => {
+    const cause = { rootCause: 'INS-RSP-001: expected status 201, received status 200', rootCauseKey: 'INS-RSP-001\n\nstatus 201' };
+    const dependent = record('INS-LIM-001', { verdict: 'inconclusive', code: 'DEPENDENCY_FAILED', dependsOn: 'INS-RSP-001', ...cause });
+    const tests = replace(
+      replace(cleanInsurance(), 'INS-RSP-001', failedRecord('INS-RSP-001', undefined, cause)),
+      'INS-LIM-001',
+      dependent,
+    );
+    const v = verdictOf(tests);
+    expect(v.reasons).toEqual([
+      '1 defect(s): INS-RSP-001: expected status 201, received status 200 (2 test(s))',
+      '1 blocking requirement(s) failed: INS-RSP-001 [spec]',
+      '1 blocking requirement(s) were not checked: INS-LIM-001 (DEPENDENCY_FAILED 1)',
+    ]);
+  });
+
   it('a waived failure does not block; an expired waiver blocks and is named as expired', () => {
     const w = { requirement: specId, reason: 'r', owner: 'o', expires: '2099-01-01', entry: 1 };
     expect(

@@ -17,10 +17,12 @@ import { readSummary } from '../../harness/report/merge.ts';
 import ProgressReporter from '../../harness/report/progress-reporter.ts';
 import { SUMMARY_FORMAT } from '../../harness/report/records.ts';
 import { rootCauseOf } from '../../harness/report/root-cause.ts';
-import { coverageMarkdown } from '../../harness/report/text.ts';
-import { requirements } from '../../harness/requirements.ts';
+import { coverageMarkdown, defectsLine } from '../../harness/report/text.ts';
+import { dependencyProblems, requirements } from '../../harness/requirements.ts';
+import { failure } from '../../harness/checks/failure.ts';
+import { settleDependencies } from '../../harness/report/dependencies.ts';
 import { freshlyEncoded } from '../../harness/identity/requests.ts';
-import { cannedResponse, tempDir } from '../helpers.ts';
+import { tempDir } from '../helpers.ts';
 import { record, summary } from '../certify/_records.ts';
 
 describe('curl lines', () => {
@@ -52,14 +54,94 @@ describe('curl lines', () => {
 });
 
 describe('a root cause', () => {
-  it('is named by the request, the status and the start of the body; the key groups the same answer', () => {
-    const res = cannedResponse(200, { createdAt: '2026-01-01T00:00:00Z', token: 'x' });
-    res.request = { method: 'POST', url: 'https://x.test/create?tenant=a', headers: {} };
-    const cause = rootCauseOf(res, (t) => new Redactor().redact(t))!;
-    expect(cause.about).toBe('POST https://x.test/create answered 200 with {"createdAt":"2026-01-01T00:00:00Z","token":"***"}');
-    expect(cause.key).toMatch(/^[0-9a-f]{16}$/);
-    expect(rootCauseOf({ ...res, rawBody: '{}' }, (t) => t)!.key).not.toBe(cause.key);
-    expect(rootCauseOf({ ...res, rawBody: '' }, (t) => t)!.about).toMatch(/answered 200 with an empty body$/);
+  const status = (requirement: string, received: number) => failure(requirement, 'status 201', `status ${received}`);
+
+  it('is the defect in words: the requirement, what was expected and what came, never a body or a hash', () => {
+    const cause = rootCauseOf([status('INS-STA-001', 200)], { requirement: 'INS-LIM-001', words: '' }, (t) => t);
+    expect(cause).toEqual({
+      key: 'INS-STA-001\n\nstatus 201',
+      about: 'INS-STA-001: expected status 201, received status 200',
+      requirement: 'INS-STA-001',
+    });
+  });
+
+  it('groups the same expectation broken at the same field of any item, whatever the values received', () => {
+    const at = (n: number, value: string) =>
+      rootCauseOf(
+        [failure('INS-RSP-001', 'must be number', value, `/surrender/${n}/surrenderPercent`)],
+        { requirement: 'INS-RSP-001', words: '' },
+        (t) => t,
+      );
+    expect(at(0, '"5.5"').key).toBe(at(7, '"1"').key);
+    expect(at(0, '"5.5"').about).toBe('INS-RSP-001 at /surrender/*/surrenderPercent: expected must be number, received "5.5"');
+    expect(at(0, '"5.5"').key).not.toBe(
+      rootCauseOf(
+        [failure('INS-RSP-001', 'must be integer', '"1"', '/surrender/0/id')],
+        { requirement: 'INS-RSP-001', words: '' },
+        (t) => t,
+      ).key,
+    );
+  });
+
+  it('of a failure without failures as data (a property, a thrown error) is its first line under the requirement', () => {
+    const cause = rootCauseOf([], { requirement: 'SPE-GEN-001', words: '\n  a signed call was refused with 401\n  Case: …' }, (t) => t);
+    expect(cause.about).toBe('SPE-GEN-001: a signed call was refused with 401');
+  });
+});
+
+describe('dependencies between requirements', () => {
+  const dependent = (requirement: string, on: string) =>
+    record(requirement, {
+      verdict: 'inconclusive',
+      code: 'DEPENDENCY_FAILED',
+      dependsOn: on,
+      skipReason: `DEPENDENCY_FAILED: depends on ${on} (…), which failed here: ${on}: expected status 201, received status 200`,
+      rootCause: `${on}: expected status 201, received status 200`,
+      rootCauseKey: `${on}\n\nstatus 201`,
+    });
+  const own = record('INS-STA-001', {
+    verdict: 'failed',
+    message: 'm',
+    rootCause: 'INS-STA-001: expected status 201, received status 200',
+    rootCauseKey: 'INS-STA-001\n\nstatus 201',
+  });
+
+  it('are declared in specs/requirements.yaml on known requirements, without circles', () => {
+    const registry = requirements();
+    expect(dependencyProblems(registry)).toEqual([]);
+    const loop = new Map(registry);
+    loop.set('INS-STA-001', { ...registry.get('INS-STA-001')!, dependsOn: ['INS-LIM-001'] });
+    loop.set('INS-LIM-001', { ...registry.get('INS-LIM-001')!, dependsOn: ['INS-STA-001'] });
+    expect(dependencyProblems(loop).join('\n')).toMatch(/INS-STA-001 depends on itself through INS-LIM-001/);
+    loop.set('INS-LIM-001', { ...registry.get('INS-LIM-001')!, dependsOn: ['INS-NOT-999'] });
+    expect(dependencyProblems(loop)).toEqual(['INS-LIM-001 depends on unknown requirement INS-NOT-999']);
+  });
+
+  it('count one defect: the failed requirement, with its dependents inconclusive under it', () => {
+    const s = summary(settleDependencies([own, dependent('INS-LIM-001', 'INS-STA-001'), dependent('INS-ENM-001', 'INS-STA-001')]));
+    expect(s.counts).toMatchObject({ contractFailures: 1, inconclusive: 2, defects: 1, failedRequirements: 1 });
+    expect(s.rootCauses).toEqual([
+      expect.objectContaining({
+        about: 'INS-STA-001: expected status 201, received status 200',
+        requirement: 'INS-STA-001',
+        failed: 1,
+        dependent: 2,
+      }),
+    ]);
+    expect(defectsLine(s)).toBe('defects: 1 (1 requirement(s) failed; 1 test(s) failed, 2 inconclusive that depend on them)');
+  });
+
+  it('count the dependent failed, saying why, when the requirement it depends on failed nowhere in the run', () => {
+    const [alone] = settleDependencies([dependent('INS-LIM-001', 'INS-STA-001')]);
+    expect(alone.verdict).toBe('failed');
+    expect(alone.code).toBeUndefined();
+    expect(alone.message).toMatch(
+      /INS-STA-001, which this test takes as given, failed here and nowhere else in this run, so the failure is counted here/,
+    );
+    // A merge of shards settles again: where another shard shows the failure, the test is inconclusive again.
+    const [again] = settleDependencies([alone, own]);
+    expect(again).toMatchObject({ verdict: 'inconclusive', code: 'DEPENDENCY_FAILED' });
+    expect(again.message).toBeUndefined();
   });
 });
 

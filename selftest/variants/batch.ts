@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
+import { settleDependencies } from '../../harness/report/dependencies.ts';
 import type { TestRecord } from '../../harness/report/records.ts';
 import type { RunSummary } from '../../harness/report/summary-reporter.ts';
 import { CI_SEED } from '../../harness/runner/settings.ts';
@@ -153,6 +154,8 @@ export async function runBatch(specs: VariantSpec[], options: BatchOptions = {})
       const variant = t.file.startsWith(prefix) ? t.file.slice(prefix.length).split('/')[0] : undefined;
       if (variant !== undefined) byVariant.get(variant)?.push({ ...t, file: t.file.slice(prefix.length + variant.length + 1) });
     }
+    // The batch's summary settled dependencies over every variant at once; each variant is its own run.
+    for (const [variant, tests] of byVariant) byVariant.set(variant, settleDependencies(tests));
     const reports: Array<[string, string]> = [];
     for (const file of walk(reportDir)) reports.push([relative(reportDir, file), readFileSync(file, 'utf8')]);
     return { byVariant, summary, code, stdout, stderr, reports, wallMs: Date.now() - started, startedAtS };

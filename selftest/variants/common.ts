@@ -61,12 +61,12 @@ export function allSuiteFiles(): string[] {
   return [...filesUnder(join(ROOT, 'suites'))].filter((f) => f.endsWith('.test.ts')).map((f) => relative(ROOT, f));
 }
 
-/** Suite files of the fault's area that name one of its requirements (all the area's files if none does). */
-export function suiteFilesFor(fault: Fault): string[] {
+/** Suite files of the fault's area that name one of `ids` (all the area's files if none does). */
+export function suiteFilesFor(fault: Fault, ids: readonly string[] = fault.catches): string[] {
   const files = areaFiles(fault.area);
   const naming = files.filter((f) => {
     const text = readFileSync(join(ROOT, f), 'utf8');
-    return fault.catches.some((id) => text.includes(`'${id}'`));
+    return ids.some((id) => text.includes(`'${id}'`));
   });
   return naming.length ? naming : files;
 }

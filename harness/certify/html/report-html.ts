@@ -168,7 +168,7 @@ function failures({ summary }: ReportHtmlInput, anchors: Map<TestRecord, string>
       if (same.length < 2) continue;
       const ids = [...new Set(same.map((t) => t.requirement ?? t.title))];
       blocks.push(
-        `<section class="group" data-container><h3>One answer of the target, ${same.length} failures of ${ids.length} requirement(s): ${esc(ids.join(', '))}</h3><p class="muted">root cause: ${esc(same[0].rootCause ?? key)}. The same request got the same answer (status and body) in each of them; fixing that answer may fix every failure below.</p>${same.map((t) => failureBlock(t, anchors.get(t)!)).join('')}</section>`,
+        `<section class="group" data-container><h3>One defect, ${same.length} failures of ${ids.length} requirement(s): ${esc(ids.join(', '))}</h3><p class="muted">root cause: ${esc(same[0].rootCause ?? key)}. Each of them failed on the same expectation at the same place; fixing that defect may fix every failure below.</p>${same.map((t) => failureBlock(t, anchors.get(t)!)).join('')}</section>`,
       );
     }
     const grouped2 = new Set([...grouped.values()].filter((g) => g.length > 1).flat());

@@ -58,7 +58,7 @@ export const insuranceFaults = [
   }),
   f('ins-product-type-any', ['INS-ENM-004'], 'any productType string is accepted', { checks: { 'productType.enum': never } }),
   f('ins-update-date-optional', ['INS-REQ-001'], 'updateDate may be left out', { checks: { 'updateDate.required': never } }),
-  f('ins-status-200', ['INS-RSP-001', 'INS-STA-001'], 'a stored request is answered 200 instead of 201', {
+  f('ins-status-200', ['INS-RSP-001'], 'a stored request is answered 200 instead of 201', {
     answer: (a) => (created(a) ? { ...a, status: 200 } : a),
   }),
   f(
