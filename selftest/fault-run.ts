@@ -3,10 +3,14 @@
  * 1. The clean sandbox, with marker secrets, must pass the whole suite 100%, and every requirement of
  *    specs/requirements.yaml must have passed at least one test.
  * 2. Each fault of the catalog is switched on alone in its own sandbox; the tests of the requirements
- *    it names run against it (the suite files of its area that name them). Many faults share one
- *    vitest run (selftest/variants/batch.ts), each against its own sandbox and target file. A fault is killed only when every requirement it names failed
+ *    it names, and of those they depend on, run against it (the suite files of its area that name them).
+ *    Many faults share one vitest run (selftest/variants/batch.ts), each against its own sandbox and target file. A fault is killed only when every requirement it names failed
  *    with a contract failure (verdict `failed`): a tool error (TARGET_*, SUITE_ERROR) proves nothing.
  *    Every requirement must be named by at least one fault.
+ *    Precision: the faults of the share PRECISION names (default: one part in four of every area's faults,
+ *    a part a day; `full`: all) run their area's whole suite instead, and any blocking requirement (spec,
+ *    configuration) that failed and that the fault does not name is a collateral failure: printed per
+ *    fault with its root cause, and the run fails on any.
  * 3. Degenerate targets (sandbox/faults/degenerate.ts: every answer 401, 404, an empty 200, `{}`, an HTML page, JSON labelled HTML,
  *    a first 500): the whole suite runs against each; per area, at most 5% of the tests that ran may
  *    pass, and no test of an `acceptance: true` requirement may pass.
@@ -17,6 +21,7 @@
  *   FAULT_BATCH=40 faults per batch run    SKIP_CLEAN=1     skip step 1 (while developing faults)
  *   SKIP_DEGENERATE=1 skip step 3          DEGENERATE=id,id only these degenerate targets (run even with FAULTS)
  *   FAULT_PARALLEL=2  batch runs at a time (default: one per core and one more)
+ *   PRECISION=full|off|k/n  which faults run their area's whole suite (default: the day's part of four)
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -79,6 +79,9 @@ describe('report.html in a browser', () => {
     await expect.poll(() => page.locator('#verdict h1').textContent()).toBe('NOT CERTIFIABLE');
     expect(await page.locator('#verdict h1').isVisible()).toBe(true);
     expect(await page.locator('#verdict li').first().textContent()).toBe(
+      '2 defect(s): INS-AUT-002: expected rejected with 401, received status 403 (2 test(s)); INS-LIM-003: expected status 201, received status 400 (1 test(s))',
+    );
+    expect(await page.locator('#verdict li').nth(1).textContent()).toBe(
       '2 blocking requirement(s) failed: INS-LIM-003 [spec], INS-AUT-002 [configuration]',
     );
     const counts = page.locator('#counts');

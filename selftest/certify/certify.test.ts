@@ -68,7 +68,9 @@ describe(`certify against a sandbox with the fault ${FAULT}`, () => {
   it('says not certifiable, why, and shows the failure whole in report.html', async () => {
     const run = await certify(sandbox);
     expect(run.code, run.stdout.slice(-3000)).toBe(1);
-    expect(run.stdout).toContain('certification: NOT CERTIFIABLE\n  - 1 blocking requirement(s) failed: INS-LIM-003 [spec]');
+    expect(run.stdout).toContain(
+      'certification: NOT CERTIFIABLE\n  - 1 defect(s): INS-LIM-003: expected status 201, received status 400 (1 test(s))\n  - 1 blocking requirement(s) failed: INS-LIM-003 [spec]',
+    );
     expect(run.manifest().verdict.certifiable).toBe(false);
     const html = run.html();
     expect(html).toContain('<h1>NOT CERTIFIABLE</h1>');

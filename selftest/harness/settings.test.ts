@@ -6,7 +6,14 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keyPaths } from '../../harness/config/target-schema.ts';
-import { CI_SEED, faultRunSettings, renderSettingsTable, runSettings, SETTINGS_TABLE } from '../../harness/runner/settings.ts';
+import {
+  CI_SEED,
+  faultRunSettings,
+  PRECISION_PARTS,
+  renderSettingsTable,
+  runSettings,
+  SETTINGS_TABLE,
+} from '../../harness/runner/settings.ts';
 import { DEFAULT_SETTINGS } from '../../harness/target.ts';
 import { ROOT } from '../helpers.ts';
 
@@ -122,6 +129,7 @@ describe('settings', () => {
       skipClean: false,
       skipDegenerate: false,
       degenerate: [],
+      precision: { part: expect.any(Number), of: PRECISION_PARTS },
     });
     expect(
       faultRunSettings({
@@ -132,7 +140,19 @@ describe('settings', () => {
         SKIP_CLEAN: '1',
         SKIP_DEGENERATE: '1',
         DEGENERATE: 'x',
+        PRECISION: '2/8',
       }),
-    ).toEqual({ faults: ['a', 'b'], area: 'invest', batchSize: 3, parallel: 2, skipClean: true, skipDegenerate: true, degenerate: ['x'] });
+    ).toEqual({
+      faults: ['a', 'b'],
+      area: 'invest',
+      batchSize: 3,
+      parallel: 2,
+      skipClean: true,
+      skipDegenerate: true,
+      degenerate: ['x'],
+      precision: { part: 2, of: 8 },
+    });
+    expect(faultRunSettings({ PRECISION: 'full' }).precision).toBe('full');
+    expect(() => faultRunSettings({ PRECISION: '8/8' })).toThrow(/^SETTING_INVALID: PRECISION must be full, off, or k\/n/);
   });
 });
