@@ -153,7 +153,7 @@ describe('one broken value is caught where it was broken', () => {
 });
 
 describe('dates, errors, headers, requests', () => {
-  it('expireDate: ISO 8601 in UTC, in any of its forms', () => {
+  it('expireDate: ISO 8601 in UTC, in any of its forms, each in one format throughout', () => {
     for (const good of [
       '2026-12-21T21:00:00Z',
       '2026-12-21T21:00:00.123456789Z',
@@ -162,7 +162,8 @@ describe('dates, errors, headers, requests', () => {
       '2026-12-21T21:00Z',
       '20261221T210000Z',
       '2026-12-21T21:00:00,5Z',
-      '2026-12-21T21:00:00+0000',
+      '20261221T210000+0000',
+      '2026-12-21T21:00:00+00',
       '2026-W52-1T21:00Z',
     ]) {
       expect(isIsoUtcDateTime(good), good).toBe(true);
@@ -175,6 +176,8 @@ describe('dates, errors, headers, requests', () => {
       '2023-02-29T00:00:00Z',
       '2026-12-21T25:00:00Z',
       '21.12.2026T21:00Z',
+      '2026-12-21T21:00:00+0000',
+      '2026-12-21T210000Z',
       1766350800,
       undefined,
     ]) {
