@@ -7,6 +7,8 @@ import { schemaId } from '../schemas.ts';
 
 export const SURRENDER_REQUEST = schemaId('insurance/surrender-request');
 export const CONTRACT_RECORD = schemaId('insurance/contract-record');
+/** The contract record with every field 2.5 lists, in it and in each stored record (the policy INS-RSP-004). */
+export const CONTRACT_RECORD_LISTED = schemaId('insurance/contract-record-listed');
 /** Spec part 7: the statuses of the surrender method. */
 export const SURRENDER_STATUSES = [201, 400, 401, 403, 422, 429, 500] as const;
 /** "Rejected" for the surrender method: 400 incorrect request or 422 data processing error. */
