@@ -4,7 +4,8 @@ import { isIsoDate, isIsoDateTime, isIsoUtcDateTime, sameMoment } from '../../ha
 
 describe('ISO 8601 representations', () => {
   it('reads calendar, ordinal and week dates, basic or extended, and refuses days the calendar lacks', () => {
-    for (const date of ['2024-02-29', '20240229', '2024-060', '2024060', '2024-W09-4', '2024W094']) expect(isIsoDate(date), date).toBe(true);
+    for (const date of ['2024-02-29', '20240229', '2024-060', '2024060', '2024-W09-4', '2024W094'])
+      expect(isIsoDate(date), date).toBe(true);
     for (const date of ['2023-02-29', '2024-13-01', '2024-0229', '202402-29', '2024-W094', '2024W09-4', '29.02.2024']) {
       expect(isIsoDate(date), date).toBe(false);
     }
