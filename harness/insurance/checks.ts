@@ -142,7 +142,8 @@ export function storedAsSent(sent: SurrenderRequest, body: unknown, requirement:
   const echo = (key: 'contractId' | 'productType' | 'updateDate', same: (got: unknown, want: string) => boolean, expected: string) => {
     if (typeof record[key] !== 'string') return; // absent (INS-RSP-004's policy), or of another type (INS-RSP-001's)
     count++;
-    if (!same(record[key], sent[key])) out.push(failure(requirement, expected, JSON.stringify(record[key]), `/${key}`));
+    if (!same(record[key], sent[key]))
+      out.push({ ...failure(requirement, expected, JSON.stringify(record[key]), `/${key}`), defect: `${key} is not the one sent` });
   };
   echo('contractId', (got, want) => got === want, `contractId ${JSON.stringify(sent.contractId)}`);
   echo('productType', (got, want) => got === want, `productType ${JSON.stringify(sent.productType)}`);
@@ -187,9 +188,15 @@ export function storedRecordsConsistent(sent: SurrenderRequest, res: CapturedRes
     if (r.contractId !== undefined) {
       count++;
       if (r.contractId !== sent.contractId)
-        out.push(
-          failure(requirement, `contractId ${JSON.stringify(sent.contractId)}`, JSON.stringify(r.contractId), `/surrender/${i}/contractId`),
-        );
+        out.push({
+          ...failure(
+            requirement,
+            `contractId ${JSON.stringify(sent.contractId)}`,
+            JSON.stringify(r.contractId),
+            `/surrender/${i}/contractId`,
+          ),
+          defect: "a stored record's contractId is not the contract's",
+        });
     }
     if (r.id !== undefined) {
       count++;

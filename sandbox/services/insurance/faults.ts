@@ -217,19 +217,19 @@ export const insuranceFaults = [
   ),
   f(
     'ins-hkd-stored-as-cny',
-    ['INS-ENM-001'],
+    ['INS-ENM-001', 'INS-GEN-001'],
     'amounts in HKD are stored in CNY (one code for both Chinese currencies)',
     eachRecord((r) => void (r.currency === 'HKD' && (r.currency = 'CNY'))),
   ),
   f(
     'ins-universal-stored-as-investment',
-    ['INS-ENM-003', 'INS-RSP-002'],
+    ['INS-RSP-002'],
     'a contract of productType universal is stored as investment',
     contract((c) => void (c.productType = 'investment')),
   ),
   f(
     'ins-adjacent-periods-refused',
-    ['INS-LIM-003', 'INS-RSP-001'],
+    ['INS-LIM-003', 'INS-RSP-001', 'INS-GEN-001'],
     'items whose periods touch (one starts the day after another ends) are refused 422 as overlapping: an overlap check one day off',
     { checks: { 'surrender[].periodsApart': periodsApart(1) } },
   ),
