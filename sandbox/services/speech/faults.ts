@@ -172,6 +172,12 @@ export const speechFaults = [
   f('spe-no-auth-served', ['SPE-BRR-002'], 'the token check is skipped when no token is sent', {
     answer: onRefusal('authorization.present', (_a: SpeechAnswer, call: SpeechCall) => recognitionOf(call)),
   }),
+  f(
+    'spe-valid-token-403',
+    ['SPE-TOK-001'],
+    'a token that passes every check is refused 403 (a permission table the API key is missing from), while bad tokens still get 401',
+    { answer: (a) => (served(a) ? errorAnswer(403, 'the API key may not use this service', 'permissions') : a) },
+  ),
   f('spe-refuse-403', ['SPE-STA-001'], 'every refused token is answered 403 instead of 401', {
     answer: (a) => (tokenRefused(a) && a.status === 401 ? restated(a, 403) : a),
   }),
@@ -189,14 +195,9 @@ export const speechFaults = [
         );
     }),
   }),
-  f(
-    'spe-jit-only',
-    ['SPE-JTI-002', 'SPE-TOK-001'],
-    'a strict claim allowlist that knows only the older `jit` spelling refuses tokens carrying `jti`',
-    {
-      checks: { 'claims.names': ({ claims }: Presented) => ('jti' in claims ? 'unknown claim jti' : undefined) },
-    },
-  ),
+  f('spe-jit-only', ['SPE-TOK-001'], 'a strict claim allowlist that knows only the older `jit` spelling refuses tokens carrying `jti`', {
+    checks: { 'claims.names': ({ claims }: Presented) => ('jti' in claims ? 'unknown claim jti' : undefined) },
+  }),
   f(
     'spe-token-id-refused',
     ['SPE-JTI-001', 'SPE-JTI-002', 'SPE-TOK-001'],
