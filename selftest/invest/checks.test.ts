@@ -9,6 +9,7 @@ import {
   convertedNotRelabelled,
   defaultIsRub,
   expireDatesIn,
+  listedFieldsWritten,
   nanosBelowOneUnit,
   noPortfolioIn,
   portfolioConforms,
@@ -20,6 +21,7 @@ import {
   totalsPresent,
   unitsAreDecimalIntegers,
   unitsFitInt64,
+  unreadableTotals,
   vendorErrorBody,
   virtualExpireDatesUtc,
   whyNoPortfolio,
@@ -59,8 +61,9 @@ describe('generated portfolios pass every check', () => {
     fc.assert(
       fc.property(withPortfolio, ({ c, body }) => {
         expect(portfolioConforms(body, 'R')).toEqual([]);
-        for (const check of [unitsAreDecimalIntegers, nanosBelowOneUnit, signsAgree, unitsFitInt64, virtualExpireDatesUtc, totalsPresent])
+        for (const check of [unitsAreDecimalIntegers, nanosBelowOneUnit, signsAgree, unitsFitInt64, totalsPresent])
           expect(check(body, 'R').failures).toEqual([]);
+        expect(virtualExpireDatesUtc(body, 'R', 'T').failures).toEqual([]);
         expect(totalsInCurrency(body, c.toUpperCase(), 'R')).toEqual({ failures: [], judged: 8 });
         expect(portfolioIsSumOfClasses(body, 'R')).toEqual({ failures: [], judged: 1 });
         expect(accountIs(body, '2000000001', 'R')).toEqual({ failures: [], judged: 1 });
@@ -307,7 +310,47 @@ describe('a readable portfolio is the evidence every portfolio test starts from'
   it('expireDate is judged where a virtual position carries one', () => {
     const body = { virtualPositions: [{ figi: 'X' }, { expireDate: '2026-12-21T21:00:00Z' }, { expireDate: '2026-12-22T00:00:00+03:00' }] };
     expect(expireDatesIn(body).map(([at]) => at)).toEqual(['/virtualPositions/1/expireDate', '/virtualPositions/2/expireDate']);
-    expect(virtualExpireDatesUtc(body, 'R').failures.map((f) => f.at)).toEqual(['/virtualPositions/2/expireDate']);
+    expect(virtualExpireDatesUtc(body, 'R', 'T').failures.map((f) => f.at)).toEqual(['/virtualPositions/2/expireDate']);
+    const mixed = { virtualPositions: [{ expireDate: '2026-12-21T210000Z' }, { expireDate: '2026-12-22T00:00:00+03:00' }] };
+    expect(virtualExpireDatesUtc(mixed, 'R', 'T').failures.map((f) => [f.requirement, f.defect])).toEqual([
+      ['T', 'an expireDate that is no ISO 8601 date-time'],
+      ['R', 'an expireDate not in UTC'],
+    ]);
+  });
+
+  it("the policy of listed fields names what a portfolio leaves out; the totals are INV-TOT-002's", () => {
+    const failures = listedFieldsWritten({ positions: [{ figi: 'X', quantity: { units: '1' } }], totalAmountShares: {} }, 'R');
+    expect(failures).toHaveLength(1);
+    expect(failures[0].received).toMatch(/^no \/expectedYield, \/accountId, .*\/virtualPositions, /);
+    expect(failures[0].received).toMatch(/\/totalAmountShares\/currency/);
+    expect(failures[0].received).toMatch(/\(25 in all\)$/);
+    expect(failures[0].received).not.toMatch(/\/totalAmountBonds/);
+    expect(listedFieldsWritten({ positions: [{ figi: 'X', quantity: { units: '1' } }] }, 'R')[0].received).toMatch(
+      /\/positions\/0\/quantity\/nano/,
+    );
+  });
+
+  it('INV-CUR-003: unreadable totals are named, never taken for an account that holds nothing', () => {
+    const rub = {
+      totalAmountShares: { currency: 'rub', units: '100', nano: 0 },
+      totalAmountBonds: { currency: 'rub', units: '1.5', nano: 0 },
+    };
+    expect(unreadableTotals(rub)).toEqual(['totalAmountBonds']);
+    const usd = { totalAmountShares: { currency: 'usd', units: '1.08', nano: 0 } };
+    expect(convertedNotRelabelled(rub, usd, 'USD', 'R')).toEqual({
+      failures: [],
+      judged: 0,
+      reason: 'totalAmountShares in USD unreadable as amounts (INV-VAL-001 and INV-VAL-002 judge them)',
+    });
+    expect(convertedNotRelabelled(rub, {}, 'USD', 'R')).toEqual({ failures: [], judged: 0 });
+  });
+
+  it('a 200 whose object holds fields, none of 2.4, is no portfolio; {} is no evidence', () => {
+    const message = cannedResponse(200, { message: 'account not found' }, { 'content-type': 'application/json' });
+    expect(readablePortfolio(message, 'R')[0].received).toMatch(/no field of 2.4/);
+    expect(readablePortfolio(cannedResponse(200, {}, { 'content-type': 'application/json' }), 'R')).toEqual([]);
+    expect(whyNoPortfolio(cannedResponse(200, {}, { 'content-type': 'application/json' }))).toMatch(/empty JSON object/);
+    expect(readablePortfolio(cannedResponse(200, { accountId: 'A', note: 'x' }, { 'content-type': 'application/json' }), 'R')).toEqual([]);
   });
 
   it('position ids are plain strings (spec 2.4, the vendor): an id that is no UUID conforms', () => {
