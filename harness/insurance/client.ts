@@ -148,11 +148,17 @@ export interface RefusalOptions {
   note?: string;
   /** The statuses the case may be refused with. Default: "rejected" (400 or 422). */
   allowed?: readonly number[];
+  /**
+   * The requirement whose subject the refusal of this case is, where it is not the test's own (a case
+   * of the property over every broken rule, the invalid request of another test): the refusal's
+   * failures name it, and the test, which depends on it, ends inconclusive where it failed too.
+   */
+  refusalOf?: string;
 }
 
 /** A refusal with one of `allowed`, counted only next to the control (harness/refusal.ts); its body's label is INS-CTY-001's. */
 export async function expectRefused(t: RequirementContext, res: CapturedResponse, options: RefusalOptions = {}): Promise<CapturedResponse> {
-  const { allowed = SURRENDER_REJECTED, note } = options;
-  await expectRefusal(t, res, rejectedWith(res, allowed, t.id), () => control(t), note, { jsonBody: false });
+  const { allowed = SURRENDER_REJECTED, note, refusalOf = t.id } = options;
+  await expectRefusal(t, res, rejectedWith(res, allowed, refusalOf), () => control(t), note, { jsonBody: false });
   return res;
 }

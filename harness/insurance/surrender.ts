@@ -28,3 +28,19 @@ export interface SurrenderRequest {
   surrender: SurrenderItem[];
   updateDate: string;
 }
+
+/**
+ * The requirement that states the rule a request breaks, by the JSON Schema keyword and place of the
+ * break (generators/invalid-cases.ts): the property over every broken rule (INS-NEG-001) judges each
+ * case as that requirement's refusal.
+ */
+export function requirementOfRule(rule: string, path: string): string {
+  if (rule === 'required') return 'INS-REQ-001';
+  if (rule === 'type') return 'INS-TYP-001';
+  if (rule === 'format') return 'INS-TYP-002';
+  if ((rule === 'minLength' || rule === 'maxLength') && path === '/contractId') return 'INS-LIM-002';
+  if ((rule === 'minItems' || rule === 'maxItems') && path === '/surrender') return 'INS-LIM-004';
+  if (rule === 'enum' && path === '/productType') return 'INS-ENM-004';
+  if (rule === 'enum' && /^\/surrender\/\d+\/currency$/.test(path)) return 'INS-ENM-002';
+  return 'INS-NEG-001';
+}

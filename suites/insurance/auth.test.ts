@@ -59,7 +59,10 @@ describe('insurance surrender: access and headers', () => {
     );
     // The same X-Request-Id again, on a request that must be rejected on its own merits.
     const invalidSameId = await sendSurrender(t, sampleRequest({ contractId: freshContractId(129) }), { requestId });
-    await expectRefused(t, invalidSameId, { note: 'an invalid request that reuses the first X-Request-Id must still be rejected' });
+    await expectRefused(t, invalidSameId, {
+      note: 'an invalid request that reuses the first X-Request-Id must still be rejected',
+      refusalOf: 'INS-LIM-002',
+    });
     // And on a valid one, with other amounts: it must be stored as itself, not answered with the earlier contract.
     const second = sampleRequest({ surrender: [sampleItem({ surrenderPercent: 42.42, surrenderValue: 4242.42 })] });
     const validSameId = await sendSurrender(t, second, { requestId });

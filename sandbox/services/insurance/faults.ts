@@ -50,13 +50,18 @@ export const insuranceFaults = [
     checks: { 'surrender.maxItems': surrenderAtMost(999) },
   }),
   f('ins-surrender-unbounded', ['INS-LIM-004'], 'a surrender array of 1001 items is accepted', { checks: { 'surrender.maxItems': never } }),
-  f('ins-currency-dkk-missing', ['INS-ENM-001'], 'DKK is missing from the currency enumeration', {
+  f('ins-currency-dkk-missing', ['INS-ENM-001', 'INS-GEN-001'], 'DKK is missing from the currency enumeration', {
     checks: { 'surrender[].currency.enum': currencyIn(CURRENCIES.filter((c) => c !== 'DKK')) },
   }),
   f('ins-currency-any', ['INS-ENM-002'], 'any currency string is accepted', { checks: { 'surrender[].currency.enum': never } }),
-  f('ins-product-type-universal-missing', ['INS-ENM-003'], 'productType universal is rejected; only investment is known', {
-    checks: { 'productType.enum': productTypeIn(['investment']) },
-  }),
+  f(
+    'ins-product-type-universal-missing',
+    ['INS-ENM-003', 'INS-RSP-002', 'INS-GEN-001'],
+    'productType universal is rejected; only investment is known',
+    {
+      checks: { 'productType.enum': productTypeIn(['investment']) },
+    },
+  ),
   f('ins-product-type-any', ['INS-ENM-004'], 'any productType string is accepted', { checks: { 'productType.enum': never } }),
   f('ins-update-date-optional', ['INS-REQ-001'], 'updateDate may be left out', { checks: { 'updateDate.required': never } }),
   f('ins-status-200', ['INS-RSP-001'], 'a stored request is answered 200 instead of 201', {
@@ -106,7 +111,7 @@ export const insuranceFaults = [
   f('ins-bad-token-403', ['INS-AUT-002'], 'an invalid token is answered 403 instead of 401', {
     answer: onRefusal('auth.known', (a) => ({ ...a, status: 403 })),
   }),
-  f('ins-scope-not-checked', ['INS-AUT-003'], 'a token without the partner scopes is served', {
+  f('ins-scope-not-checked', ['INS-AUT-003', 'INS-AUT-004'], 'a token without the partner scopes is served', {
     checks: { 'auth.scope.interaction': never, 'auth.scope.data-transfer': never },
   }),
   f('ins-period-order-unchecked', ['INS-SEM-001'], 'calcPeriodFrom after calcPeriodTo is accepted', {
@@ -152,9 +157,14 @@ export const insuranceFaults = [
       }
     }),
   }),
-  f('ins-datetime-offset-rejected', ['INS-GEN-001'], 'an updateDate with a numeric UTC offset (+03:00) is rejected; only Z is understood', {
-    checks: { 'updateDate.format': updateDateFormat((v) => isDateTime(v) && /z$/i.test(v)) },
-  }),
+  f(
+    'ins-datetime-offset-rejected',
+    ['INS-GEN-001', 'INS-RSP-002'],
+    'an updateDate with a numeric UTC offset (+03:00) is rejected; only Z is understood',
+    {
+      checks: { 'updateDate.format': updateDateFormat((v) => isDateTime(v) && /z$/i.test(v)) },
+    },
+  ),
   f('ins-value-string-coerced', ['INS-NEG-001'], 'a surrenderValue sent as a string passes the type check and is accepted', {
     checks: { 'surrender[].surrenderValue.type': finiteNumber('surrenderValue', (v) => typeof v === 'string') },
   }),

@@ -104,7 +104,7 @@ export const investFaults = [
   ),
   f(
     'inv-account-id-number',
-    ['INV-RSP-001', 'INV-GEN-001'],
+    ['INV-RSP-001'],
     'accountId is written as a JSON number, as an int64 column would be',
     portfolio((body) => void (body.accountId = Number(body.accountId))),
   ),
@@ -183,13 +183,13 @@ export const investFaults = [
   }),
   f(
     'inv-portfolio-as-message',
-    ['INV-RSP-001', 'INV-GEN-001'],
+    ['INV-RSP-001'],
     'a portfolio is answered 200 with an error message instead ({"code":5,"message":"account not found"}: a gateway passing a backend error on as a success)',
     portfolio(() => ({ code: 5, message: 'account not found' })),
   ),
   f(
     'inv-virtual-expire-mixed-form',
-    ['INV-VIR-001', 'INV-RSP-001', 'INV-GEN-001'],
+    ['INV-RSP-001'],
     'virtual positions expire at a date-time that mixes ISO 8601 formats: an extended date, a basic time (2026-12-21T210000Z)',
     portfolio((body) =>
       (body.virtualPositions as Node[]).forEach(
