@@ -92,39 +92,45 @@ function keyOf(fields: StoredRecord | SurrenderItem): string | undefined {
 
 /**
  * The sent items that have no stored record of their own (one that carries each of the item's fields,
- * equal to it), with the closest record each had; and how many fields the matched records showed equal.
- * Records may come in any order, and besides records stored before (a contract may keep earlier sets).
+ * equal to it), how many fields the matched records showed equal, and the closest record left for an
+ * item (for the failure's words). Records may come in any order, and besides records stored before (a
+ * contract may keep earlier sets).
  */
 function unmatchedItems(sent: readonly SurrenderItem[], records: readonly StoredRecord[]) {
   const remaining = new Set(records.keys());
   const byKey = new Map<string, number[]>();
+  const keyless: number[] = [];
   records.forEach((r, at) => {
     const key = keyOf(r);
-    if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), at]);
+    if (key === undefined) keyless.push(at);
+    else byKey.set(key, [...(byKey.get(key) ?? []), at]);
   });
   let equal = 0;
-  const left: number[] = [];
+  const unmatched: number[] = [];
   sent.forEach((item, i) => {
     const at = byKey.get(keyOf(item) ?? '')?.find((r) => remaining.has(r));
-    if (at === undefined) return void left.push(i);
-    remaining.delete(at);
-    equal += ITEM_FIELDS.length;
+    if (at !== undefined) {
+      remaining.delete(at);
+      equal += ITEM_FIELDS.length;
+      return;
+    }
+    // A record with a field of another type (INS-RSP-001's) still stands for the item where the rest is equal;
+    // a record whose fields all have their types and another key cannot.
+    const stand = keyless.find((r) => remaining.has(r) && compared(records[r], item).otherwise.length === 0);
+    if (stand === undefined) return void unmatched.push(i);
+    remaining.delete(stand);
+    equal += compared(records[stand], item).equal;
   });
-  const unmatched: Array<{ item: number; closest?: string }> = [];
-  for (const i of left) {
-    // A record whose fields of another type are INS-RSP-001's still stands for the item.
+  const closest = (i: number) => {
     let best: { at: number; equal: number; otherwise: string[] } | undefined;
     for (const at of remaining) {
       const c = compared(records[at], sent[i]);
       if (!best || c.otherwise.length < best.otherwise.length || (c.otherwise.length === best.otherwise.length && c.equal > best.equal))
         best = { at, ...c };
     }
-    if (best && best.otherwise.length === 0) {
-      remaining.delete(best.at);
-      equal += best.equal;
-    } else unmatched.push({ item: i, closest: best && `${JSON.stringify(records[best.at]).slice(0, 160)}: ${best.otherwise.join(', ')}` });
-  }
-  return { unmatched, equal };
+    return best && `${JSON.stringify(records[best.at]).slice(0, 160)}: ${best.otherwise.join(', ')}`;
+  };
+  return { unmatched, equal, closest };
 }
 
 /**
@@ -149,15 +155,13 @@ export function storedAsSent(sent: SurrenderRequest, body: unknown, requirement:
   echo('productType', (got, want) => got === want, `productType ${JSON.stringify(sent.productType)}`);
   echo('updateDate', sameMoment, `updateDate the moment ${sent.updateDate} (at the precision the answer writes)`);
   const stored = (storedOf(body) ?? []).filter(isJsonObject) as StoredRecord[];
-  const { unmatched, equal } = unmatchedItems(sent.surrender, stored);
+  const { unmatched, equal, closest } = unmatchedItems(sent.surrender, stored);
   count += equal;
   if (unmatched.length) {
-    const shown = unmatched
-      .slice(0, 3)
-      .map(
-        ({ item, closest }) =>
-          `item ${item} ${JSON.stringify(sent.surrender[item])} (${closest ? `closest record ${closest}` : 'no record left to compare'})`,
-      );
+    const shown = unmatched.slice(0, 3).map((item) => {
+      const near = closest(item);
+      return `item ${item} ${JSON.stringify(sent.surrender[item])} (${near ? `closest record ${near}` : 'no record left to compare'})`;
+    });
     out.push(
       failure(
         requirement,
@@ -174,6 +178,9 @@ export function storedAsSent(sent: SurrenderRequest, body: unknown, requirement:
 export const listedFieldsCarried = (body: unknown, requirement: string): Failure[] =>
   fieldsPresent(body, CONTRACT_RECORD_LISTED, 'the contract record and each stored record with every field 2.5 lists', requirement);
 
+/** A value read with its integers as written, as JSON text. */
+const shown = (value: unknown) => (typeof value === 'bigint' ? String(value) : JSON.stringify(value));
+
 /**
  * Policy (INS-RSP-003): stored records carry the contract's contractId, distinct integer ids, and
  * createdAt not after updatedAt; each judged where the record carries the fields. The body is read from
@@ -189,19 +196,14 @@ export function storedRecordsConsistent(sent: SurrenderRequest, res: CapturedRes
       count++;
       if (r.contractId !== sent.contractId)
         out.push({
-          ...failure(
-            requirement,
-            `contractId ${JSON.stringify(sent.contractId)}`,
-            JSON.stringify(r.contractId),
-            `/surrender/${i}/contractId`,
-          ),
+          ...failure(requirement, `contractId ${JSON.stringify(sent.contractId)}`, shown(r.contractId), `/surrender/${i}/contractId`),
           defect: "a stored record's contractId is not the contract's",
         });
     }
     if (r.id !== undefined) {
       count++;
       const id = typeof r.id === 'bigint' || Number.isInteger(r.id) ? String(r.id) : undefined;
-      if (id === undefined) out.push(failure(requirement, 'an integer id', JSON.stringify(r.id), `/surrender/${i}/id`));
+      if (id === undefined) out.push(failure(requirement, 'an integer id', shown(r.id), `/surrender/${i}/id`));
       else if (ids.has(id))
         out.push(failure(requirement, 'an id distinct from the other records', `id ${id} repeated`, `/surrender/${i}/id`));
       if (id !== undefined) ids.add(id);
