@@ -148,6 +148,8 @@ describe('INS-RSP-003 reads ids as written', () => {
     expect(storedRecordsConsistent(sent, answer(bodyWithIds(['1', '1.5'])), 'R').failures.map((f) => f.expected)).toEqual([
       'an integer id',
     ]);
+    const numericContract = answer('{"surrender":[{"id":1,"contractId":12345678901234567890}]}');
+    expect(storedRecordsConsistent(sent, numericContract, 'R').failures.map((f) => f.received)).toEqual(['12345678901234567890']);
   });
 });
 
