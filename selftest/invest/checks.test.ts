@@ -325,9 +325,22 @@ describe('a readable portfolio is the evidence every portfolio test starts from'
     expect(failures[0].received).toMatch(/\/totalAmountShares\/currency/);
     expect(failures[0].received).toMatch(/\(25 in all\)$/);
     expect(failures[0].received).not.toMatch(/\/totalAmountBonds/);
-    expect(listedFieldsWritten({ positions: [{ figi: 'X', quantity: { units: '1' } }] }, 'R')[0].received).toMatch(
-      /\/positions\/0\/quantity\/nano/,
-    );
+    const q = { units: '1', nano: 0 };
+    const m = { currency: 'rub', ...q };
+    const position = {
+      ...Object.fromEntries(['figi', 'ticker', 'instrumentType', 'positionUid', 'instrumentUid'].map((k) => [k, 'X'])),
+      blocked: false,
+      ...Object.fromEntries(
+        ['quantityLots', 'blockedLots', 'averagePositionPricePt', 'expectedYield', 'expectedYieldFifo'].map((k) => [k, q]),
+      ),
+      ...Object.fromEntries(
+        ['averagePositionPrice', 'averagePositionPriceFifo', 'currentPrice', 'currentNkd', 'varMargin', 'dailyYield'].map((k) => [k, m]),
+      ),
+      quantity: { units: '1' },
+    };
+    const whole = { expectedYield: q, accountId: 'A', dailyYield: m, dailyYieldRelative: q, positions: [position], virtualPositions: [] };
+    expect(listedFieldsWritten(whole, 'R')[0].received).toBe('no /positions/0/quantity/nano');
+    expect(listedFieldsWritten({ ...whole, positions: [{ ...position, quantity: q }] }, 'R')).toEqual([]);
   });
 
   it('INV-CUR-003: unreadable totals are named, never taken for an account that holds nothing', () => {
