@@ -17,10 +17,20 @@ export function noServerError(res: CapturedResponse, requirement: string): Failu
   return isServerError(res.status) ? [failure(requirement, 'no server error', `server error ${res.status}`)] : [];
 }
 
+/**
+ * The defect an answer shows where a refusal was due, in words that do not depend on which refusal was
+ * expected: every test that finds the same call served (or crashing) counts one defect.
+ */
+export const notRefused = (status: number): string | undefined =>
+  isSuccess(status) ? 'served where a refusal was due' : isServerError(status) ? 'a server error where a refusal was due' : undefined;
+
 /** Refused: not a 2xx and not a 5xx (the spec fixes no status). */
 export function refused(res: CapturedResponse, requirement: string): Failure[] {
   if (isRefusal(res.status)) return [];
   return [
-    failure(requirement, 'refused (neither 2xx nor 5xx)', `${isSuccess(res.status) ? 'accepted with' : 'server error'} ${res.status}`),
+    {
+      ...failure(requirement, 'refused (neither 2xx nor 5xx)', `${isSuccess(res.status) ? 'accepted with' : 'server error'} ${res.status}`),
+      defect: notRefused(res.status),
+    },
   ];
 }

@@ -45,3 +45,19 @@ export function contentTypeIn(res: CapturedResponse, allowed: readonly string[],
   if (media && allowed.includes(media)) return [];
   return [failure(requirement, `Content-Type ${allowed.join(' or ')}`, raw ? `Content-Type ${raw}` : 'no Content-Type')];
 }
+
+/**
+ * A policy over the fields a table of the spec lists without marking them required: the value carries
+ * every field the schema with `$id` requires (specs/schemas/<area>/*-listed.json). One failure names
+ * every absent field by its JSON pointer; what the fields hold is the type schema's, judged elsewhere.
+ */
+export function fieldsPresent(value: unknown, schemaId: string, expected: string, requirement: string): Failure[] {
+  const validate = schemaRegistry().validator(schemaId);
+  if (validate(value)) return [];
+  const absent = (validate.errors ?? [])
+    .filter((e) => e.keyword === 'required')
+    .map((e) => `${e.instancePath}/${(e.params as { missingProperty: string }).missingProperty}`);
+  if (!absent.length) return [];
+  const shown = absent.length > 12 ? `${absent.slice(0, 12).join(', ')}, … (${absent.length} in all)` : absent.join(', ');
+  return [failure(requirement, expected, `no ${shown}`)];
+}

@@ -1,4 +1,5 @@
 import type { CapturedResponse } from '../http.ts';
+import { notRefused } from './answer.ts';
 import { failure, type Failure } from './failure.ts';
 
 const list = (statuses: readonly number[]) => (statuses.length === 1 ? `${statuses[0]}` : `one of ${statuses.join(', ')}`);
@@ -19,5 +20,6 @@ export function statusDocumented(res: CapturedResponse, documented: readonly num
 export function rejectedWith(res: CapturedResponse, allowed: readonly number[], requirement: string): Failure[] {
   if (allowed.includes(res.status)) return [];
   const what = res.status < 300 ? 'accepted with' : res.status >= 500 ? 'server error' : 'status';
-  return [failure(requirement, `rejected with ${list(allowed)}`, `${what} ${res.status}`)];
+  const defect = notRefused(res.status);
+  return [{ ...failure(requirement, `rejected with ${list(allowed)}`, `${what} ${res.status}`), ...(defect ? { defect } : {}) }];
 }

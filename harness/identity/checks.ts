@@ -151,18 +151,30 @@ export function refusedWithoutData(res: CapturedResponse, requirement: string): 
   return out;
 }
 
-/** None of `knownValues` (the user's data as a successful answer showed it) anywhere in the answer's text; the values are never printed. */
+/**
+ * None of `knownValues` (users' data as successful answers showed it) anywhere in the answer: in its
+ * text, or in a string of its JSON (where escapes such as \u0418 write it otherwise). The values are
+ * never printed.
+ */
 export function carriesNoUserValues(res: CapturedResponse, knownValues: readonly string[], requirement: string): Failure[] {
-  const values = knownValues.filter((v) => v.length >= 5 && res.rawBody.includes(v));
+  const strings = stringsIn(res.json);
+  const values = knownValues.filter((v) => v.length >= 5 && (res.rawBody.includes(v) || strings.some((s) => s.includes(v))));
   return values.length
     ? [
         failure(
           requirement,
           "a refusal that carries none of the user's data",
-          `a ${res.status} whose body holds ${values.length} value(s) of the user's answer`,
+          `a ${res.status} whose body holds ${values.length} value(s) that userinfo answers of this run showed`,
         ),
       ]
     : [];
+}
+
+/** Every string of a JSON value, keys aside. */
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  return isJsonObject(value) ? Object.values(value).flatMap(stringsIn) : [];
 }
 
 /** The user's string values in a successful answer, for the leak check of refusals. */

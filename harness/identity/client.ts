@@ -14,6 +14,8 @@ import { inconclusive } from '../errors.ts';
 import { identityConfig, identityToken, type IdentityTokenName } from './config.ts';
 import { credentialOf } from '../target.ts';
 import { expectRefusal } from '../refusal.ts';
+import { PromiseMemo } from '../memo.ts';
+import { perScope } from '../runner/run-scope.ts';
 import { CANONICAL_REQUEST, encodeForm, formPairs, percentEncodeAll, type RequestVariation } from './requests.ts';
 
 export const USERINFO_PATH = '/userinfo/userinfo';
@@ -69,20 +71,39 @@ export function control(t: RequirementContext): Promise<CapturedResponse> {
  * Judges an answer to a request that must be refused (harness/refusal.ts): a 2xx or a 5xx fails at
  * once; then the control must have succeeded; then neither 2xx nor 5xx and none of the user's data
  * (values in the form of a phone number, an e-mail address or a date under the fields of 2.2, and the
- * values the control's answer showed). Part 7 shows no userinfo error, so what the refusal's body is
+ * values the run's userinfo answers showed for anyone: the main user and the pool). Part 7 shows no userinfo error, so what the refusal's body is
  * written in is IDN-ERR-002's policy, not judged here.
  */
 export interface RefusalOptions {
   /** What the request was, for the failure note. */
   note?: string;
+  /**
+   * The requirement whose subject it is that the call is refused with no user data, where it is not the
+   * test's own (how a refusal is written takes the refusal as given): what breaks it names that one, and
+   * the test, which depends on it, ends inconclusive naming it.
+   */
+  refusalOf?: string;
 }
 
 export async function expectRefused(t: RequirementContext, res: CapturedResponse, options: RefusalOptions = {}): Promise<CapturedResponse> {
-  const { note } = options;
-  await expectRefusal(t, res, refusedWithoutData(res, t.id), () => control(t), note, { jsonBody: false });
-  const served = await control(t);
-  t.expectNone(carriesNoUserValues(res, userValues(served.json), t.id), res, note);
+  const { note, refusalOf = t.id } = options;
+  await expectRefusal(t, res, refusedWithoutData(res, refusalOf), () => control(t), note, { jsonBody: false });
+  t.expectNone(carriesNoUserValues(res, await servedValues(t), refusalOf), res, note);
   return res;
+}
+
+// A person asked again by the next test where a request of the pool failed to send.
+const poolValues = perScope(() => new PromiseMemo<'pool', string[]>('forget'));
+
+/**
+ * The values of 2.2 the run's userinfo answers showed, for the main user and every person of the pool,
+ * asked once per worker: a refusal must carry nobody's data, not only its own user's.
+ */
+function servedValues(t: RequirementContext): Promise<string[]> {
+  return poolValues().get('pool', async () => {
+    const answers = [await control(t), ...(await askPeople(t)).map((a) => a.res)];
+    return [...new Set(answers.filter(isUserinfoAnswer).flatMap((res) => userValues(res.json)))];
+  });
 }
 
 export interface PersonAnswer {

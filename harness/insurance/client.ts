@@ -1,12 +1,13 @@
 /**
  * How the insurance suites call the surrender method (spec 4.4) and judge its answers. No answer passes
- * a test without evidence: an acceptance is a 201 that shows its stored surrender records; a refusal
- * counts only next to a control (a valid request with valid credentials served in the same run; see
- * harness/refusal.ts). One cause, one failure: the record's shape is INS-RSP-001's, its label
- * INS-CTY-001's; an acceptance test whose 201 shows nothing stored ends inconclusive with the reason.
+ * a test without evidence: an acceptance is a 201 that shows its stored surrender records, each the
+ * item it stored as sent; a refusal counts only next to a control (a valid request with valid
+ * credentials served in the same run; see harness/refusal.ts). One cause, one failure: the record's
+ * shape is INS-RSP-001's, its label INS-CTY-001's, what it stores INS-RSP-002's; a test of another
+ * requirement that meets them broken ends inconclusive naming them (`dependsOn`).
  */
 import { randomUUID } from 'node:crypto';
-import { recordBody, recordConforms, servedAsSent, whyNotStored } from './checks.ts';
+import { recordBody, recordConforms, servedAsSent, storedAsSent, whyNotStored } from './checks.ts';
 import { isSuccess } from '../checks/answer.ts';
 import { failure, type Failure } from '../checks/failure.ts';
 import { jsonWhereBody } from '../checks/json-answer.ts';
@@ -87,12 +88,14 @@ export function control(t: RequirementContext): Promise<CapturedResponse> {
 /**
  * Whose subject an acceptance is: a valid request answered 201 with the contract record and its stored
  * records is INS-RSP-001's (4.4 "Response 201: the contract record of 2.5 with the stored surrender
- * records"), the record's JSON label INS-CTY-001's. A test of another requirement takes both as given
- * (specs/requirements.yaml `dependsOn`): when they break, it ends inconclusive naming them, and the
- * defect is counted once.
+ * records"), the record's JSON label INS-CTY-001's, and that what was sent comes back stored as sent
+ * INS-RSP-002's. A test of another requirement takes them as given (specs/requirements.yaml
+ * `dependsOn`): when they break, it ends inconclusive naming them, and the defect is counted once; where
+ * one breaks only in that test (a boundary value stored otherwise than sent), the test is counted failed.
  */
 export const ACCEPTANCE = 'INS-RSP-001';
 export const LABEL = 'INS-CTY-001';
+export const RETURNED = 'INS-RSP-002';
 
 /**
  * Whose defect a status other than 201 to a valid request is: another success (200 for 201) is how the
@@ -102,13 +105,31 @@ export function acceptedWith201(res: CapturedResponse, id: string): Failure[] {
   return statusIn(res, [201], isSuccess(res.status) ? ACCEPTANCE : id);
 }
 
-/** Accepted: 201 with its stored records (INS-RSP-001's subject), labelled JSON (INS-CTY-001's). */
-export function expectAccepted(t: RequirementContext, res: CapturedResponse, note?: string): void {
+/**
+ * Accepted: 201 with its stored records (INS-RSP-001's subject), labelled JSON (INS-CTY-001's), and
+ * judged on the whole answer: what it shows is what was sent (`storedAsSent`, INS-RSP-002's subject:
+ * every item in a stored record of its own, with its period, currency, percent and value).
+ */
+export function expectAccepted(t: RequirementContext, res: CapturedResponse, sent: SurrenderRequest, note?: string): void {
   t.expectNone(acceptedWith201(res, t.id), res, note);
   const label = jsonWhereBody(res, LABEL);
   if (res.rawBody !== '' && label.length) t.expectNone(label, res, note);
   const why = whyNotStored(res);
   if (why) t.expectNone([failure(ACCEPTANCE, 'a 201 that shows its stored surrender records', why)], res, note);
+  const stored = storedAsSent(sent, res.json, RETURNED);
+  t.expectNone(stored.failures, res, note);
+  if (stored.judged === 0)
+    t.expectNone(
+      [
+        failure(
+          ACCEPTANCE,
+          'a contract record with fields of the types 2.5 gives them',
+          'none of the fields sent in its type: nothing shows what was stored',
+        ),
+      ],
+      res,
+      note,
+    );
 }
 
 /**
@@ -127,11 +148,17 @@ export interface RefusalOptions {
   note?: string;
   /** The statuses the case may be refused with. Default: "rejected" (400 or 422). */
   allowed?: readonly number[];
+  /**
+   * The requirement whose subject the refusal of this case is, where it is not the test's own (a case
+   * of the property over every broken rule, the invalid request of another test): the refusal's
+   * failures name it, and the test, which depends on it, ends inconclusive where it failed too.
+   */
+  refusalOf?: string;
 }
 
 /** A refusal with one of `allowed`, counted only next to the control (harness/refusal.ts); its body's label is INS-CTY-001's. */
 export async function expectRefused(t: RequirementContext, res: CapturedResponse, options: RefusalOptions = {}): Promise<CapturedResponse> {
-  const { allowed = SURRENDER_REJECTED, note } = options;
-  await expectRefusal(t, res, rejectedWith(res, allowed, t.id), () => control(t), note, { jsonBody: false });
+  const { allowed = SURRENDER_REJECTED, note, refusalOf = t.id } = options;
+  await expectRefusal(t, res, rejectedWith(res, allowed, refusalOf), () => control(t), note, { jsonBody: false });
   return res;
 }

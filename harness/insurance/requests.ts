@@ -27,6 +27,20 @@ export function sampleItem(overrides: Partial<SurrenderItem> = {}): SurrenderIte
   };
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * `count` acceptable items whose calculation periods are consecutive days from 2025-01-01, so that no
+ * two share or overlap a period (a target may refuse overlapping periods as data it cannot process, 422),
+ * each with a value of its own.
+ */
+export function sampleItems(count: number): SurrenderItem[] {
+  return Array.from({ length: count }, (_, i) => {
+    const day = new Date(Date.UTC(2025, 0, 1) + i * DAY_MS).toISOString().slice(0, 10);
+    return sampleItem({ calcPeriodFrom: day, calcPeriodTo: day, surrenderValue: 100 + i / 100 });
+  });
+}
+
 export function sampleRequest(overrides: Partial<SurrenderRequest> = {}): SurrenderRequest {
   return {
     contractId: freshContractId(),

@@ -22,18 +22,19 @@ import {
   unitsProblem,
   unitsValue,
 } from '../decimal.ts';
-import { isIsoUtcDateTime } from '../iso8601.ts';
+import { parseIsoDateTime } from '../iso8601.ts';
 import { isJsonObject } from '../json.ts';
-import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE, PORTFOLIO_STATUSES, portfolioFields, TOTALS } from './portfolio.ts';
+import { amountsIn, CLASS_TOTALS, PORTFOLIO_LISTED, PORTFOLIO_RESPONSE, PORTFOLIO_STATUSES, portfolioFields, TOTALS } from './portfolio.ts';
 import { schemaId } from '../schemas.ts';
-import { valueConformsTo } from '../checks/body.ts';
+import { fieldsPresent, valueConformsTo } from '../checks/body.ts';
 import { failure, type Failure } from '../checks/failure.ts';
 import { judged, type Judged } from '../checks/judged.ts';
 import { jsonWhereBody } from '../checks/json-answer.ts';
 import { statusDocumented } from '../checks/status.ts';
 
 /**
- * Spec 4.3 "Response 200: the portfolio of 2.4": the answer is 200 with a JSON object. These failures
+ * Spec 4.3 "Response 200: the portfolio of 2.4": the answer is 200 with a JSON object, and one that
+ * holds fields holds some of 2.4's (`{"message": "account not found"}` is no portfolio). These failures
  * belong to the requirements that state it (INV-RSP-001 for the main account, INV-GEN-001 for every
  * account and currency); every other test passes over such an answer (whyNoPortfolio). The label is
  * INV-CTY-001's.
@@ -44,23 +45,34 @@ export function readablePortfolio(res: CapturedResponse, requirement: string): F
   if (res.jsonError)
     return [failure(requirement, 'a portfolio: a JSON object', `a body that does not parse (${res.jsonError.split('\n')[0]})`)];
   if (!isJsonObject(res.json)) return [failure(requirement, 'a portfolio: a JSON object', JSON.stringify(res.json).slice(0, 200))];
+  // Fields, none of them 2.4's: another document (an error's message), not a portfolio whose zero values were left out.
+  const keys = Object.keys(res.json);
+  if (keys.length && !keys.some((k) => portfolioFields().includes(k)))
+    return [
+      {
+        ...failure(
+          requirement,
+          'a portfolio: a JSON object with the fields of 2.4',
+          `an object with no field of 2.4: ${res.rawBody.slice(0, 200)}`,
+        ),
+        defect: 'a 200 whose object holds no field of 2.4',
+      },
+    ];
   return [];
 }
 
 /**
  * Why an answer to a valid request shows no portfolio to judge, or undefined when it shows one: it is
- * no readable portfolio, it is not labelled JSON (so it is no JSON answer at all), or it is a JSON
- * object that holds no field of 2.4 (`{}` may be an empty portfolio with every field left out, or
- * nothing at all: no evidence either way).
+ * no readable portfolio (an object whose fields are none of 2.4's is none: INV-RSP-001 fails it), it is
+ * not labelled JSON (so it is no JSON answer at all), or it is `{}` (an empty portfolio with every
+ * field left out, or nothing at all: no evidence either way).
  */
 export function whyNoPortfolio(res: CapturedResponse): string | undefined {
   const unreadable = readablePortfolio(res, '')[0];
   if (unreadable) return `${unreadable.received} (INV-RSP-001 and INV-GEN-001 judge it)`;
   const label = jsonWhereBody(res, '')[0];
   if (label) return `${label.received}: no JSON answer (INV-CTY-001 judges the label)`;
-  const fields = portfolioFields();
-  if (!Object.keys(res.json as object).some((k) => fields.includes(k)))
-    return `a JSON object with no field of 2.4: ${JSON.stringify(res.json).slice(0, 120)}`;
+  if (Object.keys(res.json as object).length === 0) return 'an empty JSON object: no field of 2.4 to judge';
   return undefined;
 }
 
@@ -68,6 +80,10 @@ export function whyNoPortfolio(res: CapturedResponse): string | undefined {
 export function portfolioConforms(body: unknown, requirement: string): Failure[] {
   return valueConformsTo(body, PORTFOLIO_RESPONSE, requirement);
 }
+
+/** Policy (INV-RSP-003): the portfolio, its positions and amounts carry every field 2.3 and 2.4 list for them (the totals are INV-TOT-002's). */
+export const listedFieldsWritten = (body: unknown, requirement: string): Failure[] =>
+  fieldsPresent(body, PORTFOLIO_LISTED, 'every field 2.3 and 2.4 list, in the portfolio, its positions and its amounts', requirement);
 
 /**
  * One failure per amount whose `judge` finds a problem; `judge` returns null for an amount it cannot
@@ -211,14 +227,23 @@ export function portfolioIsSumOfClasses(body: unknown, requirement: string): Jud
   );
 }
 
-/** Policy (4.3): totals asked in another currency are converted: a non-zero RUB total never reappears as the same number. Judged over the pairs readable in both. */
+/**
+ * Policy (4.3): totals asked in another currency are converted: a non-zero RUB total never reappears as
+ * the same number. Judged over the pairs readable in both; where none was, `reason` names the totals
+ * whose counterpart was unreadable (INV-VAL-001/002 judge them).
+ */
 export function convertedNotRelabelled(rubBody: unknown, otherBody: unknown, currency: string, requirement: string): Judged {
   const out: Failure[] = [];
   let count = 0;
+  const unreadable: string[] = [];
   for (const name of TOTALS) {
     const rub = tryNanos(totalOf(rubBody, name));
     const other = tryNanos(totalOf(otherBody, name));
-    if (rub === undefined || other === undefined || rub === 0n) continue;
+    if (rub === undefined || rub === 0n) continue;
+    if (other === undefined) {
+      if (totalOf(otherBody, name) !== undefined) unreadable.push(name);
+      continue;
+    }
     count++;
     if (rub === other)
       out.push(
@@ -230,7 +255,17 @@ export function convertedNotRelabelled(rubBody: unknown, otherBody: unknown, cur
         ),
       );
   }
+  if (count === 0 && unreadable.length)
+    return {
+      ...judged(out, 0),
+      reason: `${unreadable.join(', ')} in ${currency} unreadable as amounts (INV-VAL-001 and INV-VAL-002 judge them)`,
+    };
   return judged(out, count);
+}
+
+/** The totals present as objects whose amount cannot be read (their units or nano is INV-VAL-001's or INV-VAL-002's). */
+export function unreadableTotals(body: unknown): string[] {
+  return TOTALS.filter((name) => totalOf(body, name) !== undefined && tryNanos(totalOf(body, name)) === undefined);
 }
 
 /** How many totals were non-zero and readable: a conversion shows only on those. */
@@ -244,16 +279,31 @@ export function nonZeroTotals(body: unknown): number {
 /**
  * Spec 2.4: every expireDate of a virtual position is an ISO 8601 date-time in UTC, in any of ISO
  * 8601's forms (extended or basic, to the minute or second, with a fraction; Z or a zero offset).
- * Judged where a virtual position carries a string expireDate; its type is INV-RSP-001's.
+ * Judged where a virtual position carries a string expireDate; its type, and whether it is an ISO 8601
+ * date-time at all, are the portfolio's schema's (`typeRequirement`, INV-RSP-001), this check's own
+ * rule is UTC.
  */
-export function virtualExpireDatesUtc(body: unknown, requirement: string): Judged {
+export function virtualExpireDatesUtc(body: unknown, requirement: string, typeRequirement: string): Judged {
   const dates = expireDatesIn(body).filter(([, got]) => typeof got === 'string');
   return judged(
-    dates.flatMap(([at, got]) =>
-      isIsoUtcDateTime(got)
+    dates.flatMap(([at, got]) => {
+      const parsed = parseIsoDateTime(got);
+      if (!parsed)
+        return [
+          {
+            ...failure(typeRequirement, 'expireDate: an ISO 8601 date-time, in one format throughout', JSON.stringify(got), at),
+            defect: 'an expireDate that is no ISO 8601 date-time',
+          },
+        ];
+      return parsed.offsetMinutes === 0
         ? []
-        : [failure(requirement, 'expireDate: an ISO 8601 date-time in UTC (Z or a zero offset)', JSON.stringify(got), at)],
-    ),
+        : [
+            {
+              ...failure(requirement, 'expireDate: an ISO 8601 date-time in UTC (Z or a zero offset)', JSON.stringify(got), at),
+              defect: 'an expireDate not in UTC',
+            },
+          ];
+    }),
     dates.length,
   );
 }

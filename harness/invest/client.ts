@@ -8,7 +8,7 @@
  */
 import type { Failure } from '../checks/failure.ts';
 import { whyNoPortfolio } from './checks.ts';
-import { refused } from '../checks/answer.ts';
+import { isRefusal, refused } from '../checks/answer.ts';
 import { rejectedWith } from '../checks/status.ts';
 import { jsonPayload, type CapturedResponse } from '../http.ts';
 import { REQUEST_CURRENCIES, type PortfolioRequest, type PortfolioRequestOptions, type RequestCurrency as Currency } from './portfolio.ts';
@@ -106,6 +106,12 @@ export interface RefusalOptions {
   allowed?: readonly number[] | 'any';
   /** What else the case's own check found in the answer. */
   extra?: Failure[];
+  /**
+   * The requirement whose subject it is that the case is refused at all, where it is not the test's own
+   * (a vendor's or a policy's exact status takes the spec's refusal as given): an answer that is no
+   * refusal (a 2xx, a 5xx) fails that one, and this test, which depends on it, ends inconclusive.
+   */
+  refusalOf?: string;
 }
 
 /**
@@ -114,8 +120,14 @@ export interface RefusalOptions {
  * whole error matrix: one cause, one failure.
  */
 export async function expectRefused(t: RequirementContext, res: CapturedResponse, options: RefusalOptions = {}): Promise<CapturedResponse> {
-  const { allowed = 'any', note, extra = [] } = options;
-  const status = allowed === 'any' ? refused(res, t.id) : rejectedWith(res, allowed, t.id);
+  const { allowed = 'any', note, extra = [], refusalOf } = options;
+  // An answer that is no refusal at all breaks what `refusalOf` states, in the words of its own check.
+  const status =
+    refusalOf !== undefined && !isRefusal(res.status)
+      ? refused(res, refusalOf)
+      : allowed === 'any'
+        ? refused(res, t.id)
+        : rejectedWith(res, allowed, t.id);
   await expectRefusal(t, res, [...status, ...extra], () => control(t), note, { jsonBody: false });
   return res;
 }

@@ -8,6 +8,8 @@ import { schemaId, schemaRegistry } from '../schemas.ts';
 
 export const PORTFOLIO_RESPONSE = schemaId('invest/portfolio-response');
 export const PORTFOLIO_REQUEST = schemaId('invest/portfolio-request');
+/** The portfolio with every field 2.3 and 2.4 list, the totals aside (the policy INV-RSP-003). */
+export const PORTFOLIO_LISTED = schemaId('invest/portfolio-response-listed');
 const MONEY_VALUE = schemaId('invest/money-value');
 const QUOTATION = schemaId('invest/quotation');
 

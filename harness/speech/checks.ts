@@ -19,6 +19,9 @@ export function accepted(res: CapturedResponse, requirement: string): Failure[] 
 /** Whether the call was accepted as `accepted` reads it. */
 export const isAccepted = (res: CapturedResponse): boolean => accepted(res, '').length === 0;
 
+/** The defect of a valid token refused with 401 or 403, in the same words wherever a test finds it. */
+export const VALID_TOKEN_REFUSED = 'a valid token refused with 401 or 403';
+
 /** How the target answers the same call when its token is missing, and when it is signed with another secret. */
 export interface TokenRefusals {
   none: CapturedResponse;
@@ -39,15 +42,21 @@ export interface TokenVerdict {
  * does not refuse it *for its token*. The evidence is the same call without a token and with a token
  * signed with another secret, both refused (else nothing tells tokens apart: no evidence):
  *   a 2xx (a body, if any, JSON: part 4) is an acceptance;
+ *   401 or 403 (HTTP's statuses for a credential refused) is a refusal of the token, whatever the bad
+ *   tokens got: a failure;
  *   any other status that neither reference got means the token passed and something else was answered
  *   (a 400 about the audio): accepted;
- *   the status of a reference, when it is 401 or 403 (HTTP's statuses for credentials refused), means the
- *   token was refused as the bad ones were: a failure;
  *   the status of a reference otherwise (a target that judges the body first answers all three alike):
  *   no evidence either way.
- * A 5xx always fails.
+ * A 5xx always fails. The refusal of the token names `refusedFor` (SPE-TOK-001 where the plain valid
+ * token was refused too: a test of a variation of it takes that as given).
  */
-export function tokenAcceptance(res: CapturedResponse, refusals: TokenRefusals, requirement: string): TokenVerdict {
+export function tokenAcceptance(
+  res: CapturedResponse,
+  refusals: TokenRefusals,
+  requirement: string,
+  refusedFor: string = requirement,
+): TokenVerdict {
   if (isServerError(res.status))
     return { failures: [failure(requirement, 'accepted (the token not refused)', `server error ${res.status}`)] };
   const { none, wrongSecret } = refusals;
@@ -63,18 +72,24 @@ export function tokenAcceptance(res: CapturedResponse, refusals: TokenRefusals, 
   }
   if (isSuccess(res.status)) return { failures: jsonWhereBody(res, requirement), seen: `accepted with ${res.status}` };
   const references = `the same call without a token was answered ${none.status}, with a token signed with another secret ${wrongSecret.status}`;
+  // 401 and 403 are HTTP's refusals of a credential, whatever the bad tokens got: a valid token answered 403
+  // while bad ones get 401 is refused too (not authorized rather than not authenticated).
+  if (res.status === 401 || res.status === 403) {
+    const as = res.status === none.status || res.status === wrongSecret.status ? 'as the bad tokens were' : 'a refusal of a credential';
+    return {
+      failures: [
+        {
+          ...failure(refusedFor, 'accepted (the token not refused)', `refused with ${res.status}, ${as} (${references})`),
+          defect: VALID_TOKEN_REFUSED,
+        },
+      ],
+    };
+  }
   if (res.status !== none.status && res.status !== wrongSecret.status)
     return {
       failures: [],
       seen: `answered ${res.status}, which neither bad token got (${references}): the token passed, and the call was answered for something else`,
     };
-  if (res.status === 401 || res.status === 403) {
-    return {
-      failures: [
-        failure(requirement, 'accepted (the token not refused)', `refused with ${res.status}, as the bad tokens were (${references})`),
-      ],
-    };
-  }
   return {
     failures: [],
     noEvidence: `answered ${res.status}, as the bad tokens were (${references}): the spec shows no recognize body, so the target may have refused the call's audio before its token; no evidence either way`,
@@ -99,6 +114,7 @@ export function emptyBodyHashVerdict(
   right: CapturedResponse,
   wrong: CapturedResponse,
   requirement: string,
+  refusedFor: string = requirement,
 ): { failures: Failure[]; noEvidence?: string } {
   // An accepted call is the call's success answer, whose body part 4 makes JSON.
   const failures = [
@@ -110,11 +126,14 @@ export function emptyBodyHashVerdict(
   if (right.status === 401 || right.status === 403) {
     return {
       failures: [
-        failure(
-          requirement,
-          'not refused as unauthenticated: a call without a body carries the hash of the empty string',
-          `refused with ${right.status}`,
-        ),
+        {
+          ...failure(
+            refusedFor,
+            'not refused as unauthenticated: a call without a body carries the hash of the empty string',
+            `refused with ${right.status}`,
+          ),
+          defect: VALID_TOKEN_REFUSED,
+        },
       ],
     };
   }

@@ -129,7 +129,7 @@ export async function expectAccepted(
 ): Promise<string> {
   const s = speechSettings(t);
   t.expectNone(noServerError(res, t.id), res, validTokenNote(s, note));
-  const verdict = tokenAcceptance(res, await tokenRefusals(t, endpoint), t.id);
+  const verdict = tokenAcceptance(res, await tokenRefusals(t, endpoint), t.id, await tokenRefusalOf(t));
   t.expectNone(verdict.failures, res, validTokenNote(s, note));
   if (verdict.noEvidence) throw inconclusive('NO_CONTROL', verdict.noEvidence);
   return verdict.seen!;
@@ -142,15 +142,32 @@ export async function expectAccepted(
  * inconclusive.
  */
 export async function plainTokenAccepted(t: RequirementContext): Promise<CapturedResponse> {
-  const plain = await validAnswer(t, 'recognize');
-  const verdict = tokenAcceptance(plain, await tokenRefusals(t), t.id);
-  if (verdict.failures.length || verdict.noEvidence) {
+  const { plain, accepted } = await plainToken(t);
+  if (!accepted) {
     throw inconclusive(
       'PRECONDITION_MISSING',
       `the plain valid call (the claims of 2.1, the token id spelled ${speechSettings(t).tokenIdClaim}) was not seen accepted (${plain.status}): SPE-TOK-001 and SPE-HDR-001 judge that, and this variation of it proves nothing alone; plain call: ${plain.curl}`,
     );
   }
   return plain;
+}
+
+/** The plain valid call (the control's, sent once per worker), and whether its token was seen accepted. */
+async function plainToken(t: RequirementContext): Promise<{ plain: CapturedResponse; accepted: boolean }> {
+  const plain = await validAnswer(t, 'recognize');
+  const verdict = tokenAcceptance(plain, await tokenRefusals(t), t.id);
+  return { plain, accepted: !verdict.failures.length && !verdict.noEvidence };
+}
+
+/** The requirement whose subject it is that a valid token is accepted (a test of a variation of it takes that as given). */
+export const TOKEN_ACCEPTED = 'SPE-TOK-001';
+
+/**
+ * Whose defect a valid token refused (401, 403) is: where the plain valid token was not seen accepted
+ * either, SPE-TOK-001's, which the test takes as given (`dependsOn`); else the test's own.
+ */
+export async function tokenRefusalOf(t: RequirementContext): Promise<string> {
+  return (await plainToken(t)).accepted ? t.id : TOKEN_ACCEPTED;
 }
 
 /**

@@ -118,8 +118,15 @@ describe('refusedWithoutData', () => {
     const known = userValues({ sub: 'sub-123456', email: 'ivan@example.ru', name: 'Иванов Иван', email_verified: true });
     expect(known).toEqual(['sub-123456', 'Иванов Иван', 'ivan@example.ru']);
     const f = carriesNoUserValues(response(403, { errorMessage: 'denied for ivan@example.ru' }), known, 'R');
-    expect(f[0].received).toBe("a 403 whose body holds 1 value(s) of the user's answer");
+    expect(f[0].received).toBe('a 403 whose body holds 1 value(s) that userinfo answers of this run showed');
     expect(JSON.stringify(f)).not.toContain('ivan@example.ru');
+    // Escaped in the JSON text, another person's name is still there.
+    const escaped = {
+      ...response(403, {}),
+      rawBody: '{"name":"\\u0418\\u0432\\u0430\\u043d\\u043e\\u0432 \\u0418\\u0432\\u0430\\u043d"}',
+      json: { name: 'Иванов Иван' },
+    };
+    expect(carriesNoUserValues(escaped, known, 'R')).toHaveLength(1);
     expect(carriesNoUserValues(response(400, { errorMessage: 'email and phone_number are missing' }), known, 'R')).toEqual([]);
   });
 });

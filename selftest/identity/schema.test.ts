@@ -17,7 +17,7 @@ describe('userinfo schema (spec 2.2)', () => {
     expect(failuresOf({ sub: 'x', partner_segment: 'gold', address: { formatted: 'x' } })).toEqual([]);
   });
 
-  it('accepts real dates, leap days included, and phone numbers as 2.2 writes them: + then digits, grouped or not, of any length', () => {
+  it('accepts real dates, leap days included, and phone numbers as 2.2 writes them: + then two digits or more, grouped or not', () => {
     for (const birthdate of ['1988-02-29', '2000-02-29', '1950-12-31']) expect(failuresOf({ birthdate }), birthdate).toEqual([]);
     for (const phone_number of [
       '+79161234567',
@@ -26,6 +26,8 @@ describe('userinfo schema (spec 2.2)', () => {
       '+7 916 123-45-67',
       '+1 (425) 555-1212',
       '+7916123456789012',
+      '+71',
+      '+7 1',
     ]) {
       expect(failuresOf({ phone_number }), phone_number).toEqual([]);
     }
@@ -45,6 +47,9 @@ describe('userinfo schema (spec 2.2)', () => {
     ['phone without +', { phone_number: '79161234567' }, '/phone_number'],
     ['phone with letters', { phone_number: '+7 916 CALL-NOW' }, '/phone_number'],
     ['phone of a + alone', { phone_number: '+' }, '/phone_number'],
+    ['phone of a country code alone', { phone_number: '+7' }, '/phone_number'],
+    ['phone of a zero alone', { phone_number: '+0' }, '/phone_number'],
+    ['phone ending in a separator', { phone_number: '+7 916-' }, '/phone_number'],
     ['e-mail without @', { email: 'ivanov.mail.ru' }, '/email'],
     ["e-mail with ' at '", { email: 'ivanov at mail.ru' }, '/email'],
     ['e-mail without a domain', { email: 'ivanov@' }, '/email'],

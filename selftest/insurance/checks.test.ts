@@ -5,7 +5,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConformanceError } from '../../harness/checks/failure.ts';
-import { echoesRequest, recordConforms, servedAsSent, storedRecordsConsistent, whyNotStored } from '../../harness/insurance/checks.ts';
+import {
+  listedFieldsCarried,
+  recordConforms,
+  servedAsSent,
+  storedAsSent,
+  storedRecordsConsistent,
+  whyNotStored,
+} from '../../harness/insurance/checks.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { rejectedWith } from '../../harness/checks/status.ts';
 import { inconclusive, isInconclusive } from '../../harness/errors.ts';
@@ -13,7 +20,7 @@ import type { CapturedResponse } from '../../harness/http.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { expectRefusal } from '../../harness/refusal.ts';
 import type { RequirementContext } from '../../harness/suite.ts';
-import { sampleItem, sampleRequest } from '../../harness/insurance/requests.ts';
+import { sampleItem, sampleItems, sampleRequest } from '../../harness/insurance/requests.ts';
 import { cannedResponse } from '../helpers.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -61,8 +68,9 @@ describe('an acceptance is a 201 with a conforming contract record', () => {
     expect(recordConforms(res, 'R')).toEqual([]);
     expect(servedAsSent(res, sent)).toBe(true);
     expect(servedAsSent(res, sampleRequest())).toBe(false);
-    expect(storedRecordsConsistent(sent, record, 'R')).toEqual({ failures: [], judged: 6 });
-    expect(echoesRequest(sent, record, 'R')).toEqual({ failures: [], judged: 13 });
+    expect(storedRecordsConsistent(sent, res, 'R')).toEqual({ failures: [], judged: 6 });
+    expect(storedAsSent(sent, record, 'R')).toEqual({ failures: [], judged: 13 });
+    expect(listedFieldsCarried(record, 'R')).toEqual([]);
   });
 
   it('what a degenerate target answers never is: 200, an empty 201, {}, HTML, a 401', () => {
@@ -78,8 +86,70 @@ describe('an acceptance is a 201 with a conforming contract record', () => {
     }
     expect(whyNotStored(cannedResponse(201, {}, JSON_TYPE))).toMatch(/without its stored surrender records/);
     expect(whyNotStored(cannedResponse(201, record, { 'content-type': 'text/html' }))).toMatch(/INS-CTY-001/);
-    expect(storedRecordsConsistent(sent, {}, 'R')).toEqual({ failures: [], judged: 0 });
-    expect(echoesRequest(sent, { surrender: [{}, {}] }, 'R')).toEqual({ failures: [], judged: 0 });
+    expect(storedRecordsConsistent(sent, cannedResponse(201, {}, JSON_TYPE), 'R')).toEqual({ failures: [], judged: 0 });
+  });
+});
+
+describe('an acceptance is judged on the whole answer: what was set must come back', () => {
+  it('records that show nothing of what was sent fail, however the contract fields echo', () => {
+    const { sent } = recordOf();
+    for (const surrender of [[{}, {}], [{ id: 1 }, { id: 2 }], []]) {
+      const { failures } = storedAsSent(sent, { contractId: sent.contractId, surrender }, 'R');
+      expect(failures.map((f) => f.at)).toEqual(['/surrender']);
+      expect(failures[0].received).toMatch(/^2 of 2 sent items without one/);
+    }
+    expect(storedAsSent(sent, { contractId: sent.contractId, surrender: [{}, {}] }, 'R').failures[0].received).toMatch(
+      /closest record \{\}: no calcPeriodFrom, no calcPeriodTo, no currency, no surrenderPercent, no surrenderValue/,
+    );
+  });
+
+  it("a record leaving out one of the item's fields, or one item of a thousand, fails", () => {
+    const { sent, record } = recordOf();
+    const withoutCurrency = record.surrender.map(({ currency: _c, ...r }) => r);
+    expect(storedAsSent(sent, { ...record, surrender: withoutCurrency }, 'R').failures[0].received).toMatch(/no currency/);
+    const many = sampleRequest({ surrender: sampleItems(1000) });
+    const stored = many.surrender.map((item, i) => ({ ...item, id: i + 1 }));
+    expect(storedAsSent(many, { surrender: stored }, 'R')).toEqual({ failures: [], judged: 5000 });
+    expect(storedAsSent(many, { surrender: [...stored].reverse() }, 'R').failures).toEqual([]);
+    expect(storedAsSent(many, { surrender: stored.slice(0, 999) }, 'R').failures[0].received).toMatch(/^1 of 1000 sent items/);
+  });
+
+  it("records stored before for the same contract may come besides; a field of another type is INS-RSP-001's", () => {
+    const { sent, record } = recordOf();
+    const earlier = { ...record.surrender[0], calcPeriodFrom: '2019-01-01', id: 99 };
+    expect(storedAsSent(sent, { ...record, surrender: [earlier, ...record.surrender] }, 'R').failures).toEqual([]);
+    const percentText = record.surrender.map((r) => ({ ...r, surrenderPercent: String(r.surrenderPercent) }));
+    expect(storedAsSent(sent, { ...record, surrender: percentText }, 'R')).toEqual({ failures: [], judged: 11 });
+    expect(
+      storedAsSent(sent, { surrender: record.surrender.map(() => ({ surrenderPercent: 'x', surrenderValue: 'y' })) }, 'R').judged,
+    ).toBe(0);
+  });
+
+  it('the policy of listed fields names every field left out', () => {
+    const { record } = recordOf();
+    const { productType: _p, ...withoutProductType } = record;
+    const failures = listedFieldsCarried({ ...withoutProductType, surrender: record.surrender.map(({ id: _id, ...r }) => r) }, 'R');
+    expect(failures).toHaveLength(1);
+    expect(failures[0].received).toBe('no /productType, /surrender/0/id, /surrender/1/id');
+    expect(listedFieldsCarried({ surrender: [{}] }, 'R')[0].received).toMatch(/^no \/createdAt, .*\(16 in all\)$/);
+  });
+});
+
+describe('INS-RSP-003 reads ids as written', () => {
+  const bodyWithIds = (ids: string[]) =>
+    `{"surrender":[${ids.map((id) => `{"id":${id},"contractId":"C","createdAt":"2025-01-01T00:00:00Z","updatedAt":"2025-01-01T00:00:00Z"}`).join(',')}]}`;
+  const answer = (text: string) => ({ ...cannedResponse(201, JSON.parse(text), JSON_TYPE), rawBody: text });
+
+  it('19-digit ids that a double rounds alike are distinct; the same digits are repeated', () => {
+    const sent = sampleRequest({ contractId: 'C' });
+    expect(storedRecordsConsistent(sent, answer(bodyWithIds(['1234567890123456789', '1234567890123456788'])), 'R').failures).toEqual([]);
+    const repeated = storedRecordsConsistent(sent, answer(bodyWithIds(['1234567890123456789', '1234567890123456789'])), 'R');
+    expect(repeated.failures.map((f) => f.received)).toEqual(['id 1234567890123456789 repeated']);
+    expect(storedRecordsConsistent(sent, answer(bodyWithIds(['1', '1.5'])), 'R').failures.map((f) => f.expected)).toEqual([
+      'an integer id',
+    ]);
+    const numericContract = answer('{"surrender":[{"id":1,"contractId":12345678901234567890}]}');
+    expect(storedRecordsConsistent(sent, numericContract, 'R').failures.map((f) => f.received)).toEqual(['12345678901234567890']);
   });
 });
 
@@ -115,15 +185,14 @@ describe('2.5 gives names and types only: a conforming server may answer differe
       expect(recordConforms(res, 'R'), JSON.stringify(body)).toEqual([]);
       expect(whyNotStored(res)).toBeUndefined();
       expect(servedAsSent(res, sent)).toBe(true);
-      expect(echoesRequest(sent, body, 'R').failures, JSON.stringify(body)).toEqual([]);
-      expect(storedRecordsConsistent(sent, body, 'R').failures).toEqual([]);
+      expect(storedAsSent(sent, body, 'R').failures, JSON.stringify(body)).toEqual([]);
+      expect(storedRecordsConsistent(sent, res, 'R').failures).toEqual([]);
     }
   });
 
   it('what the record carries must still be what was sent', () => {
     const { sent, record } = recordOf();
-    const wrong = (edit: (r: typeof record) => unknown) =>
-      echoesRequest(sent, edit(structuredClone(record)), 'R').failures.map((f) => f.at);
+    const wrong = (edit: (r: typeof record) => unknown) => storedAsSent(sent, edit(structuredClone(record)), 'R').failures.map((f) => f.at);
     expect(wrong((r) => ({ ...r, updateDate: '2001-01-01T00:00:00Z' }))).toEqual(['/updateDate']);
     expect(wrong((r) => ({ ...r, surrender: [r.surrender[0]] }))).toContain('/surrender');
     expect(wrong((r) => ({ ...r, surrender: r.surrender.map((x) => ({ ...x, surrenderValue: Math.round(x.surrenderValue) })) }))).toContain(

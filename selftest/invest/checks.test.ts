@@ -9,6 +9,7 @@ import {
   convertedNotRelabelled,
   defaultIsRub,
   expireDatesIn,
+  listedFieldsWritten,
   nanosBelowOneUnit,
   noPortfolioIn,
   portfolioConforms,
@@ -20,6 +21,7 @@ import {
   totalsPresent,
   unitsAreDecimalIntegers,
   unitsFitInt64,
+  unreadableTotals,
   vendorErrorBody,
   virtualExpireDatesUtc,
   whyNoPortfolio,
@@ -59,8 +61,9 @@ describe('generated portfolios pass every check', () => {
     fc.assert(
       fc.property(withPortfolio, ({ c, body }) => {
         expect(portfolioConforms(body, 'R')).toEqual([]);
-        for (const check of [unitsAreDecimalIntegers, nanosBelowOneUnit, signsAgree, unitsFitInt64, virtualExpireDatesUtc, totalsPresent])
+        for (const check of [unitsAreDecimalIntegers, nanosBelowOneUnit, signsAgree, unitsFitInt64, totalsPresent])
           expect(check(body, 'R').failures).toEqual([]);
+        expect(virtualExpireDatesUtc(body, 'R', 'T').failures).toEqual([]);
         expect(totalsInCurrency(body, c.toUpperCase(), 'R')).toEqual({ failures: [], judged: 8 });
         expect(portfolioIsSumOfClasses(body, 'R')).toEqual({ failures: [], judged: 1 });
         expect(accountIs(body, '2000000001', 'R')).toEqual({ failures: [], judged: 1 });
@@ -153,7 +156,7 @@ describe('one broken value is caught where it was broken', () => {
 });
 
 describe('dates, errors, headers, requests', () => {
-  it('expireDate: ISO 8601 in UTC, in any of its forms', () => {
+  it('expireDate: ISO 8601 in UTC, in any of its forms, each in one format throughout', () => {
     for (const good of [
       '2026-12-21T21:00:00Z',
       '2026-12-21T21:00:00.123456789Z',
@@ -162,7 +165,8 @@ describe('dates, errors, headers, requests', () => {
       '2026-12-21T21:00Z',
       '20261221T210000Z',
       '2026-12-21T21:00:00,5Z',
-      '2026-12-21T21:00:00+0000',
+      '20261221T210000+0000',
+      '2026-12-21T21:00:00+00',
       '2026-W52-1T21:00Z',
     ]) {
       expect(isIsoUtcDateTime(good), good).toBe(true);
@@ -175,6 +179,8 @@ describe('dates, errors, headers, requests', () => {
       '2023-02-29T00:00:00Z',
       '2026-12-21T25:00:00Z',
       '21.12.2026T21:00Z',
+      '2026-12-21T21:00:00+0000',
+      '2026-12-21T210000Z',
       1766350800,
       undefined,
     ]) {
@@ -304,7 +310,60 @@ describe('a readable portfolio is the evidence every portfolio test starts from'
   it('expireDate is judged where a virtual position carries one', () => {
     const body = { virtualPositions: [{ figi: 'X' }, { expireDate: '2026-12-21T21:00:00Z' }, { expireDate: '2026-12-22T00:00:00+03:00' }] };
     expect(expireDatesIn(body).map(([at]) => at)).toEqual(['/virtualPositions/1/expireDate', '/virtualPositions/2/expireDate']);
-    expect(virtualExpireDatesUtc(body, 'R').failures.map((f) => f.at)).toEqual(['/virtualPositions/2/expireDate']);
+    expect(virtualExpireDatesUtc(body, 'R', 'T').failures.map((f) => f.at)).toEqual(['/virtualPositions/2/expireDate']);
+    const mixed = { virtualPositions: [{ expireDate: '2026-12-21T210000Z' }, { expireDate: '2026-12-22T00:00:00+03:00' }] };
+    expect(virtualExpireDatesUtc(mixed, 'R', 'T').failures.map((f) => [f.requirement, f.defect])).toEqual([
+      ['T', 'an expireDate that is no ISO 8601 date-time'],
+      ['R', 'an expireDate not in UTC'],
+    ]);
+  });
+
+  it("the policy of listed fields names what a portfolio leaves out; the totals are INV-TOT-002's", () => {
+    const failures = listedFieldsWritten({ positions: [{ figi: 'X', quantity: { units: '1' } }], totalAmountShares: {} }, 'R');
+    expect(failures).toHaveLength(1);
+    expect(failures[0].received).toMatch(/^no \/expectedYield, \/accountId, .*\/virtualPositions, /);
+    expect(failures[0].received).toMatch(/\/totalAmountShares\/currency/);
+    expect(failures[0].received).toMatch(/\(25 in all\)$/);
+    expect(failures[0].received).not.toMatch(/\/totalAmountBonds/);
+    const q = { units: '1', nano: 0 };
+    const m = { currency: 'rub', ...q };
+    const position = {
+      ...Object.fromEntries(['figi', 'ticker', 'instrumentType', 'positionUid', 'instrumentUid'].map((k) => [k, 'X'])),
+      blocked: false,
+      ...Object.fromEntries(
+        ['quantityLots', 'blockedLots', 'averagePositionPricePt', 'expectedYield', 'expectedYieldFifo'].map((k) => [k, q]),
+      ),
+      ...Object.fromEntries(
+        ['averagePositionPrice', 'averagePositionPriceFifo', 'currentPrice', 'currentNkd', 'varMargin', 'dailyYield'].map((k) => [k, m]),
+      ),
+      quantity: { units: '1' },
+    };
+    const whole = { expectedYield: q, accountId: 'A', dailyYield: m, dailyYieldRelative: q, positions: [position], virtualPositions: [] };
+    expect(listedFieldsWritten(whole, 'R')[0].received).toBe('no /positions/0/quantity/nano');
+    expect(listedFieldsWritten({ ...whole, positions: [{ ...position, quantity: q }] }, 'R')).toEqual([]);
+  });
+
+  it('INV-CUR-003: unreadable totals are named, never taken for an account that holds nothing', () => {
+    const rub = {
+      totalAmountShares: { currency: 'rub', units: '100', nano: 0 },
+      totalAmountBonds: { currency: 'rub', units: '1.5', nano: 0 },
+    };
+    expect(unreadableTotals(rub)).toEqual(['totalAmountBonds']);
+    const usd = { totalAmountShares: { currency: 'usd', units: '1.08', nano: 0 } };
+    expect(convertedNotRelabelled(rub, usd, 'USD', 'R')).toEqual({
+      failures: [],
+      judged: 0,
+      reason: 'totalAmountShares in USD unreadable as amounts (INV-VAL-001 and INV-VAL-002 judge them)',
+    });
+    expect(convertedNotRelabelled(rub, {}, 'USD', 'R')).toEqual({ failures: [], judged: 0 });
+  });
+
+  it('a 200 whose object holds fields, none of 2.4, is no portfolio; {} is no evidence', () => {
+    const message = cannedResponse(200, { message: 'account not found' }, { 'content-type': 'application/json' });
+    expect(readablePortfolio(message, 'R')[0].received).toMatch(/no field of 2.4/);
+    expect(readablePortfolio(cannedResponse(200, {}, { 'content-type': 'application/json' }), 'R')).toEqual([]);
+    expect(whyNoPortfolio(cannedResponse(200, {}, { 'content-type': 'application/json' }))).toMatch(/empty JSON object/);
+    expect(readablePortfolio(cannedResponse(200, { accountId: 'A', note: 'x' }, { 'content-type': 'application/json' }), 'R')).toEqual([]);
   });
 
   it('position ids are plain strings (spec 2.4, the vendor): an id that is no UUID conforms', () => {

@@ -73,6 +73,13 @@ describe('tokenAcceptance', () => {
     }
   });
 
+  it('fails a 401 or 403 that no bad token got: a valid token answered 403 while bad ones get 401 is refused too', () => {
+    const v = tokenAcceptance(response(403), refusals(401), 'R');
+    expect(v.failures[0].received).toMatch(/^refused with 403, a refusal of a credential \(the same call without a token was answered 401/);
+    expect(v.seen).toBeUndefined();
+    expect(tokenAcceptance(response(401), refusals(400), 'R').failures).toHaveLength(1);
+  });
+
   it('finds no evidence in another status the bad tokens got too (a target that judges the body first)', () => {
     expect(tokenAcceptance(response(400), refusals(400), 'R').noEvidence).toMatch(/may have refused the call's audio before its token/);
     expect(tokenAcceptance(response(404), refusals(404), 'R').failures).toEqual([]);

@@ -14,20 +14,21 @@ import { IDENTITY_ERROR } from '../../generators/identity/userinfo.ts';
 import { sendUserinfo, expectRefused, tokenOf } from '../../harness/identity/client.ts';
 
 describe('identity userinfo: how refusals are written', () => {
-  const refusals: Array<[string, (t: RequirementContext) => Promise<CapturedResponse>]> = [
-    ['no Authorization header', (t) => sendUserinfo(t, { token: null })],
-    ['an unknown token', (t) => sendUserinfo(t, { token: `pc-unknown-${randomUUID()}` })],
-    ['a wrong client_secret', (t) => sendUserinfo(t, { clientSecret: `pc-wrong-secret-${randomUUID()}` })],
-    ['a form without client_id', (t) => sendUserinfo(t, { clientId: null })],
-    ['a token without the phone scope', (t) => sendUserinfo(t, { token: tokenOf(t, 'withoutPhone') })],
+  // Each case with the requirement that it is refused at all, with no user data: how the refusal is written takes that as given.
+  const refusals: Array<[string, string, (t: RequirementContext) => Promise<CapturedResponse>]> = [
+    ['no Authorization header', 'IDN-AUT-001', (t) => sendUserinfo(t, { token: null })],
+    ['an unknown token', 'IDN-AUT-002', (t) => sendUserinfo(t, { token: `pc-unknown-${randomUUID()}` })],
+    ['a wrong client_secret', 'IDN-CLI-001', (t) => sendUserinfo(t, { clientSecret: `pc-wrong-secret-${randomUUID()}` })],
+    ['a form without client_id', 'IDN-CLI-002', (t) => sendUserinfo(t, { clientId: null })],
+    ['a token without the phone scope', 'IDN-SCP-001', (t) => sendUserinfo(t, { token: tokenOf(t, 'withoutPhone') })],
   ];
-  for (const [what, send] of refusals) {
+  for (const [what, refusalOf, send] of refusals) {
     requirementTest('IDN-ERR-001', { row: `${what}: refused with the error body and X-Request-Id` }, async (t) => {
-      const res = await expectRefused(t, await send(t), { note: what });
+      const res = await expectRefused(t, await send(t), { note: what, refusalOf });
       t.expectNone([...conformsTo(res, IDENTITY_ERROR, t.id), ...hasRequestId(res, t.id)], res);
     });
     requirementTest('IDN-ERR-002', { row: `${what}: a refusal body, if any, is JSON` }, async (t) => {
-      const res = await expectRefused(t, await send(t), { note: what });
+      const res = await expectRefused(t, await send(t), { note: what, refusalOf });
       t.expectNone(jsonWhereBody(res, t.id), res, what);
       if (res.rawBody === '')
         throw inconclusive('NOT_SUPPORTED', `the refusal (${res.status}) has no body, so how its body is written cannot be judged`);

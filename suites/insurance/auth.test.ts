@@ -1,8 +1,6 @@
 /** Spec 5.4 and 7: authentication (401), authorization (403), X-Request-Id, the documented statuses. */
 import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
-import { echoesRequest } from '../../harness/insurance/checks.ts';
-import { Tally } from '../../harness/checks/judged.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { requirementTest } from '../../harness/suite.ts';
 import { credentialOf } from '../../harness/target.ts';
@@ -50,27 +48,30 @@ describe('insurance surrender: access and headers', () => {
 
   requirementTest('INS-HDR-001', async (t) => {
     const requestId = randomUUID();
-    const withId = await sendSurrender(t, sampleRequest(), { requestId });
-    expectAccepted(t, withId, 'a valid request with an X-Request-Id');
-    const withOther = await sendSurrender(t, sampleRequest(), { requestId: randomUUID() });
-    expectAccepted(t, withOther, 'the same kind of request with another X-Request-Id');
+    const first = sampleRequest();
+    expectAccepted(t, await sendSurrender(t, first, { requestId }), first, 'a valid request with an X-Request-Id');
+    const other = sampleRequest();
+    expectAccepted(
+      t,
+      await sendSurrender(t, other, { requestId: randomUUID() }),
+      other,
+      'the same kind of request with another X-Request-Id',
+    );
     // The same X-Request-Id again, on a request that must be rejected on its own merits.
     const invalidSameId = await sendSurrender(t, sampleRequest({ contractId: freshContractId(129) }), { requestId });
-    await expectRefused(t, invalidSameId, { note: 'an invalid request that reuses the first X-Request-Id must still be rejected' });
+    await expectRefused(t, invalidSameId, {
+      note: 'an invalid request that reuses the first X-Request-Id must still be rejected',
+      refusalOf: 'INS-LIM-002',
+    });
     // And on a valid one, with other amounts: it must be stored as itself, not answered with the earlier contract.
     const second = sampleRequest({ surrender: [sampleItem({ surrenderPercent: 42.42, surrenderValue: 4242.42 })] });
     const validSameId = await sendSurrender(t, second, { requestId });
-    const note = 'a second valid request that reuses the first X-Request-Id, stored as itself';
-    expectAccepted(t, validSameId, note);
-    const tally = new Tally();
-    t.expectNone(tally.add(echoesRequest(second, validSameId.json, t.id)), validSameId, note);
-    const none = tally.nothing('the answer to the second request carries none of the fields sent, so nothing shows what it stored');
-    if (none) throw none;
+    expectAccepted(t, validSameId, second, 'a second valid request that reuses the first X-Request-Id, stored as itself');
   });
 
   requirementTest('INS-HDR-002', async (t) => {
-    const res = await sendSurrender(t, sampleRequest(), { requestId: null });
-    expectAccepted(t, res, 'a valid request without X-Request-Id');
+    const sent = sampleRequest();
+    expectAccepted(t, await sendSurrender(t, sent, { requestId: null }), sent, 'a valid request without X-Request-Id');
   });
 
   for (const [what, requestId] of [
@@ -79,8 +80,8 @@ describe('insurance surrender: access and headers', () => {
     ['an empty value', ''],
   ] as const) {
     requirementTest('INS-HDR-003', { row: `a valid request whose X-Request-Id is ${what} is accepted with 201` }, async (t) => {
-      const res = await sendSurrender(t, sampleRequest(), { requestId });
-      expectAccepted(t, res, `X-Request-Id ${JSON.stringify(requestId)}`);
+      const sent = sampleRequest();
+      expectAccepted(t, await sendSurrender(t, sent, { requestId }), sent, `X-Request-Id ${JSON.stringify(requestId)}`);
     });
   }
 
@@ -108,7 +109,7 @@ describe('insurance surrender: access and headers', () => {
     await control(t);
   });
 
-  requirementTest('INS-CTY-001', async (t) => {
+  requirementTest('INS-CTY-001', { row: 'a valid request and four that must be refused: every answer with a body is JSON' }, async (t) => {
     const valid = await sendSurrender(t, sampleRequest());
     // The 201's own body must be labelled JSON; a served control is what makes the refusals below count.
     t.expectNone(jsonWhereBody(valid, t.id), valid, 'a valid request: its 201 carries the contract record');

@@ -10,8 +10,8 @@ const enumOf = (id: string) => schemaRegistry().schema(schemaId(id)).enum as str
 describe('insurance surrender: enumerations', () => {
   for (const currency of enumOf('insurance/currency')) {
     requirementTest('INS-ENM-001', { row: `currency ${currency} is accepted` }, async (t) => {
-      const res = await sendSurrender(t, sampleRequest({ surrender: [sampleItem({ currency })] }));
-      expectAccepted(t, res);
+      const sent = sampleRequest({ surrender: [sampleItem({ currency })] });
+      expectAccepted(t, await sendSurrender(t, sent), sent);
     });
   }
   for (const currency of ['JPY', 'XXX', '']) {
@@ -22,8 +22,8 @@ describe('insurance surrender: enumerations', () => {
   }
   for (const productType of enumOf('insurance/product-type')) {
     requirementTest('INS-ENM-003', { row: `productType ${productType} is accepted` }, async (t) => {
-      const res = await sendSurrender(t, sampleRequest({ productType }));
-      expectAccepted(t, res);
+      const sent = sampleRequest({ productType });
+      expectAccepted(t, await sendSurrender(t, sent), sent);
     });
   }
   for (const productType of ['endowment', 'risk', '']) {

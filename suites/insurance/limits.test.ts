@@ -1,16 +1,14 @@
 /** Spec part 8: contractId 1 to 128 characters, surrender array 1 to 1000 items. */
 import { describe } from 'vitest';
 import { requirementTest } from '../../harness/suite.ts';
-import { freshContractId, sampleItem, sampleRequest } from '../../harness/insurance/requests.ts';
+import { freshContractId, sampleItems, sampleRequest } from '../../harness/insurance/requests.ts';
 import { expectAccepted, expectRefused, sendSurrender } from '../../harness/insurance/client.ts';
-
-const items = (n: number) => Array.from({ length: n }, (_, i) => sampleItem({ surrenderValue: 100 + i / 100 }));
 
 describe('insurance surrender: limits of part 8', () => {
   for (const length of [1, 128]) {
     requirementTest('INS-LIM-001', { row: `contractId of ${length} character(s) is accepted` }, async (t) => {
-      const res = await sendSurrender(t, sampleRequest({ contractId: freshContractId(length) }));
-      expectAccepted(t, res);
+      const sent = sampleRequest({ contractId: freshContractId(length) });
+      expectAccepted(t, await sendSurrender(t, sent), sent);
     });
   }
   for (const length of [0, 129]) {
@@ -21,13 +19,13 @@ describe('insurance surrender: limits of part 8', () => {
   }
   for (const count of [1, 1000]) {
     requirementTest('INS-LIM-003', { row: `surrender array of ${count} item(s) is accepted` }, async (t) => {
-      const res = await sendSurrender(t, sampleRequest({ surrender: items(count) }));
-      expectAccepted(t, res);
+      const sent = sampleRequest({ surrender: sampleItems(count) });
+      expectAccepted(t, await sendSurrender(t, sent), sent);
     });
   }
   for (const count of [0, 1001]) {
     requirementTest('INS-LIM-004', { row: `surrender array of ${count} items is rejected with 400 or 422` }, async (t) => {
-      const res = await sendSurrender(t, sampleRequest({ surrender: items(count) }));
+      const res = await sendSurrender(t, sampleRequest({ surrender: sampleItems(count) }));
       await expectRefused(t, res);
     });
   }

@@ -6,7 +6,7 @@ import { requirementTest } from '../../harness/suite.ts';
 import { invalidCases } from '../../generators/invalid-cases.ts';
 import { surrenderRequest } from '../../generators/insurance/surrender.ts';
 import { freshContractId, sampleItem, sampleRequest } from '../../harness/insurance/requests.ts';
-import { SURRENDER_REQUEST } from '../../harness/insurance/surrender.ts';
+import { requirementOfRule, SURRENDER_REQUEST } from '../../harness/insurance/surrender.ts';
 import { control, expectRecord, expectRefused, sendSurrender } from '../../harness/insurance/client.ts';
 
 const withoutKey = (obj: object, key: string) => Object.fromEntries(Object.entries(obj).filter(([k]) => k !== key));
@@ -87,7 +87,11 @@ describe('insurance surrender: invalid requests', () => {
       async (request) => {
         for (const c of invalidCases(SURRENDER_REQUEST, request)) {
           const res = await sendSurrender(t, c.value);
-          await expectRefused(t, res, { note: `${c.description} (breaks ${c.rule} at ${c.path || '/'})` });
+          // Each rule is one a requirement of its own states (INS-LIM-002, INS-ENM-002, …): a broken one is that one's defect.
+          await expectRefused(t, res, {
+            note: `${c.description} (breaks ${c.rule} at ${c.path || '/'})`,
+            refusalOf: requirementOfRule(c.rule, c.path),
+          });
         }
       },
       Math.max(1, Math.ceil(t.runs / 10)),

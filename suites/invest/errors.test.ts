@@ -3,7 +3,7 @@
  * error body (public facts) on the same answers. One request per case of the matrix in generators/invest/errors.ts.
  * Every refusal counts only next to the control (the main account's portfolio read in this run).
  */
-import { isServerError } from '../../harness/checks/answer.ts';
+import { isRefusal, isServerError, refused } from '../../harness/checks/answer.ts';
 import { describe } from 'vitest';
 import { noPortfolioIn, portfolioStatusDocumented, vendorErrorBody } from '../../harness/invest/checks.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
@@ -16,16 +16,17 @@ import { ERROR_CASES, errorCase, type PortfolioErrorCase } from '../../generator
 import { answerTo, control, expectRefused } from '../../harness/invest/client.ts';
 
 /**
- * Requirement, the matrix cases it reads, and the statuses the spec accepts for them. Part 7 maps no
- * case to a status: an access refusal may be 401 or 403 (a malformed credential also 400, RFC 6750's
- * invalid_request), an account that is not the caller's 403 or 404; a request outside the request
- * table of 4.3 may be refused with any client error ('any': the list ends with "default: unexpected
- * error"). The vendor's exact statuses are the vendor rows below.
+ * Requirement, the matrix cases it reads, and the statuses the spec accepts for them. Part 7 lists the
+ * statuses of the method, ends with "default: unexpected error" and maps no case to a status, so a case
+ * the spec refuses may be refused with any client error ('any': neither 2xx nor 5xx), a request without
+ * credentials too (5.3 says only "bearer API token"); where 7 lists what the case can only be (an
+ * account that is not the caller's: 403 or 404) the row says so. HTTP's statuses for credentials (401,
+ * 403; RFC 6750's 400 for a malformed one) are INV-AUT-006's policy, the vendor's exact statuses the
+ * vendor rows below; both take the spec's refusal as given (`refusalOf`).
  */
 const SPEC_ROWS: Array<[string, string[], number[] | 'any']> = [
-  ['INV-AUT-001', ['no-token'], [401, 403]],
-  ['INV-AUT-002', ['unknown-token'], [401, 403]],
-  ['INV-AUT-002', ['malformed-token'], [400, 401, 403]],
+  ['INV-AUT-001', ['no-token'], 'any'],
+  ['INV-AUT-002', ['unknown-token', 'malformed-token'], 'any'],
   ['INV-AUT-003', ['other-account', 'token-without-access'], [403, 404]],
   ['INV-ACC-001', ['unknown-account'], [404, 403]],
   ['INV-REQ-001', ['missing-account'], 'any'],
@@ -33,6 +34,16 @@ const SPEC_ROWS: Array<[string, string[], number[] | 'any']> = [
   ['INV-CUR-004', ['currency-gbp', 'currency-rur'], 'any'],
   ['INV-ERR-001', ['json-truncated', 'json-trailing'], 'any'],
   ['INV-ERR-002', ['form-body'], 'any'],
+];
+
+/** The spec requirement that a case is refused at all. */
+const refusalOf = (caseId: string): string => SPEC_ROWS.find(([, cases]) => cases.includes(caseId))![0];
+
+/** HTTP's statuses for credentials refused (INV-AUT-006, policy): 401 or 403, and RFC 6750's 400 for a credential that is no bearer syntax. */
+const CREDENTIAL_ROWS: Array<[string, number[]]> = [
+  ['no-token', [401, 403]],
+  ['unknown-token', [401, 403]],
+  ['malformed-token', [400, 401, 403]],
 ];
 
 /** The cases outside the request table of 4.3 whose exact 400 is the vendor's (INV-REQ-003). */
@@ -86,6 +97,13 @@ describe('invest portfolio: errors of part 7', () => {
     }
   }
 
+  for (const [caseId, allowed] of CREDENTIAL_ROWS) {
+    const c = errorCase(caseId);
+    requirementTest('INV-AUT-006', { row: `${c.what} is refused with ${allowed.join(' or ')}` }, async (t) => {
+      await expectRefused(t, await answerTo(t, c), { allowed, note: c.what, refusalOf: refusalOf(caseId) });
+    });
+  }
+
   for (const [id, cases] of [
     ['INV-AUT-005', ['no-token', 'unknown-token', 'malformed-token']],
     ['INV-AUT-004', ['other-account', 'token-without-access']],
@@ -94,7 +112,7 @@ describe('invest portfolio: errors of part 7', () => {
     for (const caseId of cases) {
       const c = errorCase(caseId);
       requirementTest(id, { row: `${c.what} is refused with exactly ${c.vendor!.status}` }, async (t) => {
-        await expectRefused(t, await answerTo(t, c), { allowed: [c.vendor!.status], note: c.what });
+        await expectRefused(t, await answerTo(t, c), { allowed: [c.vendor!.status], note: c.what, refusalOf: refusalOf(caseId) });
       });
     }
   }
@@ -102,7 +120,7 @@ describe('invest portfolio: errors of part 7', () => {
   for (const caseId of VENDOR_BAD_REQUESTS) {
     const c = errorCase(caseId);
     requirementTest('INV-REQ-003', { row: `${c.what} is refused with exactly 400` }, async (t) => {
-      await expectRefused(t, await answerTo(t, c), { allowed: [400], note: c.what });
+      await expectRefused(t, await answerTo(t, c), { allowed: [400], note: c.what, refusalOf: refusalOf(caseId) });
     });
   }
 
@@ -112,7 +130,9 @@ describe('invest portfolio: errors of part 7', () => {
       { row: `${c.what}: ${c.vendor!.status} with the vendor's error body, description ${c.vendor!.description}` },
       async (t) => {
         const res = await answerTo(t, c);
-        await expectRefusal(t, res, vendorErrorBody(res, c.vendor!, t.id), () => control(t), c.what, { jsonBody: false });
+        // An answer that is no refusal at all is the spec's refusal row's defect, which this one takes as given.
+        const failures = isRefusal(res.status) ? vendorErrorBody(res, c.vendor!, t.id) : refused(res, refusalOf(c.id));
+        await expectRefusal(t, res, failures, () => control(t), c.what, { jsonBody: false });
       },
     );
   }

@@ -10,7 +10,14 @@ import { requirementTest } from '../../harness/suite.ts';
 import { bodyDigest, callWithHashText } from '../../generators/speech/calls.ts';
 import { NO_BODY, recognizeBody, sampleClaims, validCall } from '../../harness/speech/requests.ts';
 import { ATTACKS } from '../../generators/speech/attacks.ts';
-import { attackTests, expectAccepted, plainTokenAccepted, sendSpeech, validTokenNote } from '../../harness/speech/client.ts';
+import {
+  attackTests,
+  expectAccepted,
+  plainTokenAccepted,
+  sendSpeech,
+  tokenRefusalOf,
+  validTokenNote,
+} from '../../harness/speech/client.ts';
 import { speechSettings } from '../../harness/speech/config.ts';
 
 describe('speech: the body hash', () => {
@@ -20,7 +27,7 @@ describe('speech: the body hash', () => {
     const s = speechSettings(t);
     const right = await sendSpeech(t, await validCall(s, sampleClaims(s), NO_BODY));
     const wrong = await sendSpeech(t, callWithHashText(s, undefined, bodyDigest('{}').toString('hex')));
-    const verdict = emptyBodyHashVerdict(right, wrong, t.id);
+    const verdict = emptyBodyHashVerdict(right, wrong, t.id, await tokenRefusalOf(t));
     t.expectNone(verdict.failures, right, validTokenNote(s, 'a call without a body, x-content-sha256 of the empty string'));
     if (verdict.noEvidence) throw inconclusive('NO_CONTROL', verdict.noEvidence);
   });

@@ -10,6 +10,7 @@ import { REQUIRED_SCOPES, type AccessTable, type Grant } from './access.ts';
 import { bearerScheme, CLIENT_RULES, LOOKUP_RULES, scopesRequired, type Asked } from './access-rules.ts';
 import { refusalAnswer, type Refusal, type UserinfoAnswer } from './answers.ts';
 import { claimsOf } from './claims.ts';
+import { POOL } from './people.ts';
 import { FORM, invalid, KNOWN_FIELDS } from './form.ts';
 import type { UserinfoShape } from './handler.ts';
 
@@ -237,6 +238,23 @@ export const identityFaults = [
       })),
     ),
   }),
+  f(
+    'idn-refusal-names-other-user',
+    ['IDN-SCP-001'],
+    'a token lacking a scope is refused 403, but the refusal carries the full name of another person of the pool (an answer object reused across requests)',
+    {
+      answer: onRefusal(
+        'scopes',
+        editBody<UserinfoAnswer, Node>(refused, (body) => ({ ...body, name: claimsOf(POOL[0], ['profile']).name })),
+      ),
+    },
+  ),
+  f(
+    'idn-phone-country-code-only',
+    ['IDN-FMT-001'],
+    'phone_number is served as its country code alone (+7): the subscriber number is kept in a column of its own and left out',
+    claims((body) => void (body.phone_number &&= '+7')),
+  ),
   f('idn-refusal-html', ['IDN-ERR-002'], 'refusals are an HTML error page (text/html) instead of JSON', {
     answer: (a) => {
       if (!refused(a)) return a;

@@ -47,3 +47,9 @@ export function refusalAnswer(rule: string, refusal: Refusal, headers: Record<st
   const { status, code, message, details } = refusal;
   return { ...jsonAnswer(status, { code, message, ...(details ? { details } : {}) }, { ...headers, ...refusal.headers }), refusedBy: rule };
 }
+
+/** The refusal of one rule turned into a crash (500) with the same headers (faults and latitudes only). */
+export const crash =
+  (message: string) =>
+  (answer: Answer): Answer =>
+    refusalAnswer(answer.refusedBy ?? 'crash', internalError(message), answer.headers);

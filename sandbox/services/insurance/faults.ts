@@ -5,11 +5,12 @@
  */
 import type { Answer, BodyRead, Incoming } from '../../exchange.ts';
 import { editBody, editJsonBody, faultsOf, never, onRefusal, withHeader } from '../../faults/modifiers.ts';
-import { badRequest, internalError, refusalAnswer, type Refusal } from './answers.ts';
+import { badRequest, crash, internalError, type Refusal } from './answers.ts';
 import { CALLER_RULES } from './access.ts';
 import { isDateTime, isLooseDate } from './dates.ts';
 import type { SurrenderShape } from './handler.ts';
-import type { ContractRecord } from './store.ts';
+import { BIG_ID_BASE, idsWritten } from './record-edits.ts';
+import type { ContractRecord, StoredRecord } from './store.ts';
 import {
   BODY_RULES,
   contractIdAtMost,
@@ -17,6 +18,7 @@ import {
   currencyIn,
   finiteNumber,
   periodDate,
+  periodsApart,
   productTypeIn,
   surrenderAtMost,
   updateDateFormat,
@@ -27,8 +29,6 @@ const f = faultsOf<SurrenderShape>('insurance');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HUGE_NUMBER = /:\s*-?(?:\d{300,}|\d+(?:\.\d+)?[eE]\+?\d{3,})/;
 
-/** The refusal of one rule turned into a crash (500) with the same headers. */
-const crash = (message: string) => (answer: Answer) => refusalAnswer(answer.refusedBy ?? 'crash', internalError(message), answer.headers);
 const created = (answer: Answer) => answer.status === 201;
 const contract = (edit: (contract: ContractRecord) => void) => ({ answer: editBody<Answer, ContractRecord>(created, edit) });
 /** An edit of every stored record in a 201, free to break the record's type (as the faults mean to). */
@@ -36,6 +36,7 @@ const eachRecord = (edit: (record: Record<string, unknown>) => void) =>
   contract((c) => c.surrender.forEach((r) => edit(r as unknown as Record<string, unknown>)));
 const requestId = (request: Incoming) => request.headers['x-request-id'];
 const callerRule = (answer: Answer) => answer.refusedBy !== undefined && answer.refusedBy in CALLER_RULES;
+const rateLimited = (answer: Answer) => answer.refusedBy === 'rate-limit';
 
 export const insuranceFaults = [
   f('ins-contract-id-unbounded', ['INS-LIM-002'], 'contractId longer than 128 characters is accepted', {
@@ -49,13 +50,18 @@ export const insuranceFaults = [
     checks: { 'surrender.maxItems': surrenderAtMost(999) },
   }),
   f('ins-surrender-unbounded', ['INS-LIM-004'], 'a surrender array of 1001 items is accepted', { checks: { 'surrender.maxItems': never } }),
-  f('ins-currency-dkk-missing', ['INS-ENM-001'], 'DKK is missing from the currency enumeration', {
+  f('ins-currency-dkk-missing', ['INS-ENM-001', 'INS-GEN-001'], 'DKK is missing from the currency enumeration', {
     checks: { 'surrender[].currency.enum': currencyIn(CURRENCIES.filter((c) => c !== 'DKK')) },
   }),
   f('ins-currency-any', ['INS-ENM-002'], 'any currency string is accepted', { checks: { 'surrender[].currency.enum': never } }),
-  f('ins-product-type-universal-missing', ['INS-ENM-003'], 'productType universal is rejected; only investment is known', {
-    checks: { 'productType.enum': productTypeIn(['investment']) },
-  }),
+  f(
+    'ins-product-type-universal-missing',
+    ['INS-ENM-003', 'INS-RSP-002', 'INS-GEN-001'],
+    'productType universal is rejected; only investment is known',
+    {
+      checks: { 'productType.enum': productTypeIn(['investment']) },
+    },
+  ),
   f('ins-product-type-any', ['INS-ENM-004'], 'any productType string is accepted', { checks: { 'productType.enum': never } }),
   f('ins-update-date-optional', ['INS-REQ-001'], 'updateDate may be left out', { checks: { 'updateDate.required': never } }),
   f('ins-status-200', ['INS-RSP-001'], 'a stored request is answered 200 instead of 201', {
@@ -105,7 +111,7 @@ export const insuranceFaults = [
   f('ins-bad-token-403', ['INS-AUT-002'], 'an invalid token is answered 403 instead of 401', {
     answer: onRefusal('auth.known', (a) => ({ ...a, status: 403 })),
   }),
-  f('ins-scope-not-checked', ['INS-AUT-003'], 'a token without the partner scopes is served', {
+  f('ins-scope-not-checked', ['INS-AUT-003', 'INS-AUT-004'], 'a token without the partner scopes is served', {
     checks: { 'auth.scope.interaction': never, 'auth.scope.data-transfer': never },
   }),
   f('ins-period-order-unchecked', ['INS-SEM-001'], 'calcPeriodFrom after calcPeriodTo is accepted', {
@@ -151,9 +157,14 @@ export const insuranceFaults = [
       }
     }),
   }),
-  f('ins-datetime-offset-rejected', ['INS-GEN-001'], 'an updateDate with a numeric UTC offset (+03:00) is rejected; only Z is understood', {
-    checks: { 'updateDate.format': updateDateFormat((v) => isDateTime(v) && /z$/i.test(v)) },
-  }),
+  f(
+    'ins-datetime-offset-rejected',
+    ['INS-GEN-001', 'INS-RSP-002'],
+    'an updateDate with a numeric UTC offset (+03:00) is rejected; only Z is understood',
+    {
+      checks: { 'updateDate.format': updateDateFormat((v) => isDateTime(v) && /z$/i.test(v)) },
+    },
+  ),
   f('ins-value-string-coerced', ['INS-NEG-001'], 'a surrenderValue sent as a string passes the type check and is accepted', {
     checks: { 'surrender[].surrenderValue.type': finiteNumber('surrenderValue', (v) => typeof v === 'string') },
   }),
@@ -183,6 +194,86 @@ export const insuranceFaults = [
           ? badRequest('X-Request-Id must be a UUID')
           : undefined,
     },
+  }),
+  f(
+    'ins-records-empty',
+    ['INS-RSP-002'],
+    "the stored records are answered as empty objects, one per item (a serialiser that knows none of the record's fields)",
+    contract((c) => void (c.surrender = c.surrender.map(() => ({}) as StoredRecord))),
+  ),
+  f(
+    'ins-listed-fields-dropped',
+    ['INS-RSP-004'],
+    'the contract record leaves out productType and the stored records their id',
+    contract((c) => {
+      delete (c as Partial<ContractRecord>).productType;
+      for (const r of c.surrender) delete (r as Partial<StoredRecord>).id;
+    }),
+  ),
+  f(
+    'ins-last-item-dropped',
+    ['INS-LIM-003'],
+    'a request of 1000 items is answered 201 with its first 999 stored (a page size one short)',
+    contract((c) => void (c.surrender = c.surrender.slice(0, 999))),
+  ),
+  f(
+    'ins-contract-id-truncated',
+    ['INS-LIM-001'],
+    'a contractId of 128 characters is stored cut to 127 (a column one character short)',
+    contract((c) => {
+      c.contractId = c.contractId.slice(0, 127);
+      for (const r of c.surrender) r.contractId = c.contractId;
+    }),
+  ),
+  f(
+    'ins-hkd-stored-as-cny',
+    ['INS-ENM-001', 'INS-GEN-001'],
+    'amounts in HKD are stored in CNY (one code for both Chinese currencies)',
+    eachRecord((r) => void (r.currency === 'HKD' && (r.currency = 'CNY'))),
+  ),
+  f(
+    'ins-universal-stored-as-investment',
+    ['INS-RSP-002'],
+    'a contract of productType universal is stored as investment',
+    contract((c) => void (c.productType = 'investment')),
+  ),
+  f(
+    'ins-adjacent-periods-refused',
+    ['INS-LIM-003', 'INS-RSP-001', 'INS-GEN-001'],
+    'items whose periods touch (one starts the day after another ends) are refused 422 as overlapping: an overlap check one day off',
+    { checks: { 'surrender[].periodsApart': periodsApart(1) } },
+  ),
+  f('ins-big-ids-repeat', ['INS-RSP-003'], 'every stored record of a request gets the same 19-digit id', {
+    answer: idsWritten(() => BIG_ID_BASE + 789n),
+  }),
+  f(
+    'ins-update-date-server-time',
+    ['INS-RSP-002'],
+    "updateDate is answered as the server's own time of storing, written without a zone (a LocalDateTime column defaulting to now)",
+    contract((c) => void (c.updateDate = c.updatedAt.slice(0, 23))),
+  ),
+  f(
+    'ins-update-date-offset-lost',
+    ['INS-RSP-002'],
+    'updateDate is stored as its clock reading and answered as UTC: the offset sent is lost (10:00+03:00 comes back 10:00Z)',
+    {
+      answer: (a, request) => {
+        const sent = /"updateDate"\s*:\s*"([^"]+)"/.exec(request.text)?.[1];
+        const reading = sent && /^(.*T[\d:.,]+)[+-]\d{2}:?\d{2}$/.exec(sent)?.[1];
+        return reading ? editBody<Answer, ContractRecord>(created, (c) => void (c.updateDate = `${reading}Z`))(a) : a;
+      },
+    },
+  ),
+  f(
+    'ins-burst-500-not-429',
+    ['INS-RAT-001', 'INS-RAT-003'],
+    'a request over the rate limit crashes the handler (500) instead of drawing 429',
+    {
+      answer: (a) => (rateLimited(a) ? crash('rate limiter failed')(a) : a),
+    },
+  ),
+  f('ins-429-text-plain', ['INS-CTY-001'], 'a 429 carries its JSON body labelled text/plain', {
+    answer: (a) => (rateLimited(a) ? withHeader(a, 'content-type', 'text/plain; charset=utf-8') : a),
   }),
   f('ins-error-text-plain', ['INS-CTY-001'], 'refusals of bad requests (400, 422) carry their JSON body labelled text/plain', {
     answer: (a) => (a.status === 400 || a.status === 422 ? withHeader(a, 'content-type', 'text/plain; charset=utf-8') : a),

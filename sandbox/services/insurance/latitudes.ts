@@ -8,6 +8,9 @@ import type { Answer } from '../../exchange.ts';
 import { asProblem, withCharset } from '../../faults/answer-edits.ts';
 import { editBody, latitudesOf, type ModifierLatitude } from '../../faults/modifiers.ts';
 import type { SurrenderShape } from './handler.ts';
+import { crash } from './answers.ts';
+import { BIG_ID_BASE, idsWritten } from './record-edits.ts';
+import { periodsApart } from './validate.ts';
 
 type Node = Record<string, unknown>;
 
@@ -31,15 +34,15 @@ const moscow = (text: string) => `${new Date(Date.parse(text) + 3 * 3600_000).to
 
 const RECORDS =
   'Stored surrender record (response element): contractId (string), id (integer), createdAt (date-time), updatedAt (date-time), providerName (string), currency (same enumeration), calcPeriodFrom (date), calcPeriodTo (date), surrenderPercent (number), surrenderValue (number).';
+const STATUSES =
+  'Set surrender amounts | 201 OK; 400 incorrect request; 401 authentication error; 403 authorization error; 422 data processing error; 429 too many requests; 500 server error';
 const CONTRACT =
   'Contract record (response): createdAt, updatedAt, updateDate (date-time), providerName (string), productType (investment or universal), contractId (string), surrender (array of stored surrender records).';
 
 export const insuranceLatitudes: ModifierLatitude<SurrenderShape>[] = [
   latitude(
     'ins-lat-422-for-400',
-    [
-      'Set surrender amounts | 201 OK; 400 incorrect request; 401 authentication error; 403 authorization error; 422 data processing error; 429 too many requests; 500 server error',
-    ],
+    [STATUSES],
     'every request refused as incorrect (400) is refused as a data processing error (422) instead',
     { answer: (answer) => (answer.status === 400 ? { ...answer, status: 422 } : answer) },
     'Part 7 lists both 400 and 422 as refusals of the surrender call and does not say which rule each one answers.',
@@ -149,5 +152,30 @@ export const insuranceLatitudes: ModifierLatitude<SurrenderShape>[] = [
           : a,
     },
     'Part 7 and part 8 give the status and the limit, and no header of the 429.',
+  ),
+  latitude(
+    'ins-lat-overlapping-periods-422',
+    [STATUSES, 'A partner writes surrender amounts (percent and value per calculation period) for an insurance contract'],
+    'a request whose items share or overlap a calculation period is refused 422 as data that cannot be processed',
+    { checks: { 'surrender[].periodsApart': periodsApart(0) } },
+    'Part 7 lists 422 data processing error without saying what cannot be processed; two amounts for one calculation period of one contract are data a store may refuse.',
+  ),
+  latitude(
+    'ins-lat-big-record-ids',
+    [RECORDS],
+    'stored record ids are 19-digit integers (snowflake ids), which differ only past the 16th digit',
+    { answer: idsWritten((id) => BIG_ID_BASE + BigInt(id)) },
+    '2.5 says "id (integer)" and sets no range; JSON numbers have none.',
+  ),
+  latitude(
+    'ins-lat-burst-some-500',
+    [STATUSES, 'In the surrender operation, 429 follows exceeding the request rate of part 8.'],
+    'during a burst, about half the requests over the limit are answered 500 server error instead of 429 (the limiter times out under the load), the rest 429',
+    // Decided by the request's own X-Request-Id, so that each sandbox answers alike without keeping a count.
+    {
+      answer: (a, request) =>
+        a.refusedBy === 'rate-limit' && /^[0-7]/.test(String(request.headers['x-request-id'])) ? crash('rate limiter timed out')(a) : a,
+    },
+    'Part 7 lists 500 server error among the statuses of the method and says nothing of when it may come; 429s still follow the exceeded rate.',
   ),
 ];

@@ -108,6 +108,30 @@ export const SHAPE_RULES = namedRules<ShapeRule>()({
   'updateDate.format': updateDateFormat((v) => isDateTime(v)),
 });
 
+const dayNumber = (date: unknown) => Date.parse(`${String(date)}T00:00:00Z`) / 86_400_000;
+
+/**
+ * Refuses two items of which one's period starts at most `gapDays` days after the other's ends (0:
+ * periods that overlap or share a day; 1: periods that touch too), as data that cannot be processed.
+ * A latitude and a fault are written with it.
+ */
+export const periodsApart =
+  (gapDays: number): ShapeRule =>
+  (body) => {
+    const items = Array.isArray(body.surrender) ? body.surrender : [];
+    const periods = items
+      .map((item, at) => (isObject(item) ? { at, from: dayNumber(item.calcPeriodFrom), to: dayNumber(item.calcPeriodTo) } : undefined))
+      .filter((p) => p !== undefined)
+      .sort((a, b) => a.from - b.from);
+    // Sorted by start, some neighbours overlap whenever any two periods do.
+    for (let k = 1; k < periods.length; k++) {
+      const [before, after] = [periods[k - 1], periods[k]];
+      if (after.from - before.to <= gapDays)
+        return problem(`surrender[${after.at}].calcPeriodFrom`, 'periodsApart', `must not overlap the period of surrender[${before.at}]`);
+    }
+    return undefined;
+  };
+
 /** 422: data the sandbox cannot process: periods out of order, percent outside 0..100, a negative value. */
 export const PROCESSING_RULES = namedRules<ShapeRule>()({
   'surrender[].periodOrder': onItems((item, at) =>
@@ -115,6 +139,8 @@ export const PROCESSING_RULES = namedRules<ShapeRule>()({
       ? problem(`${at}.calcPeriodFrom`, 'periodOrder', 'must not be after calcPeriodTo')
       : undefined,
   ),
+  // 2.5 says nothing of two items' periods: the sandbox stores periods that overlap, each as sent.
+  'surrender[].periodsApart': () => undefined,
   'surrender[].surrenderPercent.range': onItems((item, at) => {
     const percent = item.surrenderPercent as number;
     return percent < 0 || percent > 100 ? problem(`${at}.surrenderPercent`, 'range', 'must be between 0 and 100') : undefined;

@@ -6,7 +6,7 @@
 import { bearerOf, type Incoming } from '../../exchange.ts';
 import { editBody, editJsonBody, faultsOf, never, onRefusal, withHeader } from '../../faults/modifiers.ts';
 import { BEARER, type AccountLookup } from './access.ts';
-import { FORBIDDEN, INTERNAL, rejectionAnswer, type PortfolioAnswer, type Rejection } from './answers.ts';
+import { FORBIDDEN, INTERNAL, reject, rejectionAnswer, type PortfolioAnswer, type Rejection } from './answers.ts';
 import type { PortfolioShape } from './handler.ts';
 import { amountOf, NANO, type Pair } from './money.ts';
 import { portfolioOf } from './portfolio.ts';
@@ -104,7 +104,7 @@ export const investFaults = [
   ),
   f(
     'inv-account-id-number',
-    ['INV-RSP-001', 'INV-GEN-001'],
+    ['INV-RSP-001'],
     'accountId is written as a JSON number, as an int64 column would be',
     portfolio((body) => void (body.accountId = Number(body.accountId))),
   ),
@@ -130,7 +130,7 @@ export const investFaults = [
   f('inv-no-rate-limit', ['INV-RAT-001'], 'the 200 requests per minute limit is counted and reported in the headers but never enforced', {
     checks: { 'rate-limit': never },
   }),
-  f('inv-no-auth', ['INV-AUT-001', 'INV-ERR-003'], 'a request without a token is served', { checks: { 'token.present': never } }),
+  f('inv-no-auth', ['INV-AUT-001'], 'a request without a token is served', { checks: { 'token.present': never } }),
   f('inv-unknown-token-served', ['INV-AUT-002'], 'a bearer token the service does not know is served as if it were valid', {
     checks: { 'token.known': never },
   }),
@@ -139,15 +139,12 @@ export const investFaults = [
       bearerOf(request, BEARER) ? rejectionAnswer('token.known', FORBIDDEN, a.headers) : a,
     ),
   }),
-  f(
-    'inv-foreign-account-readable',
-    ['INV-AUT-003', 'INV-AUT-004', 'INV-ERR-003'],
-    'any valid token may read any account (broken object-level authorization)',
-    { checks: { 'account.owner': never } },
-  ),
+  f('inv-foreign-account-readable', ['INV-AUT-003'], 'any valid token may read any account (broken object-level authorization)', {
+    checks: { 'account.owner': never },
+  }),
   f(
     'inv-unknown-account-200',
-    ['INV-ACC-001', 'INV-ACC-002', 'INV-ERR-003'],
+    ['INV-ACC-001'],
     'an unknown account is answered 200 with an empty portfolio',
     lookup((accounts, accountId, owner) => accounts.get(accountId) ?? { id: accountId, owner: owner ?? '', holdings: [], virtual: [] }),
   ),
@@ -184,6 +181,34 @@ export const investFaults = [
   f('inv-error-text-plain', ['INV-CTY-001'], 'error answers carry their JSON body labelled text/plain', {
     answer: (a) => (errors(a) ? withHeader(a, 'content-type', 'text/plain; charset=utf-8') : a),
   }),
+  f(
+    'inv-portfolio-as-message',
+    ['INV-RSP-001'],
+    'a portfolio is answered 200 with an error message instead ({"code":5,"message":"account not found"}: a gateway passing a backend error on as a success)',
+    portfolio(() => ({ code: 5, message: 'account not found' })),
+  ),
+  f(
+    'inv-virtual-expire-mixed-form',
+    ['INV-RSP-001'],
+    'virtual positions expire at a date-time that mixes ISO 8601 formats: an extended date, a basic time (2026-12-21T210000Z)',
+    portfolio((body) =>
+      (body.virtualPositions as Node[]).forEach(
+        (v) => (v.expireDate = (v.expireDate as string).replace(/T(\d\d):(\d\d):(\d\d)/, 'T$1$2$3')),
+      ),
+    ),
+  ),
+  f(
+    'inv-no-account-id',
+    ['INV-RSP-003'],
+    'the portfolio leaves out accountId',
+    portfolio((body) => void delete body.accountId),
+  ),
+  f(
+    'inv-no-token-400',
+    ['INV-AUT-006', 'INV-AUT-005'],
+    'a request without a token is refused 400, as a request missing a required header',
+    instead('token.present', reject(400, 3, 'the authorization header is required', 30001)),
+  ),
   f(
     'inv-blocked-text-in-foreign-currency',
     ['INV-GEN-001'],

@@ -83,6 +83,13 @@ export const investLatitudes: ModifierLatitude<PortfolioShape>[] = [
     'Part 7 lists both statuses and maps neither to a case.',
   ),
   latitude(
+    'inv-lat-404-for-no-credentials',
+    ['Security scheme: bearer API token.', '404 Not Found', 'default: unexpected error'],
+    'a request without a token, or with a token the service does not know, is answered 404, as a gateway that hides its routes from callers without credentials does',
+    instead(['token.present', 'token.known'], NOT_FOUND),
+    'Part 7 lists 404 Not Found for the method and maps no status to a case; the call is refused all the same. HTTP would say 401 (INV-AUT-006, a policy).',
+  ),
+  latitude(
     'inv-lat-422-for-bad-request',
     ['Error statuses: see part 7.', 'default: unexpected error'],
     'a request the method cannot serve as 4.3 writes it (no accountId, a wrong type, an unknown currency, a body that is not JSON or not labelled JSON) is refused 422 Unprocessable Entity',

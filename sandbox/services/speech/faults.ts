@@ -132,7 +132,7 @@ export const speechFaults = [
       }),
     },
   ),
-  f('spe-hash-ignored', ['SPE-HSH-001', 'SPE-HSH-002'], 'x-content-sha256 is never compared with the body', {
+  f('spe-hash-ignored', ['SPE-HSH-001', 'SPE-HSH-002', 'SPE-HSH-004', 'SPE-STR-002'], 'x-content-sha256 is never compared with the body', {
     checks: { 'x-content-sha256': never },
   }),
   f(
@@ -172,6 +172,12 @@ export const speechFaults = [
   f('spe-no-auth-served', ['SPE-BRR-002'], 'the token check is skipped when no token is sent', {
     answer: onRefusal('authorization.present', (_a: SpeechAnswer, call: SpeechCall) => recognitionOf(call)),
   }),
+  f(
+    'spe-valid-token-403',
+    ['SPE-TOK-001'],
+    'a token that passes every check is refused 403 (a permission table the API key is missing from), while bad tokens still get 401',
+    { answer: (a) => (served(a) ? errorAnswer(403, 'the API key may not use this service', 'permissions') : a) },
+  ),
   f('spe-refuse-403', ['SPE-STA-001'], 'every refused token is answered 403 instead of 401', {
     answer: (a) => (tokenRefused(a) && a.status === 401 ? restated(a, 403) : a),
   }),
@@ -189,17 +195,12 @@ export const speechFaults = [
         );
     }),
   }),
-  f(
-    'spe-jit-only',
-    ['SPE-JTI-002', 'SPE-TOK-001'],
-    'a strict claim allowlist that knows only the older `jit` spelling refuses tokens carrying `jti`',
-    {
-      checks: { 'claims.names': ({ claims }: Presented) => ('jti' in claims ? 'unknown claim jti' : undefined) },
-    },
-  ),
+  f('spe-jit-only', ['SPE-TOK-001'], 'a strict claim allowlist that knows only the older `jit` spelling refuses tokens carrying `jti`', {
+    checks: { 'claims.names': ({ claims }: Presented) => ('jti' in claims ? 'unknown claim jti' : undefined) },
+  }),
   f(
     'spe-token-id-refused',
-    ['SPE-JTI-001', 'SPE-JTI-002', 'SPE-TOK-001'],
+    ['SPE-TOK-001'],
     'a strict claim allowlist that knows neither spelling of the token id refuses tokens carrying one',
     {
       checks: { 'claims.names': ({ claims }: Presented) => ('jti' in claims || 'jit' in claims ? 'unknown claim' : undefined) },
@@ -271,9 +272,14 @@ export const speechFaults = [
       checks: { 'x-content-sha256': bodyHashRule({ matches: (claimed, hex) => claimed === hex }) },
     },
   ),
-  f('spe-stream-hash-whole-body', ['SPE-STR-001'], 'the streaming call hashes the whole stream instead of its first message', {
-    checks: { 'x-content-sha256': wholeBody },
-  }),
+  f(
+    'spe-stream-hash-whole-body',
+    ['SPE-STR-001', 'SPE-STR-002'],
+    'the streaming call hashes the whole stream instead of its first message',
+    {
+      checks: { 'x-content-sha256': wholeBody },
+    },
+  ),
   f(
     'spe-stream-hash-either',
     ['SPE-STR-002'],
