@@ -93,7 +93,7 @@ describe('the insurance area, run as a user runs it', () => {
       timeoutMs: 240_000,
     });
     const tests = expectToolErrorsOnly(run, 'TARGET_RATE_LIMITED');
-    expect(tests.filter((t) => t.requirement?.startsWith('INS-RAT-')).length).toBe(2);
+    expect(tests.filter((t) => t.requirement?.startsWith('INS-RAT-')).length).toBe(3);
     expect(run.summary!.counts.contractFailures).toBe(0);
     expect(
       tests.filter((t) => /not sent; .* answered 429 asking to wait 3600 s \(Retry-After: 3600\)/.test(t.message ?? '')).length,
