@@ -9,6 +9,7 @@ import { failure, type Failure } from '../../checks/failure.ts';
 import { isSuccess } from '../../checks/answer.ts';
 import { inconclusive } from '../../errors.ts';
 import type { CapturedResponse, HttpClient } from '../../http.ts';
+import { isJsonLabelled } from '../../media-type.ts';
 import { DocumentSchemas } from '../openapi/json-schema.ts';
 import { loadServedDocument, type ReadableDocument } from '../openapi/load.ts';
 import { locateRoot, NotLocated } from '../openapi/locate.ts';
@@ -63,8 +64,7 @@ export async function conformsToServedDocument(
   }
   if (res.jsonError || res.rawBody === '')
     return [failure(requirement, 'a JSON body', res.jsonError ? `a body that is not JSON (${res.jsonError})` : 'an empty body')];
-  const media = res.headers['content-type']?.split(';')[0].trim().toLowerCase();
-  if (media !== 'application/json' && !media?.endsWith('+json'))
+  if (!isJsonLabelled(res))
     return [
       failure(
         requirement,

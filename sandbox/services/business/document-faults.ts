@@ -5,7 +5,18 @@
  * the YAML text; a fault that finds nothing to edit throws, so it can never silently do nothing.
  * The faults of single change notes are a table of their own (document-note-faults.ts).
  */
-import { addValue, at, operation, schema, unrequire, type DocumentFault, type Node } from './document-edits.ts';
+import {
+  addValue,
+  at,
+  JSON_WITH_CHARSET,
+  jsonKeyedWithCharset,
+  operation,
+  renameMedia,
+  schema,
+  unrequire,
+  type DocumentFault,
+  type Node,
+} from './document-edits.ts';
 import { NOTE_FAULTS } from './document-note-faults.ts';
 
 function replaceOnce(text: string, from: string, to: string): string {
@@ -145,6 +156,16 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
     description: 'cards in the cards list have expiryDate again',
     edit: (doc) => {
       at(schema(doc, 'Card'), 'properties').expiryDate = { type: 'string', pattern: '^\\d{2}/\\d{2}$' };
+    },
+  },
+  {
+    id: 'bus-doc-cards-media-json-seq',
+    catches: ['BUS-RUN-003'],
+    description: `every JSON media key carries its charset (${JSON_WITH_CHARSET}), and the cards lists' answers are keyed application/json-seq;charset=UTF-8, which they are not`,
+    edit: (doc) => {
+      jsonKeyedWithCharset(doc);
+      for (const path of ['/api/v1/card', '/api/v3/card'])
+        renameMedia(at(operation(doc, path, 'get'), 'responses', '200'), JSON_WITH_CHARSET, 'application/json-seq;charset=UTF-8');
     },
   },
   {

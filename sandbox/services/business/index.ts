@@ -7,9 +7,9 @@
  *   runtime/      every other operation of the document, by a generic handler that reads it
  * Each part exports register, targetSection, faults, latitudes and credentials; specific parts
  * register before the generic one, so their routes win. The latitudes of the whole service
- * (latitudes.ts) apply in both parts; a latitude that also changes the document carries that edit.
+ * (latitudes.ts) apply in both parts; a fault or latitude that also changes the document carries that edit.
  */
-import type { Latitude } from '../../faults/types.ts';
+import type { Latitude, Variation } from '../../faults/types.ts';
 import { limitService } from '../../service-limit.ts';
 import type { SandboxService, ServiceContext } from '../../types.ts';
 import { DOCUMENT_FAULTS } from './document-faults.ts';
@@ -36,7 +36,9 @@ export const DOCUMENT_VARIATIONS: DocumentVariation[] = [
   ...DOCUMENT_FAULTS,
   ...DOCUMENT_LATITUDES,
   ...PARTS.flatMap((p) =>
-    (p.latitudes as Array<Latitude & { document?: DocumentChange }>).filter((l) => l.document).map((l) => ({ id: l.id, ...l.document })),
+    ([...p.faults, ...p.latitudes] as Array<Variation & { document?: DocumentChange }>)
+      .filter((v) => v.document)
+      .map((v) => ({ id: v.id, ...v.document })),
   ),
 ];
 

@@ -77,6 +77,21 @@ describe('status, content type and body against the document', () => {
     expect(contentTypeDocumented(op, cannedResponse(200, undefined, {}), ID)[0].received).toBe('an empty body and no Content-Type');
   });
 
+  it('reads a document whose media key carries parameters as its type and subtype, for the label, the body and its schema', () => {
+    const keyed: OperationModel = {
+      ...op,
+      responses: [
+        { key: '200', content: [{ mediaType: 'application/json;charset=UTF-8', schema: { $ref: '#/components/schemas/Card' } }] },
+      ],
+    };
+    for (const label of ['application/json;charset=UTF-8', 'application/json', 'Application/JSON; charset=utf-8'])
+      expect(contentTypeDocumented(keyed, res(200, { ucid: 1 }, label), ID)).toEqual([]);
+    for (const label of ['application/json-seq;charset=UTF-8', 'text/plain;charset=UTF-8', 'application/jsonx'])
+      expect(contentTypeDocumented(keyed, res(200, { ucid: 1 }, label), ID)[0].received).toBe(`Content-Type ${label}`);
+    expect(judgedSchema(keyed, res(200, { ucid: 1 }))).toBeDefined();
+    expect(bodyConforms(keyed, res(200, { ucid: 'five' }, 'application/json;charset=UTF-8'), schemas, ID)).toHaveLength(1);
+  });
+
   it('checks a JSON body against the converted schema (nullable, int64)', () => {
     expect(bodyConforms(op, res(200, { ucid: 5, name: null }), schemas, ID)).toEqual([]);
     const failures = bodyConforms(op, res(200, { ucid: 'five' }), schemas, ID);

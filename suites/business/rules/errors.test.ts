@@ -20,14 +20,12 @@ import { accepted, generatedRequest, opOf, ruleControl, submit, submitRaw } from
 import { fieldSites } from '../../../harness/business/runtime/schema-sites.ts';
 import { isJsonObject, type JsonObject, setAt } from '../../../harness/json.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
+import { isJsonAnswer } from '../../../harness/media-type.ts';
 
 const plan = await runtimePlan();
 
 const CARDS = 'GET /api/v1/card';
 const CHECKOUT = 'POST /api/v2/checkout/order';
-
-const isJson = (res: CapturedResponse) =>
-  /^application\/([\w.+-]+\+)?json\b/i.test(res.headers['content-type'] ?? '') && res.json !== undefined;
 
 /** BUS-ERR-002 on one answer: a 400 is JSON; any other answer leaves the rule untried (it says how a 400 looks, not which requests get one). */
 function jsonIf400(res: CapturedResponse, id: string, what: string): Failure[] {
@@ -36,7 +34,7 @@ function jsonIf400(res: CapturedResponse, id: string, what: string): Failure[] {
       'PRECONDITION_MISSING',
       `${what} was answered ${res.status}, not 400; the rule says how a 400 looks, not which requests get one`,
     );
-  return isJson(res)
+  return isJsonAnswer(res)
     ? []
     : [
         failure(

@@ -17,7 +17,6 @@ import {
   acceptanceOf,
   bodyConforms,
   bodyDocumented,
-  isJsonAnswer,
   contentTypeDocumented,
   noServerError,
   notServedOnPlainHost,
@@ -28,6 +27,7 @@ import {
   operationStatusDocumented,
   vendorErrorBody,
 } from '../../../harness/business/checks/runtime.ts';
+import { isJsonLabelled } from '../../../harness/media-type.ts';
 import { refused } from '../../../harness/checks/answer.ts';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { inconclusive } from '../../../harness/errors.ts';
@@ -349,7 +349,7 @@ describe('business runtime: every operation of the served document', () => {
     requirementTest('BUS-ERR-001', { timeoutMs: 300_000 }, async (t) => {
       // The error answers with a JSON body: the convention says what such a body holds, and nothing of others.
       const errors = (await allAnswered(plan)).filter(
-        ({ exchange }) => exchange.response!.status >= 400 && exchange.response!.status !== 429 && isJsonAnswer(exchange.response!),
+        ({ exchange }) => exchange.response!.status >= 400 && exchange.response!.status !== 429 && isJsonLabelled(exchange.response!),
       );
       const wrong = errors
         .map((x) => ({

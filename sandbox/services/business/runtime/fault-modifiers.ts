@@ -16,6 +16,8 @@ import {
   type ModifierFault,
   type ModifierVariation,
 } from '../../../faults/modifiers.ts';
+import { jsonKeyedWithCharset } from '../document-edits.ts';
+import type { DocumentChange } from '../document.ts';
 import { businessErrorBody } from '../errors.ts';
 import { ALL_SCOPES, groupOf } from './access.ts';
 import { BEHAVIOUR_SETTINGS, type BehaviourSettings } from './behaviours.ts';
@@ -54,6 +56,8 @@ export interface RuntimeShape {
 }
 
 export type Edit = Behaviour<RuntimeShape>;
+/** A fault's edits; one whose defect is in what the served document says together with an answer carries that edit as `document`. */
+type FaultEdit = Edit & { document?: DocumentChange };
 type Rule = keyof BusinessRules;
 
 const CARDS_WITHOUT_CERTIFICATE = new Set(['GET /api/v1/card', 'GET /api/v3/card', 'GET /api/v1/card/{ucid}']);
@@ -127,9 +131,13 @@ export function alsoRefuses(
 
 // ── The catalog ──────────────────────────────────────────────────────────────────────────────────────
 
-const EDITS: Record<string, Edit> = {
+const EDITS: Record<string, FaultEdit> = {
   // faults.ts: RUNTIME_FAULTS
   'bus-run-field-wrong-type': successBody('GET /api/v1/company', (b) => void (b.name = 7_707_083_893)),
+  'bus-run-charset-key-wrong-type': {
+    ...successBody('GET /api/v1/company', (b) => void (b.name = 7_707_083_893)),
+    document: { edit: (doc) => jsonKeyedWithCharset(doc) },
+  },
   'bus-run-undocumented-status': onSuccess('GET /api/v1/individual/subscription', (a) => ({ ...a, status: 202 })),
   'bus-run-html-400': {
     answer: (a) => {
@@ -315,7 +323,10 @@ const EDITS: Record<string, Edit> = {
 };
 
 /** The runtime's faults: the data of faults.ts, each with its edit. */
-export const RUNTIME_MODIFIER_FAULTS: ModifierFault<RuntimeShape>[] = [...RUNTIME_FAULTS, ...RULE_FAULTS].map((fault) => {
+export const RUNTIME_MODIFIER_FAULTS: Array<ModifierFault<RuntimeShape> & { document?: DocumentChange }> = [
+  ...RUNTIME_FAULTS,
+  ...RULE_FAULTS,
+].map((fault) => {
   const edit = EDITS[fault.id];
   if (!edit) throw new Error(`business fault ${fault.id} has no edit in fault-modifiers.ts`);
   return { ...fault, ...edit };

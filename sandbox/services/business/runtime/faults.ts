@@ -9,6 +9,11 @@ const fault = (id: string, catches: string[], description: string): Fault => ({ 
 export const RUNTIME_FAULTS: Fault[] = [
   fault('bus-run-field-wrong-type', ['BUS-RUN-004'], 'GET /api/v1/company answers the company name as a number'),
   fault(
+    'bus-run-charset-key-wrong-type',
+    ['BUS-RUN-004'],
+    'every JSON media key of the document carries its charset (application/json;charset=UTF-8), and GET /api/v1/company answers the company name as a number',
+  ),
+  fault(
     'bus-run-undocumented-status',
     ['BUS-RUN-002'],
     'GET /api/v1/individual/subscription answers 202, which the document does not list',
