@@ -364,6 +364,18 @@ describe('the change-note evaluator: any depth, names in words, behaviour, condi
     expect(await kind2({ path: ['**'], expect: { enumLike: ['sbp'] } })).toBe('broken');
   });
 
+  it('holds a value an element without an enum accepts (a free string may hold `self`), and breaks on one it refuses', async () => {
+    expect(await kind2({ path: ['**', 'rrn'], expect: { enumIncludes: ['self'] } })).toBe('holds');
+    expect(await kind2({ path: ['**', 'rrn'], expect: { enumLike: ['SBP'] } })).toBe('holds');
+    expect(await kind({ path: ['code'], expect: { enumIncludes: ['7'] } })).toBe('holds');
+    expect(await run({ path: ['code'], expect: { enumIncludes: ['self'] } })).toMatchObject({
+      kind: 'broken',
+      problems: [{ received: expect.stringMatching(/^no enum, and "self" refused by pattern/) }],
+    });
+    // Without an enum nothing is ruled out.
+    expect(await kind2({ path: ['**', 'rrn'], expect: { enumExcludes: ['NEW'] } })).toBe('broken');
+  });
+
   it('judges a pattern by what it accepts and refuses, so an equivalent pattern written differently holds', async () => {
     const samples = {
       accepts: ['40702810900000000001', '4070281090000000000123'],

@@ -73,6 +73,22 @@ export const DOCUMENT_LATITUDES: DocumentLatitude[] = [
     'A media type is its type and subtype (RFC 9110 8.3.1), and a charset parameter on JSON changes nothing (RFC 8259): the key names the JSON the answers are labelled with.',
   ),
   latitude(
+    'bus-lat-doc-taxation-free-string',
+    ['taxation (may hold `self`, the professional-income scheme)'],
+    'the taxation of the v2 checkout order read is a free string (no enum), its schemes named in its description',
+    {
+      edit: (doc) => {
+        at(schema(doc as Node, 'CheckoutOrderV3'), 'properties', 'taxation');
+        at(schema(doc as Node, 'CheckoutOrderV3'), 'properties').taxation = {
+          type: 'string',
+          maxLength: 32,
+          description: 'Taxation scheme of the seller: osn, usn_income, usn_income_outcome, esn, patent or self (professional income)',
+        };
+      },
+    },
+    'A string without an enum may hold self as well as any scheme; "may hold" does not ask for an enum that names it.',
+  ),
+  latitude(
     'bus-lat-doc-new-version-requires',
     ['several versions of one operation coexist', 'itemsAmount (conditionally required)'],
     'the v2 checkout order request requires a field the v1 request did not have (channel)',

@@ -287,6 +287,17 @@ const TABLE: Array<[string, string, string, Edit]> = [
   ['BUS-CHG-082', 'order-recipient-dropped', 'the v2 checkout order response has no recipient', drop(ORDER, 'recipient')],
   ['BUS-CHG-083', 'taxation-self-dropped', 'the checkout taxation has no self value', dropValue('CheckoutTaxation', 'self')],
   [
+    'BUS-CHG-083',
+    'taxation-pattern-without-self',
+    'the checkout taxation has no enum, and a pattern that refuses self (the edge of a free string)',
+    (doc) => {
+      const taxation = schema(doc, 'CheckoutTaxation');
+      if (!Array.isArray(taxation.enum)) throw new Error('document fault: CheckoutTaxation has no enum to replace');
+      delete taxation.enum;
+      taxation.pattern = '^(osn|usn_income|usn_income_outcome|esn|patent)$';
+    },
+  ],
+  [
     'BUS-CHG-084',
     'delivery-service-dropped',
     'the delivery of a checkout order has no deliveryService',

@@ -9,13 +9,12 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { statusIn } from '../../../harness/checks/status.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import { identify, order } from '../../../harness/business/rules/checkout.ts';
+import { order, v1Order } from '../../../harness/business/rules/checkout.ts';
 import {
   accepted,
   controlRefused,
   expectRuleRefused,
   fitsDocument,
-  generatedRequest,
   refused,
   ruleControl,
   rulesConfig,
@@ -173,8 +172,8 @@ rulesBlock(plan, 'business rules: checkout order read back (2.6)', ['BUS-CHK-004
 
 rulesBlock(plan, 'business rules: checkout v1 create (4.5)', ['BUS-CHK-003'], [V1_CREATE], ([create]) => {
   requirementTest('BUS-CHK-003', { row: `${V1_CREATE} answers 201` }, async (t) => {
-    const request = generatedRequest(create, 'v1 order');
-    identify(create, request.body);
+    const request = v1Order(create, 'v1 order');
+    fitsDocument(create, request, "a v1 order whose amount is its items' total");
     const res = await submit(create, request, 'a valid v1 order');
     t.expectNone(statusIn(res, [201], t.id), res, 'a valid v1 order create');
     t.expectNone(accepted(create, res, t.id), res, 'a valid v1 order create');

@@ -129,6 +129,28 @@ export function alsoRefuses(
   return { checks: { [last]: (b: Node, op: Operation) => BUSINESS_RULES[last](b, op) ?? extra(b, op) } as Partial<RuntimeRules> };
 }
 
+const kopecks = (v: unknown) => Math.round(Number(v) * 100);
+
+/**
+ * A v1 order create refused 422 as a broken business rule where `refuses(amount, total)` (in kopecks,
+ * the total of its items' price times quantity): checked with the schema, before the order is stored.
+ */
+export function v1AmountRefused(refuses: (amount: number, total: number) => boolean, message: string): Edit {
+  const problems = (op: Operation, body: unknown): Problem[] => {
+    if (op.key !== CHECKOUT_V1_CREATE || !isNode(body) || !Array.isArray(body.items)) return [];
+    const total = body.items.filter(isNode).reduce((sum, item) => sum + kopecks(Number(item.price) * Number(item.quantity ?? 1)), 0);
+    return refuses(kopecks(body.amount), total) ? [{ field: 'body.amount', message }] : [];
+  };
+  return {
+    checks: { 'body.schema': (op, body) => [...checkBody(op, body), ...problems(op, body)] },
+    answer: onRefusal('body.schema', (a: RuntimeAnswer) =>
+      a.facts?.problems?.every((p) => p.message === message)
+        ? errorInstead(a, 422, 'BUSINESS_RULE_VIOLATION', `amount ${message}`, { amount: message })
+        : a,
+    ),
+  };
+}
+
 // ── The catalog ──────────────────────────────────────────────────────────────────────────────────────
 
 const EDITS: Record<string, FaultEdit> = {
@@ -277,6 +299,10 @@ const EDITS: Record<string, FaultEdit> = {
   'bus-chk-items-amount-optional': rulesOff('checkout.items-amount'),
   'bus-chk-weight-optional': rulesOff('checkout.item-weight', 'checkout.item-declared-value'),
   'bus-chk-v1-create-200': onSuccess(CHECKOUT_V1_CREATE, (a) => (a.status === 201 ? { ...a, status: 200 } : a)),
+  'bus-chk-v1-total-refused': v1AmountRefused(
+    (amount, total) => amount === total,
+    "must add the delivery fee to the items' total, even for an order without delivery",
+  ),
   'bus-chk-read-without-items-amount': successBody(CHECKOUT_V2_READ, (b) => void delete b.itemsAmount),
   'bus-chk-russian-post-accepted': schemaLoosened((problems, op, b) =>
     op.key === CHECKOUT_V2_CREATE && JSON.stringify(b).includes('"russian_post"')

@@ -127,6 +127,11 @@ export const RULE_FAULTS: Fault[] = [
   fault('bus-chk-items-amount-optional', ['BUS-CHK-001'], 'a v2 order with neither itemsAmount nor amount is accepted'),
   fault('bus-chk-weight-optional', ['BUS-CHK-002'], 'items without weight or declaredValue are accepted when delivery services are used'),
   fault('bus-chk-v1-create-200', ['BUS-CHK-003'], 'the v1 order create answers 200 instead of 201'),
+  fault(
+    'bus-chk-v1-total-refused',
+    ['BUS-CHK-003'],
+    "the v1 order create refuses 422 an order whose amount is its items' total (it wants a delivery fee on top, even without delivery)",
+  ),
   fault('bus-chk-read-without-items-amount', ['BUS-CHK-004'], 'the v2 order read leaves out itemsAmount'),
   fault('bus-chk-russian-post-accepted', ['BUS-CHK-005'], 'the old DeliveryKind value russian_post is still accepted'),
   fault('bus-chk-post-office-refused', ['BUS-CHK-005'], 'the DeliveryKind value post_office is refused at runtime'),

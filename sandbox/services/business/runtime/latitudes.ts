@@ -7,7 +7,7 @@
 import { latitudesOf, onRefusal, withHeader, type ModifierLatitude } from '../../../faults/modifiers.ts';
 import { at, operation, type Node as DocumentNode } from '../document-edits.ts';
 import type { DocumentChange } from '../document.ts';
-import { alsoRefuses, errorInstead, onSuccess, parametersEdited, type RuntimeShape } from './fault-modifiers.ts';
+import { alsoRefuses, errorInstead, onSuccess, parametersEdited, v1AmountRefused, type RuntimeShape } from './fault-modifiers.ts';
 import { VALIDATION_REFUSALS, type RuntimeAnswer } from './handler.ts';
 import { isNode, type Node } from './operations.ts';
 import { refused } from './rules.ts';
@@ -92,6 +92,13 @@ export const RUNTIME_LATITUDES: RuntimeLatitude[] = [
       },
     },
     "The tax number has check digits; a backend that verifies them refuses a request its document's schema allows, and the spec shows no behaviour that forbids it.",
+  ),
+  latitude(
+    'bus-lat-v1-amount-total',
+    [BEHAVIOUR_NOT_SHOWN, 'POST /api/v2/checkout/order (success code of the v1 create is 201)'],
+    "a v1 order create whose amount is not its items' total (price times quantity) is refused 422 as a business rule",
+    v1AmountRefused((amount, total) => amount !== total, 'is not the total of the items (price times quantity)'),
+    'The spec gives the v1 create its success code, not what it checks: an order whose sum disagrees with its items is a business refusal a checkout may make.',
   ),
   latitude(
     'bus-lat-lenient-numbers',
