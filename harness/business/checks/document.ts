@@ -14,10 +14,21 @@ import { failure, type Failure } from '../../checks/failure.ts';
 
 const name = (op: OperationName) => `${op.method} ${op.path}`;
 
+/**
+ * BUS-DOC-001's failure for a document that cannot be read, in the same words wherever a check meets it:
+ * its own test, and every check that reads the document and depends on it, show one defect.
+ */
+export function documentUnreadable(served: ServedDocument, expected: string): Failure {
+  return {
+    ...failure('BUS-DOC-001', expected, served.unreadable ?? 'the document could not be read'),
+    defect: `the specification file ${served.url} could not be read as a YAML document`,
+  };
+}
+
 /** Served with a 2xx and parsed as a YAML mapping; recoverable YAML errors (duplicate keys) still fail. */
 export function documentServed(served: ServedDocument, requirement: string, serverError?: string): Failure[] {
   const expected = `GET ${served.url} answers 2xx with a YAML document`;
-  if (served.unreadable) return [failure(requirement, expected, served.unreadable)];
+  if (served.unreadable) return [{ ...documentUnreadable(served, expected), requirement }];
   // A document served on a second try is still a document that was not served once: a retried 5xx counts.
   if (serverError)
     return [failure(requirement, `${expected}, every time it is fetched`, `${serverError} in this run (another fetch was served)`)];

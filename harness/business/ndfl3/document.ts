@@ -4,6 +4,7 @@
  * checked against it, so that a partner whose document describes other payloads gets a skip with the
  * reason instead of a false alarm.
  */
+import { documentUnreadable } from '../checks/document.ts';
 import { businessRefusal } from '../checks/runtime.ts';
 import { failure, type Failure } from '../../checks/failure.ts';
 import { isSuccess } from '../../checks/answer.ts';
@@ -31,7 +32,8 @@ interface Run {
 /**
  * The answer's JSON body conforms to the schema the served document gives for its status. `required`:
  * an answer the document gives no body schema is a failure (a read must be described); otherwise such
- * an answer has nothing to conform to.
+ * an answer has nothing to conform to. A document that cannot be read is BUS-DOC-001's failure, which
+ * the requirements that judge against it take as given.
  */
 export async function conformsToServedDocument(
   run: Run,
@@ -42,15 +44,7 @@ export async function conformsToServedDocument(
 ): Promise<Failure[]> {
   const served = await loadServedDocument(run.client, run.target);
   if (!served.readable)
-    return options.required
-      ? [
-          failure(
-            requirement,
-            `a readable OpenAPI document at ${served.url} to check the answer against`,
-            served.unreadable ?? 'unreadable',
-          ),
-        ]
-      : [];
+    return options.required ? [documentUnreadable(served, `a readable OpenAPI document at ${served.url} to check the answer against`)] : [];
   let schema: Record<string, unknown>;
   try {
     const root = locateRoot(served.readable.index, operation, 'response', String(res.status));

@@ -266,7 +266,7 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
   },
   {
     id: 'bus-doc-yaml-syntax-error',
-    catches: ['BUS-DOC-001', 'BUS-DOC-002', 'BUS-DOC-003', 'BUS-CAT-001', 'BUS-CAT-002', 'BUS-CAT-003', 'BUS-MTL-001', 'BUS-MTL-002'],
+    catches: ['BUS-DOC-001'],
     description: 'a mis-indented line makes the document invalid YAML',
     text: (yaml) =>
       replaceOnce(
@@ -288,7 +288,7 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
   },
   {
     id: 'bus-doc-not-served',
-    catches: ['BUS-DOC-001', 'BUS-CAT-001'],
+    catches: ['BUS-DOC-001'],
     description: 'the specification file is not served (404 with the business error body)',
     status: 404,
   },

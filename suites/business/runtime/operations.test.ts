@@ -85,7 +85,10 @@ function judge(t: RequirementContext, answers: Answer[], check: (a: Answer) => F
   const failed = answers.map((a) => ({ a, failures: check(a) })).filter((x) => x.failures.length);
   if (!failed.length) return;
   const [first] = failed;
-  const failures = failed.flatMap(({ a, failures }) => failures.map((f) => ({ ...f, expected: `${f.expected} — for ${a.e.note}` })));
+  // The defect stays in the check's words: the same defect met by a test that takes it as given is one root cause.
+  const failures = failed.flatMap(({ a, failures }) =>
+    failures.map((f) => ({ ...f, defect: f.defect ?? f.expected, expected: `${f.expected} — for ${a.e.note}` })),
+  );
   const note = `${failed.length} of ${answers.length} answer(s) failed; the reproduction is of the first: ${first.a.e.note} (requests generated with CONFORMANCE_SEED=${t.seed})`;
   t.expectNone(failures, first.a.res, note);
 }

@@ -40,6 +40,7 @@ import {
   CHECKOUT_V1_CREATE,
   CHECKOUT_V2_CREATE,
   PAYMENTS,
+  RUBLE_TRANSFER,
   present,
   recipientInnOf,
   refused,
@@ -160,6 +161,7 @@ const EDITS: Record<string, FaultEdit> = {
     ...successBody('GET /api/v1/company', (b) => void (b.name = 7_707_083_893)),
     document: { edit: (doc) => jsonKeyedWithCharset(doc) },
   },
+  'bus-run-transfer-off-schema': successBody(RUBLE_TRANSFER, (b) => void (b.status = 1)),
   'bus-run-undocumented-status': onSuccess('GET /api/v1/individual/subscription', (a) => ({ ...a, status: 202 })),
   'bus-run-html-400': {
     answer: (a) => {
@@ -304,6 +306,9 @@ const EDITS: Record<string, FaultEdit> = {
     "must add the delivery fee to the items' total, even for an order without delivery",
   ),
   'bus-chk-read-without-items-amount': successBody(CHECKOUT_V2_READ, (b) => void delete b.itemsAmount),
+  'bus-chk-read-items-amount-in-kopecks': successBody(CHECKOUT_V2_READ, (b) => {
+    if (typeof b.itemsAmount === 'number') b.itemsAmount = Math.round(b.itemsAmount * 100);
+  }),
   'bus-chk-russian-post-accepted': schemaLoosened((problems, op, b) =>
     op.key === CHECKOUT_V2_CREATE && JSON.stringify(b).includes('"russian_post"')
       ? problems.filter((p) => !p.message.includes('post_office'))

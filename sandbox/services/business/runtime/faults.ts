@@ -9,6 +9,11 @@ const fault = (id: string, catches: string[], description: string): Fault => ({ 
 export const RUNTIME_FAULTS: Fault[] = [
   fault('bus-run-field-wrong-type', ['BUS-RUN-004'], 'GET /api/v1/company answers the company name as a number'),
   fault(
+    'bus-run-transfer-off-schema',
+    ['BUS-RUN-004'],
+    'the ruble transfer answers its 201 with the status as a number: one defect, which the payment and limit rows take as given',
+  ),
+  fault(
     'bus-run-charset-key-wrong-type',
     ['BUS-RUN-004'],
     'every JSON media key of the document carries its charset (application/json;charset=UTF-8), and GET /api/v1/company answers the company name as a number',
@@ -132,7 +137,16 @@ export const RULE_FAULTS: Fault[] = [
     ['BUS-CHK-003'],
     "the v1 order create refuses 422 an order whose amount is its items' total (it wants a delivery fee on top, even without delivery)",
   ),
-  fault('bus-chk-read-without-items-amount', ['BUS-CHK-004'], 'the v2 order read leaves out itemsAmount'),
+  fault(
+    'bus-chk-read-without-items-amount',
+    ['BUS-RUN-004'],
+    'the v2 order read leaves out itemsAmount, which its served schema requires (BUS-CHK-004, which takes the schema as given, is inconclusive)',
+  ),
+  fault(
+    'bus-chk-read-items-amount-in-kopecks',
+    ['BUS-CHK-004'],
+    'the v2 order read answers itemsAmount in kopecks: a number, but not the one sent',
+  ),
   fault('bus-chk-russian-post-accepted', ['BUS-CHK-005'], 'the old DeliveryKind value russian_post is still accepted'),
   fault('bus-chk-post-office-refused', ['BUS-CHK-005'], 'the DeliveryKind value post_office is refused at runtime'),
   fault('bus-se-receipt-new', ['BUS-SEL-001', 'BUS-SEL-002'], 'receipts answer the removed status NEW'),
