@@ -7,6 +7,7 @@ import type { CatalogOperation } from '../openapi/catalog.ts';
 import type { Outcome } from '../openapi/change-notes.ts';
 import { deprecatedButCurrent } from '../openapi/drift.ts';
 import type { ServedDocument } from '../openapi/load.ts';
+import { NotLocated } from '../openapi/locate.ts';
 import { parseOperationName, type OperationIndex, type OperationName } from '../openapi/paths.ts';
 import { describeProblem } from '../openapi/parse.ts';
 import { readablePointer, type ValidationResult } from '../openapi/validate.ts';
@@ -134,8 +135,24 @@ export function notMarkedMtls(index: OperationIndex, operation: string, requirem
   ];
 }
 
-/** The document's markings and the configured list agree; operations absent from the document are BUS-CAT's business. */
+/**
+ * The document's markings and the configured list agree, and name some operation (5.5: "Some methods need
+ * a client certificate"): a document that marks none and a list that names none say no method does.
+ * Operations absent from the document are BUS-CAT's business; where every listed one is absent and none
+ * is marked, nothing is compared (NotLocated).
+ */
 export function mtlsMarkingsMatch(index: OperationIndex, configured: OperationName[], requirement: string): Failure[] {
+  const marked = index.all.filter((op) => mtlsMarked(op.operation));
+  if (!configured.length && !marked.length)
+    return [
+      failure(
+        requirement,
+        'some operation that needs a client certificate (5.5: "Some methods need a client certificate"), marked in the document and listed in services.business.mtlsOperations',
+        'the document marks none and services.business.mtlsOperations lists none',
+      ),
+    ];
+  if (!marked.length && !configured.some((op) => index.find(op.method, op.path)))
+    throw new NotLocated('the document describes none of the operations services.business.mtlsOperations lists, and marks none');
   const out: Failure[] = [];
   const listed = new Set<string>();
   for (const op of configured) {
@@ -151,8 +168,8 @@ export function mtlsMarkingsMatch(index: OperationIndex, configured: OperationNa
         ),
       );
   }
-  for (const op of index.all) {
-    if (mtlsMarked(op.operation) && !listed.has(op.key))
+  for (const op of marked) {
+    if (!listed.has(op.key))
       out.push(
         failure(
           requirement,

@@ -17,7 +17,7 @@ import {
   type ModifierVariation,
 } from '../../../faults/modifiers.ts';
 import { jsonKeyedWithCharset } from '../document-edits.ts';
-import type { DocumentChange } from '../document.ts';
+import type { DocumentChange, TargetChange } from '../document.ts';
 import { businessErrorBody } from '../errors.ts';
 import { ALL_SCOPES, groupOf } from './access.ts';
 import { BEHAVIOUR_SETTINGS, type BehaviourSettings } from './behaviours.ts';
@@ -57,8 +57,11 @@ export interface RuntimeShape {
 }
 
 export type Edit = Behaviour<RuntimeShape>;
-/** A fault's edits; one whose defect is in what the served document says together with an answer carries that edit as `document`. */
-type FaultEdit = Edit & { document?: DocumentChange };
+/**
+ * A fault's edits; one whose defect is in what the served document (or the target file) says together
+ * with how the runtime answers carries that edit as `document` (or `target`).
+ */
+type FaultEdit = Edit & { document?: DocumentChange; target?: TargetChange };
 type Rule = keyof BusinessRules;
 
 const CARDS_WITHOUT_CERTIFICATE = new Set(['GET /api/v1/card', 'GET /api/v3/card', 'GET /api/v1/card/{ucid}']);
@@ -212,6 +215,16 @@ const EDITS: Record<string, FaultEdit> = {
   'bus-run-created-not-stored': { settings: { 'rules.keptWhenCreated': false } },
   'bus-run-deleted-readable': { settings: { 'deleted.removed': false } },
   'bus-run-mtls-not-enforced': { checks: { certificate: never } },
+  'bus-run-mtls-none': {
+    checks: { certificate: never },
+    document: {
+      edit: (doc) => {
+        for (const item of Object.values(doc.paths as Record<string, Record<string, Node>>))
+          for (const op of Object.values(item)) if (isNode(op)) delete op['x-mtls-required'];
+      },
+    },
+    target: (section) => ({ ...section, mtlsOperations: [] }),
+  },
   'bus-run-mtls-cert-refused': { checks: { certificate: (op) => (op.mtls ? 'the client certificate is not accepted' : undefined) } },
   'bus-run-cards-need-certificate': {
     checks: {
@@ -354,7 +367,7 @@ const EDITS: Record<string, FaultEdit> = {
 };
 
 /** The runtime's faults: the data of faults.ts, each with its edit. */
-export const RUNTIME_MODIFIER_FAULTS: Array<ModifierFault<RuntimeShape> & { document?: DocumentChange }> = [
+export const RUNTIME_MODIFIER_FAULTS: Array<ModifierFault<RuntimeShape> & Omit<FaultEdit, keyof Edit>> = [
   ...RUNTIME_FAULTS,
   ...RULE_FAULTS,
 ].map((fault) => {

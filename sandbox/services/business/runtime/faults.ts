@@ -66,6 +66,11 @@ export const RUNTIME_FAULTS: Fault[] = [
     'DELETE answers 204 but the deleted bank details, recipients and deponents stay readable',
   ),
   fault('bus-run-mtls-not-enforced', ['BUS-MTL-003', 'BUS-MTL-004'], 'operations that need a client certificate are served without one'),
+  fault(
+    'bus-run-mtls-none',
+    ['BUS-MTL-002'],
+    'no operation needs a client certificate: the document marks none, the target file lists none, and every operation is served without one',
+  ),
   fault('bus-run-mtls-cert-refused', ['BUS-MTL-005'], "the secured operations refuse even the client certificate of the sandbox's own CA"),
   fault(
     'bus-run-cards-need-certificate',
