@@ -223,6 +223,19 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
     },
   },
   {
+    id: 'bus-doc-error-examples-bare',
+    catches: ['BUS-DOC-008'],
+    description: 'no example of an error answer carries errorDetails',
+    edit: (doc) => {
+      const examples = Object.values(at(doc, 'components', 'responses')).flatMap((r) =>
+        Object.values(((r as Node).content ?? {}) as Record<string, Node>).map((media) => media.example as Node | undefined),
+      );
+      const detailed = examples.filter((e) => e && 'errorDetails' in e);
+      if (!detailed.length) throw new Error('document fault: no error example carries errorDetails');
+      for (const example of detailed) delete example!.errorDetails;
+    },
+  },
+  {
     id: 'bus-doc-certificate-not-pem',
     catches: ['BUS-DOC-007'],
     description: 'the issued qualified-signature certificate is described as DER in base64',

@@ -434,6 +434,7 @@ const TABLE: Array<[string, string, string, Edit]> = [
     drop('SalaryPaymentRegistryCreate', 'registryCreateType'),
   ],
   ['BUS-CHG-129', 'employee-id-dropped', 'employeeInfo carries no id', drop('EmployeeInfo', 'employeeId')],
+  ['BUS-CHG-150', 'employee-info-dropped', 'the salary payments carry no employeeInfo', drop('SalaryPaymentCreate', 'employeeInfo')],
   ['BUS-CHG-130', 'invoice-comment-required', 'the comment of an invoice is required', require('InvoiceSend', 'comment')],
   ['BUS-CHG-131', 'invoice-payer-inn-required', 'inn of an invoice payer is required', require('InvoicePayer', 'inn')],
   ['BUS-CHG-132', 'invoice-payer-name-required', 'name of an invoice payer is required', require('InvoicePayer', 'name')],

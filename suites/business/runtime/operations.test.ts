@@ -28,6 +28,7 @@ import {
   vendorErrorBody,
 } from '../../../harness/business/checks/runtime.ts';
 import { isJsonLabelled } from '../../../harness/media-type.ts';
+import { jsonWhere400, reasonsCarried } from '../../../harness/business/checks/errors.ts';
 import { refused } from '../../../harness/checks/answer.ts';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { inconclusive } from '../../../harness/errors.ts';
@@ -67,6 +68,8 @@ const IDS = [
   'BUS-AUT-003',
   'BUS-AUT-004',
   'BUS-ERR-001',
+  'BUS-ERR-002',
+  'BUS-ERR-004',
   'BUS-MTL-003',
   'BUS-MTL-004',
   'BUS-MTL-005',
@@ -331,6 +334,25 @@ describe('business runtime: every operation of the served document', () => {
     const areas = plan.run.target.services.business?.scopeRefusalAreas;
     for (const op of plan.operations.filter((o) => o.authProbe))
       authRows(plan, op, !Array.isArray(areas) || areas.includes(op.catalog.area));
+  });
+
+  describe('spec 7, over every answer above', () => {
+    // The scope refusals have a row per group (suites/business/rules/errors.test.ts); every other 403 is judged here.
+    requirementTest('BUS-ERR-004', { row: 'every 403 the operations answered carries its reasons', timeoutMs: 300_000 }, async (t) => {
+      const forbidden = (await allAnswered(plan)).filter(({ exchange }) => exchange.response!.status === 403);
+      if (!forbidden.length) throw inconclusive('PRECONDITION_MISSING', 'no request of the operations was answered 403 in this run');
+      const bare = forbidden.flatMap(({ op, exchange }) => reasonsCarried(exchange.response!, t.id, `${op.row}, ${exchange.note}`));
+      t.expectNone(bare, forbidden[0].exchange.response, `${bare.length} of ${forbidden.length} 403 answers`);
+      await controlledOperations(plan, 'a 403 that carries its reasons');
+    });
+
+    requirementTest('BUS-ERR-002', { row: 'every 400 the operations answered is JSON', timeoutMs: 300_000 }, async (t) => {
+      const bad = (await allAnswered(plan)).filter(({ exchange }) => exchange.response!.status === 400);
+      if (!bad.length) throw inconclusive('PRECONDITION_MISSING', 'no request of the operations was answered 400 in this run');
+      const notJson = bad.flatMap(({ op, exchange }) => jsonWhere400(exchange.response!, t.id, `${op.row}, ${exchange.note}`));
+      t.expectNone(notJson, bad[0].exchange.response, `${notJson.length} of ${bad.length} 400 answers`);
+      await controlledOperations(plan, 'a 400 in JSON');
+    });
   });
 
   describe('vendor conventions, over every answer above', () => {

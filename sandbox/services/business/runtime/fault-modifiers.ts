@@ -364,6 +364,24 @@ const EDITS: Record<string, FaultEdit> = {
     },
   },
   'bus-err-403-bare': { answer: onRefusal('scope', (a: RuntimeAnswer) => errorInstead(a, 403, 'FORBIDDEN', 'Forbidden')) },
+  'bus-err-403-courtesy': {
+    answer: onRefusal('scope', (a: RuntimeAnswer) => errorInstead(a, 403, 'FORBIDDEN', 'You have no access. Please try again later.', {})),
+  },
+  'bus-err-certificate-403-bare': {
+    answer: onRefusal('certificate', (a: RuntimeAnswer) => errorInstead(a, 403, 'FORBIDDEN', 'Forbidden')),
+  },
+  'bus-err-path-400-text': {
+    answer: (a) =>
+      a.refusedBy === 'parameters' && a.facts?.problems?.some((p) => p.field.startsWith('path.'))
+        ? { ...withHeader(a, 'content-type', 'text/plain; charset=utf-8'), body: `Bad Request: ${errorMessageOf(a)}` }
+        : a,
+  },
+  'bus-err-enum-extra-field': {
+    answer: editBody<RuntimeAnswer, Node>(
+      (a) => VALIDATION_REFUSALS.has(a.refusedBy ?? '') && a.facts?.op.key === CHECKOUT_V2_CREATE,
+      (b) => void (b.invalidValue = 'NOT_A_DELIVERY'),
+    ),
+  },
 };
 
 /** The runtime's faults: the data of faults.ts, each with its edit. */

@@ -169,4 +169,24 @@ export const RULE_FAULTS: Fault[] = [
     'enumeration errors of the nominal-account operations have their own error code and no details',
   ),
   fault('bus-err-403-bare', ['BUS-ERR-004'], 'a scope refusal answers 403 "Forbidden" without its reasons'),
+  fault(
+    'bus-err-403-courtesy',
+    ['BUS-ERR-004'],
+    'a scope refusal answers 403 "You have no access. Please try again later." with an empty errorDetails: words, but no reason',
+  ),
+  fault(
+    'bus-err-certificate-403-bare',
+    ['BUS-ERR-004'],
+    'a request without the client certificate is answered 403 "Forbidden" without its reasons (the scope refusals keep theirs)',
+  ),
+  fault(
+    'bus-err-path-400-text',
+    ['BUS-ERR-002', 'BUS-RUN-003', 'BUS-NEG-001'],
+    'a path identifier of the wrong form is answered 400 with a text/plain body (the body and query refusals stay JSON)',
+  ),
+  fault(
+    'bus-err-enum-extra-field',
+    ['BUS-ERR-003'],
+    "the checkout create's validation errors carry a field invalidValue that the document does not declare and no other error carries",
+  ),
 ];

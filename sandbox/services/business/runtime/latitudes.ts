@@ -10,7 +10,7 @@ import type { DocumentChange } from '../document.ts';
 import { alsoRefuses, errorInstead, onSuccess, parametersEdited, v1AmountRefused, type RuntimeShape } from './fault-modifiers.ts';
 import { VALIDATION_REFUSALS, type RuntimeAnswer } from './handler.ts';
 import { isNode, type Node } from './operations.ts';
-import { refused } from './rules.ts';
+import { CHECKOUT_V2_CREATE, refused } from './rules.ts';
 import { checkBody, checkParameters, type Problem } from './validate.ts';
 
 export type RuntimeLatitude = ModifierLatitude<RuntimeShape> & { document?: DocumentChange };
@@ -99,6 +99,19 @@ export const RUNTIME_LATITUDES: RuntimeLatitude[] = [
     "a v1 order create whose amount is not its items' total (price times quantity) is refused 422 as a business rule",
     v1AmountRefused((amount, total) => amount !== total, 'is not the total of the items (price times quantity)'),
     'The spec gives the v1 create its success code, not what it checks: an order whose sum disagrees with its items is a business refusal a checkout may make.',
+  ),
+  latitude(
+    'bus-lat-checkout-errors-without-details',
+    ['enumeration validation errors have a fixed output format', ERRORS_NOT_SHOWN],
+    "the checkout create's validation errors carry no errorDetails (the failing fields are in errorMessage); every other operation's keep theirs",
+    {
+      answer: (a) => {
+        if (!VALIDATION_REFUSALS.has(a.refusedBy ?? '') || a.facts?.op.key !== CHECKOUT_V2_CREATE || !isNode(a.body)) return a;
+        const { errorDetails: _details, ...rest } = a.body;
+        return { ...a, body: rest };
+      },
+    },
+    'errorDetails is optional in the error schema the document gives every operation: an error without it has the same format as one with it.',
   ),
   latitude(
     'bus-lat-lenient-numbers',
