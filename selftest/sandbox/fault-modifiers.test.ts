@@ -79,7 +79,7 @@ function speechCall(claims: Record<string, unknown>, signature?: string): Speech
   const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const input = `${segment({ alg: 'HS256', typ: 'JWT', kid: 'kid-1' })}.${segment(claims)}`;
   const token = `${input}.${signature ?? createHmac('sha256', SPEECH_KEY).update(input).digest('base64url')}`;
-  return { kind: 'recognize', headers: { authorization: `Bearer ${token}` }, body: Buffer.alloc(0), tooLarge: false };
+  return { kind: 'recognize', method: 'GET', headers: { authorization: `Bearer ${token}` }, body: Buffer.alloc(0), tooLarge: false };
 }
 
 function invest(...ids: string[]) {
