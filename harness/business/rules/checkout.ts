@@ -72,3 +72,23 @@ function pricedItems(op: OperationPlan, body: JsonObject): number {
   }
   return total || 500;
 }
+
+/** The same value as sent: numbers as numbers, an object by the fields sent, a list item by item in any order. */
+function sameAsSent(sent: unknown, got: unknown): boolean {
+  if (typeof sent === 'number' || typeof got === 'number') return Number(sent) === Number(got) && got !== null && got !== '';
+  if (Array.isArray(sent))
+    return Array.isArray(got) && got.length === sent.length && sent.every((item) => got.some((other) => sameAsSent(item, other)));
+  if (isJsonObject(sent)) return isJsonObject(got) && Object.entries(sent).every(([key, value]) => sameAsSent(value, got[key]));
+  return sent === got;
+}
+
+/**
+ * What an order read back says of the order sent: each field the create sent that the read carries
+ * and its documented schema declares has the value sent (each item of the order among the items read,
+ * in any order, by the fields sent). A field the read leaves out is the schema's business (BUS-RUN-004).
+ */
+export function readBackDifferences(sent: JsonObject, got: JsonObject, declared: ReadonlySet<string>): string[] {
+  return Object.entries(sent)
+    .filter(([key]) => declared.has(key) && got[key] !== undefined && !sameAsSent(sent[key], got[key]))
+    .map(([key, value]) => `${key} ${JSON.stringify(got[key])?.slice(0, 200)}, sent ${JSON.stringify(value)?.slice(0, 200)}`);
+}

@@ -9,7 +9,8 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { statusIn } from '../../../harness/checks/status.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import { order, v1Order } from '../../../harness/business/rules/checkout.ts';
+import { order, readBackDifferences, v1Order } from '../../../harness/business/rules/checkout.ts';
+import { judgedSchema } from '../../../harness/business/checks/runtime.ts';
 import {
   accepted,
   controlRefused,
@@ -20,7 +21,7 @@ import {
   rulesConfig,
   submit,
 } from '../../../harness/business/rules/rules.ts';
-import { enumOf, fieldSites, needSite } from '../../../harness/business/runtime/schema-sites.ts';
+import { enumOf, fieldSites, fieldsOf, needSite } from '../../../harness/business/runtime/schema-sites.ts';
 import { getAt, isJsonObject, type JsonObject, type JsonPath, removeAt, setAt } from '../../../harness/json.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
 import type { OperationPlan } from '../../../harness/business/runtime/plan.ts';
@@ -141,7 +142,7 @@ function setKind(body: JsonObject, path: JsonPath, value: string): void {
 }
 
 rulesBlock(plan, 'business rules: checkout order read back (2.6)', ['BUS-CHK-004'], [V2_CREATE, V2_READ], ([create, read]) => {
-  requirementTest('BUS-CHK-004', { row: 'the order read back carries the itemsAmount sent' }, async (t) => {
+  requirementTest('BUS-CHK-004', { row: 'the order read back carries the itemsAmount and the items sent' }, async (t) => {
     const request = order(create, 'items amount');
     const created = await submit(create, request, 'an order to read back');
     if (accepted(create, created, t.id).length) controlRefused('the order create', created);
@@ -154,17 +155,23 @@ rulesBlock(plan, 'business rules: checkout order read back (2.6)', ['BUS-CHK-004
     const path = { shopId: answered.shopId ?? ids.shopId, orderId: answered.orderId ?? ids.orderId };
     const res = await submit(read, { path, query: {}, header: {} }, 'the order read back');
     t.expectNone([...statusIn(res, [200], t.id), ...accepted(read, res, t.id)], res, 'the order read back');
-    const got = isJsonObject(res.json) ? res.json.itemsAmount : undefined;
+    const readBack = isJsonObject(res.json) ? res.json : {};
+    const got = readBack.itemsAmount;
+    const schema = judgedSchema(read.model, res);
+    const differences = readBackDifferences(request.body, readBack, schema ? fieldsOf(schema).declared : new Set());
     t.expectNone(
-      typeof got === 'number' && Math.round(got * 100) === Math.round(Number(sent) * 100)
-        ? []
-        : [
-            failure(
-              t.id,
-              `itemsAmount ${String(sent)}, as sent`,
-              got === undefined ? 'no itemsAmount' : `itemsAmount ${JSON.stringify(got)}`,
-            ),
-          ],
+      [
+        ...(typeof got === 'number' && Math.round(got * 100) === Math.round(Number(sent) * 100)
+          ? []
+          : [
+              failure(
+                t.id,
+                `itemsAmount ${String(sent)}, as sent`,
+                got === undefined ? 'no itemsAmount' : `itemsAmount ${JSON.stringify(got)}`,
+              ),
+            ]),
+        ...differences.map((d) => failure(t.id, 'the order read back as it was sent (each field sent that the read carries)', d)),
+      ],
       res,
     );
   });

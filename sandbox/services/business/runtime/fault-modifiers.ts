@@ -322,6 +322,11 @@ const EDITS: Record<string, FaultEdit> = {
   'bus-chk-read-items-amount-in-kopecks': successBody(CHECKOUT_V2_READ, (b) => {
     if (typeof b.itemsAmount === 'number') b.itemsAmount = Math.round(b.itemsAmount * 100);
   }),
+  'bus-chk-read-items-changed': successBody(CHECKOUT_V2_READ, (b) => {
+    const first = Array.isArray(b.items) ? b.items[0] : undefined;
+    if (first && typeof first === 'object' && !Array.isArray(first) && typeof first.quantity === 'number')
+      first.quantity = first.quantity === 1 ? 2 : 1;
+  }),
   'bus-chk-russian-post-accepted': schemaLoosened((problems, op, b) =>
     op.key === CHECKOUT_V2_CREATE && JSON.stringify(b).includes('"russian_post"')
       ? problems.filter((p) => !p.message.includes('post_office'))

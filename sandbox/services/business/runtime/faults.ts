@@ -152,6 +152,11 @@ export const RULE_FAULTS: Fault[] = [
     ['BUS-CHK-004'],
     'the v2 order read answers itemsAmount in kopecks: a number, but not the one sent',
   ),
+  fault(
+    'bus-chk-read-items-changed',
+    ['BUS-CHK-004'],
+    'the v2 order read answers the itemsAmount sent, but another quantity of the first item than the order had',
+  ),
   fault('bus-chk-russian-post-accepted', ['BUS-CHK-005'], 'the old DeliveryKind value russian_post is still accepted'),
   fault('bus-chk-post-office-refused', ['BUS-CHK-005'], 'the DeliveryKind value post_office is refused at runtime'),
   fault('bus-se-receipt-new', ['BUS-SEL-001', 'BUS-SEL-002'], 'receipts answer the removed status NEW'),
