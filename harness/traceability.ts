@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseYamlFast } from './yaml-fast.ts';
 import { parsedOnce } from './parsed-once.ts';
-import type { Requirement } from './requirements.ts';
-import { specContains, type SpecDocument } from './spec-document.ts';
+import { quotesOf, type Requirement } from './requirements.ts';
+import { normaliseSpecText, specContains, type SpecDocument } from './spec-document.ts';
 
 export interface TraceStatement {
   /** S<section>-<nn>, stable. */
@@ -84,6 +84,40 @@ export function traceabilityProblems(statements: TraceStatement[], registry: Map
     const kinds = [s.requirements.length > 0, Boolean(s.untestable), Boolean(s.pending)].filter(Boolean).length;
     if (kinds === 0) problems.push(`${at}: no requirements, no untestable reason and not pending`);
     if (kinds > 1) problems.push(`${at}: give exactly one of requirements, untestable or pending`);
+  }
+  return problems;
+}
+
+/**
+ * Whether a requirement's quote reads a statement: the quote holds the statement's words, or the
+ * statement holds the quote (a requirement may rest on part of a table row). Compared as the spec is.
+ */
+export function quoteReads(quote: string, words: string): boolean {
+  const [q, w] = [normaliseSpecText(quote), normaliseSpecText(words)];
+  return q !== '' && w !== '' && (q.includes(w) || w.includes(q));
+}
+
+/** Where the matrix begins in the spec: section 1 only says what each service does, and has no statements of its own. */
+const MATRIX_START = '## 2. ';
+
+/**
+ * The matrix shows every reading of a statement: a requirement that quotes the spec is in the row of
+ * each statement one of its quotes reads, and each of its quotes reads some statement (a quote of
+ * section 1, before the matrix begins, reads none). A statement is thus never shown checked by fewer
+ * requirements than read it, and a requirement's words are never missing from the matrix.
+ */
+export function readingProblems(statements: readonly TraceStatement[], registry: Map<string, Requirement>, spec: SpecDocument): string[] {
+  const text = normaliseSpecText(spec.text);
+  const start = text.indexOf(normaliseSpecText(MATRIX_START));
+  const problems: string[] = [];
+  for (const req of registry.values()) {
+    for (const quote of quotesOf(req)) {
+      const read = statements.filter((s) => typeof s.words === 'string' && quoteReads(quote, s.words));
+      for (const s of read)
+        if (!s.requirements.includes(req.id)) problems.push(`${s.id}: ${req.id} quotes its words ("${quote}") but is not in its row`);
+      const at = text.indexOf(normaliseSpecText(quote));
+      if (!read.length && at >= start) problems.push(`${req.id}: its quote "${quote}" reads no statement of the matrix`);
+    }
   }
   return problems;
 }

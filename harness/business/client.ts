@@ -1,6 +1,6 @@
 /** How the business suites get the served OpenAPI document: fetched once per worker, shared by every test. */
-import { changeNoteFailures } from './checks/document.ts';
-import { failure, type Failure } from '../checks/failure.ts';
+import { changeNoteFailures, documentUnreadable } from './checks/document.ts';
+import type { Failure } from '../checks/failure.ts';
 import { inconclusive } from '../errors.ts';
 import type { ChangeNote } from './openapi/catalog.ts';
 import { evaluateChangeNote } from './openapi/change-notes.ts';
@@ -12,17 +12,15 @@ export function servedDocument(t: RequirementContext): Promise<ServedDocument> {
   return loadServedDocument(t.client, t.target);
 }
 
-/** The readable document, or a failure of this test saying the document could not be read and why. */
+/**
+ * The readable document, or a failure of BUS-DOC-001 saying the document could not be read and why: a
+ * test that depends on it (specs/requirements.yaml `dependsOn`) ends inconclusive naming it, so one
+ * unreadable document is one defect, not one per check.
+ */
 export async function readableDocument(t: RequirementContext): Promise<ReadableDocument> {
   const served = await servedDocument(t);
   if (served.readable) return served.readable;
-  t.expectNone([
-    failure(
-      t.id,
-      `a readable OpenAPI document at ${served.url}`,
-      `the document could not be read, so this cannot be checked (see BUS-DOC-001): ${served.unreadable}`,
-    ),
-  ]);
+  t.expectNone([documentUnreadable(served, `a readable OpenAPI document at ${served.url}, which ${t.id} checks`)]);
   throw new Error('unreachable: expectNone throws on a failure');
 }
 

@@ -3,6 +3,7 @@ import type { CapturedResponse } from '../http.ts';
 import { pointerSteps } from '../json.ts';
 import { schemaRegistry } from '../schemas.ts';
 import { failure, type Failure } from './failure.ts';
+import { mediaMatches } from '../media-type.ts';
 
 /** The body parsed as JSON. */
 export function jsonBody(res: CapturedResponse, requirement: string): Failure[] {
@@ -38,11 +39,10 @@ function receivedAt(value: unknown, pointer: string): string {
   return text === undefined ? 'nothing' : text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
-/** The Content-Type's type/subtype (parameters such as charset ignored) is one of `allowed`. */
+/** The Content-Type is one of `allowed`, compared as media types (parameters such as charset apart). */
 export function contentTypeIn(res: CapturedResponse, allowed: readonly string[], requirement: string): Failure[] {
   const raw = res.headers['content-type'];
-  const media = raw?.split(';')[0].trim().toLowerCase();
-  if (media && allowed.includes(media)) return [];
+  if (allowed.some((media) => mediaMatches(media, raw))) return [];
   return [failure(requirement, `Content-Type ${allowed.join(' or ')}`, raw ? `Content-Type ${raw}` : 'no Content-Type')];
 }
 

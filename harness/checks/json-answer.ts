@@ -6,24 +6,19 @@
  */
 import type { CapturedResponse } from '../http.ts';
 import { failure, type Failure } from './failure.ts';
-
-const JSON_MEDIA = /^application\/(?:json|[a-z0-9.+-]+\+json)$/;
-
-export function mediaTypeOf(res: CapturedResponse): string | undefined {
-  return res.headers['content-type']?.split(';')[0].trim().toLowerCase() || undefined;
-}
+import { isJsonMedia } from '../media-type.ts';
 
 /** A body, when there is one, is JSON and labelled JSON. */
 export function jsonWhereBody(res: CapturedResponse, requirement: string): Failure[] {
   if (res.rawBody === '') return [];
   const out: Failure[] = [];
-  const media = mediaTypeOf(res);
-  if (!media || !JSON_MEDIA.test(media)) {
+  const media = res.headers['content-type'];
+  if (!isJsonMedia(media)) {
     out.push(
       failure(
         requirement,
         `Content-Type application/json on an answer with a body (spec 4: all bodies are JSON)`,
-        media ? `Content-Type ${res.headers['content-type']}` : 'no Content-Type',
+        media ? `Content-Type ${media}` : 'no Content-Type',
       ),
     );
   }

@@ -276,12 +276,12 @@ describe('the change-note evaluator', () => {
     }
   });
 
-  it('finds every one of the 149 change notes holding in the sandbox document', async () => {
+  it('finds every one of the 150 change notes holding in the sandbox document', async () => {
     const raw = parse(readFileSync(join(ROOT, 'sandbox', 'services', 'business', 'openapi.yaml'), 'utf8'));
     const sandbox = new OperationIndex(await dereferenceDocument(raw));
     const outcomes = changeNotes().map((note) => [note.id, evaluateChangeNote(sandbox, note)] as const);
     expect(outcomes.filter(([, o]) => o.kind !== 'holds')).toEqual([]);
-    expect(outcomes).toHaveLength(149);
+    expect(outcomes).toHaveLength(150);
   });
 });
 
@@ -362,6 +362,18 @@ describe('the change-note evaluator: any depth, names in words, behaviour, condi
   it('finds enum values given in words anywhere below (enumLike), in any case', async () => {
     expect(await kind2({ path: ['**'], expect: { enumLike: ['invest'] } })).toBe('holds');
     expect(await kind2({ path: ['**'], expect: { enumLike: ['sbp'] } })).toBe('broken');
+  });
+
+  it('holds a value an element without an enum accepts (a free string may hold `self`), and breaks on one it refuses', async () => {
+    expect(await kind2({ path: ['**', 'rrn'], expect: { enumIncludes: ['self'] } })).toBe('holds');
+    expect(await kind2({ path: ['**', 'rrn'], expect: { enumLike: ['SBP'] } })).toBe('holds');
+    expect(await kind({ path: ['code'], expect: { enumIncludes: ['7'] } })).toBe('holds');
+    expect(await run({ path: ['code'], expect: { enumIncludes: ['self'] } })).toMatchObject({
+      kind: 'broken',
+      problems: [{ received: expect.stringMatching(/^no enum, and "self" refused by pattern/) }],
+    });
+    // Without an enum nothing is ruled out.
+    expect(await kind2({ path: ['**', 'rrn'], expect: { enumExcludes: ['NEW'] } })).toBe('broken');
   });
 
   it('judges a pattern by what it accepts and refuses, so an equivalent pattern written differently holds', async () => {

@@ -6,8 +6,8 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Incoming } from '../../sandbox/exchange.ts';
-import { editJsonBody, isModifier, modifiersOf, onRefusal, type HandlerShape, type ModifierFault } from '../../sandbox/faults/modifiers.ts';
-import { FaultSet } from '../../sandbox/faults/types.ts';
+import { editJsonBody, isModifier, modifiersOf, onRefusal, type ModifierFault } from '../../sandbox/faults/modifiers.ts';
+import { FaultSet, type Variation } from '../../sandbox/faults/types.ts';
 import { credentials as insuranceCredentials } from '../../sandbox/services/insurance/index.ts';
 import { insuranceFaults } from '../../sandbox/services/insurance/faults.ts';
 import {
@@ -36,8 +36,7 @@ import { AUDIENCE, sha256hex } from '../../sandbox/services/speech/claim-rules.t
 import { speechFaults } from '../../sandbox/services/speech/faults.ts';
 import { RULES as SPEECH_RULES, speechHandler, type SpeechShape } from '../../sandbox/services/speech/handler.ts';
 
-const on = <S extends HandlerShape>(catalog: ModifierFault<S>[], ...ids: string[]) =>
-  new FaultSet(new Map(catalog.map((f) => [f.id, f])), ids);
+const on = (catalog: readonly Variation[], ...ids: string[]) => new FaultSet(new Map(catalog.map((f) => [f.id, f])), ids);
 
 const post = (body: unknown, token: string, requestId = '6f1c9a52-7a43-4c52-9d0e-2b8f0a1d3e11'): Incoming => ({
   headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-request-id': requestId },
@@ -80,7 +79,7 @@ function speechCall(claims: Record<string, unknown>, signature?: string): Speech
   const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const input = `${segment({ alg: 'HS256', typ: 'JWT', kid: 'kid-1' })}.${segment(claims)}`;
   const token = `${input}.${signature ?? createHmac('sha256', SPEECH_KEY).update(input).digest('base64url')}`;
-  return { kind: 'recognize', headers: { authorization: `Bearer ${token}` }, body: Buffer.alloc(0), tooLarge: false };
+  return { kind: 'recognize', method: 'GET', headers: { authorization: `Bearer ${token}` }, body: Buffer.alloc(0), tooLarge: false };
 }
 
 function invest(...ids: string[]) {

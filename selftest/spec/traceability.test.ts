@@ -2,8 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { requirements } from '../../harness/requirements.ts';
 import { loadSpecDocument } from '../../harness/spec-document.ts';
+import type { Requirement } from '../../harness/requirements.ts';
 import {
   coverageBySection,
+  quoteReads,
+  readingProblems,
   statusOf,
   totalCoverage,
   traceability,
@@ -37,6 +40,10 @@ describe('specs/traceability.yaml', () => {
     expect([...sections].sort()).toEqual(['2', '3', '4', '5', '6', '7', '8', '9']);
   });
 
+  it('holds each row to the requirements whose quotes are its words, and every quote to a row', () => {
+    expect(readingProblems(matrix, registry, spec)).toEqual([]);
+  });
+
   it('traces every spec requirement to a statement', () => {
     const traced = new Set(matrix.flatMap((s) => s.requirements));
     const untraced = [...registry.values()].filter((r) => r.source === 'spec' && !traced.has(r.id)).map((r) => r.id);
@@ -67,6 +74,37 @@ describe('traceabilityProblems', () => {
     ]);
     expect(traceabilityProblems([statement({ id: 'S8-1' })], registry, spec)[0]).toMatch(/does not match/);
     expect(traceabilityProblems([statement({}), statement({})], registry, spec)).toEqual(['S8-01 is listed twice']);
+  });
+});
+
+describe('readingProblems', () => {
+  const req = (id: string, quote: string | string[]): Requirement =>
+    ({ id, area: 'insurance', section: '8', source: 'policy', text: 't', quote }) as Requirement;
+  const registryOf = (...reqs: Requirement[]) => new Map(reqs.map((r) => [r.id, r]));
+
+  it('reads a statement whose words hold the quote, or that the quote holds', () => {
+    expect(quoteReads('contractId 1 to 128 characters; surrender array 1 to 1000 items', 'contractId 1 to 128 characters')).toBe(true);
+    expect(quoteReads('1 to 128 characters', 'contractId 1 to 128 characters')).toBe(true);
+    expect(quoteReads('contractId | string', 'contractId string')).toBe(true);
+    expect(quoteReads('surrender array 1 to 1000 items', 'contractId 1 to 128 characters')).toBe(false);
+  });
+
+  it('fails a requirement that quotes a statement it is not listed for, and a quote no statement holds', () => {
+    const rows = [statement({ requirements: ['INS-LIM-001'] })];
+    expect(readingProblems(rows, registryOf(req('INS-LIM-001', 'contractId 1 to 128 characters')), spec)).toEqual([]);
+    expect(readingProblems(rows, registryOf(req('INS-X-001', '1 to 128 characters')), spec)).toEqual([
+      'S8-01: INS-X-001 quotes its words ("1 to 128 characters") but is not in its row',
+    ]);
+    expect(
+      readingProblems(rows, registryOf(req('INS-LIM-001', ['contractId 1 to 128 characters', 'surrender array 1 to 1000 items'])), spec),
+    ).toEqual(['INS-LIM-001: its quote "surrender array 1 to 1000 items" reads no statement of the matrix']);
+  });
+
+  it('takes a quote of section 1, which the matrix does not cover, as reading no statement', () => {
+    const rows = [statement({ requirements: ['INS-LIM-001'] })];
+    expect(readingProblems(rows, registryOf(req('INS-LIM-001', 'the system stores them and returns the stored records')), spec)).toEqual(
+      [],
+    );
   });
 });
 

@@ -7,6 +7,7 @@ import type { CatalogOperation } from '../openapi/catalog.ts';
 import type { Outcome } from '../openapi/change-notes.ts';
 import { deprecatedButCurrent } from '../openapi/drift.ts';
 import type { ServedDocument } from '../openapi/load.ts';
+import { NotLocated } from '../openapi/locate.ts';
 import { parseOperationName, type OperationIndex, type OperationName } from '../openapi/paths.ts';
 import { describeProblem } from '../openapi/parse.ts';
 import { readablePointer, type ValidationResult } from '../openapi/validate.ts';
@@ -14,10 +15,21 @@ import { failure, type Failure } from '../../checks/failure.ts';
 
 const name = (op: OperationName) => `${op.method} ${op.path}`;
 
+/**
+ * BUS-DOC-001's failure for a document that cannot be read, in the same words wherever a check meets it:
+ * its own test, and every check that reads the document and depends on it, show one defect.
+ */
+export function documentUnreadable(served: ServedDocument, expected: string): Failure {
+  return {
+    ...failure('BUS-DOC-001', expected, served.unreadable ?? 'the document could not be read'),
+    defect: `the specification file ${served.url} could not be read as a YAML document`,
+  };
+}
+
 /** Served with a 2xx and parsed as a YAML mapping; recoverable YAML errors (duplicate keys) still fail. */
 export function documentServed(served: ServedDocument, requirement: string, serverError?: string): Failure[] {
   const expected = `GET ${served.url} answers 2xx with a YAML document`;
-  if (served.unreadable) return [failure(requirement, expected, served.unreadable)];
+  if (served.unreadable) return [{ ...documentUnreadable(served, expected), requirement }];
   // A document served on a second try is still a document that was not served once: a retried 5xx counts.
   if (serverError)
     return [failure(requirement, `${expected}, every time it is fetched`, `${serverError} in this run (another fetch was served)`)];
@@ -123,8 +135,24 @@ export function notMarkedMtls(index: OperationIndex, operation: string, requirem
   ];
 }
 
-/** The document's markings and the configured list agree; operations absent from the document are BUS-CAT's business. */
+/**
+ * The document's markings and the configured list agree, and name some operation (5.5: "Some methods need
+ * a client certificate"): a document that marks none and a list that names none say no method does.
+ * Operations absent from the document are BUS-CAT's business; where every listed one is absent and none
+ * is marked, nothing is compared (NotLocated).
+ */
 export function mtlsMarkingsMatch(index: OperationIndex, configured: OperationName[], requirement: string): Failure[] {
+  const marked = index.all.filter((op) => mtlsMarked(op.operation));
+  if (!configured.length && !marked.length)
+    return [
+      failure(
+        requirement,
+        'some operation that needs a client certificate (5.5: "Some methods need a client certificate"), marked in the document and listed in services.business.mtlsOperations',
+        'the document marks none and services.business.mtlsOperations lists none',
+      ),
+    ];
+  if (!marked.length && !configured.some((op) => index.find(op.method, op.path)))
+    throw new NotLocated('the document describes none of the operations services.business.mtlsOperations lists, and marks none');
   const out: Failure[] = [];
   const listed = new Set<string>();
   for (const op of configured) {
@@ -140,8 +168,8 @@ export function mtlsMarkingsMatch(index: OperationIndex, configured: OperationNa
         ),
       );
   }
-  for (const op of index.all) {
-    if (mtlsMarked(op.operation) && !listed.has(op.key))
+  for (const op of marked) {
+    if (!listed.has(op.key))
       out.push(
         failure(
           requirement,

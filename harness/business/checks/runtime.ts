@@ -7,15 +7,12 @@
  */
 import type { CapturedResponse } from '../../http.ts';
 import type { DocumentSchemas } from '../openapi/json-schema.ts';
-import { responseFor, type OperationModel } from '../openapi/operation-model.ts';
+import { jsonMediaOf, responseFor, type OperationModel } from '../openapi/operation-model.ts';
 import { failure, type Failure } from '../../checks/failure.ts';
 import { isSuccess } from '../../checks/answer.ts';
 import { getAt, pointerSteps } from '../../json.ts';
+import { isJsonLabelled, isJsonMedia, mediaMatches } from '../../media-type.ts';
 
-const mediaOf = (res: CapturedResponse) => res.headers['content-type']?.split(';')[0].trim().toLowerCase();
-const isJsonMedia = (media: string | undefined) => media !== undefined && (media === 'application/json' || media.endsWith('+json'));
-/** An answer labelled JSON (application/json or a +json type). */
-export const isJsonAnswer = (res: CapturedResponse) => isJsonMedia(mediaOf(res));
 const documented = (op: OperationModel) => op.responses.map((r) => r.key.toLowerCase()).join(', ') || 'none';
 
 /** Spec part 7 / CHECKS no-5xx: a 5xx is never the answer to a request the document allows. */
@@ -47,8 +44,9 @@ export function bodyDocumented(op: OperationModel, res: CapturedResponse): boole
 }
 
 /**
- * A documented body is present and its Content-Type (type/subtype; charset ignored) is one the document
- * lists for that status. An answer the document gives no body for is not judged here.
+ * A documented body is present and its Content-Type is one the document lists for that status, compared
+ * as media types (type and subtype; parameters apart, on either side). An answer the document gives no
+ * body for is not judged here.
  */
 export function contentTypeDocumented(op: OperationModel, res: CapturedResponse, requirement: string): Failure[] {
   if (!bodyDocumented(op, res)) return [];
@@ -61,15 +59,10 @@ export function contentTypeDocumented(op: OperationModel, res: CapturedResponse,
         `an empty body${res.headers['content-type'] ? '' : ' and no Content-Type'}`,
       ),
     ];
-  const media = mediaOf(res);
-  const fits = (m: string) => m === media || m === '*/*' || (m.endsWith('/*') && media?.startsWith(m.slice(0, -1)));
-  if (media && listed.some(fits)) return [];
+  const sent = res.headers['content-type'];
+  if (listed.some((m) => mediaMatches(m, sent))) return [];
   return [
-    failure(
-      requirement,
-      `Content-Type ${listed.join(' or ')} for status ${res.status}`,
-      media ? `Content-Type ${res.headers['content-type']}` : 'no Content-Type',
-    ),
+    failure(requirement, `Content-Type ${listed.join(' or ')} for status ${res.status}`, sent ? `Content-Type ${sent}` : 'no Content-Type'),
   ];
 }
 
@@ -80,10 +73,10 @@ export function contentTypeDocumented(op: OperationModel, res: CapturedResponse,
  */
 export function judgedSchema(op: OperationModel, res: CapturedResponse): Record<string, unknown> | undefined {
   const response = responseFor(op, res.status);
-  const json = response?.content.find((c) => isJsonMedia(c.mediaType) && c.schema);
+  const json = jsonMediaOf(response?.content.filter((c) => c.schema));
   if (!json?.schema || !bodyDocumented(op, res) || res.rawBody === '') return undefined;
   const onlyJson = response!.content.every((c) => isJsonMedia(c.mediaType));
-  return isJsonMedia(mediaOf(res)) || onlyJson ? json.schema : undefined;
+  return isJsonLabelled(res) || onlyJson ? json.schema : undefined;
 }
 
 /**
@@ -98,16 +91,11 @@ export function bodyConforms(op: OperationModel, res: CapturedResponse, schemas:
     return [failure(requirement, `a JSON body for status ${res.status}`, `a body that is not JSON (${res.jsonError.split('\n')[0]})`)];
   const validate = schemas.validator(schema, 'response');
   if (validate(res.json)) return [];
-  return (validate.errors ?? [])
-    .slice(0, 10)
-    .map((e) =>
-      failure(
-        requirement,
-        `${e.message ?? e.keyword} [${e.schemaPath}] (status ${res.status} of ${op.name})`,
-        shown(res.json, e.instancePath),
-        e.instancePath || '/',
-      ),
-    );
+  return (validate.errors ?? []).slice(0, 10).map((e) => {
+    const expected = `${e.message ?? e.keyword} [${e.schemaPath}] (status ${res.status} of ${op.name})`;
+    // The defect is the schema's words: every answer that breaks it the same way shows one defect, whatever it holds.
+    return { ...failure(requirement, expected, shown(res.json, e.instancePath), e.instancePath || '/'), defect: expected };
+  });
 }
 
 function shown(value: unknown, pointer: string): string {
@@ -115,18 +103,24 @@ function shown(value: unknown, pointer: string): string {
   return text === undefined ? 'nothing' : text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
+/** The requirements whose subject is the form of an answer: its status, its Content-Type and body, its schema. */
+export const ANSWER_FORM = { status: 'BUS-RUN-002', contentType: 'BUS-RUN-003', schema: 'BUS-RUN-004' } as const;
+
 /**
  * The documented success of an operation: a 2xx the document lists, with the documented body (present,
  * of a listed Content-Type, conforming to its schema). The evidence every other runtime check of the
  * operation needs before it may pass: an answer to a valid request that shows the target did its job.
+ * Anything but a 2xx is `requirement`'s failure; the form of a 2xx is ANSWER_FORM's subject, and its
+ * failures name those requirements, so that a test taking the form as given (specs/requirements.yaml
+ * `dependsOn`) ends inconclusive naming them instead of failing for the same defect again.
  */
 export function documentedSuccess(op: OperationModel, res: CapturedResponse, schemas: DocumentSchemas, requirement: string): Failure[] {
   if (res.status < 200 || res.status > 299)
     return [failure(requirement, `the documented success of ${op.name} (2xx)`, `status ${res.status}`)];
   return [
-    ...operationStatusDocumented(op, res, requirement),
-    ...contentTypeDocumented(op, res, requirement),
-    ...bodyConforms(op, res, schemas, requirement),
+    ...operationStatusDocumented(op, res, ANSWER_FORM.status),
+    ...contentTypeDocumented(op, res, ANSWER_FORM.contentType),
+    ...bodyConforms(op, res, schemas, ANSWER_FORM.schema),
   ];
 }
 
@@ -232,7 +226,7 @@ export function rejectedAsInvalid(res: CapturedResponse, requirement: string): F
     return [failure(requirement, `rejected with a 4xx (${REJECTION.join(', ')})`, `${what} ${res.status}`)];
   }
   if (res.status !== 400) return [];
-  if (res.rawBody === '' || res.jsonError || !isJsonMedia(mediaOf(res))) {
+  if (res.rawBody === '' || res.jsonError || !isJsonLabelled(res)) {
     const why =
       res.rawBody === ''
         ? 'an empty body'
@@ -246,7 +240,7 @@ export function rejectedAsInvalid(res: CapturedResponse, requirement: string): F
 
 /** The vendor's business error body: errorId, errorMessage, errorCode (strings), errorDetails (an object) when present. */
 export function vendorErrorBody(res: CapturedResponse, requirement: string, where: string): Failure[] {
-  if (res.status < 400 || res.status === 429 || !isJsonMedia(mediaOf(res))) return [];
+  if (res.status < 400 || res.status === 429 || !isJsonLabelled(res)) return [];
   const body = res.json as Record<string, unknown> | undefined;
   if (!body || typeof body !== 'object' || Array.isArray(body))
     return [

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { inconclusive, ToolError } from '../../errors.ts';
 import type { CapturedResponse, HttpClient, RequestSpec } from '../../http.ts';
+import { isJsonAnswer } from '../../media-type.ts';
 import { catalogOperations } from '../openapi/catalog.ts';
 import { operationKey } from '../openapi/paths.ts';
 import type { SideEffect } from '../../safety.ts';
@@ -56,12 +57,6 @@ export interface Snapshot {
 }
 
 let sideEffects: Map<string, SideEffect> | undefined;
-
-/** An answer labelled JSON (application/json or +json) whose body parsed. */
-export function isJsonAnswer(res: CapturedResponse): boolean {
-  const media = res.headers['content-type']?.split(';')[0].trim().toLowerCase();
-  return (media === 'application/json' || media?.endsWith('+json') === true) && res.json !== undefined;
-}
 
 export function sideEffectOf(operation: string): SideEffect {
   sideEffects ??= new Map(catalogOperations().map((row) => [operationKey(row.method, row.path), row.sideEffect]));

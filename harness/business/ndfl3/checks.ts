@@ -5,6 +5,7 @@
 import { isRefusal, isSuccess } from '../../checks/answer.ts';
 import { failure, type Failure } from '../../checks/failure.ts';
 import type { CapturedResponse } from '../../http.ts';
+import { isJsonLabelled } from '../../media-type.ts';
 import { isJsonObject } from '../../json.ts';
 import type { Snapshot } from './api.ts';
 import type { WorkflowOperation } from './workflow.ts';
@@ -78,8 +79,7 @@ export function refusedUnchanged(
 
 /** The business error body of the vendor: JSON { errorId, errorMessage, errorCode, errorDetails? }. */
 export function businessErrorBody(requirement: string, res: CapturedResponse): Failure[] {
-  const media = res.headers['content-type']?.split(';')[0].trim().toLowerCase();
-  if (media !== 'application/json' && !media?.endsWith('+json'))
+  if (!isJsonLabelled(res))
     return [
       failure(requirement, 'a JSON error body (Content-Type application/json)', `Content-Type ${res.headers['content-type'] ?? '(none)'}`),
     ];

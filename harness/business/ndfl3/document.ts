@@ -4,11 +4,13 @@
  * checked against it, so that a partner whose document describes other payloads gets a skip with the
  * reason instead of a false alarm.
  */
+import { documentUnreadable } from '../checks/document.ts';
 import { businessRefusal } from '../checks/runtime.ts';
 import { failure, type Failure } from '../../checks/failure.ts';
 import { isSuccess } from '../../checks/answer.ts';
 import { inconclusive } from '../../errors.ts';
 import type { CapturedResponse, HttpClient } from '../../http.ts';
+import { isJsonLabelled } from '../../media-type.ts';
 import { DocumentSchemas } from '../openapi/json-schema.ts';
 import { loadServedDocument, type ReadableDocument } from '../openapi/load.ts';
 import { locateRoot, NotLocated } from '../openapi/locate.ts';
@@ -30,7 +32,8 @@ interface Run {
 /**
  * The answer's JSON body conforms to the schema the served document gives for its status. `required`:
  * an answer the document gives no body schema is a failure (a read must be described); otherwise such
- * an answer has nothing to conform to.
+ * an answer has nothing to conform to. A document that cannot be read is BUS-DOC-001's failure, which
+ * the requirements that judge against it take as given.
  */
 export async function conformsToServedDocument(
   run: Run,
@@ -41,15 +44,7 @@ export async function conformsToServedDocument(
 ): Promise<Failure[]> {
   const served = await loadServedDocument(run.client, run.target);
   if (!served.readable)
-    return options.required
-      ? [
-          failure(
-            requirement,
-            `a readable OpenAPI document at ${served.url} to check the answer against`,
-            served.unreadable ?? 'unreadable',
-          ),
-        ]
-      : [];
+    return options.required ? [documentUnreadable(served, `a readable OpenAPI document at ${served.url} to check the answer against`)] : [];
   let schema: Record<string, unknown>;
   try {
     const root = locateRoot(served.readable.index, operation, 'response', String(res.status));
@@ -63,8 +58,7 @@ export async function conformsToServedDocument(
   }
   if (res.jsonError || res.rawBody === '')
     return [failure(requirement, 'a JSON body', res.jsonError ? `a body that is not JSON (${res.jsonError})` : 'an empty body')];
-  const media = res.headers['content-type']?.split(';')[0].trim().toLowerCase();
-  if (media !== 'application/json' && !media?.endsWith('+json'))
+  if (!isJsonLabelled(res))
     return [
       failure(
         requirement,

@@ -16,7 +16,8 @@
  * Composition: allOf members are merged; oneOf/anyOf members (and the sites "**" finds) are
  * alternatives, and only those that declare the property are considered (enum checks use the union
  * of their enums, `required: true` must hold in each, other keywords must agree). Samples
- * (`accepts`, `rejects`) are judged by behaviour (schema-behaviour.ts), never by a pattern's text.
+ * (`accepts`, `rejects`) are judged by behaviour (schema-behaviour.ts), never by a pattern's text, and
+ * so are the values an element without an enum must be able to hold.
  */
 import type { ChangeNote, Expectations } from './catalog.ts';
 import { followed, locateRoot, NotLocated, type Root, type Schema } from './locate.ts';
@@ -191,7 +192,7 @@ function checkEnums(expect: Expectations, located: Located): Problem[] {
   ]
     .filter(Boolean)
     .join(', ');
-  if (!values) return [{ expected: `an enum ${wanted}`, received: 'no enum: any value is accepted' }];
+  if (!values) return withoutEnum(expect, located, wanted);
   const has = (v: unknown) => values.some((x) => JSON.stringify(x) === JSON.stringify(v));
   const problems: Problem[] = [];
   const missing = (expect.enumIncludes ?? []).filter((v) => !has(v));
@@ -206,6 +207,26 @@ function checkEnums(expect: Expectations, located: Located): Problem[] {
     });
   if (present.length)
     problems.push({ expected: `enum without ${show(expect.enumExcludes)}`, received: `enum ${show(values)}, which has ${show(present)}` });
+  return problems;
+}
+
+/**
+ * A located element without an enum holds every value its other keywords accept: a free string "may
+ * hold `self`" and "can be CARD" (the values 2.6 names in words are taken as written). A value it must
+ * not hold is not ruled out by a schema that accepts it.
+ */
+function withoutEnum(expect: Expectations, located: Located, wanted: string): Problem[] {
+  const problems: Problem[] = [];
+  const held = [...(expect.enumIncludes ?? []), ...(expect.enumLike ?? [])];
+  const refused = held
+    .map((value) => ({ value, verdict: verdictOn(located.alternatives, String(value)) }))
+    .flatMap(({ value, verdict }) => (verdict.accepted ? [] : [`${show(value)} refused by ${verdict.because.join('; ')}`]));
+  if (refused.length)
+    problems.push({
+      expected: `an element that can hold ${show(held)} (an enum ${wanted}, or a free value)`,
+      received: `no enum, and ${refused.join(', ')}`,
+    });
+  if (expect.enumExcludes) problems.push({ expected: `an enum ${wanted}`, received: 'no enum: any value is accepted' });
   return problems;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Facts of spec 5.5, 7 and 9 that a served document can show beyond single fields: the error answer
- * for heavy service load, the loyalty history method's error codes, certificates in PEM, and field
- * additions being optional. Each check returns failures naming the requirement, or throws NotLocated
+ * for heavy service load, the loyalty history method's error codes, error examples with errorDetails,
+ * certificates in PEM, and field additions being optional. Each check returns failures naming the requirement, or throws NotLocated
  * when the document does not describe what the fact is about (the suite reports that as inconclusive).
  * How each fact is read is written beside its requirement in specs/requirements.yaml.
  */
@@ -64,6 +64,40 @@ export function loyaltyHistoryErrorsDocumented(index: OperationIndex, requiremen
       requirement,
       `${LOYALTY_HISTORY} documents its error answers (a 4xx, 5xx or default response with a body)`,
       statuses.length ? `responses ${statuses.join(', ')}, none an error with a body` : 'no responses',
+    ),
+  ];
+}
+
+/** The examples of a media object: its `example`, and the `value` of each of its `examples`. */
+function examplesOf(media: unknown): unknown[] {
+  if (!isObject(media)) return [];
+  const named = isObject(media.examples)
+    ? Object.values(media.examples)
+        .filter(isObject)
+        .map((e) => e.value)
+    : [];
+  return [...('example' in media ? [media.example] : []), ...named].filter((e) => e !== undefined);
+}
+
+const filled = (value: unknown) =>
+  (isObject(value) && Object.keys(value).length > 0) ||
+  (Array.isArray(value) && value.length > 0) ||
+  (typeof value === 'string' && value !== '');
+
+/** Part 7: "error examples include a non-empty field errorDetails": some example of an error answer carries one. */
+export function errorExamplesCarryDetails(index: OperationIndex, requirement: string): Failure[] {
+  const examples = index.all.flatMap((op) =>
+    Object.entries(isObject(op.operation.responses) ? op.operation.responses : {})
+      .filter(([status, r]) => ERROR_STATUS.test(status) && isObject(r) && isObject(r.content))
+      .flatMap(([, r]) => Object.values((r as Node).content as Node).flatMap(examplesOf)),
+  );
+  if (!examples.length) throw new NotLocated('the document gives no example of an error answer');
+  if (examples.some((e) => isObject(e) && filled(e.errorDetails))) return [];
+  return [
+    failure(
+      requirement,
+      'an example of an error answer with a non-empty errorDetails',
+      `${examples.length} examples of error answers, none with a non-empty errorDetails`,
     ),
   ];
 }

@@ -8,6 +8,7 @@ import type { OperationIndex, DocumentOperation } from './paths.ts';
 import { parseOperationName } from './paths.ts';
 import type { Location } from './catalog.ts';
 import { isJsonObject } from '../../json.ts';
+import { isJsonMedia, mediaEssence } from '../../media-type.ts';
 
 export type Schema = Record<string, unknown>;
 
@@ -25,13 +26,11 @@ export function followed(node: unknown, what: string): void {
   if (why) throw new NotLocated(`could not follow ${what}: ${why}`);
 }
 
-const mediaBase = (media: string) => media.split(';')[0].trim().toLowerCase();
-
 /** The JSON media type of a content map: application/json, else the first +json one. */
 export function jsonMedia(content: unknown): [string, Record<string, unknown>] | undefined {
   if (!isJsonObject(content)) return undefined;
   const entries = Object.entries(content).filter(([, v]) => isJsonObject(v)) as Array<[string, Record<string, unknown>]>;
-  return entries.find(([k]) => mediaBase(k) === 'application/json') ?? entries.find(([k]) => /\+json$/.test(mediaBase(k)));
+  return entries.find(([k]) => mediaEssence(k) === 'application/json') ?? entries.find(([k]) => isJsonMedia(k));
 }
 
 function bodySchema(content: unknown, what: string): Schema {

@@ -5,6 +5,7 @@
  * `$ref`s stay, for the JSON Schema conversion to bundle them).
  */
 import { isJsonObject } from '../../json.ts';
+import { isJsonMedia, mediaEssence } from '../../media-type.ts';
 import type { OperationIndex } from './paths.ts';
 import { resolvePointer } from './refs.ts';
 
@@ -22,6 +23,7 @@ export interface ParameterModel {
 }
 
 export interface MediaModel {
+  /** The media key as the document writes it (parameters and case kept; compare through media-type.ts). */
   mediaType: string;
   schema?: Node;
 }
@@ -62,7 +64,7 @@ function mediaOf(document: Node, content: unknown): MediaModel[] {
   if (!isNode(content)) return [];
   return Object.entries(content).map(([mediaType, media]) => {
     const m = follow(document, media);
-    return { mediaType: mediaType.toLowerCase(), schema: isNode(m) && isNode(m.schema) ? (m.schema as Node) : undefined };
+    return { mediaType, schema: isNode(m) && isNode(m.schema) ? (m.schema as Node) : undefined };
   });
 }
 
@@ -117,8 +119,13 @@ export function responseFor(op: OperationModel, status: number): ResponseModel |
   );
 }
 
+/** The JSON media of a content map: application/json (with any parameters), else the first +json one. */
+export function jsonMediaOf(content: readonly MediaModel[] | undefined): MediaModel | undefined {
+  return content?.find((m) => mediaEssence(m.mediaType) === 'application/json') ?? content?.find((m) => isJsonMedia(m.mediaType));
+}
+
 /** The JSON request body's schema, when the operation takes a JSON body. */
 export function jsonBodyOf(op: OperationModel): { required: boolean; schema: Node } | undefined {
-  const media = op.body?.content.find((m) => m.mediaType === 'application/json' || m.mediaType.endsWith('+json'));
+  const media = jsonMediaOf(op.body?.content);
   return op.body && media ? { required: op.body.required, schema: media.schema ?? {} } : undefined;
 }

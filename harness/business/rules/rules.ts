@@ -194,6 +194,28 @@ export async function expectRuleRefused(
   t.expectNone(judge(res, t.id), res, note);
 }
 
+/**
+ * The acceptance of a request that differs from its control in what the rule allows (a uin, an amount
+ * at a limit). A 2xx must be the documented success (its form is BUS-RUN-002..004's, which the
+ * acceptance rows depend on), and a server error fails whatever the control. A refusal is judged only
+ * next to `control`, the same kind of request with nothing in question, accepted in this run: where
+ * the target refuses that too (for a reason outside 2.6, which BUS-RUN-005 leaves open), the refusal is
+ * not this rule's and the test ends inconclusive (NO_CONTROL), so one such reason fails no row.
+ */
+export async function expectRuleAccepted(
+  t: RequirementContext,
+  op: OperationPlan,
+  res: CapturedResponse,
+  control: () => Promise<unknown>,
+  note?: string,
+): Promise<void> {
+  const failures = accepted(op, res, t.id);
+  if (!failures.length) return;
+  if (res.status < 300 || res.status >= 500) t.expectNone(failures, res, note);
+  await control();
+  t.expectNone(failures, res, note);
+}
+
 /** Inconclusive for a request the rule is judged on top of that the target did not accept. */
 export function controlRefused(what: string, res: CapturedResponse): never {
   const body = res.rawBody.length > 300 ? `${res.rawBody.slice(0, 300)}…` : res.rawBody;

@@ -160,13 +160,14 @@ export function prefetch(plan: RuntimePlan): void {
   next();
 }
 
-/** Every exchange made so far that got an answer, with its operation. */
+/** Every exchange made so far that got an answer, with its operation: the certificate refusals and the plain host's answers too. */
 export async function allAnswered(plan: RuntimePlan): Promise<Array<{ op: OperationPlan; exchange: OperationExchange }>> {
   const out: Array<{ op: OperationPlan; exchange: OperationExchange }> = [];
   for (const op of plan.operations) {
     const exchanges = await exchangesOf(plan, op).catch(() => undefined);
     if (!exchanges) continue;
-    for (const exchange of [...exchanges.valid, exchanges.unknown, ...exchanges.invalid, exchanges.noToken])
+    const { valid, unknown, invalid, noToken, noCertificate, plainUrl } = exchanges;
+    for (const exchange of [...valid, unknown, ...invalid, noToken, noCertificate, plainUrl])
       if (exchange?.response) out.push({ op, exchange });
   }
   return out;

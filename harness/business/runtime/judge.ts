@@ -6,6 +6,7 @@ import { documentedSuccess } from '../checks/runtime.ts';
 import { inconclusive, ToolError } from '../../errors.ts';
 import type { CapturedResponse } from '../../http.ts';
 import type { OperationModel } from '../openapi/operation-model.ts';
+import { isJsonMedia } from '../../media-type.ts';
 import { cite } from '../../report/evidence-log.ts';
 import { serverErrorOf } from '../../server-errors.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
@@ -40,11 +41,7 @@ export function documentsContent(op: OperationModel): boolean {
  * (the run sends requests the operation refuses: broken ones, or without a token), an error's too.
  */
 export function documentsJsonSchema(op: OperationModel, options: { errors?: boolean } = { errors: true }): boolean {
-  return op.responses.some(
-    (r) =>
-      (options.errors || r.key.startsWith('2')) &&
-      r.content.some((c) => (c.mediaType === 'application/json' || c.mediaType.endsWith('+json')) && c.schema),
-  );
+  return op.responses.some((r) => (options.errors || r.key.startsWith('2')) && r.content.some((c) => isJsonMedia(c.mediaType) && c.schema));
 }
 
 /**

@@ -11,6 +11,7 @@
  */
 import { resolvePointer } from '../openapi/refs.ts';
 import { templateKey } from '../openapi/paths.ts';
+import { jsonBodyOf, jsonMediaOf } from '../openapi/operation-model.ts';
 import { isJsonObject, type JsonObject } from '../../json.ts';
 import type { OperationPlan } from './plan.ts';
 
@@ -44,7 +45,7 @@ export function propertiesOf(raw: JsonObject, schema: unknown, depth = 0): Map<s
 /** The schema of the lowest 2xx JSON answer. */
 export function successSchema(op: OperationPlan): unknown {
   const ok = op.model.responses.filter((r) => /^2\d\d$/.test(r.key)).sort((a, b) => a.key.localeCompare(b.key))[0];
-  return ok?.content.find((c) => c.mediaType === 'application/json' || c.mediaType.endsWith('+json'))?.schema;
+  return jsonMediaOf(ok?.content)?.schema;
 }
 
 /** Item property names of the arrays an answer carries (a root array, or arrays among its top-level properties). */
@@ -84,7 +85,7 @@ export function requiredInBody(raw: JsonObject, op: OperationPlan): Set<string> 
     if (Array.isArray(node.required)) for (const name of node.required) out.add(String(name));
     if (Array.isArray(node.allOf)) for (const part of node.allOf) visit(part, depth + 1);
   };
-  visit(op.model.body?.content.find((c) => c.mediaType === 'application/json' || c.mediaType.endsWith('+json'))?.schema, 0);
+  visit(jsonBodyOf(op.model)?.schema, 0);
   return out;
 }
 

@@ -29,6 +29,21 @@ function propertiesOf(schema: unknown): Array<[string, JsonObject]> {
   return out;
 }
 
+/**
+ * The top-level fields an object schema declares (through $ref, allOf, oneOf, anyOf) and those it
+ * requires in every case (its own `required` and its allOf parts').
+ */
+export function fieldsOf(schema: unknown): { declared: Set<string>; required: Set<string> } {
+  const required = new Set<string>();
+  const visit = (node: JsonObject | undefined, depth: number): void => {
+    if (!node || depth > 10) return;
+    if (Array.isArray(node.required)) for (const name of node.required) required.add(String(name));
+    if (Array.isArray(node.allOf)) for (const part of node.allOf) visit(deref(part), depth + 1);
+  };
+  visit(deref(schema), 0);
+  return { declared: new Set(propertiesOf(schema).map(([name]) => name)), required };
+}
+
 /** The paths (arrays step through "*") at which the body schema declares a property `name`, shallowest first. */
 export function fieldSites(op: OperationPlan, name: string): Array<{ path: JsonPath; schema: JsonObject }> {
   const root = jsonBodyOf(op.model)?.schema;

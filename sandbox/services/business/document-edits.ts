@@ -121,6 +121,29 @@ export const dropParam =
     op.parameters = kept;
   };
 
+/**
+ * Renames the media key `from` to `to` in every content map under `node` (request bodies and answers,
+ * of operations and components), keeping its place; throws when there is none to rename.
+ */
+export function renameMedia(node: Node, from: string, to: string): void {
+  let renamed = 0;
+  const visit = (value: unknown): void => {
+    if (!value || typeof value !== 'object') return;
+    const content = (value as Node).content;
+    if (!Array.isArray(value) && content && typeof content === 'object' && from in content) {
+      (value as Node).content = Object.fromEntries(Object.entries(content).map(([key, media]) => [key === from ? to : key, media]));
+      renamed++;
+    }
+    Object.values(value).forEach(visit);
+  };
+  visit(node);
+  if (!renamed) throw new Error(`document edit: no content keyed ${from}`);
+}
+
+/** Every JSON media key of the document written with its charset, as some generators write it. */
+export const JSON_WITH_CHARSET = 'application/json;charset=UTF-8';
+export const jsonKeyedWithCharset: Edit = (doc) => renameMedia(doc, 'application/json', JSON_WITH_CHARSET);
+
 export const all =
   (...edits: Edit[]): Edit =>
   (doc) =>

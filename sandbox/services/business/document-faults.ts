@@ -5,7 +5,18 @@
  * the YAML text; a fault that finds nothing to edit throws, so it can never silently do nothing.
  * The faults of single change notes are a table of their own (document-note-faults.ts).
  */
-import { addValue, at, operation, schema, unrequire, type DocumentFault, type Node } from './document-edits.ts';
+import {
+  addValue,
+  at,
+  JSON_WITH_CHARSET,
+  jsonKeyedWithCharset,
+  operation,
+  renameMedia,
+  schema,
+  unrequire,
+  type DocumentFault,
+  type Node,
+} from './document-edits.ts';
 import { NOTE_FAULTS } from './document-note-faults.ts';
 
 function replaceOnce(text: string, from: string, to: string): string {
@@ -148,6 +159,16 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
     },
   },
   {
+    id: 'bus-doc-cards-media-json-seq',
+    catches: ['BUS-RUN-003'],
+    description: `every JSON media key carries its charset (${JSON_WITH_CHARSET}), and the cards lists' answers are keyed application/json-seq;charset=UTF-8, which they are not`,
+    edit: (doc) => {
+      jsonKeyedWithCharset(doc);
+      for (const path of ['/api/v1/card', '/api/v3/card'])
+        renameMedia(at(operation(doc, path, 'get'), 'responses', '200'), JSON_WITH_CHARSET, 'application/json-seq;charset=UTF-8');
+    },
+  },
+  {
     id: 'bus-doc-cards-v3-mtls',
     catches: ['BUS-MTL-001', 'BUS-MTL-002'],
     description: 'the v3 cards list is marked as needing a client certificate',
@@ -202,6 +223,19 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
     },
   },
   {
+    id: 'bus-doc-error-examples-bare',
+    catches: ['BUS-DOC-008'],
+    description: 'no example of an error answer carries errorDetails',
+    edit: (doc) => {
+      const examples = Object.values(at(doc, 'components', 'responses')).flatMap((r) =>
+        Object.values(((r as Node).content ?? {}) as Record<string, Node>).map((media) => media.example as Node | undefined),
+      );
+      const detailed = examples.filter((e) => e && 'errorDetails' in e);
+      if (!detailed.length) throw new Error('document fault: no error example carries errorDetails');
+      for (const example of detailed) delete example!.errorDetails;
+    },
+  },
+  {
     id: 'bus-doc-certificate-not-pem',
     catches: ['BUS-DOC-007'],
     description: 'the issued qualified-signature certificate is described as DER in base64',
@@ -245,7 +279,7 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
   },
   {
     id: 'bus-doc-yaml-syntax-error',
-    catches: ['BUS-DOC-001', 'BUS-DOC-002', 'BUS-DOC-003', 'BUS-CAT-001', 'BUS-CAT-002', 'BUS-CAT-003', 'BUS-MTL-001', 'BUS-MTL-002'],
+    catches: ['BUS-DOC-001'],
     description: 'a mis-indented line makes the document invalid YAML',
     text: (yaml) =>
       replaceOnce(
@@ -267,7 +301,7 @@ export const DOCUMENT_FAULTS: DocumentFault[] = [
   },
   {
     id: 'bus-doc-not-served',
-    catches: ['BUS-DOC-001', 'BUS-CAT-001'],
+    catches: ['BUS-DOC-001'],
     description: 'the specification file is not served (404 with the business error body)',
     status: 404,
   },

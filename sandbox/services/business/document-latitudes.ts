@@ -6,7 +6,7 @@
 import { Document, parse } from 'yaml';
 import type { Latitude } from '../../faults/types.ts';
 import { isJsonObject } from '../../json.ts';
-import { at, operation, schema, type Node } from './document-edits.ts';
+import { at, JSON_WITH_CHARSET, jsonKeyedWithCharset, operation, schema, type Node } from './document-edits.ts';
 import type { DocumentChange } from './document.ts';
 
 export type DocumentLatitude = Latitude & DocumentChange;
@@ -64,6 +64,29 @@ export const DOCUMENT_LATITUDES: DocumentLatitude[] = [
       },
     },
     'Anchors and aliases, quoted keys, comments and key order are YAML styles: the same data.',
+  ),
+  latitude(
+    'bus-lat-doc-media-charset',
+    ['All bodies are JSON unless stated.', SERVED_AS_YAML],
+    `every JSON body and answer of the document is keyed ${JSON_WITH_CHARSET}; the answers keep their own label (application/json; charset=utf-8, or none)`,
+    { edit: (doc) => jsonKeyedWithCharset(doc as Node) },
+    'A media type is its type and subtype (RFC 9110 8.3.1), and a charset parameter on JSON changes nothing (RFC 8259): the key names the JSON the answers are labelled with.',
+  ),
+  latitude(
+    'bus-lat-doc-taxation-free-string',
+    ['taxation (may hold `self`, the professional-income scheme)'],
+    'the taxation of the v2 checkout order read is a free string (no enum), its schemes named in its description',
+    {
+      edit: (doc) => {
+        at(schema(doc as Node, 'CheckoutOrderV3'), 'properties', 'taxation');
+        at(schema(doc as Node, 'CheckoutOrderV3'), 'properties').taxation = {
+          type: 'string',
+          maxLength: 32,
+          description: 'Taxation scheme of the seller: osn, usn_income, usn_income_outcome, esn, patent or self (professional income)',
+        };
+      },
+    },
+    'A string without an enum may hold self as well as any scheme; "may hold" does not ask for an enum that names it.',
   ),
   latitude(
     'bus-lat-doc-new-version-requires',

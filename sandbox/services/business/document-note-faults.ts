@@ -31,6 +31,15 @@ const V2_ORDER = 'CheckoutOrderCreateV2';
 const ORDER = 'CheckoutOrderV3';
 const STATEMENT_OP = 'StatementOperation';
 
+/** A field 2.6 says does not exist in v2, one level down in a `redirects` object of the schema. */
+const nestedSuccessUrl =
+  (name: string): Edit =>
+  (doc) => {
+    const props = properties(doc, name);
+    if ('redirects' in props) throw new Error(`document fault: ${name} already has redirects`);
+    props.redirects = { type: 'object', properties: { successUrl: { type: 'string', format: 'uri', maxLength: 2048 } } };
+  };
+
 /** [requirement, what the fault does (also its id's tail), edit] */
 const TABLE: Array<[string, string, string, Edit]> = [
   [
@@ -90,6 +99,12 @@ const TABLE: Array<[string, string, string, Edit]> = [
   ],
   ['BUS-CHG-018', 'order-force-redirect-dropped', 'the v2 checkout order response has no isForceRedirect', drop(ORDER, 'isForceRedirect')],
   ['BUS-CHG-021', 'success-url-back', 'the v2 checkout order request has successUrl again', add(V2_ORDER, 'successUrl')],
+  [
+    'BUS-CHG-021',
+    'nested-success-url',
+    'the v2 checkout order request has redirects.successUrl, one level down',
+    nestedSuccessUrl(V2_ORDER),
+  ],
   ['BUS-CHG-022', 'fail-url-back', 'the v2 checkout order request has failUrl again', add(V2_ORDER, 'failUrl')],
   ['BUS-CHG-023', 'icon-url-back', 'the v2 checkout order request has iconUrl again', add(V2_ORDER, 'iconUrl')],
   [
@@ -106,6 +121,12 @@ const TABLE: Array<[string, string, string, Edit]> = [
   ],
   ['BUS-CHG-026', 'order-notification-url-back', 'the v2 checkout order response has notificationUrl again', add(ORDER, 'notificationUrl')],
   ['BUS-CHG-027', 'order-success-url-back', 'the v2 checkout order response has successUrl again', add(ORDER, 'successUrl')],
+  [
+    'BUS-CHG-027',
+    'order-nested-success-url',
+    'the v2 checkout order response has redirects.successUrl, one level down',
+    nestedSuccessUrl(ORDER),
+  ],
   ['BUS-CHG-028', 'order-fail-url-back', 'the v2 checkout order response has failUrl again', add(ORDER, 'failUrl')],
   ['BUS-CHG-029', 'order-icon-url-back', 'the v2 checkout order response has iconUrl again', add(ORDER, 'iconUrl')],
   [
@@ -287,6 +308,17 @@ const TABLE: Array<[string, string, string, Edit]> = [
   ['BUS-CHG-082', 'order-recipient-dropped', 'the v2 checkout order response has no recipient', drop(ORDER, 'recipient')],
   ['BUS-CHG-083', 'taxation-self-dropped', 'the checkout taxation has no self value', dropValue('CheckoutTaxation', 'self')],
   [
+    'BUS-CHG-083',
+    'taxation-pattern-without-self',
+    'the checkout taxation has no enum, and a pattern that refuses self (the edge of a free string)',
+    (doc) => {
+      const taxation = schema(doc, 'CheckoutTaxation');
+      if (!Array.isArray(taxation.enum)) throw new Error('document fault: CheckoutTaxation has no enum to replace');
+      delete taxation.enum;
+      taxation.pattern = '^(osn|usn_income|usn_income_outcome|esn|patent)$';
+    },
+  ],
+  [
     'BUS-CHG-084',
     'delivery-service-dropped',
     'the delivery of a checkout order has no deliveryService',
@@ -402,6 +434,7 @@ const TABLE: Array<[string, string, string, Edit]> = [
     drop('SalaryPaymentRegistryCreate', 'registryCreateType'),
   ],
   ['BUS-CHG-129', 'employee-id-dropped', 'employeeInfo carries no id', drop('EmployeeInfo', 'employeeId')],
+  ['BUS-CHG-150', 'employee-info-dropped', 'the salary payments carry no employeeInfo', drop('SalaryPaymentCreate', 'employeeInfo')],
   ['BUS-CHG-130', 'invoice-comment-required', 'the comment of an invoice is required', require('InvoiceSend', 'comment')],
   ['BUS-CHG-131', 'invoice-payer-inn-required', 'inn of an invoice payer is required', require('InvoicePayer', 'inn')],
   ['BUS-CHG-132', 'invoice-payer-name-required', 'name of an invoice payer is required', require('InvoicePayer', 'name')],

@@ -69,6 +69,9 @@ export interface DocumentChange {
   status?: number;
 }
 
+/** A change of the target file's business section, for a fault whose defect is in what the file and the document say together. */
+export type TargetChange = (section: Record<string, unknown>) => Record<string, unknown>;
+
 /** A fault or latitude that changes the served document, by id. */
 export type DocumentVariation = DocumentChange & { id: string };
 

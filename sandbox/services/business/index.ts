@@ -7,14 +7,14 @@
  *   runtime/      every other operation of the document, by a generic handler that reads it
  * Each part exports register, targetSection, faults, latitudes and credentials; specific parts
  * register before the generic one, so their routes win. The latitudes of the whole service
- * (latitudes.ts) apply in both parts; a latitude that also changes the document carries that edit.
+ * (latitudes.ts) apply in both parts; a fault or latitude that also changes the document carries that edit.
  */
-import type { Latitude } from '../../faults/types.ts';
+import type { Latitude, Variation } from '../../faults/types.ts';
 import { limitService } from '../../service-limit.ts';
 import type { SandboxService, ServiceContext } from '../../types.ts';
 import { DOCUMENT_FAULTS } from './document-faults.ts';
 import { DOCUMENT_LATITUDES } from './document-latitudes.ts';
-import { registerDocument, mtlsOperations, type DocumentChange, type DocumentVariation } from './document.ts';
+import { registerDocument, mtlsOperations, type DocumentChange, type DocumentVariation, type TargetChange } from './document.ts';
 import { businessError, registerErrorAnswers, requestIdOf } from './errors.ts';
 import { rateGroupsSection, SERVICE_LIMIT } from './rates.ts';
 import { businessFaults } from './faults.ts';
@@ -31,13 +31,14 @@ export const faults = [...businessFaults, ...PARTS.flatMap((p) => p.faults)];
 /** Changes within what the spec allows (the mirror of the faults): the document's, the whole service's, each part's. */
 export const latitudes: Latitude[] = [...DOCUMENT_LATITUDES, ...SERVICE_LATITUDES, ...PARTS.flatMap((p): Latitude[] => p.latitudes)];
 
+type PartVariation = Variation & { document?: DocumentChange; target?: TargetChange };
+const PART_VARIATIONS = PARTS.flatMap((p): PartVariation[] => [...p.faults, ...p.latitudes]);
+
 /** What the served document shows of the faults and latitudes: their edits of it, by id. */
 export const DOCUMENT_VARIATIONS: DocumentVariation[] = [
   ...DOCUMENT_FAULTS,
   ...DOCUMENT_LATITUDES,
-  ...PARTS.flatMap((p) =>
-    (p.latitudes as Array<Latitude & { document?: DocumentChange }>).filter((l) => l.document).map((l) => ({ id: l.id, ...l.document })),
-  ),
+  ...PART_VARIATIONS.filter((v) => v.document).map((v) => ({ id: v.id, ...v.document })),
 ];
 
 /** Fixed development credentials (documented in README.md next to this file). */
@@ -61,7 +62,7 @@ export const service: SandboxService = {
   },
 
   targetSection(urls, ctx) {
-    return {
+    const section = {
       url: `${urls.http}${BUSINESS_PREFIX}`,
       token: ctx.credentials.business.token,
       // Which operations need a client certificate is configuration (spec 5.5 names only two that do
@@ -73,5 +74,6 @@ export const service: SandboxService = {
       ...(urls.https ? { mtlsUrl: `${urls.https}${BUSINESS_PREFIX}` } : {}),
       ...Object.assign({}, ...PARTS.map((p) => p.targetSection(urls, ctx))),
     };
+    return PART_VARIATIONS.filter((v) => v.target && ctx.faults.has(v.id)).reduce((edited, v) => v.target!(edited), section);
   },
 };

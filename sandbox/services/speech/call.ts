@@ -11,6 +11,8 @@ export const BODY_LIMIT = 32 * 1024 * 1024;
 export interface SpeechCall {
   /** recognize: one JSON request (GET or POST); stream: newline-delimited JSON messages. */
   kind: 'recognize' | 'stream';
+  /** The HTTP method the call came with (4.1 lists GET; the vendor's examples use POST). */
+  method: string;
   headers: IncomingHttpHeaders;
   /** The raw bytes of the body; empty when there is none, or when it was too large. */
   body: Buffer;
@@ -36,5 +38,11 @@ export const callReader =
   (kind: SpeechCall['kind']) =>
   async (request: FastifyRequest): Promise<SpeechCall> => {
     const body = await rawBody(request);
-    return { kind, headers: request.headers, body: body === 'too large' ? Buffer.alloc(0) : body, tooLarge: body === 'too large' };
+    return {
+      kind,
+      method: request.method,
+      headers: request.headers,
+      body: body === 'too large' ? Buffer.alloc(0) : body,
+      tooLarge: body === 'too large',
+    };
   };

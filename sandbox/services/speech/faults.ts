@@ -301,6 +301,10 @@ export const speechFaults = [
       },
     },
   ),
+  f('spe-get-refused', ['SPE-MTH-001'], 'the recognize call is served with POST only: GET, the method 4.1 lists, is answered 405', {
+    answer: (a, call) =>
+      call.kind === 'recognize' && call.method === 'GET' ? errorAnswer(405, 'the method GET is not allowed', 'method') : a,
+  }),
   f('spe-refusal-html', ['SPE-STA-001'], 'refusals are an HTML error page (text/html) instead of JSON', {
     answer: (a) =>
       a.status >= 400

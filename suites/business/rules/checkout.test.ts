@@ -9,19 +9,19 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { statusIn } from '../../../harness/checks/status.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { requirementTest } from '../../../harness/suite.ts';
-import { identify, order } from '../../../harness/business/rules/checkout.ts';
+import { order, readBackDifferences, v1Order } from '../../../harness/business/rules/checkout.ts';
+import { judgedSchema } from '../../../harness/business/checks/runtime.ts';
 import {
   accepted,
   controlRefused,
   expectRuleRefused,
   fitsDocument,
-  generatedRequest,
   refused,
   ruleControl,
   rulesConfig,
   submit,
 } from '../../../harness/business/rules/rules.ts';
-import { enumOf, fieldSites, needSite } from '../../../harness/business/runtime/schema-sites.ts';
+import { enumOf, fieldSites, fieldsOf, needSite } from '../../../harness/business/runtime/schema-sites.ts';
 import { getAt, isJsonObject, type JsonObject, type JsonPath, removeAt, setAt } from '../../../harness/json.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
 import type { OperationPlan } from '../../../harness/business/runtime/plan.ts';
@@ -142,7 +142,7 @@ function setKind(body: JsonObject, path: JsonPath, value: string): void {
 }
 
 rulesBlock(plan, 'business rules: checkout order read back (2.6)', ['BUS-CHK-004'], [V2_CREATE, V2_READ], ([create, read]) => {
-  requirementTest('BUS-CHK-004', { row: 'the order read back carries the itemsAmount sent' }, async (t) => {
+  requirementTest('BUS-CHK-004', { row: 'the order read back carries the itemsAmount and the items sent' }, async (t) => {
     const request = order(create, 'items amount');
     const created = await submit(create, request, 'an order to read back');
     if (accepted(create, created, t.id).length) controlRefused('the order create', created);
@@ -155,17 +155,23 @@ rulesBlock(plan, 'business rules: checkout order read back (2.6)', ['BUS-CHK-004
     const path = { shopId: answered.shopId ?? ids.shopId, orderId: answered.orderId ?? ids.orderId };
     const res = await submit(read, { path, query: {}, header: {} }, 'the order read back');
     t.expectNone([...statusIn(res, [200], t.id), ...accepted(read, res, t.id)], res, 'the order read back');
-    const got = isJsonObject(res.json) ? res.json.itemsAmount : undefined;
+    const readBack = isJsonObject(res.json) ? res.json : {};
+    const got = readBack.itemsAmount;
+    const schema = judgedSchema(read.model, res);
+    const differences = readBackDifferences(request.body, readBack, schema ? fieldsOf(schema).declared : new Set());
     t.expectNone(
-      typeof got === 'number' && Math.round(got * 100) === Math.round(Number(sent) * 100)
-        ? []
-        : [
-            failure(
-              t.id,
-              `itemsAmount ${String(sent)}, as sent`,
-              got === undefined ? 'no itemsAmount' : `itemsAmount ${JSON.stringify(got)}`,
-            ),
-          ],
+      [
+        ...(typeof got === 'number' && Math.round(got * 100) === Math.round(Number(sent) * 100)
+          ? []
+          : [
+              failure(
+                t.id,
+                `itemsAmount ${String(sent)}, as sent`,
+                got === undefined ? 'no itemsAmount' : `itemsAmount ${JSON.stringify(got)}`,
+              ),
+            ]),
+        ...differences.map((d) => failure(t.id, 'the order read back as it was sent (each field sent that the read carries)', d)),
+      ],
       res,
     );
   });
@@ -173,8 +179,8 @@ rulesBlock(plan, 'business rules: checkout order read back (2.6)', ['BUS-CHK-004
 
 rulesBlock(plan, 'business rules: checkout v1 create (4.5)', ['BUS-CHK-003'], [V1_CREATE], ([create]) => {
   requirementTest('BUS-CHK-003', { row: `${V1_CREATE} answers 201` }, async (t) => {
-    const request = generatedRequest(create, 'v1 order');
-    identify(create, request.body);
+    const request = v1Order(create, 'v1 order');
+    fitsDocument(create, request, "a v1 order whose amount is its items' total");
     const res = await submit(create, request, 'a valid v1 order');
     t.expectNone(statusIn(res, [201], t.id), res, 'a valid v1 order create');
     t.expectNone(accepted(create, res, t.id), res, 'a valid v1 order create');

@@ -4,7 +4,8 @@
  * reasons of the error. Each is judged next to a control: the same operation, valid, accepted in this
  * run. An answer the fact is not about (a 2xx to a broken value, a 401) leaves it untried: inconclusive.
  */
-import { errorFormat, reasonsOf } from '../../../harness/business/checks/errors.ts';
+import { errorFormat, formatDifferences, jsonWhere400, reasonsCarried } from '../../../harness/business/checks/errors.ts';
+import { judgedSchema } from '../../../harness/business/checks/runtime.ts';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { inconclusive, ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
@@ -17,7 +18,7 @@ import { generatedFor, type OperationPlan } from '../../../harness/business/runt
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { beneficiary, BENEFICIARY_CREATE, beneficiaryRequest } from '../../../harness/business/rules/beneficiaries.ts';
 import { accepted, generatedRequest, opOf, ruleControl, submit, submitRaw } from '../../../harness/business/rules/rules.ts';
-import { fieldSites } from '../../../harness/business/runtime/schema-sites.ts';
+import { fieldSites, fieldsOf } from '../../../harness/business/runtime/schema-sites.ts';
 import { isJsonObject, type JsonObject, setAt } from '../../../harness/json.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
 
@@ -26,9 +27,6 @@ const plan = await runtimePlan();
 const CARDS = 'GET /api/v1/card';
 const CHECKOUT = 'POST /api/v2/checkout/order';
 
-const isJson = (res: CapturedResponse) =>
-  /^application\/([\w.+-]+\+)?json\b/i.test(res.headers['content-type'] ?? '') && res.json !== undefined;
-
 /** BUS-ERR-002 on one answer: a 400 is JSON; any other answer leaves the rule untried (it says how a 400 looks, not which requests get one). */
 function jsonIf400(res: CapturedResponse, id: string, what: string): Failure[] {
   if (res.status !== 400)
@@ -36,15 +34,7 @@ function jsonIf400(res: CapturedResponse, id: string, what: string): Failure[] {
       'PRECONDITION_MISSING',
       `${what} was answered ${res.status}, not 400; the rule says how a 400 looks, not which requests get one`,
     );
-  return isJson(res)
-    ? []
-    : [
-        failure(
-          id,
-          'a 400 answer in JSON (Content-Type application/json, a body that parses)',
-          `Content-Type ${res.headers['content-type'] ?? '(none)'}${res.jsonError ? `, body not JSON (${res.jsonError})` : ''}`,
-        ),
-      ];
+  return jsonWhere400(res, id, what);
 }
 
 /** The controls of this file: a valid beneficiary create, and the cards list without parameters. */
@@ -105,8 +95,8 @@ rulesBlock(plan, 'business rules: one format for enumeration errors (7)', ['BUS-
       setAt(request.body, kind.path, 'NOT_A_DELIVERY');
       cases.push({ what: `checkout ${kind.path.join('.')} NOT_A_DELIVERY`, op: checkout, request });
     }
-    const answers: Array<{ what: string; res: CapturedResponse }> = [];
-    for (const c of cases) answers.push({ what: c.what, res: await submit(c.op, c.request, c.what) });
+    const answers: Array<{ what: string; op: OperationPlan; res: CapturedResponse }> = [];
+    for (const c of cases) answers.push({ what: c.what, op: c.op, res: await submit(c.op, c.request, c.what) });
     // Validation errors only (a JSON 400 or 422): a 401 or 404 to every request has one format too, and says nothing.
     const errors = answers.filter((a) => (a.res.status === 400 || a.res.status === 422) && isJsonObject(a.res.json));
     if (errors.length < 2)
@@ -114,12 +104,17 @@ rulesBlock(plan, 'business rules: one format for enumeration errors (7)', ['BUS-
         'PRECONDITION_MISSING',
         `fewer than two unknown enumeration values were refused with a JSON 400 or 422 (${answers.map((a) => `${a.what}: ${a.res.status}`).join('; ')})`,
       );
-    const [first, ...others] = errors;
-    const format = errorFormat(first.res.json);
-    const differing = others.filter((o) => errorFormat(o.res.json) !== format);
+    const differences = formatDifferences(
+      errors.map(({ what, op, res }) => {
+        const schema = judgedSchema(op.model, res);
+        return { what, body: res.json, ...(schema ? { documented: fieldsOf(schema) } : {}) };
+      }),
+    );
     t.expectNone(
-      differing.map((o) => failure(t.id, `the format of ${first.what}'s error: ${format}`, `${errorFormat(o.res.json)} for ${o.what}`)),
-      differing[0]?.res,
+      differences.map((d) =>
+        failure(t.id, `one format for enumeration errors (${errorFormat(errors[0].res.json)} in ${errors[0].what})`, d),
+      ),
+      errors[0].res,
     );
     await beneficiaryControl(t, create);
   });
@@ -150,22 +145,7 @@ rulesBlock(plan, 'business rules: 403 answers carry their reasons (7)', ['BUS-ER
           (await sendOperation(plan, op, request, 'valid', 'the control: the same request with the token of the target file')).response!,
         (ok) => accepted(op, ok, t.id).length === 0,
       );
-      const body = isJsonObject(res.json) ? res.json : undefined;
-      const named = reasonsOf(body) !== undefined;
-      t.expectNone(
-        named
-          ? []
-          : [
-              failure(
-                t.id,
-                'a JSON 403 body that says why: a non-empty errorDetails (or reasons), or a message that says more than the refusal',
-                body
-                  ? `errorMessage ${JSON.stringify(body.errorMessage ?? body.message)}, errorDetails ${JSON.stringify(body.errorDetails)}`
-                  : 'no JSON body',
-              ),
-            ],
-        res,
-      );
+      t.expectNone(reasonsCarried(res, t.id, `${op.row} with a token without its scope`), res);
     });
   }
 });

@@ -8,12 +8,12 @@
 import { failure } from '../../../harness/checks/failure.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import type { CapturedResponse } from '../../../harness/http.ts';
-import { requirementTest } from '../../../harness/suite.ts';
+import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import type { OperationPlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { payment, RUBLE_TRANSFER, SBP_TRANSFER } from '../../../harness/business/rules/payments.ts';
 import {
-  accepted,
+  expectRuleAccepted,
   expectRuleRefused,
   freshCounterparty,
   generatedRequest,
@@ -41,34 +41,29 @@ rulesBlock(
   ([transfer]) => {
     const pay = async (payer: string, amount: number, note: string, counterparty = freshCounterparty('legal'), purpose = 'transfer') =>
       submit(transfer, payment(transfer, { payer, amount, counterparty, purpose }), note);
+    /** The control of every row: a small transfer from an account of its own, accepted. */
+    const control = (t: RequirementContext) =>
+      ruleControl(t, transfer, 'a small ruble transfer', () =>
+        payment(transfer, { payer: payerAccount(PAYER_ROLES.other), amount: 10, purpose: 'control' }),
+      );
+    const expectTransferAccepted = (t: RequirementContext, res: CapturedResponse, note: string) =>
+      expectRuleAccepted(t, transfer, res, () => control(t), note);
 
     requirementTest('BUS-LIM-001', { row: 'a ruble transfer of exactly 100 000 rubles is accepted' }, async (t) => {
       const res = await pay(payerAccount(PAYER_ROLES.singleAtLimit), 100_000, '100 000 rubles from a fresh payer account');
-      t.expectNone(
-        accepted(transfer, res, t.id),
-        res,
-        '100 000 rubles, the documented maximum, from a payer account with nothing paid today',
-      );
+      await expectTransferAccepted(t, res, '100 000 rubles, the documented maximum, from a payer account with nothing paid today');
     });
 
     requirementTest('BUS-LIM-001', { row: 'a ruble transfer of 100 000.01 rubles is refused' }, async (t) => {
       const res = await pay(payerAccount(PAYER_ROLES.singleAbove), 100_000.01, '100 000.01 rubles from a fresh payer account');
-      await expectRuleRefused(
-        t,
-        res,
-        () =>
-          ruleControl(t, transfer, 'a small ruble transfer', () =>
-            payment(transfer, { payer: payerAccount(PAYER_ROLES.other), amount: 10, purpose: 'control' }),
-          ),
-        '100 000.01 rubles, a kopeck above the single-payment limit',
-      );
+      await expectRuleRefused(t, res, () => control(t), '100 000.01 rubles, a kopeck above the single-payment limit');
     });
 
     requirementTest('BUS-LIM-002', { row: "60 000 + 40 000 accepted, then 0.01 above the day's 100 000 refused" }, async (t) => {
       const payer = payerAccount(PAYER_ROLES.day);
       for (const amount of [60_000, 40_000]) {
         const res = await pay(payer, amount, `${amount} rubles`);
-        t.expectNone(accepted(transfer, res, t.id), res, `${amount} rubles (the day's total so far stays within 100 000)`);
+        await expectTransferAccepted(t, res, `${amount} rubles (the day's total so far stays within 100 000)`);
       }
       const over = await pay(payer, 0.01, "0.01 rubles above the day's 100 000");
       t.expectNone(refused(over, t.id), over, '0.01 rubles after 100 000 paid today from the same account');
@@ -90,8 +85,8 @@ rulesBlock(
         );
       const payer = payerAccount(0, fixture, 'services.business.rules.monthNearLimit');
       const fill = await pay(payer, room / 100, `${room / 100} rubles, up to 1 000 000 in the month`);
-      t.expectNone(
-        accepted(transfer, fill, t.id),
+      await expectTransferAccepted(
+        t,
         fill,
         `${room / 100} rubles after ${paid} paid this month: the month's total reaches 1 000 000 exactly`,
       );
@@ -104,7 +99,7 @@ rulesBlock(
       const counterparty = freshCounterparty('legal');
       for (let n = 1; n <= 3; n++) {
         const res = await pay(payer, 10, `payment ${n} to one counterparty`, counterparty, `counterparty ${n}`);
-        t.expectNone(accepted(transfer, res, t.id), res, `payment ${n} of 3 allowed today to counterparty ${counterparty.accountNumber}`);
+        await expectTransferAccepted(t, res, `payment ${n} of 3 allowed today to counterparty ${counterparty.accountNumber}`);
       }
       const fourth = await pay(payer, 10, 'the fourth payment to one counterparty', counterparty, 'counterparty 4');
       t.expectNone(refused(fourth, t.id), fourth, `the fourth payment today to counterparty ${counterparty.accountNumber}`);
@@ -140,8 +135,10 @@ rulesBlock(plan, 'business rules: instant-payment commission (8)', ['BUS-LIM-005
     if (freeLimit > 100_000)
       throw new ToolError('PRECONDITION_MISSING', `sbp.freeLimit ${freeLimit} cannot be used up in one payment of at most 100 000 rubles`);
     const payer = payerAccount(PAYER_ROLES.sbp);
+    const control = () =>
+      ruleControl(t, sbp, 'a small instant payment', () => sbpPayment(sbp, payerAccount(PAYER_ROLES.other), 10, 'sbp control'));
     const inside = await submit(sbp, sbpPayment(sbp, payer, freeLimit, 'sbp free limit'), `${freeLimit} rubles, the whole free limit`);
-    t.expectNone(accepted(sbp, inside, t.id), inside, `${freeLimit} rubles, inside the free limit`);
+    await expectRuleAccepted(t, sbp, inside, control, `${freeLimit} rubles, inside the free limit`);
     const free = commissionOf(inside, field) ?? 0;
     t.expectNone(
       free === 0 ? [] : [failure(t.id, `no commission inside the free limit of ${freeLimit} rubles`, `${field} ${free}`)],
@@ -150,7 +147,7 @@ rulesBlock(plan, 'business rules: instant-payment commission (8)', ['BUS-LIM-005
     // Whole rubles (1 % exact in kopecks), and amounts whose 1 % ends in half a kopeck or less.
     for (const [i, amount] of [1234, 5000, 1000.5, 99.99, 777.77].entries()) {
       const res = await submit(sbp, sbpPayment(sbp, payer, amount, `sbp after limit ${i}`), `${amount} rubles after the free limit`);
-      t.expectNone(accepted(sbp, res, t.id), res, `${amount} rubles after the free limit`);
+      await expectRuleAccepted(t, sbp, res, control, `${amount} rubles after the free limit`);
       const charged = commissionOf(res, field);
       const exact = kopecks(amount) + 250_000; // 100 × (1 % of amount + 25 rubles), in hundredths of a kopeck
       const got = charged === undefined ? undefined : Math.round(charged * 10_000);

@@ -17,7 +17,6 @@ import {
   acceptanceOf,
   bodyConforms,
   bodyDocumented,
-  isJsonAnswer,
   contentTypeDocumented,
   noServerError,
   notServedOnPlainHost,
@@ -28,6 +27,8 @@ import {
   operationStatusDocumented,
   vendorErrorBody,
 } from '../../../harness/business/checks/runtime.ts';
+import { isJsonLabelled } from '../../../harness/media-type.ts';
+import { jsonWhere400, reasonsCarried } from '../../../harness/business/checks/errors.ts';
 import { refused } from '../../../harness/checks/answer.ts';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { inconclusive } from '../../../harness/errors.ts';
@@ -67,6 +68,8 @@ const IDS = [
   'BUS-AUT-003',
   'BUS-AUT-004',
   'BUS-ERR-001',
+  'BUS-ERR-002',
+  'BUS-ERR-004',
   'BUS-MTL-003',
   'BUS-MTL-004',
   'BUS-MTL-005',
@@ -85,7 +88,10 @@ function judge(t: RequirementContext, answers: Answer[], check: (a: Answer) => F
   const failed = answers.map((a) => ({ a, failures: check(a) })).filter((x) => x.failures.length);
   if (!failed.length) return;
   const [first] = failed;
-  const failures = failed.flatMap(({ a, failures }) => failures.map((f) => ({ ...f, expected: `${f.expected} — for ${a.e.note}` })));
+  // The defect stays in the check's words: the same defect met by a test that takes it as given is one root cause.
+  const failures = failed.flatMap(({ a, failures }) =>
+    failures.map((f) => ({ ...f, defect: f.defect ?? f.expected, expected: `${f.expected} — for ${a.e.note}` })),
+  );
   const note = `${failed.length} of ${answers.length} answer(s) failed; the reproduction is of the first: ${first.a.e.note} (requests generated with CONFORMANCE_SEED=${t.seed})`;
   t.expectNone(failures, first.a.res, note);
 }
@@ -330,6 +336,25 @@ describe('business runtime: every operation of the served document', () => {
       authRows(plan, op, !Array.isArray(areas) || areas.includes(op.catalog.area));
   });
 
+  describe('spec 7, over every answer above', () => {
+    // The scope refusals have a row per group (suites/business/rules/errors.test.ts); every other 403 is judged here.
+    requirementTest('BUS-ERR-004', { row: 'every 403 the operations answered carries its reasons', timeoutMs: 300_000 }, async (t) => {
+      const forbidden = (await allAnswered(plan)).filter(({ exchange }) => exchange.response!.status === 403);
+      if (!forbidden.length) throw inconclusive('PRECONDITION_MISSING', 'no request of the operations was answered 403 in this run');
+      const bare = forbidden.flatMap(({ op, exchange }) => reasonsCarried(exchange.response!, t.id, `${op.row}, ${exchange.note}`));
+      t.expectNone(bare, forbidden[0].exchange.response, `${bare.length} of ${forbidden.length} 403 answers`);
+      await controlledOperations(plan, 'a 403 that carries its reasons');
+    });
+
+    requirementTest('BUS-ERR-002', { row: 'every 400 the operations answered is JSON', timeoutMs: 300_000 }, async (t) => {
+      const bad = (await allAnswered(plan)).filter(({ exchange }) => exchange.response!.status === 400);
+      if (!bad.length) throw inconclusive('PRECONDITION_MISSING', 'no request of the operations was answered 400 in this run');
+      const notJson = bad.flatMap(({ op, exchange }) => jsonWhere400(exchange.response!, t.id, `${op.row}, ${exchange.note}`));
+      t.expectNone(notJson, bad[0].exchange.response, `${notJson.length} of ${bad.length} 400 answers`);
+      await controlledOperations(plan, 'a 400 in JSON');
+    });
+  });
+
   describe('vendor conventions, over every answer above', () => {
     requirementTest('BUS-AUT-004', { timeoutMs: 300_000 }, async (t) => {
       const refusals = (await allAnswered(plan)).filter(
@@ -349,7 +374,7 @@ describe('business runtime: every operation of the served document', () => {
     requirementTest('BUS-ERR-001', { timeoutMs: 300_000 }, async (t) => {
       // The error answers with a JSON body: the convention says what such a body holds, and nothing of others.
       const errors = (await allAnswered(plan)).filter(
-        ({ exchange }) => exchange.response!.status >= 400 && exchange.response!.status !== 429 && isJsonAnswer(exchange.response!),
+        ({ exchange }) => exchange.response!.status >= 400 && exchange.response!.status !== 429 && isJsonLabelled(exchange.response!),
       );
       const wrong = errors
         .map((x) => ({

@@ -16,6 +16,8 @@ import {
   type ModifierFault,
   type ModifierVariation,
 } from '../../../faults/modifiers.ts';
+import { jsonKeyedWithCharset } from '../document-edits.ts';
+import type { DocumentChange, TargetChange } from '../document.ts';
 import { businessErrorBody } from '../errors.ts';
 import { ALL_SCOPES, groupOf } from './access.ts';
 import { BEHAVIOUR_SETTINGS, type BehaviourSettings } from './behaviours.ts';
@@ -38,6 +40,7 @@ import {
   CHECKOUT_V1_CREATE,
   CHECKOUT_V2_CREATE,
   PAYMENTS,
+  RUBLE_TRANSFER,
   present,
   recipientInnOf,
   refused,
@@ -54,6 +57,11 @@ export interface RuntimeShape {
 }
 
 export type Edit = Behaviour<RuntimeShape>;
+/**
+ * A fault's edits; one whose defect is in what the served document (or the target file) says together
+ * with how the runtime answers carries that edit as `document` (or `target`).
+ */
+type FaultEdit = Edit & { document?: DocumentChange; target?: TargetChange };
 type Rule = keyof BusinessRules;
 
 const CARDS_WITHOUT_CERTIFICATE = new Set(['GET /api/v1/card', 'GET /api/v3/card', 'GET /api/v1/card/{ucid}']);
@@ -125,11 +133,38 @@ export function alsoRefuses(
   return { checks: { [last]: (b: Node, op: Operation) => BUSINESS_RULES[last](b, op) ?? extra(b, op) } as Partial<RuntimeRules> };
 }
 
+const kopecks = (v: unknown) => Math.round(Number(v) * 100);
+
+/**
+ * A v1 order create refused 422 as a broken business rule where `refuses(amount, total)` (in kopecks,
+ * the total of its items' price times quantity): checked with the schema, before the order is stored.
+ */
+export function v1AmountRefused(refuses: (amount: number, total: number) => boolean, message: string): Edit {
+  const problems = (op: Operation, body: unknown): Problem[] => {
+    if (op.key !== CHECKOUT_V1_CREATE || !isNode(body) || !Array.isArray(body.items)) return [];
+    const total = body.items.filter(isNode).reduce((sum, item) => sum + kopecks(Number(item.price) * Number(item.quantity ?? 1)), 0);
+    return refuses(kopecks(body.amount), total) ? [{ field: 'body.amount', message }] : [];
+  };
+  return {
+    checks: { 'body.schema': (op, body) => [...checkBody(op, body), ...problems(op, body)] },
+    answer: onRefusal('body.schema', (a: RuntimeAnswer) =>
+      a.facts?.problems?.every((p) => p.message === message)
+        ? errorInstead(a, 422, 'BUSINESS_RULE_VIOLATION', `amount ${message}`, { amount: message })
+        : a,
+    ),
+  };
+}
+
 // ── The catalog ──────────────────────────────────────────────────────────────────────────────────────
 
-const EDITS: Record<string, Edit> = {
+const EDITS: Record<string, FaultEdit> = {
   // faults.ts: RUNTIME_FAULTS
   'bus-run-field-wrong-type': successBody('GET /api/v1/company', (b) => void (b.name = 7_707_083_893)),
+  'bus-run-charset-key-wrong-type': {
+    ...successBody('GET /api/v1/company', (b) => void (b.name = 7_707_083_893)),
+    document: { edit: (doc) => jsonKeyedWithCharset(doc) },
+  },
+  'bus-run-transfer-off-schema': successBody(RUBLE_TRANSFER, (b) => void (b.status = 1)),
   'bus-run-undocumented-status': onSuccess('GET /api/v1/individual/subscription', (a) => ({ ...a, status: 202 })),
   'bus-run-html-400': {
     answer: (a) => {
@@ -180,6 +215,16 @@ const EDITS: Record<string, Edit> = {
   'bus-run-created-not-stored': { settings: { 'rules.keptWhenCreated': false } },
   'bus-run-deleted-readable': { settings: { 'deleted.removed': false } },
   'bus-run-mtls-not-enforced': { checks: { certificate: never } },
+  'bus-run-mtls-none': {
+    checks: { certificate: never },
+    document: {
+      edit: (doc) => {
+        for (const item of Object.values(doc.paths as Record<string, Record<string, Node>>))
+          for (const op of Object.values(item)) if (isNode(op)) delete op['x-mtls-required'];
+      },
+    },
+    target: (section) => ({ ...section, mtlsOperations: [] }),
+  },
   'bus-run-mtls-cert-refused': { checks: { certificate: (op) => (op.mtls ? 'the client certificate is not accepted' : undefined) } },
   'bus-run-cards-need-certificate': {
     checks: {
@@ -269,7 +314,19 @@ const EDITS: Record<string, Edit> = {
   'bus-chk-items-amount-optional': rulesOff('checkout.items-amount'),
   'bus-chk-weight-optional': rulesOff('checkout.item-weight', 'checkout.item-declared-value'),
   'bus-chk-v1-create-200': onSuccess(CHECKOUT_V1_CREATE, (a) => (a.status === 201 ? { ...a, status: 200 } : a)),
+  'bus-chk-v1-total-refused': v1AmountRefused(
+    (amount, total) => amount === total,
+    "must add the delivery fee to the items' total, even for an order without delivery",
+  ),
   'bus-chk-read-without-items-amount': successBody(CHECKOUT_V2_READ, (b) => void delete b.itemsAmount),
+  'bus-chk-read-items-amount-in-kopecks': successBody(CHECKOUT_V2_READ, (b) => {
+    if (typeof b.itemsAmount === 'number') b.itemsAmount = Math.round(b.itemsAmount * 100);
+  }),
+  'bus-chk-read-items-changed': successBody(CHECKOUT_V2_READ, (b) => {
+    const first = Array.isArray(b.items) ? b.items[0] : undefined;
+    if (first && typeof first === 'object' && !Array.isArray(first) && typeof first.quantity === 'number')
+      first.quantity = first.quantity === 1 ? 2 : 1;
+  }),
   'bus-chk-russian-post-accepted': schemaLoosened((problems, op, b) =>
     op.key === CHECKOUT_V2_CREATE && JSON.stringify(b).includes('"russian_post"')
       ? problems.filter((p) => !p.message.includes('post_office'))
@@ -312,10 +369,31 @@ const EDITS: Record<string, Edit> = {
     },
   },
   'bus-err-403-bare': { answer: onRefusal('scope', (a: RuntimeAnswer) => errorInstead(a, 403, 'FORBIDDEN', 'Forbidden')) },
+  'bus-err-403-courtesy': {
+    answer: onRefusal('scope', (a: RuntimeAnswer) => errorInstead(a, 403, 'FORBIDDEN', 'You have no access. Please try again later.', {})),
+  },
+  'bus-err-certificate-403-bare': {
+    answer: onRefusal('certificate', (a: RuntimeAnswer) => errorInstead(a, 403, 'FORBIDDEN', 'Forbidden')),
+  },
+  'bus-err-path-400-text': {
+    answer: (a) =>
+      a.refusedBy === 'parameters' && a.facts?.problems?.some((p) => p.field.startsWith('path.'))
+        ? { ...withHeader(a, 'content-type', 'text/plain; charset=utf-8'), body: `Bad Request: ${errorMessageOf(a)}` }
+        : a,
+  },
+  'bus-err-enum-extra-field': {
+    answer: editBody<RuntimeAnswer, Node>(
+      (a) => VALIDATION_REFUSALS.has(a.refusedBy ?? '') && a.facts?.op.key === CHECKOUT_V2_CREATE,
+      (b) => void (b.invalidValue = 'NOT_A_DELIVERY'),
+    ),
+  },
 };
 
 /** The runtime's faults: the data of faults.ts, each with its edit. */
-export const RUNTIME_MODIFIER_FAULTS: ModifierFault<RuntimeShape>[] = [...RUNTIME_FAULTS, ...RULE_FAULTS].map((fault) => {
+export const RUNTIME_MODIFIER_FAULTS: Array<ModifierFault<RuntimeShape> & Omit<FaultEdit, keyof Edit>> = [
+  ...RUNTIME_FAULTS,
+  ...RULE_FAULTS,
+].map((fault) => {
   const edit = EDITS[fault.id];
   if (!edit) throw new Error(`business fault ${fault.id} has no edit in fault-modifiers.ts`);
   return { ...fault, ...edit };

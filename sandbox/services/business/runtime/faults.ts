@@ -9,6 +9,16 @@ const fault = (id: string, catches: string[], description: string): Fault => ({ 
 export const RUNTIME_FAULTS: Fault[] = [
   fault('bus-run-field-wrong-type', ['BUS-RUN-004'], 'GET /api/v1/company answers the company name as a number'),
   fault(
+    'bus-run-transfer-off-schema',
+    ['BUS-RUN-004'],
+    'the ruble transfer answers its 201 with the status as a number: one defect, which the payment and limit rows take as given',
+  ),
+  fault(
+    'bus-run-charset-key-wrong-type',
+    ['BUS-RUN-004'],
+    'every JSON media key of the document carries its charset (application/json;charset=UTF-8), and GET /api/v1/company answers the company name as a number',
+  ),
+  fault(
     'bus-run-undocumented-status',
     ['BUS-RUN-002'],
     'GET /api/v1/individual/subscription answers 202, which the document does not list',
@@ -56,6 +66,11 @@ export const RUNTIME_FAULTS: Fault[] = [
     'DELETE answers 204 but the deleted bank details, recipients and deponents stay readable',
   ),
   fault('bus-run-mtls-not-enforced', ['BUS-MTL-003', 'BUS-MTL-004'], 'operations that need a client certificate are served without one'),
+  fault(
+    'bus-run-mtls-none',
+    ['BUS-MTL-002'],
+    'no operation needs a client certificate: the document marks none, the target file lists none, and every operation is served without one',
+  ),
   fault('bus-run-mtls-cert-refused', ['BUS-MTL-005'], "the secured operations refuse even the client certificate of the sandbox's own CA"),
   fault(
     'bus-run-cards-need-certificate',
@@ -122,7 +137,26 @@ export const RULE_FAULTS: Fault[] = [
   fault('bus-chk-items-amount-optional', ['BUS-CHK-001'], 'a v2 order with neither itemsAmount nor amount is accepted'),
   fault('bus-chk-weight-optional', ['BUS-CHK-002'], 'items without weight or declaredValue are accepted when delivery services are used'),
   fault('bus-chk-v1-create-200', ['BUS-CHK-003'], 'the v1 order create answers 200 instead of 201'),
-  fault('bus-chk-read-without-items-amount', ['BUS-CHK-004'], 'the v2 order read leaves out itemsAmount'),
+  fault(
+    'bus-chk-v1-total-refused',
+    ['BUS-CHK-003'],
+    "the v1 order create refuses 422 an order whose amount is its items' total (it wants a delivery fee on top, even without delivery)",
+  ),
+  fault(
+    'bus-chk-read-without-items-amount',
+    ['BUS-RUN-004'],
+    'the v2 order read leaves out itemsAmount, which its served schema requires (BUS-CHK-004, which takes the schema as given, is inconclusive)',
+  ),
+  fault(
+    'bus-chk-read-items-amount-in-kopecks',
+    ['BUS-CHK-004'],
+    'the v2 order read answers itemsAmount in kopecks: a number, but not the one sent',
+  ),
+  fault(
+    'bus-chk-read-items-changed',
+    ['BUS-CHK-004'],
+    'the v2 order read answers the itemsAmount sent, but another quantity of the first item than the order had',
+  ),
   fault('bus-chk-russian-post-accepted', ['BUS-CHK-005'], 'the old DeliveryKind value russian_post is still accepted'),
   fault('bus-chk-post-office-refused', ['BUS-CHK-005'], 'the DeliveryKind value post_office is refused at runtime'),
   fault('bus-se-receipt-new', ['BUS-SEL-001', 'BUS-SEL-002'], 'receipts answer the removed status NEW'),
@@ -140,4 +174,24 @@ export const RULE_FAULTS: Fault[] = [
     'enumeration errors of the nominal-account operations have their own error code and no details',
   ),
   fault('bus-err-403-bare', ['BUS-ERR-004'], 'a scope refusal answers 403 "Forbidden" without its reasons'),
+  fault(
+    'bus-err-403-courtesy',
+    ['BUS-ERR-004'],
+    'a scope refusal answers 403 "You have no access. Please try again later." with an empty errorDetails: words, but no reason',
+  ),
+  fault(
+    'bus-err-certificate-403-bare',
+    ['BUS-ERR-004'],
+    'a request without the client certificate is answered 403 "Forbidden" without its reasons (the scope refusals keep theirs)',
+  ),
+  fault(
+    'bus-err-path-400-text',
+    ['BUS-ERR-002', 'BUS-RUN-003', 'BUS-NEG-001'],
+    'a path identifier of the wrong form is answered 400 with a text/plain body (the body and query refusals stay JSON)',
+  ),
+  fault(
+    'bus-err-enum-extra-field',
+    ['BUS-ERR-003'],
+    "the checkout create's validation errors carry a field invalidValue that the document does not declare and no other error carries",
+  ),
 ];

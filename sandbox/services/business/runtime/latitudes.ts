@@ -7,10 +7,10 @@
 import { latitudesOf, onRefusal, withHeader, type ModifierLatitude } from '../../../faults/modifiers.ts';
 import { at, operation, type Node as DocumentNode } from '../document-edits.ts';
 import type { DocumentChange } from '../document.ts';
-import { alsoRefuses, errorInstead, onSuccess, parametersEdited, type RuntimeShape } from './fault-modifiers.ts';
+import { alsoRefuses, errorInstead, onSuccess, parametersEdited, v1AmountRefused, type RuntimeShape } from './fault-modifiers.ts';
 import { VALIDATION_REFUSALS, type RuntimeAnswer } from './handler.ts';
 import { isNode, type Node } from './operations.ts';
-import { refused } from './rules.ts';
+import { CHECKOUT_V2_CREATE, refused } from './rules.ts';
 import { checkBody, checkParameters, type Problem } from './validate.ts';
 
 export type RuntimeLatitude = ModifierLatitude<RuntimeShape> & { document?: DocumentChange };
@@ -92,6 +92,26 @@ export const RUNTIME_LATITUDES: RuntimeLatitude[] = [
       },
     },
     "The tax number has check digits; a backend that verifies them refuses a request its document's schema allows, and the spec shows no behaviour that forbids it.",
+  ),
+  latitude(
+    'bus-lat-v1-amount-total',
+    [BEHAVIOUR_NOT_SHOWN, 'POST /api/v2/checkout/order (success code of the v1 create is 201)'],
+    "a v1 order create whose amount is not its items' total (price times quantity) is refused 422 as a business rule",
+    v1AmountRefused((amount, total) => amount !== total, 'is not the total of the items (price times quantity)'),
+    'The spec gives the v1 create its success code, not what it checks: an order whose sum disagrees with its items is a business refusal a checkout may make.',
+  ),
+  latitude(
+    'bus-lat-checkout-errors-without-details',
+    ['enumeration validation errors have a fixed output format', ERRORS_NOT_SHOWN],
+    "the checkout create's validation errors carry no errorDetails (the failing fields are in errorMessage); every other operation's keep theirs",
+    {
+      answer: (a) => {
+        if (!VALIDATION_REFUSALS.has(a.refusedBy ?? '') || a.facts?.op.key !== CHECKOUT_V2_CREATE || !isNode(a.body)) return a;
+        const { errorDetails: _details, ...rest } = a.body;
+        return { ...a, body: rest };
+      },
+    },
+    'errorDetails is optional in the error schema the document gives every operation: an error without it has the same format as one with it.',
   ),
   latitude(
     'bus-lat-lenient-numbers',
