@@ -64,6 +64,12 @@ export function classifyTransportError(error: unknown, state: ExchangeState): Cl
   const { operation, origin, deadline } = state;
   const code = codeOf(error);
   const cause = causeOf(error);
+  if (deadline.abortedBy === 'interrupted') {
+    return {
+      error: new ToolError('RUN_INTERRUPTED', `${operation} at ${origin} was aborted: the run was interrupted (${progress(state)})`),
+      countsAgainstOrigin: false,
+    };
+  }
   if (deadline.abortedBy === 'test-budget') {
     return {
       error: new ToolError('TARGET_TIMEOUT', `${operation} at ${origin} was aborted: the test's time budget ran out (${progress(state)})`),
