@@ -5,6 +5,7 @@
  * children, which end what they do and write what they have, cleans up after itself, and exits 2.
  */
 import { watchParents } from '../runner/parent-watch.ts';
+import { startedByNpmScript } from '../runner/settings.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -25,7 +26,7 @@ export function interruption(): AbortSignal {
   };
   for (const signal of SIGNALS) process.on(signal, () => end(signal));
   // Started by an npm script, this process's parent is npm's shell, which a killed npm can leave behind.
-  watchParents(end, { npmScript: process.env.npm_lifecycle_event !== undefined });
+  watchParents(end, { npmScript: startedByNpmScript() });
   return controller.signal;
 }
 
