@@ -203,7 +203,7 @@ export default class SummaryReporter implements Reporter {
       // The CLI checks the folder first; writing can still fail (a full disk, vitest run directly). The
       // summary is printed all the same, and the run fails as a tool error (the CLI: no summary, exit 2).
       console.error(
-        `partner-conformance: the reports could not be written to ${reportDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        `partner-conformance: SETTING_INVALID: the reports could not be written to ${reportDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       );
       process.exitCode = 2;
     }
