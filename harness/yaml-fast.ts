@@ -103,8 +103,25 @@ function lineRisk(text: string, flowRoot: boolean): string | undefined {
   return undefined;
 }
 
+/**
+ * Lines longer than this go to yaml: some patterns of RISKY take time in proportion to a line's length
+ * times the brackets on it (a value nested 100,000 levels deep on one line took minutes).
+ */
+const LONGEST_LINE = 4096;
+
+function hasLongLine(text: string): boolean {
+  for (let start = 0; start < text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    if (end - start > LONGEST_LINE) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 /** Why js-yaml may not answer for this text, or undefined when it may. */
 export function riskIn(text: string): string | undefined {
+  if (hasLongLine(text)) return `a line longer than ${LONGEST_LINE} characters`;
   const uncommented = text.replace(/^[ ]*#.*$/gm, '');
   for (const re of RISKY) {
     const found = re.exec(uncommented);
