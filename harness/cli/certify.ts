@@ -5,7 +5,7 @@
  * could be checked: an unreachable target is not certifiable), 2 the run could not start or was interrupted
  * and no pack was written; verify 0 accepted, 1 not accepted (the reason names the file), 2 bad usage.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { ToolError } from '../errors.ts';
@@ -102,6 +102,10 @@ async function verifyMain(argv: string[]): Promise<number> {
   const { values, positionals } = optionsOf(argv, VERIFY_OPTIONS);
   if (positionals.length !== 1) throw new UsageError('certify verify needs exactly one pack folder');
   const dir = resolve(positionals[0]);
+  // A path that names no folder is a mistyped argument (exit 2), not a pack that failed its checks (exit 1).
+  const kind = statSync(dir, { throwIfNoEntry: false });
+  if (!kind?.isDirectory())
+    throw new UsageError(`${dir} ${kind ? 'is not a folder' : 'does not exist'}; certify verify takes the folder of a pack`);
   const anchor = values['--public-key']
     ? { publicKeyFile: values['--public-key'] }
     : values['--thumbprint']
@@ -142,7 +146,7 @@ async function resolveTarget(option: string | undefined, stop: AbortSignal): Pro
 function depthEnv(values: Record<string, string | undefined>): Record<string, string> {
   const runs = values['--runs'];
   if (runs !== undefined) {
-    if (!/^[1-9][0-9]*$/.test(runs)) throw new UsageError(`--runs must be a positive integer, got "${runs}"`);
+    if (!/^[1-9][0-9]*$/.test(runs)) throw new UsageError(`SETTING_INVALID: --runs must be a positive integer, got "${runs}"`);
     return { CONFORMANCE_RUNS: runs };
   }
   if (values['--depth'] || variableOf('CONFORMANCE_RUNS') || variableOf('CONFORMANCE_DEPTH')) return {};

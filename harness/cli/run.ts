@@ -71,7 +71,8 @@ export async function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): 
     namedBy.CONFORMANCE_AREAS = '--areas';
   }
   if (v['--depth']) {
-    if (!isDepth(v['--depth'])) throw new Error(`--depth must be one of ${Object.keys(DEPTHS).join(', ')}, got "${v['--depth']}"`);
+    if (!isDepth(v['--depth']))
+      throw new ToolError('SETTING_INVALID', `--depth must be one of ${Object.keys(DEPTHS).join(', ')}, got "${v['--depth']}"`);
     out.CONFORMANCE_DEPTH = v['--depth'];
     // The command line wins over CONFORMANCE_RUNS in the environment.
     out.CONFORMANCE_RUNS = String(DEPTHS[v['--depth']]);
@@ -85,7 +86,7 @@ export async function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): 
   if (v['--shard']) {
     const match = /^(\d+)\/(\d+)$/.exec(v['--shard']);
     if (!match || Number(match[1]) < 1 || Number(match[1]) > Number(match[2]))
-      throw new Error(`--shard must be i/n with 1 <= i <= n, got "${v['--shard']}"`);
+      throw new ToolError('SETTING_INVALID', `--shard must be i/n with 1 <= i <= n, got "${v['--shard']}"`);
     vitestArgs.push(`--shard=${v['--shard']}`);
     out.CONFORMANCE_PACE_SHARE = String(1 / Number(match[2]));
   }

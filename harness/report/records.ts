@@ -307,18 +307,22 @@ export function nothingCheckedReason(summary: RunSummary): string | undefined {
   if (c.total === 0) return 'no test was collected';
   const byCode = new Map<string, number>();
   for (const t of summary.tests) byCode.set(t.code ?? t.verdict, (byCode.get(t.code ?? t.verdict) ?? 0) + 1);
-  const parts = [...byCode].sort((a, b) => b[1] - a[1]).map(([code, count]) => `${code} ${count}`);
-  const main = [...byCode].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const counted = [...byCode].sort((a, b) => b[1] - a[1]);
+  const parts = counted.map(([code, count]) => `${code} ${count}`);
+  // The tests of the areas that were not selected say nothing about why the selected ones checked nothing
+  // (a run of every file, as certify's, holds far more of them).
+  const main = counted.find(([code]) => code !== 'AREA_NOT_SELECTED')?.[0];
+  const inSelected = summary.areas?.length ? ` in the selected areas (${summary.areas.join(', ')})` : '';
   const why =
     c.toolErrors > 0
       ? 'every test that could run ended in a tool error'
-      : main === 'AREA_NOT_SELECTED'
+      : main === undefined
         ? 'no area is selected'
         : main === 'CREDENTIAL_MISSING'
           ? 'the target file gives no service (or no credentials) for the selected areas'
           : main === 'SAFETY_REFUSED'
-            ? 'the safety gate refused everything for this target kind'
-            : 'every test was skipped or inconclusive';
+            ? `the safety gate refused everything for this target kind${inSelected}`
+            : `every test${inSelected} was skipped or inconclusive`;
   return `nothing was checked: ${why} (${parts.join(', ')})`;
 }
 
