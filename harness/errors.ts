@@ -22,7 +22,8 @@ export const TOOL_ERROR_CODES = {
   TARGET_TIMEOUT: 'the service did not answer in full within the request deadline',
   TARGET_REDIRECT: 'the service answered with a redirect, which the suite never follows (the Location is shown)',
   TARGET_RATE_LIMITED: 'the service kept answering 429 beyond the bounded wait (or asked to wait longer than the cap)',
-  TARGET_RESPONSE_TOO_LARGE: 'an answer exceeded the response size cap and was cut off',
+  TARGET_RESPONSE_TOO_LARGE:
+    "an answer was larger than the client reads (its body than settings.maxResponseBytes, its headers than Node's header size limit) and was cut off",
   TARGET_PROTOCOL_ERROR: 'the answer was not valid HTTP (garbled status line, headers or chunking)',
   SUITE_ERROR: 'the suite itself failed (a bug of the suite, reported so that it is never taken for a verdict)',
 } as const;
@@ -34,6 +35,8 @@ export const SKIP_CODES_TABLE = {
   BURST_NOT_ALLOWED: 'a rate-limit burst against a non-loopback target that does not allow bursts',
   AREA_NOT_SELECTED: "the area is not among the target file's areas",
   VENDOR_CONVENTIONS_OFF: 'a vendor convention, and the target file does not ask for vendor conventions',
+  RUN_INTERRUPTED:
+    'the run was interrupted (SIGINT, SIGTERM or SIGHUP, or the process that started it ended) before this test reached a verdict',
 } as const;
 
 export const INCONCLUSIVE_CODES_TABLE = {

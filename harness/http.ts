@@ -4,7 +4,8 @@
  * request (connect, headers and the whole body) that the running test's budget also aborts; a body
  * read as a stream and cut off past a size cap; redirects never followed; a 429 waited out only as
  * long as the target file allows, and a service that asks for a longer wait left alone for as long as
- * it asked; an origin that keeps failing given up on (both for the whole run). Everything that stops a
+ * it asked; an origin that keeps failing given up on (both for the whole run); nothing sent once the run
+ * was interrupted (runner/interruption.ts). Everything that stops a
  * request is a ToolError with its code (harness/errors.ts), never a response a check could judge.
  * The response is captured as status, headers, raw body and parsed JSON (or the parse error).
  */
@@ -28,6 +29,7 @@ import { OriginHealth, type HealthEvent } from './transport/origin-health.ts';
 import { retryAfterOf } from './transport/retry-after.ts';
 import { ServiceStops, type StopEvent } from './transport/service-stops.ts';
 import { runRecord } from './run-record.ts';
+import { interruptedBy, runInterruption } from './runner/interruption.ts';
 
 export interface RequestSpec {
   area: Area;
@@ -249,8 +251,9 @@ export class HttpClient {
     return this.options.paceScope ? `${this.options.paceScope}/${area}` : area;
   }
 
-  /** Throws when the run has given up on the origin, or the service asked for silence that has not passed. */
+  /** Throws when the run was interrupted, has given up on the origin, or the service asked for silence that has not passed. */
   private assertSendable(origin: string, spec: RequestSpec): void {
+    if (runInterruption()) throw new ToolError('RUN_INTERRUPTED', `${spec.operation} was not sent: the run was interrupted`);
     this.health.assertAlive(origin, spec.operation);
     this.stops.assertOpen(this.stopKey(spec.area), spec.operation);
   }
@@ -261,6 +264,8 @@ export class HttpClient {
       return await wait();
     } catch (error) {
       if (error instanceof ToolError) throw error;
+      if (interruptedBy(currentTestScope()?.signal))
+        throw new ToolError('RUN_INTERRUPTED', `${spec.operation} was not sent: the run was interrupted while it waited ${what}`);
       throw this.toolError('TARGET_TIMEOUT', `${spec.operation} was not sent: the test's time budget ran out while waiting ${what}`);
     }
   }

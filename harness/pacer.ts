@@ -318,7 +318,7 @@ export class RemotePacer implements Pacer {
         }
       }
     } catch (error) {
-      if (deadline.abortedBy === 'test-budget') throw error;
+      if (deadline.abortedBy === 'test-budget' || deadline.abortedBy === 'interrupted') throw error;
       throw new ToolError(
         'SUITE_ERROR',
         `the shared pacer at ${this.baseUrl} gave no slot (${deadline.abortedBy === 'deadline' ? `no answer within ${PACER_ANSWER_MS} ms` : (error as Error).message})`,

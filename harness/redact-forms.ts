@@ -35,7 +35,16 @@ interface CharacterForms {
 
 const NAMED: Record<string, string> = { '<': '&lt;', '>': '&gt;' };
 
+/** Each character's forms, made once: a token pool's secrets share their characters. */
+const FORMS = new Map<string, CharacterForms>();
+
 function formsOf(ch: string): CharacterForms {
+  let forms = FORMS.get(ch);
+  if (!forms) FORMS.set(ch, (forms = formsOfNew(ch)));
+  return forms;
+}
+
+function formsOfNew(ch: string): CharacterForms {
   const code = ch.charCodeAt(0);
   return {
     code,

@@ -20,7 +20,8 @@
  */
 import { CREDENTIAL_PARAMETER } from './config/url-rules.ts';
 import { SecretForms } from './redact-forms.ts';
-import { SCREENABLE, type Screen, ScreenView, screenFor } from './redact-screen.ts';
+import { Overlaps } from './redact-index.ts';
+import { SCREENABLE, SecretScreen } from './redact-screen.ts';
 
 const MASK = '***';
 /** Secrets shorter than this are not registered: masking them would blank ordinary words. */
@@ -156,8 +157,12 @@ function secretPattern(secret: string): string {
   return `(?:${textual}|${hex})`;
 }
 
+/** Characters that every plain form writes as they are (most tokens hold no other). */
+const PLAIN_IN_EVERY_FORM = /^[A-Za-z0-9*._-]*$/;
+
 /** The forms a cut-short secret is compared in (a part of a pattern cannot be matched by a regex). */
 function plainForms(secret: string): string[] {
+  if (PLAIN_IN_EVERY_FORM.test(secret)) return [secret];
   const json = JSON.stringify(secret).slice(1, -1);
   const form = new URLSearchParams({ s: secret }).toString().slice(2);
   return [...new Set([secret, encodeURIComponent(secret), form, json, json.replace(/'/g, `'\\''`)])];
@@ -169,42 +174,34 @@ function plainForms(secret: string): string[] {
  * holds the form.
  */
 function base64Cores(form: string): string[] {
-  const bytes = Buffer.from(form, 'utf8');
+  // Two zero bytes ahead of the form: the three alignments are three views of one buffer.
+  const padded = Buffer.from(`\0\0${form}`, 'utf8');
+  const length = padded.length - 2;
   const out: string[] = [];
   for (let k = 0; k < 3; k++) {
-    const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64');
+    const encoded = padded.toString('base64', 2 - k);
     const first = Math.ceil((8 * k) / 6);
-    const last = Math.floor((8 * (k + bytes.length)) / 6) - 1;
+    const last = Math.floor((8 * (k + length)) / 6) - 1;
     const core = encoded.slice(first, last + 1);
-    out.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+    out.push(core);
+    if (core.includes('+') || core.includes('/')) out.push(core.replace(/\+/g, '-').replace(/\//g, '_'));
   }
   return out;
 }
 
-/** The length of the longest end of `text` that begins `form` (at least MIN_PART), or 0. */
-function endOverlap(text: string, form: string): number {
-  for (let i = Math.max(0, text.length - form.length + 1); i <= text.length - MIN_PART; i++) {
-    if (text.charCodeAt(i) === form.charCodeAt(0) && form.startsWith(text.slice(i))) return text.length - i;
-  }
-  return 0;
-}
-
-/** The length of the longest start of `text` that ends `form` (at least MIN_PART), or 0. */
-function startOverlap(text: string, form: string): number {
-  const last = form.charCodeAt(form.length - 1);
-  for (let k = Math.min(form.length - 1, text.length); k >= MIN_PART; k--) {
-    if (text.charCodeAt(k - 1) === last && form.endsWith(text.slice(0, k))) return k;
-  }
-  return 0;
-}
-
 export class Redactor {
   private secrets: string[] = [];
-  /** Each secret's masker, in the order of `secrets`: its scan where the screen is exact for it, else its regex. */
-  private maskers: Array<SecretForms | RegExp> = [];
-  private parts: string[] = [];
+  /**
+   * Each secret's masker, in the order of `secrets`: its scan where the screen is exact for it, else its
+   * regex; made when a text first may hold the secret (of a token pool's thousands, few ever appear).
+   */
+  private maskers: Array<SecretForms | RegExp | undefined> = [];
+  /** Every secret's plain forms. */
+  private forms: string[][] = [];
+  /** The forms of every secret longer than a part, for a snippet cut in one; made when first needed. */
+  private partForms?: Overlaps;
   /** The same forms as bytes (latin1 strings), for decoded base64 cut in the middle of a character. */
-  private partBytes: string[] = [];
+  private partByteForms?: Overlaps;
   /** Base64 cores of every secret, by their first four characters (a quick first look at a run). */
   private cores = new Map<string, string[]>();
   /** The same first four characters, each as one number (`quad`): looked up at every place of a run without a slice. */
@@ -216,48 +213,53 @@ export class Redactor {
   /** The same runs, sticky, and their shortest length. */
   private base64RunAt = base64Run(MIN_RUN, 'y');
   private runLength = MIN_RUN;
-  /** For the screenable secrets: what a text must hold, once decoded, for their patterns to be worth trying. */
-  private screens: Screen[] = [];
-  /** Each secret's screen, in the order of `patterns`; none for a secret the screen is not exact for. */
-  private screenOf: Array<Screen | undefined> = [];
-  private screened: SecretForms[] = [];
-  /** The patterns of the secrets the screen is not exact for, tried on every text. */
+  /** The screen of the screenable secrets: which of them a text may hold, before their forms are searched. */
+  private screen = new SecretScreen([]);
+  /** Each screenable secret's place in `secrets`, by its place in the screen. */
+  private screenedAt: number[] = [];
+  /** The places in `secrets` of the secrets the screen is not exact for, and their joint pattern, tried on every text. */
+  private unscreenedAt: number[] = [];
   private unscreened?: RegExp;
 
+  /** Every registered secret; what is built from them is built again before the next redaction after a change. */
+  private readonly known = new Set<string>();
+  private built = true;
+
   register(...values: Array<string | undefined>): void {
-    let added = false;
-    for (const value of values) {
-      if (typeof value !== 'string' || value.length < MIN_SECRET || this.secrets.includes(value)) continue;
-      this.secrets.push(value);
-      added = true;
-    }
-    if (!added) return;
+    const before = this.known.size;
+    for (const value of values) if (typeof value === 'string' && value.length >= MIN_SECRET) this.known.add(value);
+    if (this.known.size !== before) this.built = false;
+  }
+
+  /**
+   * What the redaction needs, built when a text is first redacted after a change: a process that loads a
+   * target only to check it (the command line, the global setup) never pays for a token pool's indexes.
+   */
+  private build(): void {
+    if (this.built) return;
+    this.built = true;
     // Longest first, so that a secret that contains another is masked whole.
-    this.secrets.sort((a, b) => b.length - a.length);
-    this.maskers = this.secrets.map((s) => (SCREENABLE.test(s) ? new SecretForms(s) : new RegExp(secretPattern(s), 'g')));
-    const screenable = this.secrets.filter((secret) => SCREENABLE.test(secret));
-    const rest = this.secrets.filter((secret) => !SCREENABLE.test(secret));
-    this.screens = screenable.map(screenFor);
-    this.screenOf = this.secrets.map((secret) => (SCREENABLE.test(secret) ? screenFor(secret) : undefined));
-    this.screened = this.maskers.filter((masker) => masker instanceof SecretForms);
+    this.secrets = [...this.known].sort((a, b) => b.length - a.length);
+    this.maskers = [];
+    this.screenedAt = [];
+    this.unscreenedAt = [];
+    this.secrets.forEach((secret, i) => (SCREENABLE.test(secret) ? this.screenedAt : this.unscreenedAt).push(i));
+    this.screen = new SecretScreen(this.screenedAt.map((i) => this.secrets[i]));
+    const rest = this.unscreenedAt.map((i) => this.secrets[i]);
     this.unscreened = rest.length ? new RegExp(rest.map(secretPattern).join('|')) : undefined;
-    this.parts = [...new Set(this.secrets.filter((s) => s.length > MIN_PART).flatMap(plainForms))];
-    this.partBytes = [
-      ...new Set(
-        this.secrets
-          .flatMap(plainForms)
-          .map((f) => Buffer.from(f, 'utf8').toString('latin1'))
-          .filter((f) => f.length > MIN_PART),
-      ),
-    ];
+    const forms = (this.forms = this.secrets.map(plainForms));
+    this.partForms = undefined;
+    this.partByteForms = undefined;
     this.cores.clear();
     this.coreQuads.clear();
     this.corePairs.fill(0);
     let shortest = Number.POSITIVE_INFINITY;
-    for (const core of new Set(this.secrets.flatMap(plainForms).flatMap(base64Cores))) {
+    for (const core of new Set(forms.flat().flatMap(base64Cores))) {
       if (core.length < 4) continue;
       const key = core.slice(0, 4);
-      this.cores.set(key, [...(this.cores.get(key) ?? []), core]);
+      const same = this.cores.get(key);
+      if (same) same.push(core);
+      else this.cores.set(key, [core]);
       this.coreQuads.add(quad(core, 0));
       this.corePairs[(core.charCodeAt(0) << 7) | core.charCodeAt(1)] = 1;
       shortest = Math.min(shortest, core.length);
@@ -268,7 +270,27 @@ export class Redactor {
     this.base64RunAt = base64Run(this.runLength, 'y');
   }
 
+  private masker(i: number): SecretForms | RegExp {
+    const secret = this.secrets[i];
+    return (this.maskers[i] ??= SCREENABLE.test(secret) ? new SecretForms(secret) : new RegExp(secretPattern(secret), 'g'));
+  }
+
+  private get parts(): Overlaps {
+    return (this.partForms ??= new Overlaps(
+      [...new Set(this.forms.filter((_forms, i) => this.secrets[i].length > MIN_PART).flat())],
+      MIN_PART,
+    ));
+  }
+
+  private get partBytes(): Overlaps {
+    return (this.partByteForms ??= new Overlaps(
+      [...new Set(this.forms.flat().map((form) => Buffer.from(form, 'utf8').toString('latin1')))],
+      MIN_PART,
+    ));
+  }
+
   redact(text: string): string {
+    this.build();
     let out = text;
     if (this.secrets.length) out = this.maskTextual(out);
     // A whole token goes first, as one mask (its header may hold the key, which would split it).
@@ -304,6 +326,7 @@ export class Redactor {
    * masks by shape would change (a sample `token=` or JWT in a served document) does not count.
    */
   holdsSecret(text: string): boolean {
+    this.build();
     if (!this.secrets.length) return false;
     if (this.holdsTextual(text)) return true;
     for (const match of text.matchAll(this.base64Runs))
@@ -373,7 +396,7 @@ export class Redactor {
       const decoded = Buffer.from(run.slice(offset), 'base64');
       if (whole && this.holdsTextual(decoded.toString('utf8'))) return true;
       const bytes = part ? decoded.toString('latin1') : '';
-      if (part && this.partBytes.some((form) => endOverlap(bytes, form) || startOverlap(bytes, form))) return true;
+      if (part && (this.partBytes.endOf(bytes) || this.partBytes.startOf(bytes))) return true;
     }
     return false;
   }
@@ -386,33 +409,34 @@ export class Redactor {
    */
   private holdsTextual(text: string): boolean {
     if (this.unscreened?.test(text)) return true;
-    if (!this.screened.length) return false;
-    const view = new ScreenView(text);
-    return this.screens.some((screen) => view.passes(screen)) && this.screened.some((forms) => forms.holds(text));
+    return this.screen.mayHold(text).some((at) => (this.masker(this.screenedAt[at]) as SecretForms).holds(text));
+  }
+
+  /** The secrets whose forms are worth searching in the text, by their place in `secrets`, ascending. */
+  private candidates(text: string): number[] {
+    const screened = this.screen.mayHold(text).map((at) => this.screenedAt[at]);
+    if (!this.unscreened?.test(text)) return screened;
+    return [...screened, ...this.unscreenedAt].sort((a, b) => a - b);
   }
 
   /**
    * Every secret masked in its textual forms, longest first. A screenable secret's forms are searched
-   * only where its own screen finds it (the screen of `holdsTextual`, one secret at a time: a request
-   * holds its own token, and searching every secret's forms in it cost milliseconds per exchange); the
-   * others' only where their joint pattern matches. Both are looked at again after a mask changed the text.
+   * only where the screen finds it (searching every secret's forms in a text cost milliseconds per
+   * exchange, and a token pool's thousands of secrets made it seconds); the others' only where their
+   * joint pattern matches. After a mask changed the text, the rest are looked for in the text as it is then.
    */
   private maskTextual(text: string): string {
     let out = text;
-    let seen = new ScreenView(out);
-    let unscreened: boolean | undefined;
-    this.secrets.forEach((_secret, i) => {
-      const screen = this.screenOf[i];
-      if (screen) {
-        if (!seen.passes(screen)) return;
-      } else if (!(unscreened ??= this.unscreened?.test(out) === true)) return;
-      const masker = this.maskers[i];
+    let candidates = this.candidates(out);
+    for (let k = 0; k < candidates.length; k++) {
+      const i = candidates[k];
+      const masker = this.masker(i);
       const masked = masker instanceof SecretForms ? masker.masked(out, MASK) : out.replace(masker, MASK);
-      if (masked === out) return;
+      if (masked === out) continue;
       out = masked;
-      seen = new ScreenView(out);
-      unscreened = undefined;
-    });
+      candidates = this.candidates(out).filter((next) => next > i);
+      k = -1;
+    }
     return out;
   }
 
@@ -427,14 +451,14 @@ export class Redactor {
 
   /** A snippet cut with an ellipsis may end (or begin) in the middle of a secret: mask that part. */
   private maskCutParts(text: string): string {
-    if (!this.parts.length || !/…|\.\.\./.test(text)) return text;
+    if (!this.secrets.length || !/…|\.\.\./.test(text)) return text;
     const cuts: Array<[number, number]> = [];
     for (const match of text.matchAll(ELLIPSIS)) {
       const at = match.index!;
       const before = text.slice(Math.max(0, at - 200), at);
       const after = text.slice(at + match[0].length, at + match[0].length + 200);
-      const head = Math.max(0, ...this.parts.map((form) => endOverlap(before, form)));
-      const tail = Math.max(0, ...this.parts.map((form) => startOverlap(after, form)));
+      const head = this.parts.endOf(before);
+      const tail = this.parts.startOf(after);
       if (head) cuts.push([at - head, at]);
       if (tail) cuts.push([at + match[0].length, at + match[0].length + tail]);
     }
@@ -444,7 +468,7 @@ export class Redactor {
   }
 
   get count(): number {
-    return this.secrets.length;
+    return this.known.size;
   }
 }
 

@@ -33,6 +33,7 @@ import type { Area } from './areas.ts';
 import { PromiseMemo } from './memo.ts';
 import { DEPTHS } from './runner/depth.ts';
 import { effectiveTarget } from './runner/effective-target.ts';
+import { interruptedBy } from './runner/interruption.ts';
 import { currentScope, inScope, perScope, type RunScope } from './runner/run-scope.ts';
 import { runSettings } from './runner/settings.ts';
 import { TestEvidence, withTestScope } from './test-scope.ts';
@@ -243,6 +244,11 @@ export function requirementTest(
       await Promise.race([withTestScope({ signal, requirement: id, evidence }, () => body(t)), outOfTime]);
       end('passed');
     } catch (error) {
+      // Whatever a test cut short by the run's interruption ended with (an aborted request, an aborted wait), it has no verdict.
+      if (interruptedBy(signal)) {
+        end('skipped', 'RUN_INTERRUPTED');
+        ctx.skip('RUN_INTERRUPTED: the run was interrupted before this test reached a verdict');
+      }
       if (isInconclusive(error)) {
         end('inconclusive', error.code);
         ctx.skip(redact(error.message));

@@ -14,7 +14,7 @@ import { formatPath, stringsWithKind, TARGET_FILE_SCHEMA_ID } from './config/tar
 import { urlProblem } from './config/url-rules.ts';
 import { parseYamlText, YamlProblem } from './config/yaml-text.ts';
 import { ToolError } from './errors.ts';
-import { setAt } from './json.ts';
+import { getAt, setAt } from './json.ts';
 import { Redactor } from './redact.ts';
 import { schemaRegistry } from './schemas.ts';
 import { inject } from 'vitest';
@@ -161,9 +161,29 @@ function parseTargetFile(file: string, env: NodeJS.ProcessEnv): TargetFileData {
   const data = interpolate(raw, file, [], env);
   const validate = schemaRegistry().validator(TARGET_FILE_SCHEMA_ID);
   if (!validate(data)) throw invalid(file, describeSchemaErrors(validate.errors ?? []));
-  const problem = semanticProblem(data as TargetFileData);
+  const problem = semanticProblem(data as TargetFileData) ?? credentialProblem(data as TargetFileData, raw);
   if (problem) throw invalid(file, problem);
   return data as TargetFileData;
+}
+
+/** A control character: a line break, a tab, a NUL. */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * A credential with a control character in it (the final line break of a variable set from a file, most
+ * often) is refused at load: no HTTP header can carry it, and every test would end in a transport error.
+ * Named by its key and the variables it came from, never by its value.
+ */
+function credentialProblem(data: TargetFileData, raw: unknown): string | undefined {
+  for (const { path, value, kind } of stringsWithKind(data)) {
+    if (kind !== 'secret' || !CONTROL.test(value)) continue;
+    const written = getAt(raw, path.map(String));
+    const variables = typeof written === 'string' ? [...written.matchAll(ENV_REF)].map((m) => `\${${m[1]}}`) : [];
+    const from = variables.length ? ` (from ${variables.join(', ')})` : '';
+    const what = /[\r\n]/.test(value) ? 'a line break' : 'a control character';
+    return `key "${formatPath(path)}"${from}: the credential holds ${what}, which no HTTP header can carry: refused, not trimmed (often the line end of a file or a paste)`;
+  }
+  return undefined;
 }
 
 /** Every file path the schema marks ($defs/filePath), a relative one made relative to the target file's folder. */

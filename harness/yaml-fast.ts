@@ -17,7 +17,8 @@ const RISKY: readonly RegExp[] = [
   new RegExp(`${AT}(?:[&*](?:\\S|$)|!)|(?:^|\\s)[|>][-+]?[0-9]`, 'm'), // anchor, alias, tag, a block scalar's indentation indicator
   new RegExp(`${AT}\\?(?:\\s|$)|^%`, 'm'), // complex key, directive
   /(?:^|[\s[{,])(?:null|Null|NULL|~)?[ ]*:(?:\s|$)/m, // a null or empty key
-  new RegExp(`${AT}[-+]\\.|${AT}[-+]0(?=[boxBOX\\s,\\]}]|$)|${AT}0[boxBOX]`, 'm'), // +.5, -.inf, -0, -0x1F, 0b11, 0o7
+  // +.5, -.inf, -0, -0x1F, 0b11, 0o7 (a whole token: a UUID such as 0b66a7e3-… is a string to both)
+  new RegExp(`${AT}[-+]\\.|${AT}[-+]0(?=[boxBOX\\s,\\]}]|$)|${AT}0(?:[bB][0-9_]+|[oO][0-9_]+|[xX][0-9a-fA-F_]+)(?=[\\s,:\\]}]|$)`, 'm'),
   new RegExp(`${AT}[-+]?[0-9.]+[eE][-+]?[0-9]{3,}(?=[\\s,:\\]}]|$)|[0-9]{300}`, 'm'), // a number beyond the largest double
   new RegExp(`${AT}[-+]?[0-9][0-9_]*_`, 'm'), // 1_000
   /(?:^[ ]*(?:-[ ]+)*|[[{,:][ ]*)[[{][^\n]*[\]}][ ]*:(?:\s|$)/m, // a flow collection as a key
@@ -102,8 +103,25 @@ function lineRisk(text: string, flowRoot: boolean): string | undefined {
   return undefined;
 }
 
+/**
+ * Lines longer than this go to yaml: some patterns of RISKY take time in proportion to a line's length
+ * times the brackets on it (a value nested 100,000 levels deep on one line took minutes).
+ */
+const LONGEST_LINE = 4096;
+
+function hasLongLine(text: string): boolean {
+  for (let start = 0; start < text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    if (end - start > LONGEST_LINE) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 /** Why js-yaml may not answer for this text, or undefined when it may. */
 export function riskIn(text: string): string | undefined {
+  if (hasLongLine(text)) return `a line longer than ${LONGEST_LINE} characters`;
   const uncommented = text.replace(/^[ ]*#.*$/gm, '');
   for (const re of RISKY) {
     const found = re.exec(uncommented);

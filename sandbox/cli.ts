@@ -64,6 +64,10 @@ try {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
+  // A sandbox whose starter ended (killed outright, or npm killed above it) serves nobody: its parent's pid changes.
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && void stop(), 500).unref();
 } catch (error) {
   console.error(`sandbox: ${(error as Error).message}`);
   process.exit(1);

@@ -6,7 +6,7 @@
  * An undici Agent per target and kind (with the certificate, or trusting the CA only, to show a refusal),
  * made once and reused; the RequestSpec's `dispatcher` takes it.
  */
-import { readFileSync } from 'node:fs';
+import { readBoundedBytes } from '../config/bounded-file.ts';
 import { Agent } from 'undici';
 import { businessConfig } from './config.ts';
 import { ToolError } from '../errors.ts';
@@ -43,14 +43,11 @@ export function mtlsUrl(target: Target): string {
 }
 
 function read(file: string, what: string, target: Target): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    throw new ToolError(
-      'TARGET_FILE_INVALID',
-      `${target.file}: services.business.mtls.${what} names ${file}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`,
-    );
-  }
+  return readBoundedBytes(
+    file,
+    (problem) => new ToolError('TARGET_FILE_INVALID', `${target.file}: services.business.mtls.${what} names ${file}, which ${problem}`),
+    'a PEM certificate or key is a few kilobytes',
+  );
 }
 
 /**

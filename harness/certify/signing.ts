@@ -11,9 +11,12 @@
  * does not accept the pack.
  */
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { calculateJwkThumbprint, compactVerify, CompactSign, decodeProtectedHeader, importJWK, type JWK } from 'jose';
+import { readBounded } from '../config/bounded-file.ts';
 import { variableOf } from '../runner/settings.ts';
+
+/** The armour of a private key in any of its PEM forms (PKCS#8, encrypted, RSA, EC). */
+const PRIVATE_KEY_PEM = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
 
 export const JWS_TYPE = 'partner-conformance-manifest+jws';
 export const KEY_ENV = 'CONFORMANCE_SIGNING_KEY';
@@ -70,12 +73,7 @@ export async function loadSigningKey(keyFile: string | undefined, env: NodeJS.Pr
   const pem = variableOf(KEY_ENV, env);
   const file = keyFile ?? (pem ? undefined : variableOf(KEY_FILE_ENV, env));
   if (file) {
-    let pem: string;
-    try {
-      pem = readFileSync(file, 'utf8');
-    } catch (error) {
-      throw new SigningKeyError(`the signing key file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
-    }
+    const pem = readBounded(file, (what) => new SigningKeyError(`the signing key file ${file} ${what}`), 'a PEM key is a few kilobytes');
     return signingKeyFrom(pem, `the signing key file ${file}`, passphrase);
   }
   if (pem) return signingKeyFrom(pem, KEY_ENV, passphrase);
@@ -105,9 +103,15 @@ export interface SignatureCheck {
 }
 
 async function publicKeyFromFile(file: string): Promise<{ key: KeyObject; thumbprint: string }> {
+  const pem = readBounded(file, (what) => new SigningKeyError(`the public key ${file} ${what}`), 'a PEM key is a few kilobytes');
+  // Node derives a public key from a private one without a word: a verifier handed the signer's private key is refused, not obliged.
+  if (PRIVATE_KEY_PEM.test(pem))
+    throw new SigningKeyError(
+      `the public key ${file} holds a private key: verify needs only the certifier's public key (openssl pkey -in KEY -pubout gives it); keep the private key with the certifier`,
+    );
   let key: KeyObject;
   try {
-    key = createPublicKey(readFileSync(file, 'utf8'));
+    key = createPublicKey(pem);
   } catch (error) {
     throw new SigningKeyError(
       `the public key ${file} is not a readable PEM public key (${(error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0]})`,

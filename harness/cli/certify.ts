@@ -2,10 +2,10 @@
  * `partner-conformance certify` (`npm run certify`): runs the whole suite at certification depth against
  * the target (resolved as `run` resolves it) and writes a certification pack; `certify verify <dir>`
  * checks one. Exit codes: certify 0 certifiable, 1 not certifiable (a pack says why, also when nothing
- * could be checked: an unreachable target is not certifiable), 2 the run could not start and no pack was
- * written; verify 0 accepted, 1 not accepted (the reason names the file), 2 bad usage.
+ * could be checked: an unreachable target is not certifiable), 2 the run could not start or was interrupted
+ * and no pack was written; verify 0 accepted, 1 not accepted (the reason names the file), 2 bad usage.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { ToolError } from '../errors.ts';
@@ -21,6 +21,7 @@ import { DEPTHS, depthOf, type Depth } from '../runner/depth.ts';
 import { reportDirOf, runSettings, targetFileOf, variableOf, WAIVERS_ENV } from '../runner/settings.ts';
 import { AREAS, type Area } from '../areas.ts';
 import { helpOf, type Command, type CommandOption } from './command.ts';
+import { interruption } from './interruption.ts';
 import { parseArgs } from './args.ts';
 import { checkRunInputs } from './run-inputs.ts';
 import { planRun, type RunPlan } from './run.ts';
@@ -101,6 +102,10 @@ async function verifyMain(argv: string[]): Promise<number> {
   const { values, positionals } = optionsOf(argv, VERIFY_OPTIONS);
   if (positionals.length !== 1) throw new UsageError('certify verify needs exactly one pack folder');
   const dir = resolve(positionals[0]);
+  // A path that names no folder is a mistyped argument (exit 2), not a pack that failed its checks (exit 1).
+  const kind = statSync(dir, { throwIfNoEntry: false });
+  if (!kind?.isDirectory())
+    throw new UsageError(`${dir} ${kind ? 'is not a folder' : 'does not exist'}; certify verify takes the folder of a pack`);
   const anchor = values['--public-key']
     ? { publicKeyFile: values['--public-key'] }
     : values['--thumbprint']
@@ -125,11 +130,11 @@ interface Resolved {
 }
 
 /** The target as `run` resolves it; the embedded sandbox is started alone, so that its target file can be recorded. */
-async function resolveTarget(option: string | undefined): Promise<Resolved> {
+async function resolveTarget(option: string | undefined, stop: AbortSignal): Promise<Resolved> {
   const file = option ?? targetFileOf();
   if (file) return { targetFile: resolve(file), source: basename(file) };
   const faults = runSettings(process.env).sandboxFaults;
-  const sandbox = await startStandaloneSandbox(faults);
+  const sandbox = await startStandaloneSandbox(faults, stop);
   return {
     targetFile: sandbox.targetFile,
     source: `the embedded sandbox${faults.length ? ` with faults ${faults.join(', ')}` : ''}`,
@@ -141,7 +146,7 @@ async function resolveTarget(option: string | undefined): Promise<Resolved> {
 function depthEnv(values: Record<string, string | undefined>): Record<string, string> {
   const runs = values['--runs'];
   if (runs !== undefined) {
-    if (!/^[1-9][0-9]*$/.test(runs)) throw new UsageError(`--runs must be a positive integer, got "${runs}"`);
+    if (!/^[1-9][0-9]*$/.test(runs)) throw new UsageError(`SETTING_INVALID: --runs must be a positive integer, got "${runs}"`);
     return { CONFORMANCE_RUNS: runs };
   }
   if (values['--depth'] || variableOf('CONFORMANCE_RUNS') || variableOf('CONFORMANCE_DEPTH')) return {};
@@ -177,20 +182,28 @@ async function certifyMain(argv: string[]): Promise<number> {
   }
   const outDir = resolve(values['--out'] ?? join(reportDirOf(), 'certification'));
   const startedAt = new Date().toISOString();
-  const resolved = await resolveTarget(values['--target']);
-  const runDir = mkdtempSync(join(tmpdir(), 'pc-certify-run-'));
+  // From here on a signal (or npm's end) stops the certification in order: the sandbox and temporary folders go with it.
+  const stop = interruption();
+  let resolved: Resolved | undefined;
+  let runDir: string | undefined;
   try {
+    resolved = await resolveTarget(values['--target'], stop);
+    runDir = mkdtempSync(join(tmpdir(), 'pc-certify-run-'));
     const { env, inputs } = await planCertification(values, resolved.targetFile, runDir);
+    if (stop.aborted) return notCertified(String(stop.reason));
     preparePackFolder(outDir);
     console.log(`certification run: ${resolved.source}; pack: ${outDir}`);
-    await runVitest([], env);
+    await runVitest([], env, stop);
     let summary: RunSummary;
     try {
       summary = JSON.parse(readFileSync(join(runDir, 'conformance.json'), 'utf8')) as RunSummary;
     } catch {
+      if (stop.aborted) return notCertified(String(stop.reason));
       console.error('partner-conformance certify: the run wrote no summary (see the output above); no pack was written');
       return 2;
     }
+    // A run cut short (vitest itself may have been signalled) certifies nothing, whatever it had checked.
+    if (stop.aborted || summary.status === 'interrupted') return notCertified(String(stop.reason ?? summary.interruption?.by));
     const endedAt = new Date().toISOString();
     const target = inputs.target!;
     const mission = (summary.areas ?? target.areas) as Area[];
@@ -248,6 +261,8 @@ async function certifyMain(argv: string[]): Promise<number> {
     );
     return verdict.certifiable ? 0 : 1;
   } catch (error) {
+    // Whatever an interrupted stage ended with (the sandbox, signalled with this process's group, exits too), the certification stopped.
+    if (stop.aborted) return notCertified(String(stop.reason));
     if (error instanceof ToolError || error instanceof PackFolderError) {
       console.error(`partner-conformance certify: ${error.message}`);
       console.error('the certification run did not start; no pack was written');
@@ -255,9 +270,15 @@ async function certifyMain(argv: string[]): Promise<number> {
     }
     throw error;
   } finally {
-    rmSync(runDir, { recursive: true, force: true });
-    await resolved.sandbox?.stop();
+    if (runDir) rmSync(runDir, { recursive: true, force: true });
+    await resolved?.sandbox?.stop();
   }
+}
+
+/** An interrupted certification (`by`: what stopped it): no pack, exit 2. */
+function notCertified(by: string): number {
+  console.error(`partner-conformance certify: the certification run was interrupted (${by}); no pack was written`);
+  return 2;
 }
 
 export const certifyCommand: Command = {

@@ -13,6 +13,9 @@ const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   diff: async () => (await import('./diff.ts')).diffCommand,
 };
 
+/** Every command's name, in the order `--help` lists them. */
+export const COMMAND_NAMES: readonly string[] = Object.keys(LOADERS);
+
 /** The command of this name, or undefined when there is none. */
 export function commandNamed(name: string): Promise<Command> | undefined {
   return Object.hasOwn(LOADERS, name) ? LOADERS[name]() : undefined;

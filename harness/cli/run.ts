@@ -2,7 +2,8 @@
  * `partner-conformance run` (what `npm test` runs): checks the target file, the settings and the waiver
  * file before vitest starts, so that a bad file ends with one short message and exit 2 (and reports that say the run
  * errored) instead of a page of vitest output; then runs the suite and turns its summary into the exit code:
- *   0 everything checked passed · 1 a contract failure · 2 tool or configuration errors only, or nothing checked
+ *   0 everything checked passed · 1 a contract failure · 2 tool or configuration errors only, nothing checked, or
+ *   the run was interrupted (SIGINT, SIGTERM, SIGHUP, or npm's end: it stops in order and reports what it has)
  * Command-line options win over the environment, which wins over the target file, which wins over defaults:
  * the options are handed to the run as the environment variables of harness/runner/settings.ts.
  */
@@ -10,7 +11,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ToolError } from '../errors.ts';
 import type { RunSummary } from '../report/records.ts';
-import { erroredSummary, exitCodeOf } from '../report/records.ts';
+import { erroredSummary, exitCodeOf, interruptedSummary } from '../report/records.ts';
 import { reportDirProblem } from '../report/report-dir.ts';
 import { DEPTHS, isDepth } from '../runner/depth.ts';
 import {
@@ -26,6 +27,7 @@ import {
 import { AREAS } from '../areas.ts';
 import { parseArgs } from './args.ts';
 import type { Command } from './command.ts';
+import { interruption } from './interruption.ts';
 import { checkRunInputs } from './run-inputs.ts';
 import { suiteFilters } from './suite-filters.ts';
 import { firstUnknown, unknownOptionMessage, vitestRunOptions } from './unknown-options.ts';
@@ -69,7 +71,8 @@ export async function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): 
     namedBy.CONFORMANCE_AREAS = '--areas';
   }
   if (v['--depth']) {
-    if (!isDepth(v['--depth'])) throw new Error(`--depth must be one of ${Object.keys(DEPTHS).join(', ')}, got "${v['--depth']}"`);
+    if (!isDepth(v['--depth']))
+      throw new ToolError('SETTING_INVALID', `--depth must be one of ${Object.keys(DEPTHS).join(', ')}, got "${v['--depth']}"`);
     out.CONFORMANCE_DEPTH = v['--depth'];
     // The command line wins over CONFORMANCE_RUNS in the environment.
     out.CONFORMANCE_RUNS = String(DEPTHS[v['--depth']]);
@@ -83,7 +86,7 @@ export async function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): 
   if (v['--shard']) {
     const match = /^(\d+)\/(\d+)$/.exec(v['--shard']);
     if (!match || Number(match[1]) < 1 || Number(match[1]) > Number(match[2]))
-      throw new Error(`--shard must be i/n with 1 <= i <= n, got "${v['--shard']}"`);
+      throw new ToolError('SETTING_INVALID', `--shard must be i/n with 1 <= i <= n, got "${v['--shard']}"`);
     vitestArgs.push(`--shard=${v['--shard']}`);
     out.CONFORMANCE_PACE_SHARE = String(1 / Number(match[2]));
   }
@@ -114,15 +117,25 @@ export async function unknownRunOption(passThrough: readonly string[]): Promise<
   return unknown ? unknownOptionMessage(unknown, [...own, ...vitest.filter((f) => f.startsWith('--'))]) : undefined;
 }
 
-async function refuse(reportDir: string, error: { code: ToolError['code']; message: string }): Promise<number> {
-  const summary = erroredSummary(error);
-  // The report writers are loaded only for a run that did not start (a run that starts writes its reports from vitest).
+/** Writes the reports of a run that vitest did not get to report (it did not start, or was interrupted first). */
+async function reportWithoutRun(reportDir: string, summary: RunSummary, why: string): Promise<number> {
+  // The report writers are loaded only for such a run (a run that starts writes its reports from vitest).
   const [{ writeReports }, { closingLines }] = await Promise.all([import('../report/summary-reporter.ts'), import('../report/text.ts')]);
   writeReports(reportDir, summary);
-  console.error(`partner-conformance: ${error.message}`);
-  console.error(`the run did not start; reports that say so are in ${reportDir}`);
+  console.error(`${why}; reports that say so are in ${reportDir}`);
   console.log(closingLines(summary).join('\n'));
   return 2;
+}
+
+function refuse(reportDir: string, error: { code: ToolError['code']; message: string }): Promise<number> {
+  console.error(`partner-conformance: ${error.message}`);
+  return reportWithoutRun(reportDir, erroredSummary(error), 'the run did not start');
+}
+
+/** The reports of a run interrupted before vitest wrote any (before it started, or it had to be killed). */
+function interruptedWithoutReports(reportDir: string, stop: AbortSignal): Promise<number> {
+  const summary = interruptedSummary({ by: String(stop.reason), at: new Date().toISOString() });
+  return reportWithoutRun(reportDir, summary, `the run was interrupted (${String(stop.reason)}) before it could report`);
 }
 
 export const runCommand: Command = {
@@ -181,6 +194,8 @@ export const runCommand: Command = {
     },
   ],
   async main(argv) {
+    // From here on a signal (or npm's end) stops the run in order, with reports, rather than the process at once.
+    const stop = interruption();
     let plan: RunPlan;
     try {
       plan = await planRun(argv, process.env);
@@ -220,7 +235,9 @@ export const runCommand: Command = {
     }
     const summaryFile = join(reportDir, 'conformance.json');
     rmSync(summaryFile, { force: true });
-    const vitestCode = await runVitest(vitestArgs, env);
+    if (stop.aborted) return interruptedWithoutReports(reportDir, stop);
+    const vitestCode = await runVitest(vitestArgs, env, stop);
+    if (!existsSync(summaryFile) && stop.aborted) return interruptedWithoutReports(reportDir, stop);
     // A blob (shard) run writes no summary: its merge does. Anything else without a summary is a tool failure.
     if (!existsSync(summaryFile)) return vitestCode === 0 ? 0 : 2;
     return exitCodeOf(JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary);

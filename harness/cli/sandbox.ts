@@ -3,6 +3,7 @@
  * the harness never imports the sandbox).
  */
 import type { Command } from './command.ts';
+import { interruption, signalToPass } from './interruption.ts';
 import { sandboxProcess } from './sandbox-process.ts';
 
 export const sandboxCommand: Command = {
@@ -27,11 +28,10 @@ export const sandboxCommand: Command = {
     { flag: '--list-faults', meaning: 'lists the fault catalog and exits' },
   ],
   main(argv) {
+    const stop = interruption();
     return new Promise((resolve) => {
       const child = sandboxProcess(argv, 'inherit');
-      const forward = (signal: NodeJS.Signals) => child.kill(signal);
-      process.on('SIGINT', forward);
-      process.on('SIGTERM', forward);
+      stop.addEventListener('abort', () => child.kill(signalToPass(stop.reason)), { once: true });
       child.on('close', (code) => resolve(code ?? 0));
     });
   },

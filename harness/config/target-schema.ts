@@ -161,7 +161,11 @@ export function* stringsWithKind(
     return;
   }
   if (Array.isArray(data)) {
-    for (const [i, item] of data.entries()) yield* stringsWithKind(item, [...path, i]);
+    // Every item has the same schema: a pool of thousands of tokens asks for its kind once.
+    const itemKind = data.length ? kindAt([...path, 0]) : undefined;
+    for (const [i, item] of data.entries())
+      if (typeof item === 'string') yield { path: [...path, i], value: item, kind: itemKind };
+      else yield* stringsWithKind(item, [...path, i]);
     return;
   }
   if (isNode(data)) for (const [key, value] of Object.entries(data)) yield* stringsWithKind(value, [...path, key]);

@@ -7,6 +7,7 @@
  * printed by the parser itself.
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type ErrorCode } from 'yaml';
+import { fastYaml } from '../yaml-fast.ts';
 
 export class YamlProblem extends Error {}
 
@@ -31,13 +32,20 @@ const WORDS: Record<ErrorCode, string> = {
   MULTIPLE_DOCS: 'more than one YAML document (---) in one file',
   MULTIPLE_TAGS: `more than one tag (!) on one value; ${QUOTE_IT}`,
   NON_STRING_KEY: 'a key that is not a plain string',
-  RESOURCE_EXHAUSTION: 'aliases that expand beyond what the parser allows',
+  RESOURCE_EXHAUSTION: 'collections nested deeper than the parser can follow (hundreds of levels of [ ] or { } inside each other)',
   TAB_AS_INDENT: 'a tab used for indentation (YAML indents with spaces)',
   TAG_RESOLVE_FAILED: `a tag (!) YAML does not know; ${QUOTE_IT}`,
   UNEXPECTED_TOKEN: 'something the parser did not expect here (a stray character, or a missing colon or dash)',
   BAD_COLLECTION_TYPE: 'a collection its tag does not allow',
 };
 const UNRESOLVED_ALIAS = `an alias (*) to an anchor that is not defined; ${QUOTE_IT}`;
+/** The most alias expansions a document may take (yaml's maxAliasCount). */
+const MAX_ALIAS_EXPANSIONS = 100;
+const ALIAS_EXPANSION = `aliases (*) that expand past the limit of ${MAX_ALIAS_EXPANSIONS} expansions, which keeps a file of aliases of aliases ("billion laughs") from filling memory; a target file needs no aliases like these`;
+/** yaml's words when the expansions pass maxAliasCount (its other alias errors are ReferenceErrors too). */
+const EXPANSION_LIMIT = /excessive alias count/i;
+/** A key path longer than this many steps is shown by its first steps and its depth. */
+const SHOWN_STEPS = 8;
 
 type Path = Array<string | number>;
 
@@ -63,7 +71,12 @@ function keyPathAt(node: unknown, pos: number, path: Path = []): Path {
   return path;
 }
 
-const formatKey = (path: Path) => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
+const formatSteps = (path: Path) => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
+/** A key path as a message names it; a value nested hundreds of levels deep by its first steps and how deep it goes. */
+const formatKey = (path: Path) =>
+  path.length > SHOWN_STEPS
+    ? `${formatSteps(path.slice(0, SHOWN_STEPS))}… (${path.length - SHOWN_STEPS} levels deeper)`
+    : formatSteps(path);
 
 function problem(doc: Document, lines: LineCounter, pos: number, words: string): YamlProblem {
   const path = keyPathAt(doc.contents, pos);
@@ -86,6 +99,9 @@ function unresolvedAlias(doc: Document): number | undefined {
 
 /** The document's value; a YamlProblem naming the line and the key (never the text) when it is not clean YAML. */
 export function parseYamlText(text: string): unknown {
+  // Plain YAML (most target files) is read by js-yaml, ten times faster; anything else, and every problem, by yaml.
+  const fast = fastYaml(text);
+  if (fast) return fast.value;
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, logLevel: 'silent', uniqueKeys: true });
   const first = doc.errors[0] ?? doc.warnings[0];
@@ -101,9 +117,14 @@ export function parseYamlText(text: string): unknown {
   const alias = unresolvedAlias(doc);
   if (alias !== undefined) throw problem(doc, lines, alias, UNRESOLVED_ALIAS);
   try {
-    return doc.toJS({ maxAliasCount: 100 });
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS });
   } catch (error) {
-    // toJS may still refuse (aliases expanding past the count); its message can quote an alias.
-    throw new YamlProblem(`not valid YAML: ${error instanceof ReferenceError ? UNRESOLVED_ALIAS : WORDS.RESOURCE_EXHAUSTION}`);
+    // toJS may still refuse (aliases expanding past the count); its message can quote an alias, so it is never shown.
+    const words = EXPANSION_LIMIT.test((error as Error).message)
+      ? ALIAS_EXPANSION
+      : error instanceof ReferenceError
+        ? UNRESOLVED_ALIAS
+        : WORDS.RESOURCE_EXHAUSTION;
+    throw new YamlProblem(`not valid YAML: ${words}`);
   }
 }

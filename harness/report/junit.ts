@@ -6,7 +6,7 @@
  * with the failure in <system-out> (not passed, and not red while the waiver holds). Properties carry
  * requirement, source, verdict and the test's evidence (HAR entries, evidence/<area>.har#e<n>).
  */
-import type { RunSummary, TestRecord } from './records.ts';
+import { interruptionOf, type RunSummary, type TestRecord } from './records.ts';
 import { describeWaiver } from './waivers.ts';
 
 // XML 1.0 forbids most control characters even when escaped.
@@ -69,14 +69,21 @@ export function renderJunit(summary: RunSummary): string {
   const time = (tests: readonly TestRecord[]) => seconds(tests.reduce((s, t) => s + t.durationMs, 0));
   const all = summary.tests;
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  // A run that could not start, or was cut short, is one error of its own: a CI view never shows it green.
+  const runError =
+    summary.status === 'errored' && summary.error
+      ? { name: 'the run could not start', ...summary.error }
+      : summary.status === 'interrupted'
+        ? { name: 'the run was interrupted', code: 'RUN_INTERRUPTED', message: interruptionOf(summary) ?? 'interrupted' }
+        : undefined;
   out.push(
-    `<testsuites name="partner-conformance" tests="${all.length}" failures="${count(all, 'failed')}" errors="${count(all, 'error') + (summary.status === 'errored' ? 1 : 0)}" skipped="${skipped(all)}" time="${time(all)}">`,
+    `<testsuites name="partner-conformance" tests="${all.length}" failures="${count(all, 'failed')}" errors="${count(all, 'error') + (runError ? 1 : 0)}" skipped="${skipped(all)}" time="${time(all)}">`,
   );
-  if (summary.status === 'errored' && summary.error) {
+  if (runError) {
     out.push(`  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0" time="0">`);
-    out.push(`    <testcase classname="run" name="the run could not start" time="0">`);
+    out.push(`    <testcase classname="run" name="${runError.name}" time="0">`);
     out.push(
-      `      <error type="${summary.error.code}" message="${escapeXml(firstLine(summary.error.message))}">${escapeXml(summary.error.message)}</error>`,
+      `      <error type="${runError.code}" message="${escapeXml(firstLine(runError.message))}">${escapeXml(runError.message)}</error>`,
     );
     out.push('    </testcase>', '  </testsuite>');
   }

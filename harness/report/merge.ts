@@ -86,5 +86,8 @@ export function mergeSummaries(parts: ReadonlyArray<{ path: string; summary: Run
       unhandledErrors: parts.flatMap((p) => p.summary.unhandledErrors),
     },
   );
-  return errored ? { ...merged, status: 'errored', error: errored.summary.error } : merged;
+  if (errored) return { ...merged, status: 'errored', error: errored.summary.error };
+  // One shard cut short makes the whole run partial.
+  const interrupted = parts.find((p) => p.summary.status === 'interrupted');
+  return interrupted ? { ...merged, status: 'interrupted', interruption: interrupted.summary.interruption } : merged;
 }

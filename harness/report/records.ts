@@ -7,6 +7,7 @@
  */
 import { ERROR_CODES, INCONCLUSIVE_CODES, SKIP_CODES, type ErrorCode } from '../errors.ts';
 import type { RequirementSource } from '../requirements.ts';
+import { interruptionLine, type Interruption } from '../runner/interruption.ts';
 import type { Verdict } from '../suite.ts';
 
 /**
@@ -119,9 +120,16 @@ export interface Counts {
 
 export interface RunSummary {
   format: typeof SUMMARY_FORMAT;
-  /** `errored` when the run could not start (a bad target file); `error` then says why. */
-  status: 'ran' | 'errored';
+  /**
+   * `errored` when the run could not start (a bad target file), `error` then says why; `interrupted` when
+   * it was stopped before its end, `interruption` then says by what, and the results are partial.
+   */
+  status: 'ran' | 'errored' | 'interrupted';
   error?: { code: ErrorCode; message: string };
+  interruption?: Interruption & {
+    /** Test files the run had not started; their tests are not listed. */
+    filesNotStarted?: number;
+  };
   generatedAt: string;
   startedAt?: string;
   target?: { name: string; kind: string; vendorConventions: boolean; strictPolicy?: boolean };
@@ -287,6 +295,11 @@ export function erroredSummary(error: { code: ErrorCode; message: string }): Run
   return { ...summaryOf([], {}), status: 'errored', error };
 }
 
+/** The summary of a run interrupted before vitest could write one: zero tests, what stopped it. */
+export function interruptedSummary(interruption: Interruption): RunSummary {
+  return { ...summaryOf([], {}), status: 'interrupted', interruption };
+}
+
 /** Why a run that ran checked nothing (no test passed or failed), or undefined when it checked something. */
 export function nothingCheckedReason(summary: RunSummary): string | undefined {
   const c = summary.counts;
@@ -294,27 +307,40 @@ export function nothingCheckedReason(summary: RunSummary): string | undefined {
   if (c.total === 0) return 'no test was collected';
   const byCode = new Map<string, number>();
   for (const t of summary.tests) byCode.set(t.code ?? t.verdict, (byCode.get(t.code ?? t.verdict) ?? 0) + 1);
-  const parts = [...byCode].sort((a, b) => b[1] - a[1]).map(([code, count]) => `${code} ${count}`);
-  const main = [...byCode].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const counted = [...byCode].sort((a, b) => b[1] - a[1]);
+  const parts = counted.map(([code, count]) => `${code} ${count}`);
+  // The tests of the areas that were not selected say nothing about why the selected ones checked nothing
+  // (a run of every file, as certify's, holds far more of them).
+  const main = counted.find(([code]) => code !== 'AREA_NOT_SELECTED')?.[0];
+  const inSelected = summary.areas?.length ? ` in the selected areas (${summary.areas.join(', ')})` : '';
   const why =
     c.toolErrors > 0
       ? 'every test that could run ended in a tool error'
-      : main === 'AREA_NOT_SELECTED'
+      : main === undefined
         ? 'no area is selected'
         : main === 'CREDENTIAL_MISSING'
           ? 'the target file gives no service (or no credentials) for the selected areas'
           : main === 'SAFETY_REFUSED'
-            ? 'the safety gate refused everything for this target kind'
-            : 'every test was skipped or inconclusive';
+            ? `the safety gate refused everything for this target kind${inSelected}`
+            : `every test${inSelected} was skipped or inconclusive`;
   return `nothing was checked: ${why} (${parts.join(', ')})`;
+}
+
+/** What stopped an interrupted run, and what it left out, in words; undefined for a run that was not interrupted. */
+export function interruptionOf(summary: RunSummary): string | undefined {
+  const interruption = summary.interruption;
+  if (summary.status !== 'interrupted' || !interruption) return undefined;
+  const files = interruption.filesNotStarted ? ` (${interruption.filesNotStarted} test file(s) had not started)` : '';
+  return `${interruptionLine(interruption, summary.startedAt)}${files}`;
 }
 
 /**
  * The exit code of a run: 0 when everything checked passed, 1 on a contract failure, 2 on tool or
- * configuration errors only, or when nothing was checked.
+ * configuration errors only, when nothing was checked, or when the run was interrupted (its results are
+ * partial, whatever they hold).
  */
 export function exitCodeOf(summary: RunSummary): 0 | 1 | 2 {
-  if (summary.status === 'errored') return 2;
+  if (summary.status !== 'ran') return 2;
   if (summary.counts.contractFailures > 0) return 1;
   if (summary.counts.toolErrors > 0 || summary.unhandledErrors.length > 0) return 2;
   return nothingCheckedReason(summary) ? 2 : 0;

@@ -4,6 +4,8 @@
  * run fetched, prints the summary, and writes conformance.json, conformance.md, junit.xml and the
  * evidence (evidence/<area>.har). Every message passes through the target's redactor once more, on top
  * of the redaction done where messages are made (the exchange records were redacted where they were made).
+ * A run interrupted before its end (runner/stop-on-signal.ts) is reported as what it had done, marked
+ * interrupted: the tests vitest did not reach in a file it had started are skipped as RUN_INTERRUPTED.
  */
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -11,6 +13,7 @@ import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/nod
 import { Redactor } from '../redact.ts';
 import { REQUIREMENT_ID, requirements } from '../requirements.ts';
 import { loadTarget, targetOf } from '../target.ts';
+import { runInterruption } from '../runner/interruption.ts';
 import { getRunInfo, type RunInfo } from '../runner/run-info.ts';
 import { reportDirOf } from '../runner/settings.ts';
 import { RunEvidence, writeEvidence, type EvidenceOutput } from './evidence.ts';
@@ -41,6 +44,10 @@ function suitePathOf(test: TestCase): string[] {
   for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) path.unshift(parent.name);
   return path;
 }
+
+/** vitest's note on the tests a cancelled run had not reached in a file it had started. */
+const VITEST_CANCEL_NOTE = /^The test run was aborted/;
+const NOT_REACHED = 'RUN_INTERRUPTED: the run was interrupted before this test ran';
 
 export function summarise(
   modules: ReadonlyArray<TestModule>,
@@ -104,7 +111,11 @@ export function summarise(
           : undefined;
       const skipReason =
         result.state === 'skipped'
-          ? redactor.redact(result.note ?? (test.options.mode === 'todo' ? 'todo' : 'skipped without a reason'))
+          ? redactor.redact(
+              VITEST_CANCEL_NOTE.test(result.note ?? '')
+                ? NOT_REACHED
+                : (result.note ?? (test.options.mode === 'todo' ? 'todo' : 'skipped without a reason')),
+            )
           : undefined;
       tests.push({
         requirement,
@@ -138,6 +149,7 @@ export function summarise(
   } catch (error) {
     unhandledErrors.push((error as Error).message);
   }
+  const interruption = runInterruption();
   const summary = summaryOf(waived?.tests ?? settled, {
     target: info
       ? { name: info.targetName, kind: info.kind, vendorConventions: info.vendorConventions, strictPolicy: info.strictPolicy }
@@ -152,7 +164,14 @@ export function summarise(
     evidence: evidence.index.files.length ? evidence.index : undefined,
     unhandledErrors,
   });
-  return { summary: filteredOut ? { ...summary, filteredOut } : summary, evidence };
+  const marked: RunSummary = interruption
+    ? {
+        ...summary,
+        status: 'interrupted',
+        interruption: { ...interruption, filesNotStarted: modules.filter((m) => ![...m.children.allTests()].length).length },
+      }
+    : summary;
+  return { summary: filteredOut ? { ...marked, filteredOut } : marked, evidence };
 }
 
 /**
@@ -184,7 +203,7 @@ export default class SummaryReporter implements Reporter {
       // The CLI checks the folder first; writing can still fail (a full disk, vitest run directly). The
       // summary is printed all the same, and the run fails as a tool error (the CLI: no summary, exit 2).
       console.error(
-        `partner-conformance: the reports could not be written to ${reportDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        `partner-conformance: SETTING_INVALID: the reports could not be written to ${reportDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       );
       process.exitCode = 2;
     }

@@ -11,7 +11,7 @@
 import { ERROR_CODES } from '../errors.ts';
 import { AREAS } from '../areas.ts';
 import { runCoverage } from './coverage.ts';
-import { nothingCheckedReason, type RunSummary, type TestRecord, type WaiverUse } from './records.ts';
+import { interruptionOf, nothingCheckedReason, type RunSummary, type TestRecord, type WaiverUse } from './records.ts';
 import { describeWaiver } from './waivers.ts';
 
 export const MAX_FAILURE_LINES = 40;
@@ -60,6 +60,8 @@ export function closingLines(summary: RunSummary): string[] {
   if (c.toolErrors > 0) lines.push(`tool errors: ${c.toolErrors} (${codes.map(([code, n]) => `${code} ${n}`).join(', ')})`);
   if (c.warnings > 0) lines.push(`warnings: ${c.warnings} policy`);
   if (c.waived > 0) lines.push(`waived: ${c.waived} (${summary.waivers?.file ?? 'waiver file'}; not passes)`);
+  const interrupted = interruptionOf(summary);
+  if (interrupted) lines.push(interrupted);
   return lines;
 }
 
@@ -168,6 +170,8 @@ export function renderMarkdown(summary: RunSummary): string {
     out.push(`The run could not start: **${summary.error?.code}**: ${summary.error?.message}`, '');
     return out.join('\n');
   }
+  const interrupted = interruptionOf(summary);
+  if (interrupted) out.push(`**${interrupted[0].toUpperCase()}${interrupted.slice(1)}.**`, '');
   out.push(
     `Target **${summary.target?.name ?? '?'}** (kind ${summary.target?.kind ?? '?'}, vendor conventions ${summary.target?.vendorConventions ? 'on' : 'off'}, policy ${summary.target?.strictPolicy ? 'strict' : 'warnings'}), generated ${summary.generatedAt}, seed ${summary.seed}.`,
     '',

@@ -7,9 +7,9 @@
  * file's `waivers:` key (relative to the target file's folder), `waivers.yaml` beside the target file.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { readBounded } from '../config/bounded-file.ts';
+import { readBounded, readBoundedBytes } from '../config/bounded-file.ts';
 import { parseYamlText } from '../config/yaml-text.ts';
 import { ToolError } from '../errors.ts';
 import { requirements } from '../requirements.ts';
@@ -28,10 +28,11 @@ export interface WaiverFile {
 
 const invalid = (file: string, detail: string) => new ToolError('TARGET_FILE_INVALID', `waiver file ${file}: ${detail}`);
 
-function readYaml(file: string): unknown {
-  const text = readBounded(file, (what) => invalid(file, what), 'a waiver file is a few kilobytes');
+/** The file's value, and its bytes (which the file's SHA-256 is of). */
+function readYaml(file: string): { data: unknown; bytes: Buffer } {
+  const bytes = readBoundedBytes(file, (what) => invalid(file, what), 'a waiver file is a few kilobytes');
   try {
-    return parseYamlText(text);
+    return { data: parseYamlText(bytes.toString('utf8')), bytes };
   } catch (error) {
     throw invalid(file, (error as Error).message);
   }
@@ -61,7 +62,7 @@ export function waiverFileOf(targetFile: string | undefined, env: NodeJS.Process
 
 /** Reads and validates a waiver file; throws a TARGET_FILE_INVALID ToolError naming the entry and the key. */
 export function loadWaiverFile(file: string): WaiverFile {
-  const data = readYaml(file);
+  const { data, bytes } = readYaml(file);
   const validate = schemaRegistry().validator(`${SCHEMA_BASE}/common/waivers.json`);
   if (!validate(data)) {
     const first = validate.errors![0];
@@ -83,7 +84,7 @@ export function loadWaiverFile(file: string): WaiverFile {
     if (!known.has(w.requirement)) throw invalid(file, `entry ${i + 1}: requirement ${w.requirement} is not in specs/requirements.yaml`);
     return { ...w, entry: i + 1 };
   });
-  return { path: file, sha256: createHash('sha256').update(readFileSync(file)).digest('hex'), waivers };
+  return { path: file, sha256: createHash('sha256').update(bytes).digest('hex'), waivers };
 }
 
 /** The run's waiver file, loaded, or undefined when there is none. */

@@ -300,6 +300,14 @@ export function targetFileOf(env: Environment = process.env): string | undefined
   return env.CONFORMANCE_TARGET || undefined;
 }
 
+/**
+ * Whether this process was started by an npm script (npm's own variable, not a setting): its parent is
+ * then the shell npm ran the script in, which a killed npm can leave behind (cli/interruption.ts).
+ */
+export function startedByNpmScript(env: Environment = process.env): boolean {
+  return env.npm_lifecycle_event !== undefined;
+}
+
 /** CONFORMANCE_REPORT_DIR, for a caller that needs nothing else. */
 export function reportDirOf(env: Environment = process.env): string {
   return env.CONFORMANCE_REPORT_DIR || DEFAULT_REPORT_DIR;

@@ -1,17 +1,21 @@
 /**
  * One request's abort signal: the request's total deadline (connect, headers and the whole body) and
- * the running test's budget, whichever comes first. Says afterwards which one it was, so that the
- * error can name it. Built on one AbortController with a timer and a listener, both released by
- * `dispose`, so that thousands of requests leave no timers or listeners behind on the test's signal.
+ * the running test's budget (or the run's interruption, which aborts the test's signal too), whichever
+ * comes first. Says afterwards which one it was, so that the error can name it. Built on one
+ * AbortController with a timer and a listener, both released by `dispose`, so that thousands of
+ * requests leave no timers or listeners behind on the test's signal.
  */
-export type AbortCause = 'deadline' | 'test-budget';
+import { interruptedBy } from '../runner/interruption.ts';
+
+export type AbortCause = 'deadline' | 'test-budget' | 'interrupted';
 
 export class RequestDeadline {
   readonly signal: AbortSignal;
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
   private cause: AbortCause | undefined;
-  private readonly onTestAbort = () => this.abort('test-budget');
+  // The test's signal aborts at the end of its budget, and when vitest cancels an interrupted run.
+  private readonly onTestAbort = () => this.abort(interruptedBy(this.testSignal) ? 'interrupted' : 'test-budget');
 
   constructor(
     readonly deadlineMs: number,
@@ -19,7 +23,7 @@ export class RequestDeadline {
   ) {
     this.signal = this.controller.signal;
     this.timer = setTimeout(() => this.abort('deadline'), deadlineMs);
-    if (testSignal?.aborted) this.abort('test-budget');
+    if (testSignal?.aborted) this.onTestAbort();
     else testSignal?.addEventListener('abort', this.onTestAbort, { once: true });
   }
 
@@ -31,7 +35,15 @@ export class RequestDeadline {
   private abort(cause: AbortCause): void {
     if (this.cause) return;
     this.cause = cause;
-    this.controller.abort(new Error(cause === 'deadline' ? `deadline of ${this.deadlineMs} ms passed` : "the test's time budget ran out"));
+    this.controller.abort(
+      new Error(
+        cause === 'deadline'
+          ? `deadline of ${this.deadlineMs} ms passed`
+          : cause === 'interrupted'
+            ? 'the run was interrupted'
+            : "the test's time budget ran out",
+      ),
+    );
   }
 
   dispose(): void {

@@ -2,9 +2,10 @@
  * What a failed exchange means, as a tool error with its code: the deadline or the test's budget ran
  * out (TARGET_TIMEOUT), the origin could not be reached or the connection broke before an answer
  * (TARGET_UNREACHABLE), or what came back was not valid HTTP, or stopped mid-body
- * (TARGET_PROTOCOL_ERROR). Each message names the operation, the origin and the cause (its code and
+ * (TARGET_PROTOCOL_ERROR), or had more header bytes than the client reads (TARGET_RESPONSE_TOO_LARGE). Each message names the operation, the origin and the cause (its code and
  * text, which `isTlsRefusal` reads), and says whether the failure counts against the origin's health.
  */
+import { maxHeaderSize } from 'node:http';
 import { ToolError } from '../errors.ts';
 import type { RequestDeadline } from './deadline.ts';
 
@@ -64,6 +65,12 @@ export function classifyTransportError(error: unknown, state: ExchangeState): Cl
   const { operation, origin, deadline } = state;
   const code = codeOf(error);
   const cause = causeOf(error);
+  if (deadline.abortedBy === 'interrupted') {
+    return {
+      error: new ToolError('RUN_INTERRUPTED', `${operation} at ${origin} was aborted: the run was interrupted (${progress(state)})`),
+      countsAgainstOrigin: false,
+    };
+  }
   if (deadline.abortedBy === 'test-budget') {
     return {
       error: new ToolError('TARGET_TIMEOUT', `${operation} at ${origin} was aborted: the test's time budget ran out (${progress(state)})`),
@@ -77,6 +84,16 @@ export function classifyTransportError(error: unknown, state: ExchangeState): Cl
         `${operation} at ${origin} did not answer in full within its deadline of ${deadline.deadlineMs} ms (settings.timeoutMs; ${progress(state)})`,
       ),
       countsAgainstOrigin: true,
+    };
+  }
+  if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') {
+    // The target answered, with more header bytes than the client reads: an answer too large, not an unreachable target.
+    return {
+      error: new ToolError(
+        'TARGET_RESPONSE_TOO_LARGE',
+        `${operation} at ${origin}: the answer's headers are larger than the ${maxHeaderSize} bytes the client reads (Node's --max-http-header-size; ${cause})`,
+      ),
+      countsAgainstOrigin: false,
     };
   }
   if (code.startsWith('HPE_') || code === 'HTTPParserError' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_INFO') {

@@ -166,6 +166,12 @@ describe('a signed pack', () => {
     expect((await verifyPack(pack, { anchor: { thumbprint: key.thumbprint } })).accepted).toBe(true);
   });
 
+  it("verify refuses the certifier's private key given as the trusted public key (it once derived the public key without a word)", async () => {
+    await expect(verifyPack(pack, { anchor: { publicKeyFile: ed.keyFile } })).rejects.toThrow(
+      `the public key ${ed.keyFile} holds a private key: verify needs only the certifier's public key`,
+    );
+  });
+
   it('verify without a trusted key checks everything but does not accept, and names the thumbprint to compare', async () => {
     const result = await verifyPack(pack);
     expect(result.accepted).toBe(false);

@@ -1,5 +1,6 @@
 /**
- * The command-line entry as a user runs it: help for every command, the settings precedence, shards whose
+ * The command-line entry as a user runs it: help for every command, its version, a command it most likely
+ * meant, the settings precedence, shards whose
  * merge equals the unsharded run, a run with a fault (its failure as printed and evidenced), `diff`
  * between it and a clean run, `--only-failed`.
  */
@@ -32,10 +33,28 @@ describe('help', () => {
     }
   });
 
-  it('an unknown command says so and exits 2', () => {
+  it('an unknown command says so, with the command it most likely meant, and exits 2', () => {
     const out = cli('certifyy');
     expect(out.status).toBe(2);
-    expect(out.stderr).toContain('unknown command "certifyy"');
+    expect(out.stderr).toContain('unknown command "certifyy"; did you mean certify?');
+    expect(cli('rnu').stderr).toContain('unknown command "rnu"; did you mean run?');
+  });
+
+  it('--version prints the version and exits 0', () => {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    for (const flag of ['--version', '-v']) {
+      const out = cli(flag);
+      expect(out.status, flag).toBe(0);
+      expect(out.stdout).toBe(`partner-conformance ${version}\n`);
+    }
+  });
+
+  it('certify verify of a folder that does not exist is a usage error (exit 2), not a pack that failed (exit 1)', () => {
+    const out = cli('certify', 'verify', '/nonexistent/pc-pack');
+    expect(out.status).toBe(2);
+    expect(out.stderr.trim()).toBe(
+      'partner-conformance certify: /nonexistent/pc-pack does not exist; certify verify takes the folder of a pack',
+    );
   });
 });
 
@@ -56,9 +75,9 @@ describe('settings precedence: defaults < target file < environment < command li
     expect(plan.vitestArgs).toContain('--shard=2/4');
   });
 
-  it('refuses a bad depth or shard before anything runs', async () => {
-    await expect(planRun(['--depth', 'deep'], {})).rejects.toThrow(/--depth must be one of quick, standard, nightly/);
-    await expect(planRun(['--shard', '3/2'], {})).rejects.toThrow(/--shard must be i\/n/);
+  it('refuses a bad depth or shard before anything runs, as SETTING_INVALID', async () => {
+    await expect(planRun(['--depth', 'deep'], {})).rejects.toThrow(/^SETTING_INVALID: --depth must be one of quick, standard, nightly/);
+    await expect(planRun(['--shard', '3/2'], {})).rejects.toThrow(/^SETTING_INVALID: --shard must be i\/n/);
   });
 });
 

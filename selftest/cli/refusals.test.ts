@@ -2,12 +2,12 @@
  * What the command line refuses before a run starts, each with one line that names what the user typed
  * and exit 2: an unknown option (with a "did you mean", never vitest's CACError stack trace), a setting
  * whose value cannot be used (SETTING_INVALID, not TARGET_FILE_INVALID), areas the target file does not
- * check, a report folder that cannot be made or written. A report folder that fails only when the
+ * check, a report folder that cannot be made or written, a target or waiver file that is not a regular file. A report folder that fails only when the
  * reports are written (vitest run directly) ends the run with one line instead of spinning. `certify`
  * against a target where nothing can run writes a pack that says NOT CERTIFIABLE and exits 1, as README
  * promises a certifier (2 means no pack).
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -111,6 +111,29 @@ describe('settings that cannot be used: SETTING_INVALID, named as the user gave 
   }, 120_000);
 });
 
+describe('a file that is not a regular file', () => {
+  it('a target or waiver file that is a named pipe, a folder or a device: one line naming what it is, at once (a pipe once held the run for ever)', () => {
+    const dir = tempDir('pc-refusals-');
+    const fifo = join(dir, 'target.yaml');
+    execFileSync('mkfifo', [fifo]);
+    const started = Date.now();
+    expectOneLine(
+      cli(['run', '--target', fifo]),
+      `partner-conformance: TARGET_FILE_INVALID: ${fifo}: is a named pipe (FIFO), not a regular file`,
+    );
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expectOneLine(cli(['run', '--target', dir]), `partner-conformance: TARGET_FILE_INVALID: ${dir}: is a folder, not a regular file`);
+    expectOneLine(
+      cli(['run', '--target', '/dev/zero']),
+      'partner-conformance: TARGET_FILE_INVALID: /dev/zero: is a character device, not a regular file',
+    );
+    expectOneLine(
+      cli(['run', '--target', insuranceOnly(), '--waivers', fifo]),
+      `partner-conformance: TARGET_FILE_INVALID: waiver file ${fifo}: is a named pipe (FIFO), not a regular file`,
+    );
+  }, 120_000);
+});
+
 describe('a report folder that cannot be made or written', () => {
   it('is refused before the run, in one line, and nothing is written (a virtual file system once made the run spin)', () => {
     const started = Date.now();
@@ -166,7 +189,9 @@ describe('a report folder that cannot be made or written', () => {
     );
     expect(run.signal, 'killed at the timeout: the run did not end by itself').toBeNull();
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain('partner-conformance: the reports could not be written to /proc/pc-conformance-reports (ENOENT)');
+    expect(run.stderr).toContain(
+      'partner-conformance: SETTING_INVALID: the reports could not be written to /proc/pc-conformance-reports (ENOENT)',
+    );
     expect(run.stdout).toContain('conformance: 2 passed, 0 failed, 0 skipped');
   }, 250_000);
 });

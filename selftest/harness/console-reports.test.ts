@@ -15,9 +15,10 @@ import { statementsOfAreas } from '../../harness/report/coverage.ts';
 import { fetchedDocuments, recordFetchedDocument } from '../../harness/report/fetched-documents.ts';
 import { readSummary } from '../../harness/report/merge.ts';
 import ProgressReporter from '../../harness/report/progress-reporter.ts';
-import { SUMMARY_FORMAT } from '../../harness/report/records.ts';
+import { exitCodeOf, nothingCheckedReason, SUMMARY_FORMAT, type RunSummary } from '../../harness/report/records.ts';
+import { renderJunit } from '../../harness/report/junit.ts';
 import { rootCauseOf } from '../../harness/report/root-cause.ts';
-import { coverageMarkdown, defectsLine } from '../../harness/report/text.ts';
+import { closingLines, coverageMarkdown, defectsLine, renderMarkdown } from '../../harness/report/text.ts';
 import { dependencyProblems, requirements } from '../../harness/requirements.ts';
 import { failure } from '../../harness/checks/failure.ts';
 import { settleDependencies } from '../../harness/report/dependencies.ts';
@@ -218,6 +219,42 @@ describe('a test record', () => {
     expect(read.tests[0]).not.toHaveProperty('state');
     expect(read.tests[0]).toMatchObject({ verdict: 'warning', rootCauseKey: 'POST /x → 200 #c22066e6921ef95e' });
     expect(read.rootCauses[0].about).toBe('k');
+  });
+});
+
+describe('a run that checked nothing', () => {
+  it('says why from the areas it selected, whatever the tests of the others say', () => {
+    const skipped = (id: string, code: 'SAFETY_REFUSED' | 'AREA_NOT_SELECTED') => record(id, { verdict: 'skipped', code });
+    const run = {
+      ...summary([
+        ...Array.from({ length: 40 }, () => skipped('INS-RSP-001', 'SAFETY_REFUSED')),
+        ...Array.from({ length: 900 }, () => skipped('IDN-RSP-001', 'AREA_NOT_SELECTED')),
+      ]),
+      areas: ['insurance'],
+    };
+    expect(nothingCheckedReason(run)).toBe(
+      'nothing was checked: the safety gate refused everything for this target kind in the selected areas (insurance) (AREA_NOT_SELECTED 900, SAFETY_REFUSED 40)',
+    );
+    expect(nothingCheckedReason(summary([skipped('IDN-RSP-001', 'AREA_NOT_SELECTED')]))).toMatch(
+      /^nothing was checked: no area is selected/,
+    );
+  });
+});
+
+describe('an interrupted run', () => {
+  it('says so in its closing line, in conformance.md and as an error of its own in junit.xml, and exits 2 whatever passed', () => {
+    const run: RunSummary = {
+      ...summary([record('INS-RSP-001'), record('INS-RSP-002', { verdict: 'skipped', code: 'RUN_INTERRUPTED' })]),
+      status: 'interrupted',
+      interruption: { by: 'SIGTERM', at: '2026-01-01T00:00:12.000Z', filesNotStarted: 3 },
+    };
+    const closing =
+      'interrupted (SIGTERM) after 12 s: these results are partial, what the run had not reached was not run (3 test file(s) had not started)';
+    expect(closingLines(run).at(-1)).toBe(closing);
+    expect(renderMarkdown(run)).toContain(`**I${closing.slice(1)}.**`);
+    expect(renderJunit(run)).toContain('<error type="RUN_INTERRUPTED" message="interrupted (SIGTERM) after 12 s');
+    expect(exitCodeOf(run)).toBe(2);
+    expect(exitCodeOf({ ...run, status: 'ran' })).toBe(0);
   });
 });
 

@@ -34,7 +34,7 @@ function formOf(ch: string, form: number): string {
   }
 }
 
-const secret = fc.array(fc.constantFrom(...SCREENABLE_CHARS), { minLength: 11, maxLength: 24 }).map((chars) => chars.join(''));
+const secret = fc.array(fc.constantFrom(...SCREENABLE_CHARS), { minLength: 4, maxLength: 24 }).map((chars) => chars.join(''));
 /** What may stand just before the secret: escape starts that could take its first characters. */
 const before = fc.constantFrom('', '%', '%4', '\\', '\\\\', '\\u', '\\u00', '&', '&#', '&#x', 'x=', '"');
 
@@ -57,6 +57,16 @@ describe('the redactor screen', () => {
       ),
       { numRuns: 100, seed: 20261126 },
     );
+  });
+
+  it('finds a secret of digits that a numeric entity around it swallows whole (`&#` before it, `;` after it)', () => {
+    for (const s of ['#12345678901', '#x0000000041ab', '#0065']) {
+      const redactor = new Redactor();
+      redactor.register(s);
+      const text = `x=&${s};`;
+      expect(redactor.holdsSecret(text), text).toBe(true);
+      expect(redactor.redact(text), text).not.toContain(s);
+    }
   });
 
   it('finds the hex form of a secret in either case', () => {

@@ -54,6 +54,16 @@ describe('loadTarget', () => {
     expect(target.notices).toEqual([]);
   });
 
+  it('refuses a credential whose variable holds a line break, naming the key and the variable, never the value', () => {
+    const path = file('name: t\nkind: staging\nservices:\n  insurance: { url: "https://x.test", token: "Bearer-${INS_TOKEN}" }\n');
+    const error = errorOf(() => loadTarget(path, { INS_TOKEN: 'secret-token-123\n' }));
+    expect(error.code).toBe('TARGET_FILE_INVALID');
+    expect(error.message).toBe(
+      `TARGET_FILE_INVALID: ${path}: key "services.insurance.token" (from \${INS_TOKEN}): the credential holds a line break, which no HTTP header can carry: refused, not trimmed (often the line end of a file or a paste)`,
+    );
+    expect(errorOf(() => loadTarget(path, { INS_TOKEN: 'tab\tbed' })).message).toContain('holds a control character');
+  });
+
   it('names the file and the key of a missing environment variable', () => {
     const path = file('name: t\nkind: staging\nservices:\n  insurance: { url: "https://x.test", token: "${PC_UNSET_VARIABLE}" }\n');
     const error = errorOf(() => loadTarget(path, {}));
@@ -133,6 +143,31 @@ const BAD_FILES: Array<[string, string, string, RegExp]> = [
     `${BASE}services:\n  insurance:\n    url: "https://x.test"\n    token: !PCMK~!()'&=+/%\n`,
     'services.insurance.token',
     /line 6, key "services\.insurance\.token"/,
+  ],
+  [
+    'aliases of aliases ("billion laughs")',
+    `${BASE}${['a', 'b', 'c', 'd', 'e', 'f', 'g']
+      .map(
+        (k, i) =>
+          `${k}: &${k} [${Array(9)
+            .fill(i ? `*${'abcdefg'[i - 1]}` : '"lol"')
+            .join(',')}]`,
+      )
+      .join('\n')}\n${INSURANCE}`,
+    '(file)',
+    /not valid YAML: aliases \(\*\) that expand past the limit of 100 expansions, which keeps a file of aliases of aliases \("billion laughs"\) from filling memory/,
+  ],
+  [
+    'a value nested 20,000 levels deep',
+    `${BASE}services:\n  insurance:\n    url: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`,
+    '(file)',
+    /^[^\n]{0,400}key "services\.insurance\.url\[0\]\[0\]\[0\]\[0\]\[0\]… \(\d+ levels deeper\)": collections nested deeper than the parser can follow/,
+  ],
+  [
+    'a credential with a line break',
+    `${BASE}services:\n  insurance: { url: "https://x.test", token: "T0k3n-SECRET\\n" }\n`,
+    'services.insurance.token',
+    /the credential holds a line break, which no HTTP header can carry: refused, not trimmed/,
   ],
   ['a list at the top', '- name: t\n', '(top level)', /must be a mapping/],
   ['no name', `kind: staging\n${INSURANCE}`, 'name', /is required/],

@@ -4,7 +4,7 @@
  * on a free port and records what reached it, so that a test can prove what was (not) sent. Used by
  * the unit-level tests against HttpClient and, as a whole target, by the end-to-end runs.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 
 export interface Arrival {
@@ -103,6 +103,19 @@ export const tooManyServer = (headers: Record<string, string> = { 'retry-after':
 
 /** Answers 200 `{}` at once; `arrivals` is the wire record the pacing test reads. */
 export const recordingServer = () => faultServer(() => (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+
+/** Passes every request on to `origin` and its answer back, recording when each arrived: what a run sent to a real target, and when. */
+export async function recordingProxy(origin: string): Promise<FaultServer> {
+  const to = new URL(origin);
+  return faultServer(() => (req, res) => {
+    const onward = httpRequest({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    onward.on('error', () => res.destroy());
+    req.pipe(onward);
+  });
+}
 
 /** A TCP server that answers every request with `raw` bytes (not valid HTTP), then closes. */
 export async function garbledServer(raw: string): Promise<FaultServer> {

@@ -1,16 +1,17 @@
 /**
  * Answers the suite must not take for a verdict: one larger than the size cap (cut off, memory
- * bounded), a redirect (never followed, Location shown and redacted), a 429 that asks too much or
+ * bounded), headers larger than the client reads (too large, not unreachable), a redirect (never followed, Location shown and redacted), a 429 that asks too much or
  * never ends (bounded wait, then TARGET_RATE_LIMITED; a burst sees the 429 as it came), and a service
  * that asks for more silence than the cap (nothing more is sent to it in the run, by any worker).
  */
+import { maxHeaderSize } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileRecord } from '../../harness/run-record.ts';
 import { ServiceStops, type StopEvent } from '../../harness/transport/service-stops.ts';
 import { tempDir } from '../helpers.ts';
 import { clientFor, failureOf, get, SECRET } from './_client.ts';
-import { faultServer, hugeServer, recordingServer, redirectServer, tooManyServer, trackedServers } from './_servers.ts';
+import { faultServer, garbledServer, hugeServer, recordingServer, redirectServer, tooManyServer, trackedServers } from './_servers.ts';
 
 const { track, closeAll } = trackedServers();
 afterEach(closeAll);
@@ -57,6 +58,22 @@ describe('an answer larger than the cap', () => {
     const server = await track(hugeServer(100 * 1024));
     const res = await clientFor(server.base, { maxResponseBytes: 100 * 1024 }).send(get(server.base));
     expect(res.rawBody.length).toBe(100 * 1024);
+  });
+});
+
+describe('headers larger than the client reads', () => {
+  const many = `HTTP/1.1 200 OK\r\ncontent-length: 2\r\n${Array.from({ length: 100_000 }, (_, i) => `x-h${i}: v\r\n`).join('')}\r\n{}`;
+  const long = `HTTP/1.1 200 OK\r\ncontent-length: 2\r\nx-big: ${'a'.repeat(1024 * 1024)}\r\n\r\n{}`;
+  it.each([
+    ['100,000 header lines', many],
+    ['one header line of 1 MiB', long],
+  ])('%s: TARGET_RESPONSE_TOO_LARGE naming the limit (the target was reached: not TARGET_UNREACHABLE)', async (_what, raw) => {
+    const server = await track(garbledServer(raw));
+    const { error } = await failureOf(clientFor(server.base).send(get(server.base, '/headers')));
+    expect(error.code).toBe('TARGET_RESPONSE_TOO_LARGE');
+    expect(error.message).toContain(
+      `GET /headers at ${server.base}: the answer's headers are larger than the ${maxHeaderSize} bytes the client reads`,
+    );
   });
 });
 
