@@ -34,6 +34,7 @@ export const SKIP_CODES_TABLE = {
   BURST_NOT_ALLOWED: 'a rate-limit burst against a non-loopback target that does not allow bursts',
   AREA_NOT_SELECTED: "the area is not among the target file's areas",
   VENDOR_CONVENTIONS_OFF: 'a vendor convention, and the target file does not ask for vendor conventions',
+  RUN_STOPPED: 'the run stopped before this test ran: vitest --bail reached its number of failed tests, or the run was interrupted',
 } as const;
 
 export const INCONCLUSIVE_CODES_TABLE = {

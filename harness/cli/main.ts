@@ -5,6 +5,7 @@
  */
 import { helpOf } from './command.ts';
 import { commandNamed, mainHelp } from './commands.ts';
+import { escapeConsole } from './escaped-console.ts';
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -24,4 +25,5 @@ async function main(argv: string[]): Promise<number> {
   return command.main(rest);
 }
 
+escapeConsole();
 process.exitCode = await main(process.argv.slice(2));

@@ -8,6 +8,7 @@
 import { ERROR_CODES, INCONCLUSIVE_CODES, SKIP_CODES, type ErrorCode } from '../errors.ts';
 import type { RequirementSource } from '../requirements.ts';
 import type { Verdict } from '../suite.ts';
+import type { RequirementEntry } from './requirement-basis.ts';
 
 /**
  * @3: a test's outcome is its verdict alone (the `state` of @2, vitest's view, counted a policy warning as
@@ -119,9 +120,15 @@ export interface Counts {
 
 export interface RunSummary {
   format: typeof SUMMARY_FORMAT;
-  /** `errored` when the run could not start (a bad target file); `error` then says why. */
-  status: 'ran' | 'errored';
+  /**
+   * `errored` when the run could not start (a bad target file; `error` then says why); `interrupted` when
+   * it was stopped before every test ended (a signal; `interruption` says what): its records are those of
+   * the tests that ended, and it checked less than it was asked to.
+   */
+  status: 'ran' | 'errored' | 'interrupted';
   error?: { code: ErrorCode; message: string };
+  /** What stopped an interrupted run, in words ("SIGTERM", "the run was cancelled"). */
+  interruption?: string;
   generatedAt: string;
   startedAt?: string;
   target?: { name: string; kind: string; vendorConventions: boolean; strictPolicy?: boolean };
@@ -136,6 +143,11 @@ export interface RunSummary {
   counts: Counts;
   /** Tests a name filter (--grep, --only-failed) left out: not results, not counted. */
   filteredOut?: number;
+  /**
+   * Every requirement the run judged, by id: its section, source and text, the spec's words it rests on
+   * (`quote`) and our reading, so that each report shows what a verdict rests on (requirement-basis.ts).
+   */
+  requirements?: Record<string, RequirementEntry>;
   toolErrorsByCode: Partial<Record<ErrorCode, number>>;
   /**
    * The defects of the run, worst first: each root cause with a contract failure, named in words, with
@@ -266,8 +278,9 @@ export function summaryOf(
   tests: TestRecord[],
   extra: Pick<
     RunSummary,
-    'target' | 'seed' | 'runs' | 'startedAt' | 'areas' | 'paceShare' | 'mergedFrom' | 'waivers' | 'documents' | 'evidence'
-  > & { unhandledErrors?: string[] },
+    'target' | 'seed' | 'runs' | 'startedAt' | 'areas' | 'paceShare' | 'mergedFrom' | 'waivers' | 'documents' | 'evidence' | 'requirements'
+  > &
+    Partial<Pick<RunSummary, 'status' | 'interruption'>> & { unhandledErrors?: string[] },
 ): RunSummary {
   return {
     format: SUMMARY_FORMAT,
@@ -311,10 +324,11 @@ export function nothingCheckedReason(summary: RunSummary): string | undefined {
 
 /**
  * The exit code of a run: 0 when everything checked passed, 1 on a contract failure, 2 on tool or
- * configuration errors only, or when nothing was checked.
+ * configuration errors only, when nothing was checked, or when the run was interrupted.
  */
 export function exitCodeOf(summary: RunSummary): 0 | 1 | 2 {
-  if (summary.status === 'errored') return 2;
+  // An interrupted run checked less than it was asked to: whatever it found, it is no result to go by.
+  if (summary.status !== 'ran') return 2;
   if (summary.counts.contractFailures > 0) return 1;
   if (summary.counts.toolErrors > 0 || summary.unhandledErrors.length > 0) return 2;
   return nothingCheckedReason(summary) ? 2 : 0;
