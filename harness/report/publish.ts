@@ -81,9 +81,10 @@ const ordered = (names: readonly string[]) => {
 
 /**
  * Swaps the reports of `staging` in for the last run's in `reportDir`; on a failure midway, the last
- * run's are put back and the error is thrown. The staging folder is left empty.
+ * run's are put back and the error is thrown. The staging folder is left empty. (`rename` is the file
+ * system's; a selftest hands one that fails.)
  */
-export function publishReports(staging: string, reportDir: string): void {
+export function publishReports(staging: string, reportDir: string, rename: typeof renameSync = renameSync): void {
   const incoming = ordered(readdirSync(staging).filter((name) => !name.endsWith('.tmp')));
   const outgoing = [...new Set([...RUN_OUTPUTS, ...incoming])].filter((name) => existsSync(join(reportDir, name)));
   const previous = mkdtempSync(join(reportDir, `${PREVIOUS}${process.pid}-`));
@@ -91,11 +92,11 @@ export function publishReports(staging: string, reportDir: string): void {
   const movedIn: string[] = [];
   try {
     for (const name of outgoing) {
-      renameSync(join(reportDir, name), join(previous, name));
+      rename(join(reportDir, name), join(previous, name));
       movedOut.push(name);
     }
     for (const name of incoming) {
-      renameSync(join(staging, name), join(reportDir, name));
+      rename(join(staging, name), join(reportDir, name));
       movedIn.push(name);
     }
   } catch (error) {
