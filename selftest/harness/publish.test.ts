@@ -91,8 +91,8 @@ describe("a run's reports, swapped in", () => {
     for (const name of ['conformance.md', 'junit.xml', 'conformance.json']) writeFileSync(join(staging, name), 'new');
     // The file system fails the second move in (a full directory, a vanished disk).
     let movedIn = 0;
-    const failing = (from: string, to: string) => {
-      if (from.startsWith(staging) && ++movedIn === 2)
+    const failing: typeof renameSync = (from, to) => {
+      if (String(from).startsWith(staging) && ++movedIn === 2)
         throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
       renameSync(from, to);
     };
