@@ -56,7 +56,7 @@ export function listenForStop(vitest: Pick<Vitest, 'onCancel' | 'config'>): void
 
 /** A run vitest says was interrupted, whose cancel no listener heard (it came before any module was queued). */
 export function runInterrupted(): void {
-  stop ??= stopped('the run was cancelled', 0);
+  stop ??= stopped('cancelled before a file of it ran', 0);
 }
 
 /** What stopped the run before every test ended; undefined when nothing did. */
