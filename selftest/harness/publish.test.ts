@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeStagingFolder, publishReports, reportFilesLine, reportFolderOf, writeWhole } from '../../harness/report/publish.ts';
+import { makeStagingFolder, publishReports, reportFilesLine, reportFolderOf } from '../../harness/report/publish.ts';
 import { tempDir } from '../helpers.ts';
 
 function lastRun(dir: string): void {
