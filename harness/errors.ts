@@ -37,6 +37,7 @@ export const SKIP_CODES_TABLE = {
   VENDOR_CONVENTIONS_OFF: 'a vendor convention, and the target file does not ask for vendor conventions',
   RUN_INTERRUPTED:
     'the run was interrupted (SIGINT, SIGTERM or SIGHUP, or the process that started it ended) before this test reached a verdict',
+  RUN_STOPPED: 'the run stopped before this test ran: vitest --bail reached its number of failed tests',
 } as const;
 
 export const INCONCLUSIVE_CODES_TABLE = {

@@ -467,6 +467,11 @@ export class Redactor {
     return out;
   }
 
+  /** Whether the value is itself a registered secret (a whole credential of the target file). */
+  isRegistered(value: string): boolean {
+    return this.secrets.includes(value);
+  }
+
   get count(): number {
     return this.known.size;
   }

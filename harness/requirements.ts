@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseYamlFast } from './yaml-fast.ts';
 import { parsedOnce } from './parsed-once.ts';
+import { printableLine } from './printable.ts';
 import { specContains, type SpecDocument } from './spec-document.ts';
 import type { Area } from './areas.ts';
 
@@ -139,8 +140,8 @@ export function requirement(id: string): Requirement {
   return found;
 }
 
-/** The test title: "<id> §<section> <row or text>". */
+/** The test title: "<id> §<section> <row or text>", on one line (a row may name what a target served). */
 export function titleOf(id: string, row?: string): string {
   const req = requirement(id);
-  return `${id} §${req.section} ${row ?? req.text}`;
+  return `${id} §${req.section} ${printableLine(row ?? req.text)}`;
 }

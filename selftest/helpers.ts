@@ -10,6 +10,22 @@ import type { RunSummary } from '../harness/report/summary-reporter.ts';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CLI = join(ROOT, 'bin', 'partner-conformance.mjs');
 
+/** Every character a terminal or a reader obeys: C0 but tab and line feed, DEL, C1, bidi marks, embeddings, overrides and isolates, line and paragraph separators. */
+export const OBEYED_CONTROLS = [
+  ...Array.from({ length: 0x20 }, (_, i) => i).filter((c) => c !== 0x09 && c !== 0x0a),
+  ...Array.from({ length: 0x21 }, (_, i) => 0x7f + i),
+  0x061c,
+  0x200e,
+  0x200f,
+  0x2028,
+  0x2029,
+  ...Array.from({ length: 5 }, (_, i) => 0x202a + i),
+  ...Array.from({ length: 4 }, (_, i) => 0x2066 + i),
+].map((c) => String.fromCharCode(c));
+
+/** One raw character of OBEYED_CONTROLS. */
+export const RAW_CONTROL = new RegExp(`[${OBEYED_CONTROLS.map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}]`);
+
 export function tempDir(prefix = 'pc-selftest-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

@@ -6,7 +6,8 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { harEntries } from '../report/har.ts';
+import { printableJson } from '../printable.ts';
+import { exchangesOf } from '../report/evidence.ts';
 import { renderJunit } from '../report/junit.ts';
 import { makeDirs } from '../report/report-dir.ts';
 import type { RunSummary } from '../report/records.ts';
@@ -64,7 +65,7 @@ export async function writePack(input: PackInput): Promise<Manifest> {
     const bytes = readFileSync(path);
     files[name] = { sha256: sha256Of(bytes), bytes: bytes.length };
   };
-  write(PACK_FILES.results, `${JSON.stringify(summary, null, 2)}\n`);
+  write(PACK_FILES.results, `${printableJson(summary, 2)}\n`);
   write(PACK_FILES.junit, renderJunit(summary));
   for (const doc of summary.documents ?? []) {
     if (!doc.file) continue;
@@ -75,12 +76,9 @@ export async function writePack(input: PackInput): Promise<Manifest> {
     files[doc.file] = { sha256: sha256Of(bytes), bytes: bytes.length };
   }
   // The HAR files as the run wrote them (their bytes are hashed as they are), and their entries for report.html.
-  const exchanges = new Map<string, unknown>();
-  for (const { file } of summary.evidence?.files ?? []) {
-    const bytes = readFileSync(join(input.runReportDir, file));
-    write(file, bytes);
-    for (const entry of harEntries(bytes.toString('utf8'))) exchanges.set(`${file}#${String(entry._id)}`, entry);
-  }
+  const hars = (summary.evidence?.files ?? []).map(({ file }) => ({ file, bytes: readFileSync(join(input.runReportDir, file)) }));
+  for (const { file, bytes } of hars) write(file, bytes);
+  const exchanges = exchangesOf(hars.map(({ file, bytes }) => ({ file, text: bytes.toString('utf8') })));
   write(PACK_FILES.report, renderReportHtml({ summary, manifest: input.manifest, exchanges }));
   const manifest = buildManifest(input.manifest, files);
   const bytes = manifestBytes(manifest);

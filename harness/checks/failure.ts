@@ -3,6 +3,7 @@
  * `ConformanceError` turns them into one readable, redacted message with a curl reproduction.
  */
 import type { CapturedResponse } from '../http.ts';
+import { printableLine } from '../printable.ts';
 import type { Redactor } from '../redact.ts';
 
 export interface Failure {
@@ -29,7 +30,8 @@ const MAX_BODY_SHOWN = 600;
 export function describeResponse(res: CapturedResponse): string {
   const contentType = res.headers['content-type'] ?? '(none)';
   const body = res.rawBody.length > MAX_BODY_SHOWN ? `${res.rawBody.slice(0, MAX_BODY_SHOWN)}…(${res.rawBody.length} bytes)` : res.rawBody;
-  return `HTTP ${res.status}, content-type ${contentType}, body: ${body === '' ? '(empty)' : body}`;
+  // One line, whatever the target sent: a line feed or an ESC in a body must not start a line of the report.
+  return `HTTP ${res.status}, content-type ${printableLine(contentType)}, body: ${body === '' ? '(empty)' : printableLine(body)}`;
 }
 
 export class ConformanceError extends Error {

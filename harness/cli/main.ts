@@ -6,6 +6,7 @@
 import { didYouMean } from '../config/schema-errors.ts';
 import { helpOf } from './command.ts';
 import { COMMAND_NAMES, commandNamed, mainHelp } from './commands.ts';
+import { escapeConsole } from './escaped-console.ts';
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -31,4 +32,5 @@ async function main(argv: string[]): Promise<number> {
   return command.main(rest);
 }
 
+escapeConsole();
 process.exitCode = await main(process.argv.slice(2));

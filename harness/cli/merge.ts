@@ -2,9 +2,12 @@
 import { resolve } from 'node:path';
 import { mergeEvidence } from '../report/evidence.ts';
 import { mergeSummaries, readSummary } from '../report/merge.ts';
+import { reportFilesLine } from '../report/publish.ts';
 import { exitCodeOf } from '../report/records.ts';
-import { writeReports } from '../report/summary-reporter.ts';
+import { writeReportsWhole } from '../report/report-files.ts';
+import { requirementEntries } from '../report/requirement-basis.ts';
 import { renderText } from '../report/text.ts';
+import { requirements } from '../requirements.ts';
 import { reportDirOf } from '../runner/settings.ts';
 import { parseArgs } from './args.ts';
 import type { Command } from './command.ts';
@@ -13,7 +16,7 @@ import { firstUnknown, unknownOptionMessage } from './unknown-options.ts';
 export const mergeCommand: Command = {
   name: 'merge',
   summary:
-    'Merges the reports of the shards of one run (--shard i/n) into one junit.xml, conformance.json, conformance.md and evidence (evidence/*.har).',
+    'Merges the reports of the shards of one run (--shard i/n) into one junit.xml, conformance.json, conformance.md, report.html and evidence (evidence/*.har).',
   usage: 'partner-conformance merge DIR… [--reports DIR]',
   options: [{ flag: '--reports', value: 'DIR', meaning: 'where the merged reports go (default: CONFORMANCE_REPORT_DIR, else reports/)' }],
   async main(argv) {
@@ -25,10 +28,15 @@ export const mergeCommand: Command = {
       const { parts, evidence, missing } = mergeEvidence(args.rest.map((path) => ({ path, summary: readSummary(path) })));
       for (const file of missing) console.log(`evidence not found, left out of the merge (its tests keep their verdicts): ${file}`);
       const merged = { ...mergeSummaries(parts), ...(evidence ? { evidence: evidence.index } : {}) };
+      // The shards' summaries may come from an earlier version: what each requirement rests on is this version's.
+      merged.requirements = requirementEntries(
+        merged.tests.map((t) => t.requirement),
+        requirements(),
+      );
       const dir = resolve(args.values['--reports'] ?? reportDirOf());
-      writeReports(dir, merged, evidence);
+      writeReportsWhole(dir, merged, evidence);
       console.log(renderText(merged));
-      console.log(`merged reports written to ${dir}`);
+      console.log(`merged: ${reportFilesLine(dir)}`);
       return exitCodeOf(merged);
     } catch (error) {
       console.error(`partner-conformance merge: ${(error as Error).message}`);

@@ -1,12 +1,11 @@
 /**
  * What `run` and `certify` check before vitest starts, once the run's environment is planned: the target
  * file, the settings, and the waiver file. A bad one ends the command with one short message and exit 2
- * instead of a page of vitest output. Also empties the report folder's fetched/ (documents of an earlier
- * run must not be listed as this run's). The target file's and the waiver file's readers (their schemas) are
- * imported only when there is such a file: a run against the embedded sandbox starts without them.
+ * instead of a page of vitest output, and nothing in the report folder changes. The target file's and the
+ * waiver file's readers (their schemas) are imported only when there is such a file: a run against the
+ * embedded sandbox starts without them.
  */
 import { ToolError } from '../errors.ts';
-import { clearFetchedDocuments } from '../report/fetched-documents.ts';
 import type { WaiverFile } from '../report/waiver-file.ts';
 import { invalidSetting, runSettings, targetFileOf, variableOf, WAIVERS_ENV, type SettingVariable } from '../runner/settings.ts';
 import type { Target } from '../target.ts';
@@ -51,7 +50,5 @@ export async function checkRunInputs(
     const waiverFile = waiverFileOf(file, all);
     waivers = waiverFile ? loadWaiverFile(waiverFile) : undefined;
   }
-  const reportDir = variableOf('CONFORMANCE_REPORT_DIR', env);
-  if (reportDir) clearFetchedDocuments(reportDir);
   return { target, waivers };
 }

@@ -1,17 +1,21 @@
 /**
  * `partner-conformance run` (what `npm test` runs): checks the target file, the settings and the waiver
- * file before vitest starts, so that a bad file ends with one short message and exit 2 (and reports that say the run
- * errored) instead of a page of vitest output; then runs the suite and turns its summary into the exit code:
- *   0 everything checked passed · 1 a contract failure · 2 tool or configuration errors only, nothing checked, or
- *   the run was interrupted (SIGINT, SIGTERM, SIGHUP, or npm's end: it stops in order and reports what it has)
+ * file before vitest starts, so that a bad file ends with one short message and exit 2 (the last run's
+ * reports left as they were) instead of a page of vitest output; then runs the suite, its reports written
+ * into a fresh folder and swapped in whole once written (report/publish.ts), and turns its summary into the
+ * exit code:
+ *   0 everything checked passed · 1 a contract failure · 2 tool or configuration errors only, nothing
+ *   checked, or the run was interrupted (SIGINT, SIGTERM, SIGHUP, or npm's end: it stops in order and
+ *   reports what it has)
  * Command-line options win over the environment, which wins over the target file, which wins over defaults:
  * the options are handed to the run as the environment variables of harness/runner/settings.ts.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ToolError } from '../errors.ts';
+import { makeStagingFolder, publishReports, reportFilesLine } from '../report/publish.ts';
 import type { RunSummary } from '../report/records.ts';
-import { erroredSummary, exitCodeOf, interruptedSummary } from '../report/records.ts';
+import { exitCodeOf, interruptedSummary } from '../report/records.ts';
 import { reportDirProblem } from '../report/report-dir.ts';
 import { DEPTHS, isDepth } from '../runner/depth.ts';
 import {
@@ -24,13 +28,13 @@ import {
   WAIVERS_ENV,
   type SettingVariable,
 } from '../runner/settings.ts';
-import { AREAS } from '../areas.ts';
+import { AREAS, type Area } from '../areas.ts';
 import { parseArgs } from './args.ts';
 import type { Command } from './command.ts';
 import { interruption } from './interruption.ts';
 import { checkRunInputs } from './run-inputs.ts';
-import { suiteFilters } from './suite-filters.ts';
-import { firstUnknown, unknownOptionMessage, vitestRunOptions } from './unknown-options.ts';
+import { areasOfFiles, areasToRun, suiteFilters } from './suite-filters.ts';
+import { fileFilters, firstUnknown, unknownOptionMessage, vitestRunOptions } from './unknown-options.ts';
 import { runVitest } from './vitest-process.ts';
 
 const VALUE_FLAGS = ['--target', '--waivers', '--reports', '--areas', '--depth', '--seed', '--grep', '--shard', '--from'] as const;
@@ -117,25 +121,97 @@ export async function unknownRunOption(passThrough: readonly string[]): Promise<
   return unknown ? unknownOptionMessage(unknown, [...own, ...vitest.filter((f) => f.startsWith('--'))]) : undefined;
 }
 
-/** Writes the reports of a run that vitest did not get to report (it did not start, or was interrupted first). */
-async function reportWithoutRun(reportDir: string, summary: RunSummary, why: string): Promise<number> {
-  // The report writers are loaded only for such a run (a run that starts writes its reports from vitest).
-  const [{ writeReports }, { closingLines }] = await Promise.all([import('../report/summary-reporter.ts'), import('../report/text.ts')]);
-  writeReports(reportDir, summary);
-  console.error(`${why}; reports that say so are in ${reportDir}`);
-  console.log(closingLines(summary).join('\n'));
+/** A run refused before it starts: one line, exit 2, and the last run's reports left as they were. */
+function refuse(reportDir: string, error: { message: string }): number {
+  console.error(`partner-conformance: ${error.message}`);
+  console.error(`the run did not start; the reports in ${reportDir} are the last run's, left as they were`);
   return 2;
 }
 
-function refuse(reportDir: string, error: { code: ToolError['code']; message: string }): Promise<number> {
-  console.error(`partner-conformance: ${error.message}`);
-  return reportWithoutRun(reportDir, erroredSummary(error), 'the run did not start');
+/**
+ * The areas the run will run tests of, when fewer than its target's: those of the suite folders it is
+ * handed, of the failures it reruns, or of the requirement ids it greps. The run is told them
+ * (CONFORMANCE_AREAS), so that its header, its coverage and the sandbox it starts are of those alone.
+ */
+function narrowedAreas(available: readonly Area[], plan: RunPlan, files: readonly string[]): Area[] | undefined {
+  const failedAreas = plan.onlyFailed?.tests.filter((t) => t.verdict === 'failed' || t.verdict === 'error').map((t) => t.area);
+  const wanted = plan.onlyFailed
+    ? failedAreas?.every(Boolean)
+      ? (failedAreas as Area[])
+      : undefined
+    : files.length
+      ? areasOfFiles(files)
+      : areasToRun(available, plan.grep);
+  const chosen = available.filter((a) => wanted?.includes(a));
+  return chosen.length && chosen.length < available.length ? chosen : undefined;
 }
 
-/** The reports of a run interrupted before vitest wrote any (before it started, or it had to be killed). */
-function interruptedWithoutReports(reportDir: string, stop: AbortSignal): Promise<number> {
+/** The summary a run wrote into its folder, or undefined when it wrote none (or none whole). */
+function summaryIn(dir: string): RunSummary | undefined {
+  const file = join(dir, 'conformance.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as RunSummary;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The run's inputs checked (target file, settings, waivers), and what it will run: the suite folders of
+ * its areas added to the vitest arguments, and its environment told the areas it runs tests of.
+ */
+async function checkedSelection(plan: RunPlan): Promise<Record<string, string>> {
+  const { target } = await checkRunInputs(plan.env, process.env, plan.namedBy);
+  for (const notice of (target as { notices?: string[] } | undefined)?.notices ?? []) console.log(`notice: ${notice}`);
+  const files = await fileFilters(plan.passThrough);
+  const settings = runSettings({ ...process.env, ...plan.env }, target);
+  const available = (target?.areas ?? AREAS).filter((a) => !settings.areas || settings.areas.includes(a));
+  if (!files.length && !plan.onlyFailed) plan.vitestArgs.push(...suiteFilters(available, plan.grep));
+  const narrowed = narrowedAreas(available, plan, files);
+  return narrowed ? { ...plan.env, CONFORMANCE_AREAS: narrowed.join(',') } : plan.env;
+}
+
+/**
+ * The reports of a run interrupted before vitest wrote any (before it started, or it had to be killed),
+ * written into its folder: what stopped it, and no test.
+ */
+async function interruptedWithoutReports(staging: string, stop: AbortSignal): Promise<RunSummary> {
+  // The report writers are loaded only for such a run (a run that starts writes its reports from vitest).
+  const [{ writeReports }, { closingLines }] = await Promise.all([import('../report/report-files.ts'), import('../report/text.ts')]);
   const summary = interruptedSummary({ by: String(stop.reason), at: new Date().toISOString() });
-  return reportWithoutRun(reportDir, summary, `the run was interrupted (${String(stop.reason)}) before it could report`);
+  writeReports(staging, summary);
+  console.error(`partner-conformance run: the run was interrupted (${String(stop.reason)}) before it could report`);
+  console.log(closingLines(summary).join('\n'));
+  return summary;
+}
+
+/** Runs vitest with its reports written into a folder of their own, then swaps them in whole; the exit code of the run. */
+async function runAndPublish(vitestArgs: string[], runEnv: Record<string, string>, reportDir: string, stop: AbortSignal): Promise<number> {
+  // The last run's reports stay until this run's are whole.
+  const staging = makeStagingFolder(reportDir);
+  try {
+    const vitestCode = stop.aborted ? 2 : await runVitest(vitestArgs, { ...runEnv, CONFORMANCE_REPORT_DIR: staging }, stop);
+    const summary = summaryIn(staging) ?? (stop.aborted ? await interruptedWithoutReports(staging, stop) : undefined);
+    // A blob (shard) run writes no summary: its merge does. Anything else without a summary is a tool failure.
+    if (!summary) {
+      if (vitestCode === 0) return 0;
+      console.error(`partner-conformance run: the run wrote no report; the reports in ${reportDir} are the last run's, left as they were`);
+      return 2;
+    }
+    try {
+      publishReports(staging, reportDir);
+    } catch (error) {
+      console.error(
+        `partner-conformance run: the reports could not be put in ${reportDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the last run's are left as they were`,
+      );
+      return 2;
+    }
+    console.log(reportFilesLine(reportDir));
+    return exitCodeOf(summary);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }
 
 export const runCommand: Command = {
@@ -203,7 +279,7 @@ export const runCommand: Command = {
       console.error(`partner-conformance run: ${(error as Error).message}`);
       return 2;
     }
-    const { env, vitestArgs, reportDir, onlyFailed } = plan;
+    const { vitestArgs, reportDir, onlyFailed } = plan;
     const unknown = await unknownRunOption(plan.passThrough);
     if (unknown) {
       console.error(`partner-conformance run: ${unknown}`);
@@ -221,25 +297,13 @@ export const runCommand: Command = {
       console.log('nothing to rerun: no test failed in the last run');
       return 0;
     }
+    let runEnv: Record<string, string>;
     try {
-      const { target } = await checkRunInputs(env, process.env, plan.namedBy);
-      for (const notice of (target as { notices?: string[] } | undefined)?.notices ?? []) console.log(`notice: ${notice}`);
-      if (!plan.passThrough.length && !onlyFailed) {
-        const settings = runSettings({ ...process.env, ...env }, target);
-        const areas = (target?.areas ?? AREAS).filter((a) => !settings.areas || settings.areas.includes(a));
-        vitestArgs.push(...suiteFilters(areas, plan.grep));
-      }
+      runEnv = await checkedSelection(plan);
     } catch (error) {
       const code = error instanceof ToolError ? error.code : 'TARGET_FILE_INVALID';
-      return refuse(reportDir, { code, message: error instanceof ToolError ? error.message : `${code}: ${(error as Error).message}` });
+      return refuse(reportDir, { message: error instanceof ToolError ? error.message : `${code}: ${(error as Error).message}` });
     }
-    const summaryFile = join(reportDir, 'conformance.json');
-    rmSync(summaryFile, { force: true });
-    if (stop.aborted) return interruptedWithoutReports(reportDir, stop);
-    const vitestCode = await runVitest(vitestArgs, env, stop);
-    if (!existsSync(summaryFile) && stop.aborted) return interruptedWithoutReports(reportDir, stop);
-    // A blob (shard) run writes no summary: its merge does. Anything else without a summary is a tool failure.
-    if (!existsSync(summaryFile)) return vitestCode === 0 ? 0 : 2;
-    return exitCodeOf(JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary);
+    return runAndPublish(vitestArgs, runEnv, reportDir, stop);
   },
 };

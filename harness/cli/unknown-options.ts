@@ -33,10 +33,16 @@ export function firstUnknown(args: readonly string[], known: readonly string[]):
     .find((flag) => flag && !names.has(canonical(flag)));
 }
 
-let vitestOptions: Promise<string[]> | undefined;
+/** The options `vitest run` knows: every flag, and those that take a value (`--bail <number>`, `--update [type]`). */
+interface VitestOptions {
+  flags: string[];
+  valued: string[];
+}
+
+let vitestOptions: Promise<VitestOptions> | undefined;
 
 /** The options `vitest run --help` lists (its own parser's help), or an error when it lists too few to trust. */
-async function helpedOptions(): Promise<string[]> {
+async function helpedOptions(): Promise<VitestOptions> {
   const { parseCLI } = await import('vitest/node');
   const lines: string[] = [];
   const log = console.log;
@@ -46,15 +52,16 @@ async function helpedOptions(): Promise<string[]> {
   } finally {
     console.log = log;
   }
-  const flags = lines
+  const options = lines
     .join('\n')
     .split('\n')
     .flatMap((line) => {
-      const m = /^\s+(?:(-[A-Za-z]), )?(--[A-Za-z][\w.-]*)/.exec(line);
-      return m ? [m[1], m[2]].filter((f): f is string => Boolean(f)) : [];
+      const m = /^\s+(?:(-[A-Za-z]), )?(--[A-Za-z][\w.-]*)( [<[])?/.exec(line);
+      return m ? [{ flags: [m[1], m[2]].filter((f): f is string => Boolean(f)), valued: Boolean(m[3]) }] : [];
     });
+  const flags = options.flatMap((o) => o.flags);
   if (flags.length < 10) throw new Error(`vitest's help listed ${flags.length} options`);
-  return [...flags, '--version', '-v'];
+  return { flags: [...flags, '--version', '-v'], valued: options.filter((o) => o.valued).flatMap((o) => o.flags) };
 }
 
 /**
@@ -64,14 +71,36 @@ async function helpedOptions(): Promise<string[]> {
  * after an install pays it. Empty when the help cannot be read, and then vitest itself judges what it is
  * handed.
  */
-export function vitestRunOptions(): Promise<string[]> {
+function knownVitestOptions(): Promise<VitestOptions> {
   vitestOptions ??= (async () => {
     try {
       const version = (createRequire(import.meta.url)('vitest/package.json') as { version: string }).version;
-      return await madeOnce(`vitest ${version}`, helpedOptions, 'vitest run --help options 1');
+      return await madeOnce(`vitest ${version}`, helpedOptions, 'vitest run --help options 2');
     } catch {
-      return [];
+      return { flags: [], valued: [] };
     }
   })();
   return vitestOptions;
+}
+
+/** Every option of `vitest run`. */
+export async function vitestRunOptions(): Promise<string[]> {
+  return (await knownVitestOptions()).flags;
+}
+
+/**
+ * The file filters among the arguments handed to vitest: what is neither an option nor the value of one
+ * (`--bail 1` names no file). Everything after `--` is a filter.
+ */
+export async function fileFilters(args: readonly string[]): Promise<string[]> {
+  // Without an option there is no value to tell apart, and vitest's option list is not needed.
+  const valued = args.some((a) => a.startsWith('-')) ? new Set((await knownVitestOptions()).valued.map(canonical)) : new Set<string>();
+  const filters: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') return [...filters, ...args.slice(i + 1)];
+    if (!arg.startsWith('-') || arg === '-') filters.push(arg);
+    else if (!arg.includes('=') && valued.has(canonical(flagOf(arg)))) i++;
+  }
+  return filters;
 }

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redactor } from '../redact.ts';
 import { currentTestScope, type EvidenceRole, type TestEvidence } from '../test-scope.ts';
 import { cappedBody, headerLines, headersOf, recordedBody, redactedTogether, type ExchangeRecord } from './exchange-record.ts';
+import { withDecodedTokens } from './token-evidence.ts';
 
 /** What a test hands to the reporter: the ids it cites and the records not handed over before. */
 export interface ShippedEvidence {
@@ -95,10 +96,11 @@ export class RecordedExchange {
     const requestBody =
       sent.body === undefined ? undefined : cappedBody(sent.bodyText ?? '', Buffer.isBuffer(sent.body) ? sent.body : undefined);
     const responseBody = answer?.rawBody === undefined ? undefined : cappedBody(answer.rawBody, answer.bytes);
+    const sentHeaders = withDecodedTokens(sent.headers, this.redactor);
     const [url, requestHeaders, requestText, responseHeaders, responseText, why] = redactedTogether(
       [
         sent.url,
-        headerLines(sent.headers),
+        headerLines(sentHeaders),
         requestBody?.text ?? '',
         answer ? headerLines(answer.headers) : '',
         responseBody?.text ?? '',
@@ -118,7 +120,7 @@ export class RecordedExchange {
       request: {
         method: sent.method,
         url,
-        headers: headersOf(requestHeaders, sent.headers, this.redactor),
+        headers: headersOf(requestHeaders, sentHeaders, this.redactor),
         body: requestBody && recordedBody(requestBody, requestText),
       },
       response: answer && {

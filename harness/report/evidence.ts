@@ -5,12 +5,14 @@
  * exchanges started). An exchange cited by many tests is written once. A merge of shard reports
  * numbers the shards' entries anew, area by area, and rewrites the references.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { suitePackage } from '../certify/suite-identity.ts';
+import { printableJson } from '../printable.ts';
 import { BODY_CAP_BYTES, type ExchangeRecord } from './exchange-record.ts';
 import type { ShippedEvidence } from './evidence-log.ts';
 import { harEntries, harEntry, harText } from './har.ts';
+import { writeWhole } from './publish.ts';
 import type { EvidenceFiles, RunSummary, TestRecord } from './records.ts';
 
 export const EVIDENCE_DIR = 'evidence';
@@ -60,7 +62,7 @@ export class RunEvidence {
         area,
         records.map((record, i) => {
           this.refs.set(record.id, `${fileOf(area)}#e${i + 1}`);
-          return JSON.stringify(harEntry(record, `e${i + 1}`));
+          return printableJson(harEntry(record, `e${i + 1}`));
         }),
       );
     }
@@ -81,13 +83,20 @@ export class RunEvidence {
   }
 }
 
-/** Replaces the report folder's evidence with the run's (none: the folder holds no evidence of an earlier run). */
+/** Replaces the report folder's evidence with the run's (none: the folder holds no evidence of an earlier run), each file whole. */
 export function writeEvidence(reportDir: string, evidence: EvidenceOutput | undefined): void {
   rmSync(join(reportDir, EVIDENCE_DIR), { recursive: true, force: true });
   for (const { file, text } of evidence?.files ?? []) {
     mkdirSync(dirname(join(reportDir, file)), { recursive: true });
-    writeFileSync(join(reportDir, file), text);
+    writeWhole(join(reportDir, file), text);
   }
+}
+
+/** The entries of HAR files by reference (`<file>#<_id>`), as report.html shows a test's exchanges. */
+export function exchangesOf(files: ReadonlyArray<{ file: string; text: string }>): Map<string, unknown> {
+  const exchanges = new Map<string, unknown>();
+  for (const { file, text } of files) for (const entry of harEntries(text)) exchanges.set(`${file}#${String(entry._id)}`, entry);
+  return exchanges;
 }
 
 /** The folder a summary was read from (given the folder or its conformance.json). */
@@ -116,7 +125,7 @@ export function mergeEvidence<P extends { path: string; summary: RunSummary }>(
       for (const entry of harEntries(readFileSync(path, 'utf8'))) {
         const id = `e${list.length + 1}`;
         refs.set(`${file}#${String(entry._id)}`, `${fileOf(area)}#${id}`);
-        list.push(JSON.stringify({ ...entry, _id: id }));
+        list.push(printableJson({ ...entry, _id: id }));
       }
     }
     const map = (list: string[] | undefined) => {

@@ -6,15 +6,16 @@
  * same document write the same file, and a target that served two versions during one run shows both.
  *
  * Recorded only in a run started by the CLI (`partner-conformance run` / `certify`, which always set
- * CONFORMANCE_REPORT_DIR), so unit tests that load a document write nothing. The folder is emptied when a
- * run starts. Bytes that contain a credential of the target file (a registered secret, in any encoding)
+ * CONFORMANCE_REPORT_DIR: a fresh folder of the run's own), so unit tests that load a document write
+ * nothing. Bytes that contain a credential of the target file (a registered secret, in any encoding)
  * are not kept (the hash still is); what only looks like a credential (a sample `token=` value or JWT of
  * the document's examples) is the document's own text, kept as served, and the sidecar says so.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redactor } from '../redact.ts';
+import { writeWhole } from './publish.ts';
 import type { FetchedDocument } from './records.ts';
 import { makeDirs } from './report-dir.ts';
 import { variableOf } from '../runner/settings.ts';
@@ -25,12 +26,6 @@ const SIDECAR = '.json';
 function nameOf(url: string): string {
   const last = new URL(url).pathname.split('/').filter(Boolean).pop() ?? 'document';
   return last.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80) || 'document';
-}
-
-function writeAtomically(path: string, data: string | Buffer): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, data);
-  renameSync(temporary, path);
 }
 
 /** Records a fetched document in the run's report folder; a no-op outside a CLI run. Never throws. */
@@ -53,7 +48,7 @@ export function recordFetchedDocument(
     // document for secrets again (most of a second per worker) would write the same two files.
     if (recordedAs(join(dir, file + SIDECAR))?.url === shownUrl) return;
     const keep = !redactor.holdsSecret(body);
-    if (keep) writeAtomically(join(dir, file), bytes);
+    if (keep) writeWhole(join(dir, file), bytes);
     const entry: FetchedDocument = { url: shownUrl, sha256, bytes: bytes.length, contentType, file: keep ? `${FETCHED_DIR}/${file}` : '' };
     if (!keep)
       entry.withheld =
@@ -61,7 +56,7 @@ export function recordFetchedDocument(
     else if (redactor.redact(body) !== body)
       entry.note =
         'kept as served: values shaped like credentials in it (a token= parameter, a JWT, a field named like a secret) are samples of the document, none of them a credential of the target file';
-    writeAtomically(join(dir, file + SIDECAR), JSON.stringify(entry, null, 2));
+    writeWhole(join(dir, file + SIDECAR), JSON.stringify(entry, null, 2));
   } catch {
     // A report extra must never fail a test; the reporter simply lists no document.
   }
@@ -88,9 +83,4 @@ export function fetchedDocuments(reportDir: string): FetchedDocument[] {
     return [];
   }
   return names.map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as FetchedDocument);
-}
-
-/** Empties the folder at the start of a run, so that the list is this run's only. */
-export function clearFetchedDocuments(reportDir: string): void {
-  rmSync(join(reportDir, FETCHED_DIR), { recursive: true, force: true });
 }

@@ -1,36 +1,48 @@
 /**
  * junit.xml from the run's records: one <testsuite> per file, one <testcase> per test named by its own
  * title (`<ID> §<section> …`, so a CI filter on the id works). A contract failure is a <failure>, a tool
- * error an <error type="CODE">, a skip or an inconclusive test <skipped message="CODE: reason">, a policy
+ * error an <error type="CODE">, each with its reason in one line as `message` (what was expected and
+ * what came back; the tool error's first line); a skip or an inconclusive test <skipped message="CODE: reason">, a policy
  * warning a passed case with the warning in <system-out>, a waived failure <skipped message="waived: …">
  * with the failure in <system-out> (not passed, and not red while the waiver holds). Properties carry
- * requirement, source, verdict and the test's evidence (HAR entries, evidence/<area>.har#e<n>).
+ * requirement, source, verdict, what the verdict rests on (`quote`: the spec's words, or our reading,
+ * said to be ours; also at the end of a failure's text) and the test's evidence (HAR entries,
+ * evidence/<area>.har#e<n>).
  */
+import { printable } from '../printable.ts';
+import { reasonOf } from './message.ts';
 import { interruptionOf, type RunSummary, type TestRecord } from './records.ts';
+import { basisLine, basisLines, basisOf, type Basis } from './requirement-basis.ts';
 import { describeWaiver } from './waivers.ts';
 
-// XML 1.0 forbids most control characters even when escaped.
-// eslint-disable-next-line no-control-regex
-const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-
+/**
+ * Text as XML carries it. XML 1.0 forbids most control characters even when escaped, and the others
+ * (ESC, the C1 controls, bidi overrides) would be obeyed by whoever prints the report: every one is
+ * shown as an escape (printable.ts).
+ */
 export function escapeXml(text: string): string {
-  return text
-    .replace(INVALID_XML, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+  return printable(text).replace(MARKUP, (ch) => ENTITIES[ch]);
 }
+
+const MARKUP = /[&<>"']/g;
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
 const firstLine = (text: string | undefined) => (text ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
-function testcase(t: TestRecord): string {
+/** The basis in one property value, on one line (XML turns a line feed in an attribute into a space). */
+const basisProperty = (basis: Basis | undefined) => (basis ? basisLine(basis) : undefined);
+
+/** The failure's whole text, then what its verdict rests on. */
+const withBasis = (text: string, basis: Basis | undefined) => (basis ? `${text}\n\n${basisLines(basis).join('\n')}` : text);
+
+function testcase(t: TestRecord, summary: RunSummary): string {
+  const basis = t.requirement ? basisOf(summary.requirements?.[t.requirement]) : undefined;
   const props = [
     ['requirement', t.requirement],
     ['source', t.source],
     ['section', t.section],
+    ['quote', basisProperty(basis)],
     ['verdict', t.verdict],
     ['code', t.code],
     ['rootCause', t.rootCause],
@@ -43,27 +55,30 @@ function testcase(t: TestRecord): string {
   lines.push(`      <properties>${props.map(([k, v]) => `<property name="${k}" value="${escapeXml(String(v))}"/>`).join('')}</properties>`);
   if (t.verdict === 'failed')
     lines.push(
-      `      <failure type="contract" message="${escapeXml(firstLine(t.message))}">${escapeXml(`${t.message ?? ''}${t.waiverExpired && t.waiver ? `\nExpired: ${describeWaiver(t.waiver)}` : ''}`)}</failure>`,
+      `      <failure type="contract" message="${escapeXml(reasonOf(t))}">${escapeXml(withBasis(`${t.message ?? ''}${t.waiverExpired && t.waiver ? `\nExpired: ${describeWaiver(t.waiver)}` : ''}`, basis))}</failure>`,
     );
   if (t.verdict === 'waived' && t.waiver) {
     lines.push(`      <skipped message="${escapeXml(`waived: ${describeWaiver(t.waiver)}`)}"/>`);
-    lines.push(`      <system-out>${escapeXml(`WAIVED contract failure: ${t.message ?? ''}`)}</system-out>`);
+    lines.push(`      <system-out>${escapeXml(withBasis(`WAIVED contract failure: ${t.message ?? ''}`, basis))}</system-out>`);
   }
+  // A tool error is no verdict on the requirement: its text is the tool's alone.
   if (t.verdict === 'error')
-    lines.push(
-      `      <error type="${t.code ?? 'SUITE_ERROR'}" message="${escapeXml(firstLine(t.message))}">${escapeXml(t.message ?? '')}</error>`,
-    );
+    lines.push(`      <error type="${t.code ?? 'SUITE_ERROR'}" message="${escapeXml(reasonOf(t))}">${escapeXml(t.message ?? '')}</error>`);
   if (t.verdict === 'skipped' || t.verdict === 'inconclusive')
     lines.push(`      <skipped message="${escapeXml(`${t.verdict === 'inconclusive' ? 'inconclusive: ' : ''}${t.skipReason ?? ''}`)}"/>`);
   if (t.verdict === 'warning')
-    lines.push(`      <system-out>${escapeXml(`WARNING (policy, not strict): ${t.warning ?? ''}`)}</system-out>`);
+    lines.push(`      <system-out>${escapeXml(withBasis(`WARNING (policy, not strict): ${t.warning ?? ''}`, basis))}</system-out>`);
   lines.push('    </testcase>');
   return lines.join('\n');
 }
 
 export function renderJunit(summary: RunSummary): string {
   const byFile = new Map<string, TestRecord[]>();
-  for (const t of summary.tests) byFile.set(t.file, [...(byFile.get(t.file) ?? []), t]);
+  for (const t of summary.tests) {
+    const list = byFile.get(t.file);
+    if (list) list.push(t);
+    else byFile.set(t.file, [t]);
+  }
   const count = (tests: readonly TestRecord[], ...verdicts: string[]) => tests.filter((t) => verdicts.includes(t.verdict)).length;
   const skipped = (tests: readonly TestRecord[]) => count(tests, 'skipped', 'inconclusive', 'waived');
   const time = (tests: readonly TestRecord[]) => seconds(tests.reduce((s, t) => s + t.durationMs, 0));
@@ -91,7 +106,7 @@ export function renderJunit(summary: RunSummary): string {
     out.push(
       `  <testsuite name="${escapeXml(file)}" tests="${tests.length}" failures="${count(tests, 'failed')}" errors="${count(tests, 'error')}" skipped="${skipped(tests)}" time="${time(tests)}">`,
     );
-    for (const t of tests) out.push(testcase(t));
+    for (const t of tests) out.push(testcase(t, summary));
     out.push('  </testsuite>');
   }
   out.push('</testsuites>', '');

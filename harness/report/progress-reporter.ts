@@ -8,7 +8,7 @@
  */
 import type { Reporter, TestCase, TestModule, TestSpecification } from 'vitest/node';
 import { progressWanted } from '../runner/settings.ts';
-import { outcomeOf } from './test-outcome.ts';
+import { isFilteredOut, outcomeOf } from './test-outcome.ts';
 
 const AREA_OF_PREFIX: Record<string, string> = {
   SPE: 'speech',
@@ -44,10 +44,12 @@ export default class ProgressReporter implements Reporter {
 
   onTestModuleCollected(module: TestModule) {
     this.collectedFiles++;
-    this.total += [...module.children.allTests()].length;
+    // A test a name filter left out is marked so when it is collected: it will not run, and is not counted.
+    this.total += [...module.children.allTests()].filter((test) => test.options?.mode !== 'skip').length;
   }
 
   onTestCaseResult(test: TestCase) {
+    if (isFilteredOut(test)) return;
     this.done++;
     const id = test.meta().requirement ?? test.name.split(' ')[0];
     this.area = AREA_OF_PREFIX[id.slice(0, 3)] ?? this.area;

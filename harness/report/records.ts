@@ -9,6 +9,7 @@ import { ERROR_CODES, INCONCLUSIVE_CODES, SKIP_CODES, type ErrorCode } from '../
 import type { RequirementSource } from '../requirements.ts';
 import { interruptionLine, type Interruption } from '../runner/interruption.ts';
 import type { Verdict } from '../suite.ts';
+import type { RequirementEntry } from './requirement-basis.ts';
 
 /**
  * @3: a test's outcome is its verdict alone (the `state` of @2, vitest's view, counted a policy warning as
@@ -144,6 +145,11 @@ export interface RunSummary {
   counts: Counts;
   /** Tests a name filter (--grep, --only-failed) left out: not results, not counted. */
   filteredOut?: number;
+  /**
+   * Every requirement the run judged, by id: its section, source and text, the spec's words it rests on
+   * (`quote`) and our reading, so that each report shows what a verdict rests on (requirement-basis.ts).
+   */
+  requirements?: Record<string, RequirementEntry>;
   toolErrorsByCode: Partial<Record<ErrorCode, number>>;
   /**
    * The defects of the run, worst first: each root cause with a contract failure, named in words, with
@@ -274,8 +280,9 @@ export function summaryOf(
   tests: TestRecord[],
   extra: Pick<
     RunSummary,
-    'target' | 'seed' | 'runs' | 'startedAt' | 'areas' | 'paceShare' | 'mergedFrom' | 'waivers' | 'documents' | 'evidence'
-  > & { unhandledErrors?: string[] },
+    'target' | 'seed' | 'runs' | 'startedAt' | 'areas' | 'paceShare' | 'mergedFrom' | 'waivers' | 'documents' | 'evidence' | 'requirements'
+  > &
+    Partial<Pick<RunSummary, 'status' | 'interruption'>> & { unhandledErrors?: string[] },
 ): RunSummary {
   return {
     format: SUMMARY_FORMAT,

@@ -1,29 +1,43 @@
 /**
  * The vitest reporter of the conformance run: turns every test (and every module that failed to load)
  * into a record with its verdict and its evidence, applies the run's waivers, lists the documents the
- * run fetched, prints the summary, and writes conformance.json, conformance.md, junit.xml and the
- * evidence (evidence/<area>.har). Every message passes through the target's redactor once more, on top
- * of the redaction done where messages are made (the exchange records were redacted where they were made).
- * A run interrupted before its end (runner/stop-on-signal.ts) is reported as what it had done, marked
- * interrupted: the tests vitest did not reach in a file it had started are skipped as RUN_INTERRUPTED.
+ * run fetched and the requirements it judged (with the spec's words each rests on), prints the summary,
+ * and writes conformance.json, conformance.md, junit.xml, report.html and the evidence
+ * (evidence/<area>.har), each whole (report-files.ts). Every message passes through the target's
+ * redactor once more, on top of the redaction done where messages are made (the exchange records were
+ * redacted where they were made). A run interrupted before its end (SIGINT, SIGTERM, SIGHUP or npm's end:
+ * runner/interruption.ts; or any cancel of vitest's other than --bail's) is reported as what it had done,
+ * marked interrupted: the tests vitest did not reach in a file it had started are skipped as
+ * RUN_INTERRUPTED (RUN_STOPPED where --bail stopped the run).
  */
-import { writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
+import { relative } from 'node:path';
+import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import { Redactor } from '../redact.ts';
 import { REQUIREMENT_ID, requirements } from '../requirements.ts';
 import { loadTarget, targetOf } from '../target.ts';
 import { runInterruption } from '../runner/interruption.ts';
 import { getRunInfo, type RunInfo } from '../runner/run-info.ts';
-import { reportDirOf } from '../runner/settings.ts';
-import { RunEvidence, writeEvidence, type EvidenceOutput } from './evidence.ts';
+import { reportDirOf, runSettings } from '../runner/settings.ts';
 import { settleDependencies } from './dependencies.ts';
+import { RunEvidence, type EvidenceOutput } from './evidence.ts';
 import { fetchedDocuments } from './fetched-documents.ts';
-import { renderJunit } from './junit.ts';
-import { makeDirs } from './report-dir.ts';
+import { reportFolderOf } from './publish.ts';
 import { summaryOf, verdictOf, VITEST_TIMEOUT, type RunSummary, type TestRecord } from './records.ts';
-import { hookErrorOf, hookMessage, vitestStateOf } from './test-outcome.ts';
-import { renderMarkdown, renderText } from './text.ts';
+import { writeReports } from './report-files.ts';
+import { requirementEntries } from './requirement-basis.ts';
+import {
+  hookErrorOf,
+  hookMessage,
+  isFilteredOut,
+  listenForStop,
+  noteOf,
+  runInterrupted,
+  runStarted,
+  runStop,
+  stoppedNote,
+  vitestStateOf,
+} from './test-outcome.ts';
+import { renderText } from './text.ts';
 import { loadRunWaivers, waiverFileName } from './waiver-file.ts';
 import { applyWaivers } from './waivers.ts';
 
@@ -44,10 +58,6 @@ function suitePathOf(test: TestCase): string[] {
   for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) path.unshift(parent.name);
   return path;
 }
-
-/** vitest's note on the tests a cancelled run had not reached in a file it had started. */
-const VITEST_CANCEL_NOTE = /^The test run was aborted/;
-const NOT_REACHED = 'RUN_INTERRUPTED: the run was interrupted before this test ran';
 
 export function summarise(
   modules: ReadonlyArray<TestModule>,
@@ -91,7 +101,7 @@ export function summarise(
         continue;
       }
       // Tests left out by a name filter (--grep, --only-failed) never ran: they are not results.
-      if (result.state === 'skipped' && test.options.mode === 'skip' && !result.note) {
+      if (isFilteredOut(test)) {
         filteredOut++;
         continue;
       }
@@ -110,12 +120,8 @@ export function summarise(
             )
           : undefined;
       const skipReason =
-        result.state === 'skipped'
-          ? redactor.redact(
-              VITEST_CANCEL_NOTE.test(result.note ?? '')
-                ? NOT_REACHED
-                : (result.note ?? (test.options.mode === 'todo' ? 'todo' : 'skipped without a reason')),
-            )
+        state === 'skipped'
+          ? redactor.redact(stoppedNote(test) ?? noteOf(test) ?? (test.options.mode === 'todo' ? 'todo' : 'skipped without a reason'))
           : undefined;
       tests.push({
         requirement,
@@ -149,7 +155,9 @@ export function summarise(
   } catch (error) {
     unhandledErrors.push((error as Error).message);
   }
-  const interruption = runInterruption();
+  const stop = runStop();
+  // A run --bail stopped is what was asked for; any other stop leaves it short of what it was asked to check.
+  const interruption = runInterruption() ?? (stop && !stop.bail ? { by: stop.reason, at: new Date().toISOString() } : undefined);
   const summary = summaryOf(waived?.tests ?? settled, {
     target: info
       ? { name: info.targetName, kind: info.kind, vendorConventions: info.vendorConventions, strictPolicy: info.strictPolicy }
@@ -162,6 +170,10 @@ export function summarise(
     waivers: waiverFile && waived ? { file: waiverFileName(waiverFile), uses: waived.uses } : undefined,
     documents: reportDir ? fetchedDocuments(reportDir) : undefined,
     evidence: evidence.index.files.length ? evidence.index : undefined,
+    requirements: requirementEntries(
+      tests.map((t) => t.requirement),
+      registry,
+    ),
     unhandledErrors,
   });
   const marked: RunSummary = interruption
@@ -174,36 +186,35 @@ export function summarise(
   return { summary: filteredOut ? { ...marked, filteredOut } : marked, evidence };
 }
 
-/**
- * Writes conformance.md, junit.xml, the evidence files (none: no evidence is left from an earlier run)
- * and conformance.json; conformance.json last, so that a run whose writing failed midway leaves no
- * summary for the CLI to take as its result.
- */
-export function writeReports(dir: string, summary: RunSummary, evidence?: EvidenceOutput): void {
-  makeDirs(dir);
-  writeFileSync(join(dir, 'conformance.md'), renderMarkdown(summary));
-  writeFileSync(join(dir, 'junit.xml'), renderJunit(summary));
-  writeEvidence(dir, evidence);
-  writeFileSync(join(dir, 'conformance.json'), JSON.stringify(summary, null, 2));
-}
-
 export default class SummaryReporter implements Reporter {
   private root = process.cwd();
+  private vitest?: Vitest;
 
-  onInit(vitest: { config: { root: string } }) {
+  onInit(vitest: Vitest) {
     this.root = vitest.config.root;
+    this.vitest = vitest;
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) {
+  onTestRunStart() {
+    runStarted();
+  }
+
+  onTestModuleQueued() {
+    if (this.vitest) listenForStop(this.vitest);
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason) {
+    if (reason === 'interrupted') runInterrupted();
     const reportDir = getRunInfo()?.reportDir ?? reportDirOf();
     const { summary, evidence } = summarise(modules, unhandled, this.root, reportDir);
     try {
-      writeReports(reportDir, summary, evidence);
+      // A batch run of the selftest has no reader of report.html, and dozens of them run.
+      writeReports(reportDir, summary, evidence, { html: !runSettings().batch });
     } catch (error) {
       // The CLI checks the folder first; writing can still fail (a full disk, vitest run directly). The
       // summary is printed all the same, and the run fails as a tool error (the CLI: no summary, exit 2).
       console.error(
-        `partner-conformance: SETTING_INVALID: the reports could not be written to ${reportDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        `partner-conformance: SETTING_INVALID: the reports could not be written to ${reportFolderOf(reportDir)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       );
       process.exitCode = 2;
     }

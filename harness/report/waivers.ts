@@ -21,11 +21,17 @@ export function rowPattern(pattern: string): RegExp {
   return new RegExp(`^${literal.join('[\\s\\S]*')}$`);
 }
 
-const matches = (w: WaiverRecord, t: TestRecord) =>
+type Judged = Pick<TestRecord, 'title' | 'requirement' | 'section' | 'verdict'>;
+
+const matches = (w: WaiverRecord, t: Judged) =>
   t.requirement === w.requirement && (w.row === undefined || rowPattern(w.row).test(rowOf(t)));
 
 /** The waiver holds through its expiry day (UTC); `today` is yyyy-mm-dd. */
 export const inForce = (w: WaiverRecord, today: string) => w.expires >= today;
+
+/** Whether a waiver in force accepts this contract failure (what applyWaivers makes `waived`). */
+export const isWaived = (t: Judged, waivers: readonly WaiverRecord[], today: string = todayUtc()) =>
+  t.verdict === 'failed' && waivers.some((w) => matches(w, t) && inForce(w, today));
 
 export const todayUtc = (now: Date = new Date()) => now.toISOString().slice(0, 10);
 

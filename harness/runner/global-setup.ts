@@ -7,6 +7,7 @@ import { ToolError } from '../errors.ts';
 import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startPacerServer } from '../pacer.ts';
+import { printable, printableLine } from '../printable.ts';
 import { probeServices, type ProbeFailure } from '../probe.ts';
 import { targetFileData, targetOf, type TargetFileData } from '../target.ts';
 import { depthOf } from './depth.ts';
@@ -57,8 +58,10 @@ async function start(): Promise<Shared> {
     const unreachable = await probeServices(target);
     for (const [area, failure] of Object.entries(unreachable))
       console.log(
-        target.redactor.redact(
-          `${failure!.code}: services.${area}: ${failure!.message}; its tests are reported as tool errors without being sent`,
+        printable(
+          target.redactor.redact(
+            `${failure!.code}: services.${area}: ${failure!.message}; its tests are reported as tool errors without being sent`,
+          ),
         ),
       );
     setRunInfo({
@@ -76,8 +79,9 @@ async function start(): Promise<Shared> {
       targetData: data,
     });
     const share = final.paceShare < 1 ? `; pacing at ${+final.paceShare.toFixed(4)} of every documented limit (this run's share)` : '';
+    // The name is the target file's: a line feed or an ESC in it must not start a line of its own.
     console.log(
-      `conformance target: ${target.name} (kind ${target.kind}, vendorConventions ${target.vendorConventions}); areas ${target.areas.join(', ') || 'none'}; seed ${final.seed}; ${final.runs} runs per property (depth ${depthOf(final.runs)})${share}`,
+      `conformance target: ${printableLine(target.name)} (kind ${target.kind}, vendorConventions ${target.vendorConventions}); areas ${target.areas.join(', ') || 'none'}; seed ${final.seed}; ${final.runs} runs per property (depth ${depthOf(final.runs)})${share}`,
     );
     return {
       targetFile: target.file,

@@ -80,7 +80,8 @@ const ROWS = [
   {
     variable: 'CONFORMANCE_REPORT_DIR',
     default: DEFAULT_REPORT_DIR,
-    meaning: 'where the reports are written (made if missing; one that cannot be made or written stops the run before it starts)',
+    meaning:
+      'where the reports are written (made if missing; one that cannot be made or written stops the run before it starts); a run writes into a fresh folder inside it and swaps its reports in whole at the end',
     scope: 'run',
   },
   {

@@ -5,8 +5,9 @@
  * summarised on the console; the catalog tests (BUS-CAT-001..003, BUS-DRF-001) are where each kind
  * fails.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { printableJson } from '../../printable.ts';
+import { reportFolderOf, writeWhole } from '../../report/publish.ts';
 import { makeDirs } from '../../report/report-dir.ts';
 import type { CatalogOperation } from './catalog.ts';
 import { operationKey, type OperationIndex } from './paths.ts';
@@ -53,11 +54,11 @@ export function computeDrift(index: OperationIndex, catalog: CatalogOperation[],
   };
 }
 
+/** Writes drift.json into the run's report folder; returns where it will be once the run's reports are in place. */
 export function writeDrift(reportDir: string, drift: Drift): string {
   makeDirs(reportDir);
-  const file = join(reportDir, 'drift.json');
-  writeFileSync(file, `${JSON.stringify(drift, null, 2)}\n`);
-  return file;
+  writeWhole(join(reportDir, 'drift.json'), `${printableJson(drift, 2)}\n`);
+  return join(reportFolderOf(reportDir), 'drift.json');
 }
 
 export function summariseDrift(drift: Drift, file: string): string {

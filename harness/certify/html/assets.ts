@@ -20,6 +20,7 @@ th { background: var(--bg); }
 .verdict { border-radius: 8px; padding: 16px 20px; margin: 16px 0; color: #fff; }
 .verdict.ok { background: var(--ok); }
 .verdict.ko { background: var(--ko); }
+.verdict.none { background: var(--muted); }
 .verdict p, .verdict li { margin: 4px 0; }
 .verdict ul { margin: 8px 0 0; padding-left: 20px; }
 .facts { color: #fff; opacity: .95; }
@@ -43,6 +44,10 @@ th { background: var(--bg); }
 .why { color: var(--muted); }
 .waiver { background: #fff8c5; border: 1px solid #eed888; border-radius: 6px; padding: 4px 8px; margin: 4px 0; }
 .muted { color: var(--muted); }
+.basis { border-left: 3px solid #b6e3ff; margin: 6px 0; padding: 2px 10px; }
+.basis.ours { border-left-color: #eed888; }
+.basis q { display: inline-block; margin: 2px 0; }
+.basis .reading { margin: 2px 0; }
 [hidden] { display: none !important; }
 `;
 

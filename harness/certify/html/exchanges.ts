@@ -1,10 +1,12 @@
 /**
  * A test's exchanges in report.html: the HAR entries its record points at, embedded once each as data
  * (a JSON block the page never executes) and shown when the test's "exchanges" block is opened, written
- * as HTTP messages by the page's script with text nodes only (a target's bytes never become markup).
+ * as HTTP messages by the page's script with text nodes only (a target's bytes never become markup, and
+ * their control characters are shown as escapes).
  * Each body is shown to `HTML_BODY_BYTES`; the whole recorded body (up to the run's cap) is in the
  * pack's HAR file, which the block names.
  */
+import { printable } from '../../printable.ts';
 import type { TestRecord } from '../../report/records.ts';
 import { esc } from './html.ts';
 
@@ -48,7 +50,8 @@ function shown(entry: HarEntryShape): ShownExchange {
     entry._error && !r.status
       ? `no answer: ${entry._error}`
       : `HTTP ${r.status}${headerLines(r.headers)}${shownBody(r.content?.text, r.content?.comment)}${entry._error ? `\n\n[${entry._error}]` : ''}`;
-  return { at: entry.startedDateTime ?? '', ms: Math.round(entry.time ?? 0), request, response };
+  // Shown with text nodes (never markup), yet a control character or a bidi override would still be obeyed.
+  return { at: entry.startedDateTime ?? '', ms: Math.round(entry.time ?? 0), request: printable(request), response: printable(response) };
 }
 
 /** The data block: every exchange the listed tests point at, once, by reference. */

@@ -1,7 +1,14 @@
 /** Small helpers of report.html: escaping, ids, grouping, the order of spec sections. */
+import { printable } from '../../printable.ts';
 
+/** Text as HTML shows it, never as markup; control characters and bidi overrides shown as escapes, never obeyed. */
 export function esc(value: unknown): string {
-  return String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return printable(String(value))
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** A value usable in an id or a class name. */

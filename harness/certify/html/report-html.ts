@@ -1,33 +1,34 @@
 /**
- * report.html: the certification report a person opens in a browser. One self-contained file: inline
- * style and script, no external asset, a Content-Security-Policy that lets nothing be fetched.
+ * report.html: the report a person opens in a browser, of every run and of a certification pack. One
+ * self-contained file: inline style and script, no external asset, a Content-Security-Policy that lets
+ * nothing be fetched.
  *
- * Top: the verdict (certifiable or not, and why), the counts, target, date, seed, depth, suite version.
+ * Top: the run's outcome, or for a certification the verdict (certifiable or not, and why)
+ * (page-head.ts), the counts, target, date, seed, depth, suite version.
  * Then the failures first, those that share one root cause (one answer of the target) grouped with the
  * requirements they break, each whole (expected, received, response excerpt, curl with secrets masked);
- * waived failures with their waiver; policy warnings. Then every requirement by spec section with its
- * verdict, source and tests (skips and inconclusive results with their reasons). Then coverage by section.
+ * waived failures with their waiver; policy warnings; each with what it rests on (the spec's words, or
+ * our reading, said to be ours). Then every requirement by spec section with its verdict, source, the
+ * spec's words and its tests (skips and inconclusive results with their reasons). Then coverage by section.
  * Every test (failure or row) opens onto the exchanges that decided it, from the pack's evidence
  * (exchanges.ts). Filters by area and verdict work from the file alone. Every text is escaped; every
  * message and exchange was redacted when it was made.
  */
-import type { RecordVerdict, RunSummary, TestRecord, WaiverRecord } from '../../report/records.ts';
-import { describeWaiver } from '../../report/waivers.ts';
 import { AREAS } from '../../areas.ts';
+import type { Requirement } from '../../requirements.ts';
 import { runCoverage } from '../../report/coverage.ts';
+import { bodyOf } from '../../report/message.ts';
+import type { RecordVerdict, TestRecord, WaiverRecord } from '../../report/records.ts';
+import { basisOf, type RequirementEntry } from '../../report/requirement-basis.ts';
+import { describeWaiver } from '../../report/waivers.ts';
 import type { SectionCoverage } from '../../traceability.ts';
-import type { ManifestInput } from '../manifest.ts';
-import type { RequirementOutcome } from '../verdict.ts';
+import { certificationVerdict, type RequirementOutcome } from '../verdict.ts';
 import { SCRIPT, STYLE } from './assets.ts';
 import { EXCHANGES_SCRIPT, EXCHANGES_STYLE, exchangesBlock, exchangesData } from './exchanges.ts';
 import { byKey, esc, sectionOrder, slug } from './html.ts';
+import { pageFooter, pageHeader, pageTitle, type ReportHtmlInput, runFacts, scopeOf } from './page-head.ts';
 
-export interface ReportHtmlInput {
-  summary: RunSummary;
-  manifest: ManifestInput;
-  /** The run's HAR entries by reference (`<file>#<_id>`), for the tests' exchanges. */
-  exchanges?: ReadonlyMap<string, unknown>;
-}
+export type { ReportHtmlInput } from './page-head.ts';
 
 const VERDICT_ORDER: readonly RecordVerdict[] = ['failed', 'error', 'waived', 'warning', 'inconclusive', 'skipped', 'passed'];
 const OUTCOME_ORDER: readonly RequirementOutcome['verdict'][] = [
@@ -47,36 +48,12 @@ const badge = (text: string, cls = `v-${slug(text)}`) => `<span class="badge ${c
 const areaOf = (t: TestRecord) => t.area ?? 'other';
 const anchorOf = (t: TestRecord, i: number) => `t${i}-${slug(t.requirement ?? 'test')}`;
 
-/** Message lines after the title line (messages repeat the test's title first). */
-function bodyOf(t: TestRecord, text: string | undefined): string {
-  const lines = (text ?? '').split('\n');
-  return (lines[0]?.trim() === t.title.trim() ? lines.slice(1) : lines).join('\n').replace(/^\n+/, '');
-}
-
 const waiverBox = (w: WaiverRecord, expired = false) =>
   `<div class="waiver">${expired ? '<b>Expired waiver, no longer waives:</b> ' : '<b>Waived:</b> '}${esc(describeWaiver(w))}</div>`;
 
-function header({ summary, manifest }: ReportHtmlInput): string {
-  const v = manifest.verdict;
-  const run = manifest.run;
-  const suite = manifest.suite;
-  const lines = v.certifiable ? v.basis : v.reasons;
-  return `<header class="verdict ${v.certifiable ? 'ok' : 'ko'}" id="verdict">
-<h1>${v.certifiable ? 'CERTIFIABLE' : 'NOT CERTIFIABLE'}</h1>
-<p class="facts">Target <b>${esc(manifest.target.name)}</b> (kind ${esc(manifest.target.kind)}; mission ${esc(manifest.target.areas.join(', '))}) ·
-run ${esc(run.startedAt)} to ${esc(run.endedAt)} · seed ${esc(run.seed ?? '?')} · depth ${esc(run.depth)} (${esc(run.runs ?? '?')} runs per property) ·
-suite ${esc(suite.name)} ${esc(suite.version)}${suite.commit ? ` (commit ${esc(suite.commit.slice(0, 12))}${suite.modified ? ', with local changes' : ''})` : ''} ·
-${manifest.signing.signed ? `signed ${esc(manifest.signing.alg)}, key thumbprint <code>${esc(manifest.signing.thumbprint)}</code>` : `<b>unsigned</b>: ${esc(manifest.signing.why)}`}</p>
-<p><b>${v.certifiable ? 'Why it is certifiable' : 'Why it is not certifiable'}:</b></p>
-<ul>${lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>
-${v.certifiable ? '' : `<p class="facts">${v.basis.map(esc).join(' · ')}</p>`}
-</header>
-<p class="muted">Generated ${esc(summary.generatedAt)}. A waived failure is not a pass; skipped and inconclusive tests checked nothing.</p>`;
-}
-
-function counts({ summary, manifest }: ReportHtmlInput): string {
-  const c = summary.counts;
-  const outside = summary.tests.filter((t) => !missionFilter(manifest.target.areas)(t)).length;
+function counts(input: ReportHtmlInput): string {
+  const c = input.summary.counts;
+  const outside = input.summary.tests.filter((t) => !missionFilter(scopeOf(input))(t)).length;
   const rows: Array<[string, number, string]> = [
     ['passed', c.passed, 'passed'],
     ['contract failures', c.contractFailures, 'failed'],
@@ -87,43 +64,10 @@ function counts({ summary, manifest }: ReportHtmlInput): string {
     ['skipped', c.skipped - c.inconclusive, 'skipped'],
     ['total', c.total, ''],
   ];
-  const note = outside ? `<p class="muted">The run's counts: ${outside} of the skipped tests belong to areas outside the mission.</p>` : '';
+  const note = outside
+    ? `<p class="muted">The run's counts: ${outside} of the skipped tests belong to areas outside ${input.manifest ? 'the mission' : "the run's areas"}.</p>`
+    : '';
   return `<h2 id="counts-title">Counts</h2>${note}<table class="counts" id="counts"><tr>${rows.map(([label, , cls]) => `<th>${cls ? badge(label, `v-${cls}`) : esc(label)}</th>`).join('')}</tr><tr>${rows.map(([, n]) => `<td>${n}</td>`).join('')}</tr></table>`;
-}
-
-function facts({ summary, manifest }: ReportHtmlInput): string {
-  const spec = manifest.spec;
-  const rows: Array<[string, string]> = [
-    [
-      'target',
-      `${esc(manifest.target.name)} (${esc(manifest.target.source)}), kind ${esc(manifest.target.kind)}, vendor conventions ${manifest.target.vendorConventions ? 'on' : 'off'}, policy ${manifest.target.strictPolicy ? 'strict (blocking)' : 'warnings (not blocking)'}`,
-    ],
-    ['mission (areas)', esc(manifest.target.areas.join(', '))],
-    [
-      'suite',
-      `${esc(manifest.suite.name)} ${esc(manifest.suite.version)}${manifest.suite.commit ? `, commit <code>${esc(manifest.suite.commit)}</code>${manifest.suite.modified ? ' <b>with local changes</b>' : ''}` : ', commit unknown'}; requirements.yaml <code>${esc(manifest.suite.requirementsSha256)}</code>`,
-    ],
-    ['spec', 'sha256' in spec ? `${esc(spec.file)} <code>${esc(spec.sha256)}</code>` : `<b>not found</b>: ${esc(spec.missing)}`],
-    [
-      'documents fetched',
-      (summary.documents ?? []).length
-        ? (summary.documents ?? [])
-            .map(
-              (d) =>
-                `${esc(d.url)} <code>${esc(d.sha256)}</code> (${d.bytes} bytes)${d.withheld ? `<br><span class="muted">withheld: ${esc(d.withheld)}</span>` : d.note ? `<br><span class="muted">${esc(d.note)}</span>` : ''}`,
-            )
-            .join('<br>')
-        : 'none',
-    ],
-    ['waivers', manifest.waivers ? `${esc(manifest.waivers.file)} <code>${esc(manifest.waivers.sha256)}</code>` : 'none'],
-    ['started / ended', `${esc(manifest.run.startedAt)} / ${esc(manifest.run.endedAt)}`],
-    [
-      'seed / depth',
-      `${esc(manifest.run.seed ?? '?')} / ${esc(manifest.run.depth)}, ${esc(manifest.run.runs ?? '?')} runs per property (reproduce with CONFORMANCE_SEED and CONFORMANCE_RUNS)`,
-    ],
-    ['certified by', esc(manifest.certifiedBy ?? 'not stated')],
-  ];
-  return `<h2>Run</h2><table id="run">${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${v}</td></tr>`).join('')}</table>`;
 }
 
 function waivers({ summary }: ReportHtmlInput): string {
@@ -148,14 +92,28 @@ function filters(tests: readonly TestRecord[]): string {
 <span id="shown" class="muted"></span></nav>`;
 }
 
-function failureBlock(t: TestRecord, anchor: string): string {
+function failureBlock(t: TestRecord, anchor: string, entries: Record<string, RequirementEntry>): string {
   const text = t.verdict === 'warning' ? t.warning : t.message;
+  // A tool error is no verdict on the requirement: what the requirement rests on is shown beside verdicts only.
+  const basis = t.verdict === 'error' ? '' : basisBlock(entries[t.requirement ?? '']);
   return `<article class="failure" id="${anchor}" data-test data-area="${esc(areaOf(t))}" data-verdict="${t.verdict}">
 <div>${badge(t.verdict)} ${t.code ? badge(t.code, 'v-error') : ''} ${badge(t.source ?? 'no source', 'src')} <b>${esc(t.title)}</b> <span class="muted">${esc(t.file)}</span></div>
-${t.waiver ? waiverBox(t.waiver, t.waiverExpired) : ''}<pre>${esc(bodyOf(t, text))}</pre>${exchangesBlock(t)}</article>`;
+${basis}${t.waiver ? waiverBox(t.waiver, t.waiverExpired) : ''}<pre>${esc(bodyOf(t, text))}</pre>${exchangesBlock(t)}</article>`;
+}
+
+/** What a verdict rests on: the spec's words, or our reading, said to be ours. */
+function basisBlock(entry: RequirementEntry | undefined): string {
+  const basis = basisOf(entry);
+  if (!basis) return '';
+  const quotes = basis.quotes.map((q) => `<q>${esc(q)}</q>`).join('<br>');
+  const reading = basis.reading
+    ? `<div class="reading">${basis.ours ? 'Our reading' : 'Our reading of them'}: ${esc(basis.reading)}</div>`
+    : '';
+  return `<blockquote class="basis${basis.ours ? ' ours' : ''}"><div class="muted">${esc(basis.heading)}</div>${basis.ours ? reading + (quotes ? `<div class="muted">It reads the spec's words:</div>${quotes}` : '') : quotes + reading}</blockquote>`;
 }
 
 function failures({ summary }: ReportHtmlInput, anchors: Map<TestRecord, string>): string {
+  const entries = summary.requirements ?? {};
   const parts: string[] = [];
   const section = (id: string, title: string, list: TestRecord[], note: string) => {
     if (!list.length) return;
@@ -168,11 +126,11 @@ function failures({ summary }: ReportHtmlInput, anchors: Map<TestRecord, string>
       if (same.length < 2) continue;
       const ids = [...new Set(same.map((t) => t.requirement ?? t.title))];
       blocks.push(
-        `<section class="group" data-container><h3>One defect, ${same.length} failures of ${ids.length} requirement(s): ${esc(ids.join(', '))}</h3><p class="muted">root cause: ${esc(same[0].rootCause ?? key)}. Each of them failed on the same expectation at the same place; fixing that defect may fix every failure below.</p>${same.map((t) => failureBlock(t, anchors.get(t)!)).join('')}</section>`,
+        `<section class="group" data-container><h3>One defect, ${same.length} failures of ${ids.length} requirement(s): ${esc(ids.join(', '))}</h3><p class="muted">root cause: ${esc(same[0].rootCause ?? key)}. Each of them failed on the same expectation at the same place; fixing that defect may fix every failure below.</p>${same.map((t) => failureBlock(t, anchors.get(t)!, entries)).join('')}</section>`,
       );
     }
     const grouped2 = new Set([...grouped.values()].filter((g) => g.length > 1).flat());
-    for (const t of list) if (!grouped2.has(t)) blocks.push(failureBlock(t, anchors.get(t)!));
+    for (const t of list) if (!grouped2.has(t)) blocks.push(failureBlock(t, anchors.get(t)!, entries));
     parts.push(
       `<section id="${id}" data-container><h2>${esc(title)} (${list.length})</h2><p class="muted">${esc(note)}</p>${blocks.join('')}</section>`,
     );
@@ -204,22 +162,35 @@ function testRow(t: TestRecord, anchor: string): string {
   return `<div class="test" data-test data-count data-area="${esc(areaOf(t))}" data-verdict="${t.verdict}">${badge(t.verdict)} ${esc(rowText)}${detail}${exchangesBlock(t)}</div>`;
 }
 
-function requirementsBySection(
-  { summary, manifest }: ReportHtmlInput,
-  outcomes: readonly RequirementOutcome[],
-  anchors: Map<TestRecord, string>,
-): string {
-  const inMission = missionFilter(manifest.target.areas);
+/**
+ * Each requirement's outcome over its tests: a certification's, from its verdict (every requirement of the
+ * registry); a run's, over the requirements it judged, with the same rules.
+ */
+function outcomesOf(input: ReportHtmlInput): readonly RequirementOutcome[] {
+  if (input.manifest) return input.manifest.verdict.requirements;
+  const registry = new Map<string, Requirement>(
+    Object.entries(input.summary.requirements ?? {}).map(([id, entry]) => [id, { id, ...entry }]),
+  );
+  return certificationVerdict({ summary: input.summary, registry, areas: scopeOf(input), allAreas: AREAS }).requirements;
+}
+
+function requirementsBySection(input: ReportHtmlInput, anchors: Map<TestRecord, string>): string {
+  const { summary, manifest } = input;
+  const scope = scopeOf(input);
+  const inMission = missionFilter(scope);
+  const entries = summary.requirements ?? {};
   const testsOf = byKey(
     summary.tests.filter((t) => t.requirement && inMission(t)),
     (t) => t.requirement!,
   );
   const out: string[] = [
     '<h2 id="requirements">Requirements by spec section</h2>',
-    `<p class="muted">Each requirement with its verdict over its tests in this run; blocking requirements (marked) decide the certification. Mission: ${esc(manifest.target.areas.join(', '))}.</p>`,
+    manifest
+      ? `<p class="muted">Each requirement with its verdict over its tests in this run and the spec's words it rests on; blocking requirements (marked) decide the certification. Mission: ${esc(scope.join(', '))}.</p>`
+      : `<p class="muted">Each requirement this run judged, with its verdict over its tests and the spec's words it rests on. Areas: ${esc(scope.join(', '))}.</p>`,
   ];
   const bySection = byKey(
-    outcomes.filter((r) => r.verdict !== 'out of scope'),
+    outcomesOf(input).filter((r) => r.verdict !== 'out of scope'),
     (r) => r.section,
   );
   for (const section of [...bySection.keys()].sort(sectionOrder)) {
@@ -235,8 +206,8 @@ function requirementsBySection(
         Object.entries(r.tests)
           .map(([v, n]) => `${n} ${v}`)
           .join(', ') || 'no test in this run';
-      out.push(`<details class="req" data-container${open}><summary>${badge(r.verdict)} ${badge(r.source, 'src')} ${r.blocking ? '<span class="blocking">blocking</span> ' : ''}<b>${esc(r.id)}</b> ${esc(r.text)} <span class="muted">(${esc(counts)})</span></summary>
-${tests.map((t) => testRow(t, anchors.get(t) ?? '')).join('')}</details>`);
+      out.push(`<details class="req" data-container${open}><summary>${badge(r.verdict)} ${badge(r.source, 'src')} ${manifest && r.blocking ? '<span class="blocking">blocking</span> ' : ''}<b>${esc(r.id)}</b> ${esc(r.text)} <span class="muted">(${esc(counts)})</span></summary>
+${basisBlock(entries[r.id])}${tests.map((t) => testRow(t, anchors.get(t) ?? '')).join('')}</details>`);
     }
     out.push('</section>');
   }
@@ -248,47 +219,44 @@ ${tests.map((t) => testRow(t, anchors.get(t) ?? '')).join('')}</details>`);
   const outside = summary.tests.filter((t) => !inMission(t));
   if (outside.length)
     out.push(
-      `<p class="muted" id="outside">${outside.length} test(s) of areas outside the mission (${esc([...new Set(outside.map(areaOf))].join(', '))}) were skipped and are not listed.</p>`,
+      `<p class="muted" id="outside">${outside.length} test(s) of areas outside the ${manifest ? 'mission' : "run's areas"} (${esc([...new Set(outside.map(areaOf))].join(', '))}) were skipped and are not listed.</p>`,
     );
   return out.join('\n');
 }
 
 /** Coverage by spec section from the traceability matrix (specs/traceability.yaml), or why it is missing. */
-function coverage({ summary, manifest }: ReportHtmlInput): string {
+function coverage(input: ReportHtmlInput): string {
   let coverage: ReturnType<typeof runCoverage>;
   try {
-    coverage = runCoverage(summary.tests, manifest.target.areas);
+    coverage = runCoverage(input.summary.tests, scopeOf(input));
   } catch (error) {
     return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">Coverage by section is not available: ${esc((error as Error).message)}</p>`;
   }
   const row = (r: SectionCoverage) =>
     `<tr><td>${r.section === 'all' ? '<b>all</b>' : `§${esc(r.section)}`}</td><td>${r.statements}</td><td>${r.checked}</td><td>${r.passed}</td><td>${r.untestable}</td><td>${r.pending}</td></tr>`;
-  return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">The spec's testable statements (specs/traceability.yaml) of each section: checked by a requirement; passed in this run (every test of every requirement that checks it passed: a waived one did not); not testable from outside; pending a check.${coverage.areas.length < AREAS.length ? ` Only the sections and statements of the mission's areas (${esc(coverage.areas.join(', '))}).` : ''}</p>
+  return `<h2 id="coverage">Coverage by spec section</h2><p class="muted">The spec's testable statements (specs/traceability.yaml) of each section: checked by a requirement; passed in this run (every test of every requirement that checks it passed: a waived one did not); not testable from outside; pending a check.${coverage.areas.length < AREAS.length ? ` Only the sections and statements of the ${input.manifest ? "mission's areas" : 'areas this run checked'} (${esc(coverage.areas.join(', '))}).` : ''}</p>
 <table><tr><th>section</th><th>statements</th><th>checked</th><th>passed</th><th>not testable</th><th>pending</th></tr>${[...coverage.rows, coverage.total].map(row).join('')}</table>`;
 }
 
-const footer = `<h2>Checking this pack</h2><p>This report is one file of a certification pack. <code>npx partner-conformance certify verify &lt;pack folder&gt; --public-key certifier.pub.pem</code> (or <code>--thumbprint</code> with the thumbprint the certifier published) checks the signature of manifest.json and the SHA-256 of every file, and names any file that was altered.</p>`;
-
 export function renderReportHtml(input: ReportHtmlInput): string {
   const anchors = new Map(input.summary.tests.map((t, i) => [t, anchorOf(t, i)]));
-  const outcomes = input.manifest.verdict.requirements;
-  const title = `${input.manifest.verdict.certifiable ? 'Certifiable' : 'Not certifiable'}: ${input.manifest.target.name}`;
+  const inScope = input.summary.tests.filter(missionFilter(scopeOf(input)));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}: certification report</title><style>${STYLE}${EXCHANGES_STYLE}</style></head>
+<title>${esc(pageTitle(input))}</title><style>${STYLE}${EXCHANGES_STYLE}</style></head>
 <body>
-${header(input)}
+${pageHeader(input)}
 ${counts(input)}
-${facts(input)}
+${runFacts(input)}
 ${waivers(input)}
-${filters(input.summary.tests.filter(missionFilter(input.manifest.target.areas)))}
+${filters(inScope)}
 ${failures(input, anchors)}
-${requirementsBySection(input, outcomes, anchors)}
+${requirementsBySection(input, anchors)}
 ${coverage(input)}
-${footer}
-${exchangesData(input.summary.tests.filter(missionFilter(input.manifest.target.areas)), input.exchanges ?? new Map())}
+${pageFooter(input)}
+${exchangesData(inScope, input.exchanges ?? new Map())}
 <script>${SCRIPT}${EXCHANGES_SCRIPT}</script>
 </body></html>
 `;
