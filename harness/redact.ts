@@ -469,7 +469,8 @@ export class Redactor {
 
   /** Whether the value is itself a registered secret (a whole credential of the target file). */
   isRegistered(value: string): boolean {
-    return this.secrets.includes(value);
+    // `known`, not the built list: a check may come before any text was redacted.
+    return this.known.has(value);
   }
 
   get count(): number {

@@ -182,7 +182,7 @@ describe('a run of one area by its requirement ids, against the embedded sandbox
     // The HAR of these tests is larger than the limit; the run's modules were cached by the run above.
     const limited = await runWithFileLimit(['--grep', 'INS-LIM'], dir, 64);
     expect(limited.code, limited.output.slice(-3000)).toBe(2);
-    expect(limited.output).toMatch(/partner-conformance: the reports could not be written to \S+ \((EFBIG|ENOSPC)\)/);
+    expect(limited.output).toMatch(/partner-conformance: SETTING_INVALID: the reports could not be written to \S+ \((EFBIG|ENOSPC)\)/);
     expect(limited.output).toContain(`the run wrote no report; the reports in ${dir} are the last run's, left as they were`);
     expect(snapshot(dir)).toEqual(before);
     expect(readdirSync(dir).filter((name) => name.startsWith('.'))).toEqual([]);
