@@ -10,6 +10,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ToolError } from '../errors.ts';
 import type { RunSummary } from '../report/records.ts';
+import type { Target } from '../target.ts';
 import { erroredSummary, exitCodeOf } from '../report/records.ts';
 import { reportDirProblem } from '../report/report-dir.ts';
 import { DEPTHS, isDepth } from '../runner/depth.ts';
@@ -26,6 +27,7 @@ import {
 import { AREAS } from '../areas.ts';
 import { parseArgs } from './args.ts';
 import type { Command } from './command.ts';
+import type { OnlyFailed } from './only-failed.ts';
 import { checkRunInputs } from './run-inputs.ts';
 import { suiteFilters } from './suite-filters.ts';
 import { firstUnknown, unknownOptionMessage, vitestRunOptions } from './unknown-options.ts';
@@ -33,8 +35,6 @@ import { runVitest } from './vitest-process.ts';
 
 const VALUE_FLAGS = ['--target', '--waivers', '--reports', '--areas', '--depth', '--seed', '--grep', '--shard', '--from'] as const;
 const SWITCHES = ['--only-failed', '--progress'] as const;
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export interface RunPlan {
   env: Record<string, string>;
@@ -44,7 +44,7 @@ export interface RunPlan {
   reportDir: string;
   /** The flag that set a variable of the run, so that a message names what the user typed. */
   namedBy: Partial<Record<SettingVariable, string>>;
-  onlyFailed?: RunSummary;
+  onlyFailed?: OnlyFailed;
   /** The --grep pattern, if any. */
   grep?: string;
 }
@@ -88,17 +88,20 @@ export async function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): 
     out.CONFORMANCE_PACE_SHARE = String(1 / Number(match[2]));
   }
   if (args.switches.has('--progress')) out.CONFORMANCE_PROGRESS = '1';
-  let onlyFailed: RunSummary | undefined;
+  let onlyFailed: OnlyFailed | undefined;
   if (args.switches.has('--only-failed')) {
-    const { readSummary } = await import('../report/merge.ts');
-    onlyFailed = readSummary(resolve(v['--from'] ?? reportDir));
-    const failed = onlyFailed.tests.filter((t) => t.verdict === 'failed' || t.verdict === 'error');
-    if (failed.length) {
-      // Same seed as the run that failed, unless the command line gives one: a rerun reproduces it.
-      if (!v['--seed'] && onlyFailed.seed !== undefined) out.CONFORMANCE_SEED = String(onlyFailed.seed);
-      vitestArgs.push(...new Set(failed.map((t) => t.file)));
-      vitestArgs.push('--testNamePattern', `(?:${[...new Set(failed.map((t) => escapeRegExp(t.title)))].join('|')})$`);
-    }
+    const { planOnlyFailed } = await import('./only-failed.ts');
+    onlyFailed = planOnlyFailed(resolve(v['--from'] ?? reportDir), {
+      targetFile: out.CONFORMANCE_TARGET,
+      sandboxFaults: (variableOf('CONFORMANCE_SANDBOX_FAULTS', env) ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+      seed: v['--seed'] !== undefined,
+      depth: v['--depth'] !== undefined,
+    });
+    Object.assign(out, onlyFailed.env);
+    vitestArgs.push(...onlyFailed.vitestArgs);
   }
   return { env: out, vitestArgs, passThrough: args.rest, reportDir, namedBy, onlyFailed, grep: v['--grep'] };
 }
@@ -162,7 +165,8 @@ export const runCommand: Command = {
     },
     {
       flag: '--only-failed',
-      meaning: 'rerun the tests that failed (or ended in a tool error) in the last run (--from, default --reports), with its seed',
+      meaning:
+        "rerun the tests that failed (or ended in a tool error) in the last run (--from, default --reports) against that run's target, with its seed and runs per property; another target is refused",
     },
     {
       flag: '--from',
@@ -202,12 +206,13 @@ export const runCommand: Command = {
       );
       return 2;
     }
-    if (onlyFailed && !vitestArgs.includes('--testNamePattern')) {
+    if (onlyFailed && !onlyFailed.vitestArgs.length) {
       console.log('nothing to rerun: no test failed in the last run');
       return 0;
     }
+    let target: Target | undefined;
     try {
-      const { target } = await checkRunInputs(env, process.env, plan.namedBy);
+      ({ target } = await checkRunInputs(env, process.env, plan.namedBy));
       for (const notice of (target as { notices?: string[] } | undefined)?.notices ?? []) console.log(`notice: ${notice}`);
       if (!plan.passThrough.length && !onlyFailed) {
         const settings = runSettings({ ...process.env, ...env }, target);
@@ -217,6 +222,14 @@ export const runCommand: Command = {
     } catch (error) {
       const code = error instanceof ToolError ? error.code : 'TARGET_FILE_INVALID';
       return refuse(reportDir, { code, message: error instanceof ToolError ? error.message : `${code}: ${(error as Error).message}` });
+    }
+    if (onlyFailed) {
+      const check = (await import('./only-failed.ts')).rerunTargetCheck(onlyFailed, target);
+      if (check && 'refuse' in check) {
+        console.error(`partner-conformance run: ${check.refuse}; the run did not start and wrote no report`);
+        return 2;
+      }
+      if (check) console.log(`notice: ${check.notice}`);
     }
     const summaryFile = join(reportDir, 'conformance.json');
     rmSync(summaryFile, { force: true });

@@ -19,6 +19,7 @@ import { fetchedDocuments } from './fetched-documents.ts';
 import { renderJunit } from './junit.ts';
 import { makeDirs } from './report-dir.ts';
 import { summaryOf, verdictOf, VITEST_TIMEOUT, type RunSummary, type TestRecord } from './records.ts';
+import { runTarget } from './target-identity.ts';
 import { hookErrorOf, hookMessage, vitestStateOf } from './test-outcome.ts';
 import { renderMarkdown, renderText } from './text.ts';
 import { loadRunWaivers, waiverFileName } from './waiver-file.ts';
@@ -139,9 +140,7 @@ export function summarise(
     unhandledErrors.push((error as Error).message);
   }
   const summary = summaryOf(waived?.tests ?? settled, {
-    target: info
-      ? { name: info.targetName, kind: info.kind, vendorConventions: info.vendorConventions, strictPolicy: info.strictPolicy }
-      : undefined,
+    target: info ? runTarget(info, root) : undefined,
     seed: info?.seed,
     runs: info?.runs,
     areas: info?.areas,
