@@ -1,5 +1,6 @@
 /** `partner-conformance diff OLD NEW [--rerun DIR]`: what changed between two runs, by requirement. */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { diffExitCode, diffRuns, renderDiff } from '../report/diff.ts';
 import { readSummary } from '../report/merge.ts';
 import { nothingCheckedReason, summaryOf, type RunSummary } from '../report/records.ts';
@@ -14,6 +15,9 @@ const CLOSING: Record<ReturnType<typeof diffExitCode>, string> = {
   2: 'new tool errors, or a run that checked nothing (exit 2)',
   3: 'nothing new but flaky failures, listed above (exit 3: a warning)',
 };
+
+/** Whether a path is a summary, or a folder that holds one. */
+const hasSummary = (path: string) => existsSync(path) && (!statSync(path).isDirectory() || existsSync(join(path, 'conformance.json')));
 
 /** What to say about OLD and NEW having checked different targets: a comparison across targets is no night-to-night news. */
 function targetNotes(older: RunSummary, newer: RunSummary): string[] {
@@ -54,13 +58,14 @@ export const diffCommand: Command = {
       const [older, newer] = args.rest;
       const lines: string[] = [];
       let rerun: string | undefined = args.values['--rerun'];
-      if (rerun && !existsSync(rerun)) {
-        // `run --only-failed` writes nothing when nothing failed: then there is nothing to call flaky.
+      if (rerun && !hasSummary(rerun)) {
+        // `run --only-failed` writes nothing when nothing failed, and a rerun that did not finish leaves no
+        // summary: either way there is nothing to call flaky, and NEW's failures are judged as they are.
         lines.push(`no rerun report at ${rerun}: nothing was rerun, so no failure is called flaky`);
         rerun = undefined;
       }
       // The first night has nothing to compare with: every failure of NEW is new.
-      const before = existsSync(older) ? readSummary(older) : undefined;
+      const before = hasSummary(older) ? readSummary(older) : undefined;
       if (!before) lines.push(`no earlier run at ${older}: every failure of NEW counts as new`);
       const now = readSummary(newer);
       const again = rerun ? readSummary(rerun) : undefined;

@@ -198,6 +198,11 @@ export const runCommand: Command = {
       console.error(`partner-conformance run: ${unknown}`);
       return 2;
     }
+    // A rerun of nothing writes nothing, not even its folder: a later diff finds no rerun and calls nothing flaky.
+    if (onlyFailed && !onlyFailed.vitestArgs.length) {
+      console.log('nothing to rerun: no test failed in the last run');
+      return 0;
+    }
     // Before anything is written there: a folder that cannot be made would leave the run with no report.
     const dirProblem = reportDirProblem(reportDir);
     if (dirProblem) {
@@ -205,10 +210,6 @@ export const runCommand: Command = {
         `partner-conformance run: SETTING_INVALID: ${plan.namedBy.CONFORMANCE_REPORT_DIR ?? (variableOf('CONFORMANCE_REPORT_DIR') ? 'CONFORMANCE_REPORT_DIR' : 'the report folder')}: ${dirProblem}; the run did not start and wrote no report`,
       );
       return 2;
-    }
-    if (onlyFailed && !onlyFailed.vitestArgs.length) {
-      console.log('nothing to rerun: no test failed in the last run');
-      return 0;
     }
     let target: Target | undefined;
     try {
