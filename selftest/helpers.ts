@@ -80,6 +80,40 @@ export function runSuite(options: {
 }
 
 /**
+ * `allure generate` (Allure 3, the nightly templates' report) of a run's allure-results into
+ * <reportDir>/allure-report, with the nightly's configuration; `cwd` holds its history (history/).
+ */
+export function allureReport(
+  reportDir: string,
+  options: { cwd?: string; results?: string[] } = {},
+): Promise<{ code: number | null; output: string }> {
+  const results = options.results ?? [join(reportDir, 'allure-results')];
+  const args = [
+    'generate',
+    ...results,
+    '--config',
+    join(ROOT, 'examples', 'ci', 'allurerc.yaml'),
+    '--output',
+    join(reportDir, 'allure-report'),
+  ];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'allure', 'cli.js'), ...args], {
+      cwd: options.cwd ?? tempDir('pc-allure-'),
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+/**
  * A response as the HTTP client captures it, for unit tests of checks: a string body is kept raw,
  * anything else is serialised; the body is parsed as JSON, or the parse error is kept.
  */

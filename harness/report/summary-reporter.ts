@@ -1,8 +1,8 @@
 /**
  * The vitest reporter of the conformance run: turns every test (and every module that failed to load)
  * into a record with its verdict and its evidence, applies the run's waivers, lists the documents the
- * run fetched, prints the summary, and writes conformance.json, conformance.md, junit.xml and the
- * evidence (evidence/<area>.har). Every message passes through the target's redactor once more, on top
+ * run fetched, prints the summary, and writes conformance.json, conformance.md, junit.xml, the
+ * evidence (evidence/<area>.har) and allure-results/ (allure.ts). Every message passes through the target's redactor once more, on top
  * of the redaction done where messages are made (the exchange records were redacted where they were made).
  */
 import { writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { REQUIREMENT_ID, requirements } from '../requirements.ts';
 import { loadTarget, targetOf } from '../target.ts';
 import { getRunInfo, type RunInfo } from '../runner/run-info.ts';
 import { reportDirOf } from '../runner/settings.ts';
+import { writeAllureResults } from './allure.ts';
 import { RunEvidence, writeEvidence, type EvidenceOutput } from './evidence.ts';
 import { settleDependencies } from './dependencies.ts';
 import { fetchedDocuments } from './fetched-documents.ts';
@@ -155,8 +156,8 @@ export function summarise(
 }
 
 /**
- * Writes conformance.md, junit.xml, the evidence files (none: no evidence is left from an earlier run)
- * and conformance.json; conformance.json last, so that a run whose writing failed midway leaves no
+ * Writes conformance.md, junit.xml, the evidence files (none: no evidence is left from an earlier run),
+ * allure-results/ and conformance.json; conformance.json last, so that a run whose writing failed midway leaves no
  * summary for the CLI to take as its result.
  */
 export function writeReports(dir: string, summary: RunSummary, evidence?: EvidenceOutput): void {
@@ -164,6 +165,7 @@ export function writeReports(dir: string, summary: RunSummary, evidence?: Eviden
   writeFileSync(join(dir, 'conformance.md'), renderMarkdown(summary));
   writeFileSync(join(dir, 'junit.xml'), renderJunit(summary));
   writeEvidence(dir, evidence);
+  writeAllureResults(dir, summary, evidence);
   writeFileSync(join(dir, 'conformance.json'), JSON.stringify(summary, null, 2));
 }
 
