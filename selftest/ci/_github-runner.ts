@@ -8,11 +8,11 @@
  * publisher (its file must exist, and it needs `permissions: checks: write`, as on GitHub). Any other
  * action or expression is refused: the test must know everything the workflow does.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { parse } from 'yaml';
+import { runCaptured } from '../helpers.ts';
 
 interface Step {
   id?: string;
@@ -113,20 +113,15 @@ const fill = (text: string, scope: Scope) => text.replace(/\$\{\{(.*?)\}\}/g, (_
 const envOf = (env: Record<string, unknown> | undefined, scope: Scope) =>
   Object.fromEntries(Object.entries(env ?? {}).map(([k, v]) => [k, fill(String(v), scope)]));
 
-function bash(script: string, cwd: string, env: Record<string, string>, timeoutMs: number): Promise<{ code: number; output: string }> {
+function bash(
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ code: number | null; output: string }> {
   const file = join(dirname(cwd), `step-${Date.now()}-${Math.random().toString(36).slice(2)}.sh`);
   writeFileSync(file, script);
-  return new Promise((done) => {
-    const child = spawn('bash', ['-e', file], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code: code ?? 1, output });
-    });
-  });
+  return runCaptured('bash', ['-e', file], { cwd, env, timeoutMs });
 }
 
 /** The least common folder of paths (upload-artifact's root). */

@@ -13,7 +13,7 @@
  * No secret of the CI is in any log, report or uploaded file. The templates' secrets and the example
  * target file's variables are held equal by selftest/cli/ci-templates.test.ts.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../harness/report/records.ts';
 import { targetDifference } from '../../harness/report/target-identity.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { filesUnder, ROOT, tempDir } from '../helpers.ts';
+import { filesUnder, ROOT, runCaptured, tempDir } from '../helpers.ts';
 import { SecretScan } from '../secret-scan.ts';
 import { jobRuns, readWorkflow, runJob, type JobResult, type RunnerContext } from './_github-runner.ts';
 import { teamRepo, type TeamRepo } from './_team-repo.ts';
@@ -174,17 +174,8 @@ describe('night 2, a defect injected, on GitLab (gitlab-ci-local)', () => {
       '--ignore-predefined-vars',
       'CI_PIPELINE_SOURCE',
     ];
-    gitlab = await new Promise((resolve) => {
-      const child = spawn(bin('gitlab-ci-local'), args, { cwd: repo.dir, env: runnerEnv(repo), stdio: ['ignore', 'pipe', 'pipe'] });
-      let log = '';
-      child.stdout.on('data', (d) => (log += d));
-      child.stderr.on('data', (d) => (log += d));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 540_000);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, log, state: join(repo.dir, '.gitlab-ci-local') });
-      });
-    });
+    const run = await runCaptured(bin('gitlab-ci-local'), args, { cwd: repo.dir, env: runnerEnv(repo), timeoutMs: 540_000 });
+    gitlab = { code: run.code, log: run.output, state: join(repo.dir, '.gitlab-ci-local') };
   }, 600_000);
 
   /** The folder of the report job's uploaded artifacts (gitlab-ci-local names it after the job). */
