@@ -99,6 +99,7 @@ function labels(t: TestRecord): Label[] {
     ['source', t.source],
     ['verdict', t.verdict],
     ['code', t.code],
+    ['dependsOn', t.dependsOn],
   ];
   return out.filter((l): l is [string, string] => !!l[1]).map(([name, value]) => ({ name, value }));
 }
