@@ -207,5 +207,5 @@ describe('secrets made of every ASCII punctuation character', () => {
     } finally {
       await sandbox.close();
     }
-  }, 300_000);
+  }, 480_000);
 });
