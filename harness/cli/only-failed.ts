@@ -93,7 +93,11 @@ export function rerunTargetCheck(plan: OnlyFailed, target: Target | undefined): 
   if (!difference) return undefined;
   if ('unsure' in difference) return { notice: `--only-failed: ${difference.unsure}` };
   return {
-    refuse: refusal(plan.from, record, `this run's target is ${describeTarget(now)} (${difference.why})`, 'name no target to take its own')
-      .message,
+    refuse: refusal(
+      plan.from,
+      record,
+      `this run's target is ${describeTarget(now)} (${difference.why})`,
+      'give its target file, or none to take it from there',
+    ).message,
   };
 }
