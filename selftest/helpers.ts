@@ -95,6 +95,51 @@ export function runSuite(options: {
   });
 }
 
+/** A child process run to its end (or killed past `timeoutMs`), its stdout and stderr as one text. */
+export function runCaptured(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+    child.on('error', (error) => (output += String(error)));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+/**
+ * `allure generate` (Allure 3, the nightly templates' report) of a run's allure-results into
+ * <reportDir>/allure-report, with the nightly's configuration; `cwd` holds its history (history/).
+ */
+export function allureReport(
+  reportDir: string,
+  options: { cwd?: string; results?: string[] } = {},
+): Promise<{ code: number | null; output: string }> {
+  const results = options.results ?? [join(reportDir, 'allure-results')];
+  const config = join(ROOT, 'examples', 'ci', 'allurerc.yaml');
+  return runCaptured(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules', 'allure', 'cli.js'),
+      'generate',
+      ...results,
+      '--config',
+      config,
+      '--output',
+      join(reportDir, 'allure-report'),
+    ],
+    { cwd: options.cwd ?? tempDir('pc-allure-'), env: { ...process.env, NO_COLOR: '1' }, timeoutMs: 180_000 },
+  );
+}
+
 /**
  * A response as the HTTP client captures it, for unit tests of checks: a string body is kept raw,
  * anything else is serialised; the body is parsed as JSON, or the parse error is kept.

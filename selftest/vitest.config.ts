@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
  * files started last and their minute of waiting ended the run alone.
  */
 const FIRST = [
+  'ci/nightly.test.ts',
   'robustness/e2e.test.ts',
   'robustness/run-wide.test.ts',
   'e2e/secrets.test.ts',

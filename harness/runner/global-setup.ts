@@ -35,7 +35,10 @@ interface Shared {
 const KEY = Symbol.for('partner-conformance.global-setup');
 const store = globalThis as unknown as Record<symbol, Shared | undefined>;
 
-async function start(): Promise<Shared> {
+/** What sandbox/global-setup.ts, listed first, says it started: the embedded sandbox and its faults. */
+type EmbeddedSandbox = ReturnType<TestProject['getProvidedContext']>['embeddedSandbox'];
+
+async function start(embedded: EmbeddedSandbox): Promise<Shared> {
   const closers: Array<() => Promise<void>> = [];
   const teardown = async () => {
     for (const close of closers.reverse()) await close();
@@ -77,6 +80,7 @@ async function start(): Promise<Shared> {
       paceShare: final.paceShare,
       areas: target.areas,
       targetData: data,
+      ...(embedded && resolve(embedded.targetFile) === target.file ? { embeddedSandbox: { faults: embedded.faults } } : {}),
     });
     const share = final.paceShare < 1 ? `; pacing at ${+final.paceShare.toFixed(4)} of every documented limit (this run's share)` : '';
     // The name is the target file's: a line feed or an ESC in it must not start a line of its own.
@@ -158,7 +162,7 @@ async function startBatch(settings: RunSettings, closers: Array<() => Promise<vo
 }
 
 export default async function setup(project: TestProject) {
-  const shared = (store[KEY] ??= await start());
+  const shared = (store[KEY] ??= await start(project.getProvidedContext().embeddedSandbox));
   shared.users++;
   const provided = await shared.ready;
   for (const [key, value] of Object.entries(provided)) project.provide(key as keyof typeof provided, value as never);

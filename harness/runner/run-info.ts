@@ -18,6 +18,8 @@ export interface RunInfo {
   areas: string[];
   /** The target file's data as the global setup checked it: the reporter builds its redactor from it instead of parsing and checking the file again. */
   targetData?: TargetFileData;
+  /** Set when the target is the embedded sandbox the run started (sandbox/global-setup.ts), with its faults. */
+  embeddedSandbox?: { faults: string[] };
 }
 
 const KEY = Symbol.for('partner-conformance.run-info');
