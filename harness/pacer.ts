@@ -11,6 +11,7 @@
 import { createServer, type Server } from 'node:http';
 import { request } from 'undici';
 import { ToolError } from './errors.ts';
+import { currentHolder } from './pace-hold.ts';
 import type { RateLimit } from './target.ts';
 import { RequestDeadline } from './transport/deadline.ts';
 
@@ -256,9 +257,15 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  */
 export const LATE_MS = 50;
 
-/** Waits for a slot given as an absolute time (Date.now() on this machine: the pacer server is always on loopback). */
+/**
+ * Waits for a slot given as an absolute time (Date.now() on this machine: the pacer server is always on
+ * loopback). Whoever the waiting code works for (a test's budget, shared work and its callers) is held
+ * from the ask until the slot: the wait the pacer imposes is not the target's time (harness/pace-hold.ts).
+ */
 async function waitForSlot(reserve: () => Promise<number>, signal?: AbortSignal): Promise<number> {
+  const asked = Date.now();
   const slot = await reserve();
+  currentHolder()?.held(asked, Math.max(slot, Date.now()));
   await sleep(slot - Date.now(), signal);
   return slot;
 }
