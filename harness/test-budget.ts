@@ -1,81 +1,96 @@
 /**
  * A test's time budget: time for the target's answers and the suite's own work, not for the queue the
- * rate limits make. The clock stops while the test is held at the pacer (its own requests' waits for
- * a slot, or those of shared work it awaits: harness/pace-hold.ts), so a test whose requests queue
- * behind the whole run's at a staging's documented limits, or behind more workers, gets the same time
- * for what it does as one that never queues; the pacer's wait is bounded by its schedule, and the held
- * time by MAX_HELD_MS. When the budget runs out, the signal aborts every request of the test and
+ * rate limits make. The clock stops while the test is held (harness/pace-hold.ts: its own requests'
+ * waits for their turn, or those of shared work it awaits), so a test whose requests queue behind the
+ * whole run's at a staging's documented limits, or behind more workers, gets the same time for what it
+ * does as one that never queues. The pacer's waits are bounded by its schedule, and the time a test may
+ * be held by MAX_HELD_MS. When the budget runs out, the signal aborts every request of the test and
  * `outOfTime` rejects with a TARGET_TIMEOUT tool error.
  */
 import { ToolError } from './errors.ts';
-import type { PaceHolder } from './pace-hold.ts';
+import { Hold } from './pace-hold.ts';
 
 /**
- * The most a test may be held at the pacer: far beyond the whole pacing of a run against a staging at its
- * documented limits (about five minutes at the standard depth), so that it only ends a test that keeps
- * queueing without end.
+ * The most a test may be held: far beyond the whole pacing of a run against a staging at its documented
+ * limits (under five minutes at the standard depth), so that it only ends a test that queues without end.
  */
 export const MAX_HELD_MS = 60 * 60_000;
 
-export class TestBudget implements PaceHolder {
+export class TestBudget extends Hold {
   private readonly controller = new AbortController();
   readonly signal = this.controller.signal;
   /** Rejects with TARGET_TIMEOUT when the budget runs out; never resolves. */
   readonly outOfTime: Promise<never>;
   private readonly startedAt = Date.now();
-  private heldMs = 0;
-  private heldUntil = this.startedAt;
+  private counted = 0;
+  private held = 0;
+  private countedTo = this.startedAt;
   private timer: NodeJS.Timeout | undefined;
   private ended = false;
 
   constructor(readonly allowanceMs: number) {
+    super();
     this.outOfTime = new Promise<never>((_, reject) => {
       const check = () => {
-        const left = this.deadline() - Date.now();
+        const now = Date.now();
+        const left = this.allowanceMs - this.usedMs(now);
         if (left > 0) {
-          this.timer = setTimeout(check, left);
+          // While held the clock stands: look again once it could have run out.
+          const resumes = this.isOpen() ? now : Math.max(now, this.heldUntil());
+          this.timer = setTimeout(check, resumes - now + left);
           return;
         }
         this.ended = true;
         this.controller.abort();
-        reject(new ToolError('TARGET_TIMEOUT', `the test did not finish within its time budget of ${this.describe()}; its requests were aborted`));
+        reject(
+          new ToolError(
+            'TARGET_TIMEOUT',
+            `the test did not finish within its time budget of ${this.describe()}; its requests were aborted`,
+          ),
+        );
       };
       this.timer = setTimeout(check, allowanceMs);
     });
-    // Nobody may be listening when the test ends in time.
+    // Nobody listens when the test ends in time.
     this.outOfTime.catch(() => undefined);
   }
 
-  held(from: number, until: number): void {
-    if (this.ended) return;
-    const start = Math.max(from, this.heldUntil);
-    if (until <= start) return;
-    this.heldMs = Math.min(MAX_HELD_MS, this.heldMs + (until - start));
-    this.heldUntil = until;
-  }
-
-  /** The time counted against the budget so far: everything since the start but the holds. */
+  /** The time counted against the budget so far: everything since the start but the time held. */
   usedMs(now = Date.now()): number {
-    const heldSoFar = this.heldMs - Math.max(0, this.heldUntil - now);
-    return now - this.startedAt - Math.max(0, heldSoFar);
+    this.count(now);
+    return this.counted;
   }
 
-  /** What the test spent: counted against its budget, and held at the pacer. */
+  /** What the test spent: counted against its budget, and held. */
   figures(now = Date.now()): { usedMs: number; heldMs: number; allowanceMs: number } {
-    return { usedMs: this.usedMs(now), heldMs: now - this.startedAt - this.usedMs(now), allowanceMs: this.allowanceMs };
+    this.count(now);
+    return { usedMs: this.counted, heldMs: this.held, allowanceMs: this.allowanceMs };
   }
 
   stop(): void {
+    this.count(Date.now());
     this.ended = true;
     clearTimeout(this.timer);
   }
 
-  private deadline(): number {
-    return this.startedAt + this.allowanceMs + this.heldMs;
+  protected override changing(now: number): void {
+    this.count(now);
+    super.changing(now);
+  }
+
+  /** Counts the time since the last count by the state the test had meanwhile (no change came between). */
+  private count(now: number): void {
+    if (this.ended || now <= this.countedTo) return;
+    const span = now - this.countedTo;
+    const running = this.isOpen() ? 0 : now - Math.min(now, Math.max(this.countedTo, this.heldUntil()));
+    const held = Math.min(span - running, MAX_HELD_MS - this.held);
+    this.held += held;
+    this.counted += span - held;
+    this.countedTo = now;
   }
 
   private describe(): string {
-    const held = Math.round(this.figures().heldMs / 1000);
-    return `${this.allowanceMs} ms${held > 0 ? ` (not counting ${held} s held at the pacer for the rate limits)` : ''}`;
+    const held = Math.round(this.held / 1000);
+    return `${this.allowanceMs} ms${held > 0 ? ` (not counting ${held} s it was held waiting for its turn at the rate limits)` : ''}`;
   }
 }

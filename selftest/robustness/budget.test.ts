@@ -5,6 +5,7 @@
  * a target that is slow to answer still ends it as TARGET_TIMEOUT.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Gate } from '../../harness/business/runtime/send.ts';
 import { PromiseMemo } from '../../harness/memo.ts';
 import { holdingFor } from '../../harness/pace-hold.ts';
 import { LocalPacer } from '../../harness/pacer.ts';
@@ -52,7 +53,7 @@ describe("a test's time budget", () => {
     expect(budget.signal.aborted).toBe(true);
   });
 
-  it("holds every test that awaits shared work while that work waits for its slots, from when each began to wait", async () => {
+  it('holds every test that awaits shared work while that work waits for its slots, from when each began to wait', async () => {
     const client = clientFor(fast.base, {}, { limit: SLOW_PACE });
     const memo = new PromiseMemo<string, number>('keep');
     const shared = () =>
@@ -67,6 +68,16 @@ describe("a test's time budget", () => {
     expect(first.figures().usedMs).toBeLessThan(800);
     expect(second.figures().usedMs).toBeLessThan(800);
     expect(second.figures().heldMs).toBeGreaterThan(1000);
+  });
+
+  it("holds a request queued behind its business group's gate (two in flight per worker): it waits for its group's pace", async () => {
+    const client = clientFor(fast.base, {}, { limit: SLOW_PACE });
+    const gate = new Gate(2);
+    const budget = new TestBudget(800);
+    await underBudget(budget, () => Promise.all([0, 1, 2, 3].map((i) => gate.run(() => client.send(get(fast.base, `/gated-${i}`))))));
+    const { usedMs, heldMs } = budget.figures();
+    expect(heldMs).toBeGreaterThan(2500);
+    expect(usedMs).toBeLessThan(800);
   });
 
   it('pacing waits outside any test hold nobody', async () => {
