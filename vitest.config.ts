@@ -30,7 +30,14 @@ export default defineConfig({
     // The console reporter prints a line per file (vitest's own failure block and counts are left out: the
     // summary prints each failure once); the summary reporter writes junit.xml, conformance.json,
     // conformance.md and the evidence (into CONFORMANCE_REPORT_DIR).
-    reporters: ['./harness/report/console-reporter.ts', './harness/report/summary-reporter.ts', './harness/report/progress-reporter.ts'],
+    // The pacing reporter prints, before the summary, the requests the pacer gave slots for, the time the
+    // pacing alone required and how close the run came to it.
+    reporters: [
+      './harness/report/console-reporter.ts',
+      './harness/report/pacing-reporter.ts',
+      './harness/report/summary-reporter.ts',
+      './harness/report/progress-reporter.ts',
+    ],
     maxWorkers: workers,
     // The harness is imported, and what it prepares (the business plan, compiled schemas) made, once per
     // worker, not once per file: what a module keeps for a target is kept per target (runner/run-scope.ts).

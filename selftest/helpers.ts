@@ -10,6 +10,18 @@ import type { RunSummary } from '../harness/report/summary-reporter.ts';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CLI = join(ROOT, 'bin', 'partner-conformance.mjs');
 
+/**
+ * No selftest is held to a time of its own: beside two other suite runs on two cores everything takes
+ * several times as long (a whole-suite run that takes 53 s alone outlived a timeout of 300 s), and a
+ * test that fails for that proves nothing. Each test waits for its work to end, and a bound only catches
+ * a hang, far beyond what any test takes on a machine ten times busier than a quiet one: HANG_MS for one
+ * child run of the suite or the command line (they take from a few seconds to about a minute alone;
+ * past it the child is killed and its test says so), TEST_HANG_MS for a test or hook
+ * (selftest/vitest.config.ts), a minute more so that a child's kill comes first.
+ */
+export const HANG_MS = 20 * 60_000;
+export const TEST_HANG_MS = HANG_MS + 60_000;
+
 export function tempDir(prefix = 'pc-selftest-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
@@ -48,6 +60,7 @@ export function runSuite(options: {
   env?: Record<string, string>;
   files?: string[];
   reportDir?: string;
+  /** When the child is taken for hung and killed (default HANG_MS). */
   timeoutMs?: number;
   onStart?: (pid: number) => void;
 }): Promise<SuiteRun> {
@@ -64,7 +77,7 @@ export function runSuite(options: {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 300_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? HANG_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

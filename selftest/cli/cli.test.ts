@@ -131,7 +131,7 @@ describe('shards', () => {
         t.title,
       ).toEqual(urlsInShard[i]),
     );
-  }, 180_000);
+  });
 });
 
 describe('a run with a fault, beside a clean run of the same seed', () => {
@@ -145,7 +145,7 @@ describe('a run with a fault, beside a clean run of the same seed', () => {
       .summary!.tests.filter((t) => t.verdict === 'failed')
       .map((t) => t.title)
       .sort();
-  }, 120_000);
+  });
 
   it("fails on the requirement the fault names, printed once in the project's words, with the exchange it is about as evidence", () => {
     expect(older.code, older.stdout.slice(-2000)).toBe(0);
@@ -192,5 +192,5 @@ describe('a run with a fault, beside a clean run of the same seed', () => {
     expect(flaky.status).toBe(0);
     expect(flaky.stdout).toContain(`flaky (failed, then passed on an immediate rerun with the same seed): ${failedTitles.length}`);
     expect(flaky.stdout).toContain('new failures: 0');
-  }, 120_000);
+  });
 });
