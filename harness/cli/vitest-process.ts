@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-function vitestEntry(): string {
+export function vitestEntry(): string {
   const require = createRequire(import.meta.url);
   return join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
 }
