@@ -89,3 +89,20 @@ describe('the sandbox target file', () => {
     expect(others).toEqual(others.map(() => 201));
   });
 });
+
+describe('the sandbox target file with the documented limits (npm run sandbox -- --documented-limits)', () => {
+  it("leaves out every limit the sandbox declares of its own, so that a run is paced by the documented ones, as against a partner's staging", async () => {
+    const running = await startSandbox({ declareLimits: false });
+    try {
+      const services = running.targetDocument().services as Record<string, Record<string, unknown>>;
+      expect(Object.keys(services).sort()).toEqual(['business', 'identity', 'insurance', 'invest', 'speech']);
+      for (const [area, section] of Object.entries(services)) {
+        expect(section.rateLimit, area).toBeUndefined();
+        expect(section.rateGroups, area).toBeUndefined();
+        expect(section.url, area).toBeDefined();
+      }
+    } finally {
+      await running.close();
+    }
+  });
+});
