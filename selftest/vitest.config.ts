@@ -12,6 +12,7 @@ import { TEST_HANG_MS } from './helpers.ts';
 const FIRST = [
   'robustness/e2e.test.ts',
   'robustness/run-wide.test.ts',
+  'robustness/out-of-time.test.ts',
   'e2e/secrets.test.ts',
   'certify/certify.test.ts',
   'cli/cli.test.ts',
