@@ -32,7 +32,9 @@ export function describePlan(counts: PaceCounts): string {
     else entry.groups.push([group, count]);
     services.set(service, entry);
   }
-  const parts = [...services].map(([service, { keys, groups }]) => {
+  const floorOfService = (keys: KeyCount[]) => Math.max(0, ...keys.map(floorOfKey));
+  const byFloor = [...services].sort((a, b) => floorOfService(b[1].keys) - floorOfService(a[1].keys));
+  const parts = byFloor.map(([service, { keys, groups }]) => {
     const requests = keys.reduce((sum, k) => sum + k.requests, 0);
     const busiest = keys.reduce((a, b) => (floorOfKey(b) > floorOfKey(a) ? b : a), keys[0] ?? { requests: 0, intervalMs: 0 });
     const pace =
@@ -50,7 +52,7 @@ export function describePlan(counts: PaceCounts): string {
 /** How close the run came to its floor. */
 export function describeCloseness(counts: PaceCounts, wallMs: number): string {
   const floor = floorOf(counts);
-  if (floor.ms < 1000) return `the run took ${seconds(wallMs)}: bound by its work, not by its pace`;
+  if (floor.ms < wallMs / 2) return `the run took ${seconds(wallMs)}: bound by its work, not by its pace`;
   return `the run took ${seconds(wallMs)}, ${(wallMs / floor.ms).toFixed(2)} × the pacing floor of ${seconds(floor.ms)}`;
 }
 
