@@ -67,11 +67,11 @@ describe('the insurance area against a misbehaving target', () => {
       files: INSURANCE,
     });
     const ran = expectAllToolErrors(run, 'TARGET_TIMEOUT', 40);
-    // Bounded by what it waits for, not by the clock: three deadlines in the whole run and the requests
-    // already on their way when the third came (one per worker), never one per test.
+    // Bounded by what it waits for, not by the clock: a few deadlines in the whole run (three, and the requests
+    // already on their way when the third came), never one per test.
     const waited = ran.filter((t) => !/not sent;/.test(t.message ?? ''));
     expect(waited.length).toBeLessThanOrEqual(5);
-    expect(ran.filter((t) => /not sent; gave up on .* after 3 consecutive failures/.test(t.message ?? '')).length).toBeGreaterThan(30);
+    expect(ran.filter((t) => /not sent; gave up on .* after \d+ consecutive failures/.test(t.message ?? '')).length).toBeGreaterThan(30);
     report('never answers', {
       wall: seconds(run.wallMs),
       'tool errors': ran.length,
