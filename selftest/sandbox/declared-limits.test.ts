@@ -69,7 +69,7 @@ describe('the sandbox target file', () => {
       expect(target.services[area]?.rateLimit, area).toBeDefined();
     expect(target.services.insurance!.rateLimit).toEqual({ requests: 20, perSeconds: 1, per: 'token' });
     expect(target.services.insurance!.tokenPool!.length).toBeGreaterThanOrEqual(4);
-    expect(target.services.invest!.rateLimit).toEqual({ requests: 200, perSeconds: 1, per: 'token' });
+    expect(target.services.invest!.rateLimit).toEqual({ requests: 20, perSeconds: 1, per: 'token' });
   });
 
   it('insurance: counts each token apart; every token of the pool is served as token is', async () => {
