@@ -26,6 +26,18 @@ export const OBEYED_CONTROLS = [
 /** One raw character of OBEYED_CONTROLS. */
 export const RAW_CONTROL = new RegExp(`[${OBEYED_CONTROLS.map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}]`);
 
+/**
+ * No selftest is held to a time of its own: beside two other suite runs on two cores everything takes
+ * several times as long (a whole-suite run that takes 53 s alone outlived a timeout of 300 s), and a
+ * test that fails for that proves nothing. Each test waits for its work to end, and a bound only catches
+ * a hang, far beyond what any test takes on a machine ten times busier than a quiet one: HANG_MS for one
+ * child run of the suite or the command line (they take from a few seconds to about a minute alone;
+ * past it the child is killed and its test says so), TEST_HANG_MS for a test or hook
+ * (selftest/vitest.config.ts), a minute more so that a child's kill comes first.
+ */
+export const HANG_MS = 20 * 60_000;
+export const TEST_HANG_MS = HANG_MS + 60_000;
+
 export function tempDir(prefix = 'pc-selftest-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
@@ -64,6 +76,7 @@ export function runSuite(options: {
   env?: Record<string, string>;
   files?: string[];
   reportDir?: string;
+  /** When the child is taken for hung and killed (default HANG_MS). */
   timeoutMs?: number;
   onStart?: (pid: number) => void;
 }): Promise<SuiteRun> {
@@ -80,7 +93,7 @@ export function runSuite(options: {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 300_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? HANG_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -9,7 +9,9 @@ import type { TestProject } from 'vitest/node';
 import { startPacerServer } from '../pacer.ts';
 import { printable, printableLine } from '../printable.ts';
 import { probeServices, type ProbeFailure } from '../probe.ts';
-import { targetFileData, targetOf, type TargetFileData } from '../target.ts';
+import { describePlan, rememberedPlan } from '../pace-plan.ts';
+import { reportFolderOf } from '../report/publish.ts';
+import { targetFileData, targetOf, type Target, type TargetFileData } from '../target.ts';
 import { depthOf } from './depth.ts';
 import { effectiveTarget } from './effective-target.ts';
 import { readBatchManifest, type ProvidedVariant } from './batch.ts';
@@ -81,12 +83,15 @@ async function start(embedded: EmbeddedSandbox): Promise<Shared> {
       areas: target.areas,
       targetData: data,
       ...(embedded && resolve(embedded.targetFile) === target.file ? { embeddedSandbox: { faults: embedded.faults } } : {}),
+      paceCounts: pacer.counts,
     });
     const share = final.paceShare < 1 ? `; pacing at ${+final.paceShare.toFixed(4)} of every documented limit (this run's share)` : '';
     // The name is the target file's: a line feed or an ESC in it must not start a line of its own.
     console.log(
       `conformance target: ${printableLine(target.name)} (kind ${target.kind}, vendorConventions ${target.vendorConventions}); areas ${target.areas.join(', ') || 'none'}; seed ${final.seed}; ${final.runs} runs per property (depth ${depthOf(final.runs)})${share}`,
     );
+    // The last run's pacing.json is in the report folder; this run's reports go into a fresh one inside it.
+    console.log(planLine(reportFolderOf(final.reportDir), target, final.runs, final.paceShare));
     return {
       targetFile: target.file,
       pacerUrl: pacer.url,
@@ -105,6 +110,15 @@ async function start(embedded: EmbeddedSandbox): Promise<Shared> {
     users: 0,
     teardown,
   };
+}
+
+/** The run's plan before its first request: what the last comparable run counted, paced by this target's limits. */
+function planLine(reportDir: string, target: Target, runs: number, paceShare: number): string {
+  const plan = rememberedPlan(reportDir, target, runs, paceShare);
+  if (!plan)
+    return `plan: no earlier run at this depth and share of these areas in ${reportDir}; this run counts its requests and prints at its end the pacing they needed`;
+  const { target: from, countedAt, tests } = plan.from;
+  return `plan: ${describePlan(plan.counts)} (requests as counted by the last run of ${tests} tests at this depth in ${reportDir}, against ${from} at ${countedAt}; paced by this target's limits)`;
 }
 
 /**

@@ -1,4 +1,5 @@
 /** What the global setup learned, for the reporter in the same process. */
+import type { PaceCounts } from '../pace-counts.ts';
 import type { TargetFileData } from '../target.ts';
 
 export interface RunInfo {
@@ -20,6 +21,8 @@ export interface RunInfo {
   targetData?: TargetFileData;
   /** Set when the target is the embedded sandbox the run started (sandbox/global-setup.ts), with its faults. */
   embeddedSandbox?: { faults: string[] };
+  /** What the shared pacer has given slots for so far (absent in a batch run, whose variants share it). */
+  paceCounts?: () => PaceCounts;
 }
 
 const KEY = Symbol.for('partner-conformance.run-info');

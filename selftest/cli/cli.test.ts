@@ -150,7 +150,7 @@ describe('shards', () => {
         t.title,
       ).toEqual(urlsInShard[i]),
     );
-  }, 180_000);
+  });
 });
 
 describe('a run with a fault, beside a clean run of the same seed', () => {
@@ -164,7 +164,7 @@ describe('a run with a fault, beside a clean run of the same seed', () => {
       .summary!.tests.filter((t) => t.verdict === 'failed')
       .map((t) => t.title)
       .sort();
-  }, 120_000);
+  });
 
   it("fails on the requirement the fault names, printed once in the project's words, with the exchange it is about as evidence", () => {
     expect(older.code, older.stdout.slice(-2000)).toBe(0);
@@ -217,7 +217,7 @@ describe('a run with a fault, beside a clean run of the same seed', () => {
     expect(night.stdout).toContain('flaky (failed, then passed on an immediate rerun with the same seed): 0');
     // The clean run and the faulty one checked different sandboxes: the comparison says so out loud.
     expect(night.stdout).toContain('WARNING: OLD and NEW checked different targets (the embedded sandbox was started with other faults)');
-  }, 120_000);
+  });
 
   it('a rerun of another target is refused, by run --only-failed before it starts and by diff --rerun', async () => {
     const refused = spawnSync(process.execPath, [CLI, 'run', '--only-failed', '--from', faulty.reportDir], {
