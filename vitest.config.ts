@@ -30,10 +30,13 @@ export default defineConfig({
     // The console reporter prints a line per file (vitest's own failure block and counts are left out: the
     // summary prints each failure once); the summary reporter writes junit.xml, conformance.json,
     // conformance.md and the evidence (into CONFORMANCE_REPORT_DIR).
-    // stop-on-signal ends an interrupted run in order (SIGINT, SIGTERM, SIGHUP, or the end of the process that started it).
+    // stop-on-signal ends an interrupted run in order (SIGINT, SIGTERM, SIGHUP, or the end of the process that
+    // started it); the pacing reporter prints, before the summary, the requests the pacer gave slots for, the
+    // time the pacing alone required and how close the run came to it.
     reporters: [
       './harness/runner/stop-on-signal.ts',
       './harness/report/console-reporter.ts',
+      './harness/report/pacing-reporter.ts',
       './harness/report/summary-reporter.ts',
       './harness/report/progress-reporter.ts',
     ],

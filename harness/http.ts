@@ -104,6 +104,16 @@ interface Outgoing {
 }
 
 const FALLBACK_LIMIT: RateLimit = { requests: 40, perSeconds: 1 };
+
+/** The limit a service is paced by: the target file's own, else the documented one, else the limit for services without one. */
+export function serviceLimit(
+  target: Target,
+  area: Area,
+  documented?: Partial<Record<Area, RateLimit>>,
+  undocumented?: RateLimit,
+): TokenRateLimit {
+  return target.services[area]?.rateLimit ?? documented?.[area] ?? undocumented ?? FALLBACK_LIMIT;
+}
 /** Late departures in a row after which a request gives up (each costs a slot and a wait). */
 const MAX_LATE_DEPARTURES = 8;
 /** The span a request that missed its slot asks for: twice the lateness it showed, within these bounds. */
@@ -126,7 +136,7 @@ export class HttpClient {
   }
 
   limitOf(area: Area): TokenRateLimit {
-    return this.target.services[area]?.rateLimit ?? this.options.limits?.[area] ?? this.options.undocumentedLimit ?? FALLBACK_LIMIT;
+    return serviceLimit(this.target, area, this.options.limits, this.options.undocumentedLimit);
   }
 
   /**
@@ -158,7 +168,7 @@ export class HttpClient {
    * test waits its whole cool-down itself.
    */
   async quiet(spec: Pick<RequestSpec, 'area' | 'rateGroup' | 'headers'>, ms: number): Promise<void> {
-    const keys = this.paceKeys(spec).map((k): PaceKey => ({ key: k.key, intervalMs: ms }));
+    const keys = this.paceKeys(spec).map((k): PaceKey => ({ key: k.key, intervalMs: ms, cooldown: true }));
     await this.pacer.wait(keys, currentTestScope()?.signal);
   }
 

@@ -11,6 +11,8 @@
 import { createServer, type Server } from 'node:http';
 import { request } from 'undici';
 import { ToolError } from './errors.ts';
+import { currentHolder } from './pace-hold.ts';
+import { PaceCounter, type PaceCounts } from './pace-counts.ts';
 import type { RateLimit } from './target.ts';
 import { RequestDeadline } from './transport/deadline.ts';
 
@@ -21,6 +23,8 @@ export interface PaceKey {
   /** The limit's window, and how many requests any one window of it can take besides its spaced slots (`spareOf`); none when absent. */
   windowMs?: number;
   spare?: number;
+  /** A cool-down's hold of the key (HttpClient.quiet), not a request: not counted in the run's plan. */
+  cooldown?: boolean;
 }
 
 /**
@@ -256,18 +260,33 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  */
 export const LATE_MS = 50;
 
-/** Waits for a slot given as an absolute time (Date.now() on this machine: the pacer server is always on loopback). */
+/**
+ * Waits for a slot given as an absolute time (Date.now() on this machine: the pacer server is always on
+ * loopback). Whoever the waiting code works for (a test's budget, shared work and its callers) is held
+ * from the ask until the slot: the wait the pacer imposes is not the target's time (harness/pace-hold.ts).
+ */
 async function waitForSlot(reserve: () => Promise<number>, signal?: AbortSignal): Promise<number> {
-  const slot = await reserve();
+  const holder = currentHolder();
+  const asking = holder?.holdOpen();
+  let slot: number;
+  try {
+    slot = await reserve();
+    holder?.holdUntil(slot);
+  } finally {
+    asking?.();
+  }
   await sleep(slot - Date.now(), signal);
   return slot;
 }
 
 export class LocalPacer implements Pacer {
   private readonly schedules = new Schedules();
+  /** The requests each key was given a slot for (harness/pace-counts.ts). */
+  readonly counts = new PaceCounter();
 
   /** The slot, as a Date.now() time. */
   reserve(keys: readonly PaceKey[], spanMs = 0): number {
+    this.counts.reserved(keys);
     return this.schedules.reserve(keys, Date.now(), spanMs);
   }
 
@@ -276,6 +295,7 @@ export class LocalPacer implements Pacer {
   }
 
   async settle(keys: readonly PaceKey[], slot: number, spanMs: number, departedAt?: number): Promise<void> {
+    if (departedAt === undefined) this.counts.withdrawn(keys);
     this.schedules.settle(keys, slot, spanMs, departedAt);
   }
 }
@@ -347,20 +367,21 @@ function parseAsk(text: string): Ask {
   if (typeof spanMs !== 'number' || !(spanMs >= 0)) throw new Error('spanMs must be a number of at least 0');
   if ((slot !== undefined && typeof slot !== 'number') || (departedAt !== undefined && typeof departedAt !== 'number'))
     throw new Error('slot and departedAt are numbers');
-  const parsed = keys.map((k: { key?: unknown; intervalMs?: unknown; windowMs?: unknown; spare?: unknown }) => {
+  const parsed = keys.map((k: { key?: unknown; intervalMs?: unknown; windowMs?: unknown; spare?: unknown; cooldown?: unknown }) => {
     if (typeof k?.key !== 'string' || typeof k.intervalMs !== 'number' || !(k.intervalMs >= 0))
       throw new Error('each key needs key and intervalMs');
     const count = (v: unknown) => (typeof v === 'number' && v >= 0 ? v : undefined);
-    return { key: k.key, intervalMs: k.intervalMs, windowMs: count(k.windowMs), spare: count(k.spare) };
+    return { key: k.key, intervalMs: k.intervalMs, windowMs: count(k.windowMs), spare: count(k.spare), cooldown: k.cooldown === true };
   });
   return { keys: parsed, spanMs, slot: slot as number | undefined, departedAt: departedAt as number | undefined };
 }
 
 /**
  * The shared pacer: POST /slot with the request's keys and span (JSON) answers the slot, a Date.now()
- * time; POST /settle with the keys, span, slot and the departure (or none) settles it.
+ * time; POST /settle with the keys, span, slot and the departure (or none) settles it. `counts` is what
+ * the run's requests asked of each key so far.
  */
-export async function startPacerServer(): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startPacerServer(): Promise<{ url: string; close: () => Promise<void>; counts: () => PaceCounts }> {
   const pacer = new LocalPacer();
   const server: Server = createServer((req, res) => {
     let text = '';
@@ -384,6 +405,7 @@ export async function startPacerServer(): Promise<{ url: string; close: () => Pr
   const address = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${address.port}`,
+    counts: () => pacer.counts.snapshot(),
     close: () =>
       new Promise((r) => {
         server.closeAllConnections();

@@ -42,6 +42,14 @@ export function groupLimit(target: Target, group: RateGroup): RateLimit {
   return (name !== undefined ? target.services.business?.rateGroups?.[name] : undefined) ?? group.limit;
 }
 
+/** The group a pace key names ("business:ndfl3", "business:undocumented"), if it is one. */
+export function businessRateGroupByKey(key: string): RateGroup | undefined {
+  groups ??= load();
+  if (key === `${PREFIX}undocumented`) return { key, limit: documentedRateLimits().undocumentedDefault };
+  const found = groups.find((g) => `${PREFIX}${g.key}` === key);
+  return found && { key, limit: found.limit };
+}
+
 /** The group of a business operation, by its path template ("/api/v1/card/{ucid}"). */
 export function businessRateGroup(pathTemplate: string): RateGroup {
   groups ??= load();

@@ -11,8 +11,10 @@
  *
  * The verdict, the code, the requirement's source and the test's evidence (the exchanges it made or
  * judged, harness/report/evidence-log.ts) travel to the reporters as the test's meta.
- * Every message is redacted where it is made. A test has a time budget: when it runs out, every request
- * of the test is aborted and the test ends as a TARGET_TIMEOUT tool error, never as vitest's own timeout.
+ * Every message is redacted where it is made. A test has a time budget for the target's answers and its
+ * own work; time it is held at the pacer does not count (harness/test-budget.ts). When the budget runs
+ * out, every request of the test is aborted and the test ends as a TARGET_TIMEOUT tool error, never as
+ * vitest's own timeout.
  */
 import { setMaxListeners } from 'node:events';
 import fc from 'fast-check';
@@ -37,6 +39,8 @@ import { interruptedBy } from './runner/interruption.ts';
 import { currentScope, inScope, perScope, type RunScope } from './runner/run-scope.ts';
 import { runSettings } from './runner/settings.ts';
 import { TestEvidence, withTestScope } from './test-scope.ts';
+import { MAX_HELD_MS, TestBudget } from './test-budget.ts';
+import { holdingFor } from './pace-hold.ts';
 
 export type Verdict = 'passed' | 'failed' | 'error' | 'skipped' | 'inconclusive' | 'warning';
 
@@ -64,6 +68,8 @@ declare module 'vitest' {
     dependsOn?: string;
     /** The exchanges the test made or judged, and the records of the worker not handed over before. */
     evidence?: ShippedEvidence;
+    /** The test's time budget and what it spent: counted against it, and held at the pacer (ms). */
+    budget?: { allowanceMs: number; usedMs: number; heldMs: number };
   }
 }
 
@@ -99,6 +105,8 @@ export interface RequirementContext extends RunContext {
   title: string;
   /** Aborted when the test's time budget runs out. */
   signal: AbortSignal;
+  /** The test's time budget: what it allows, and what the test has used of it (time held at the pacer not counted). */
+  budget: Pick<TestBudget, 'allowanceMs' | 'usedMs'>;
   /** Fails the test with every failure, the response and its curl reproduction, all redacted. */
   expectNone(failures: Failure[], response?: CapturedResponse, note?: string): void;
   /** A fast-check property over the run's seed and number of runs; a failure prints the seed. */
@@ -114,11 +122,17 @@ export interface RequirementContext extends RunContext {
 interface RequirementOptions {
   /** Names the row of a requirement checked over many rows (an enum value, a catalog operation). */
   row?: string;
-  /** The test's time budget at the standard depth (default 60 s); it grows with the run's depth. */
+  /**
+   * The test's time budget at the standard depth (default 60 s) for the target's answers and the test's
+   * own work; it grows with the run's depth. Time held at the pacer is not counted.
+   */
   timeoutMs?: number;
 }
 
-/** Time vitest gives a test beyond our own budget, so that our TARGET_TIMEOUT always comes first. */
+/**
+ * Time vitest gives a test beyond our own budget and the longest it may be held at the pacer, so that our
+ * TARGET_TIMEOUT always comes first.
+ */
 const VITEST_GRACE_MS = 10_000;
 export const DEFAULT_TEST_BUDGET_MS = 60_000;
 
@@ -148,7 +162,7 @@ export function requirementTest(
   const title = titleOf(id, options.row);
   // A deeper run (more runs per property, more requests per operation) gets proportionally more time.
   const budget = (options.timeoutMs ?? DEFAULT_TEST_BUDGET_MS) * Math.max(1, (inject('runs') ?? DEPTHS.standard) / DEPTHS.standard);
-  it(title, { timeout: budget + VITEST_GRACE_MS }, (ctx: TestContext) => inScope(scope, () => runRequirement(ctx)));
+  it(title, { timeout: budget + MAX_HELD_MS + VITEST_GRACE_MS }, (ctx: TestContext) => inScope(scope, () => runRequirement(ctx)));
 
   async function runRequirement(ctx: TestContext): Promise<void> {
     const meta = ctx.task.meta;
@@ -182,8 +196,8 @@ export function requirementTest(
     }
 
     const evidence = new TestEvidence();
-    const budgetController = new AbortController();
-    const signal = AbortSignal.any([budgetController.signal, ctx.signal]);
+    const clock = new TestBudget(budget);
+    const signal = AbortSignal.any([clock.signal, ctx.signal]);
     // Concurrent requests of one test (a burst, a prefetch) each listen to it for as long as they run.
     setMaxListeners(0, signal);
     const t: RequirementContext = {
@@ -191,6 +205,7 @@ export function requirementTest(
       id,
       title,
       signal,
+      budget: clock,
       expectNone(failures, response, note) {
         if (failures.length) throw new ConformanceError(failures, { title, response, redactor: target.redactor, note });
       },
@@ -231,17 +246,8 @@ export function requirementTest(
       },
     };
 
-    let timer: NodeJS.Timeout | undefined;
-    const outOfTime = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        budgetController.abort();
-        reject(
-          new ToolError('TARGET_TIMEOUT', `the test did not finish within its time budget of ${budget} ms; its requests were aborted`),
-        );
-      }, budget);
-    });
     try {
-      await Promise.race([withTestScope({ signal, requirement: id, evidence }, () => body(t)), outOfTime]);
+      await Promise.race([holdingFor(clock, () => withTestScope({ signal, requirement: id, evidence }, () => body(t))), clock.outOfTime]);
       end('passed');
     } catch (error) {
       // Whatever a test cut short by the run's interruption ended with (an aborted request, an aborted wait), it has no verdict.
@@ -300,7 +306,8 @@ export function requirementTest(
       redacted.stack = redacted.message;
       throw redacted;
     } finally {
-      clearTimeout(timer);
+      clock.stop();
+      meta.budget = clock.figures();
       // One turn of the event loop, so that requests the test's end aborted have recorded why.
       await new Promise((resolve) => setImmediate(resolve));
       meta.evidence = shipEvidence(evidence);

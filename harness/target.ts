@@ -101,24 +101,48 @@ const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 const invalid = (file: string, what: string) => new ToolError('TARGET_FILE_INVALID', `${file}: ${what}`);
 
-function interpolate(node: unknown, file: string, path: Array<string | number>, env: NodeJS.ProcessEnv): unknown {
+interface MissingVariable {
+  name: string;
+  path: Array<string | number>;
+  empty: boolean;
+}
+
+/** The node with every `${NAME}` filled in from `env`; a reference to a variable unset or empty is listed in `missing` and left empty. */
+function interpolate(node: unknown, path: Array<string | number>, env: NodeJS.ProcessEnv, missing: MissingVariable[]): unknown {
   if (typeof node === 'string') {
     return node.replace(ENV_REF, (_m, name: string) => {
       const value = env[name];
-      if (value === undefined || value === '') {
-        const state = value === undefined ? 'is not set' : 'is set but empty';
-        throw new ToolError(
-          'TARGET_FILE_MISSING_VARIABLE',
-          `${file}: key "${formatPath(path)}" refers to environment variable \${${name}}, which ${state}`,
-        );
-      }
-      return value;
+      if (value === undefined || value === '') missing.push({ name, path, empty: value === '' });
+      return value ?? '';
     });
   }
-  if (Array.isArray(node)) return node.map((item, i) => interpolate(item, file, [...path, i], env));
+  if (Array.isArray(node)) return node.map((item, i) => interpolate(item, [...path, i], env, missing));
   if (node && typeof node === 'object')
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, interpolate(v, file, [...path, k], env)]));
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, interpolate(v, [...path, k], env, missing)]));
   return node;
+}
+
+/**
+ * One error naming every variable the file needs and the environment lacks, each once with the keys that
+ * refer to it: a CI job that lacks several secrets learns them all in one run, not one per run.
+ */
+function missingVariablesError(file: string, missing: readonly MissingVariable[]): ToolError {
+  const byName = new Map<string, MissingVariable[]>();
+  for (const m of missing) byName.set(m.name, [...(byName.get(m.name) ?? []), m]);
+  const state = (refs: MissingVariable[]) => (refs[0].empty ? 'set but empty' : 'not set');
+  const keys = (refs: MissingVariable[]) => `${refs.length > 1 ? 'keys' : 'key'} ${refs.map((r) => `"${formatPath(r.path)}"`).join(', ')}`;
+  if (byName.size === 1) {
+    const [[name, refs]] = byName;
+    return new ToolError(
+      'TARGET_FILE_MISSING_VARIABLE',
+      `${file}: ${keys(refs)} ${refs.length > 1 ? 'refer' : 'refers'} to environment variable \${${name}}, which is ${state(refs)}`,
+    );
+  }
+  const each = [...byName].map(([name, refs]) => `\${${name}} (${state(refs)}; ${keys(refs)})`);
+  return new ToolError(
+    'TARGET_FILE_MISSING_VARIABLE',
+    `${file}: ${byName.size} environment variables it refers to are missing: ${each.join(', ')}`,
+  );
 }
 
 export interface TargetFileData {
@@ -158,7 +182,9 @@ function parseTargetFile(file: string, env: NodeJS.ProcessEnv): TargetFileData {
   }
   if (raw === null || raw === undefined)
     throw invalid(file, 'is empty; a target file needs name, kind and services (see examples/target.example.yaml)');
-  const data = interpolate(raw, file, [], env);
+  const missing: MissingVariable[] = [];
+  const data = interpolate(raw, [], env, missing);
+  if (missing.length) throw missingVariablesError(file, missing);
   const validate = schemaRegistry().validator(TARGET_FILE_SCHEMA_ID);
   if (!validate(data)) throw invalid(file, describeSchemaErrors(validate.errors ?? []));
   const problem = semanticProblem(data as TargetFileData) ?? credentialProblem(data as TargetFileData, raw);

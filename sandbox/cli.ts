@@ -1,6 +1,8 @@
 /**
- * npm run sandbox -- --port 8080 [--tls-port 8443] [--faults id,id] [--target-out target.yaml] [--list-faults]
+ * npm run sandbox -- --port 8080 [--tls-port 8443] [--faults id,id] [--target-out target.yaml] [--documented-limits] [--list-faults]
  * --faults takes latitude ids too (changes within what the spec allows; --list-faults lists them).
+ * --documented-limits leaves the sandbox's own limits out of the target file: a run is then paced by the
+ * documented ones, as against a partner's staging.
  * Starts the sandbox alone and, once every listener is up, writes a target file that points at it.
  */
 import { parseArgs } from 'node:util';
@@ -15,13 +17,16 @@ const { values } = parseArgs({
     host: { type: 'string', default: '127.0.0.1' },
     faults: { type: 'string', default: '' },
     'target-out': { type: 'string', default: 'sandbox-target.yaml' },
+    'documented-limits': { type: 'boolean', default: false },
     'list-faults': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 
 if (values.help) {
-  console.log('usage: npm run sandbox -- --port 8080 [--tls-port 8443] [--faults id,id] [--target-out target.yaml] [--list-faults]');
+  console.log(
+    'usage: npm run sandbox -- --port 8080 [--tls-port 8443] [--faults id,id] [--target-out target.yaml] [--documented-limits] [--list-faults]',
+  );
   process.exit(0);
 }
 if (values['list-faults']) {
@@ -52,10 +57,12 @@ try {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    declareLimits: !values['documented-limits'],
   });
   const file = sandbox.writeTarget(values['target-out']);
   console.log(`sandbox listening on ${sandbox.urls.http}${sandbox.urls.https ? ` and ${sandbox.urls.https} (mTLS)` : ''}`);
   console.log(`faults: ${sandbox.faults.length ? sandbox.faults.join(', ') : 'none'}`);
+  if (values['documented-limits']) console.log("limits: the documented ones (the target file declares none of the sandbox's own)");
   console.log(`target file: ${file}`);
   console.log(`run the suite against it: CONFORMANCE_TARGET=${file} npm test`);
   const stop = async () => {

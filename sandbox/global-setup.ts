@@ -5,17 +5,32 @@
  * file and names it in CONFORMANCE_TARGET, so that the harness's global setup loads it as any target
  * file. The variables are read here directly, with the meaning README's Settings table gives them: the
  * sandbox imports nothing of the harness. The only place outside selftest/ and the sandbox's own command
- * that starts the sandbox.
+ * that starts the sandbox. It tells the run's other setups which sandbox it started (`embeddedSandbox`,
+ * vitest's provided context), so that the run's reports can say so: a rerun of its failures must start
+ * one with the same faults.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
 import { startSandbox } from './server.ts';
 import { SANDBOX_AREAS } from './faults/types.ts';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The embedded sandbox this run started: its target file and the faults it serves. */
+    embeddedSandbox?: Started;
+  }
+}
+
+interface Started {
+  targetFile: string;
+  faults: string[];
+}
+
 interface Shared {
-  /** The target file, or undefined when the run needs no sandbox. */
-  ready: Promise<string | undefined>;
+  /** The sandbox started, or undefined when the run needs none. */
+  ready: Promise<Started | undefined>;
   close: () => Promise<void>;
   users: number;
 }
@@ -51,7 +66,7 @@ function start(): Shared {
     closers.push(async () => {
       if (process.env.CONFORMANCE_TARGET === file) delete process.env.CONFORMANCE_TARGET;
     });
-    return file;
+    return { targetFile: file, faults: sandbox.faults };
   })().catch(async (error) => {
     await close();
     throw error;
@@ -60,10 +75,11 @@ function start(): Shared {
 }
 
 /** Every project of the run calls it; the first starts the sandbox, the last one's teardown closes it. */
-export default async function setup() {
+export default async function setup(project: TestProject) {
   const shared = (store[KEY] ??= start());
   shared.users++;
-  await shared.ready;
+  const started = await shared.ready;
+  if (started) project.provide('embeddedSandbox', started);
   return async () => {
     shared.users--;
     if (shared.users === 0) {

@@ -32,6 +32,12 @@ export interface SandboxOptions {
   credentials?: Partial<Record<string, Record<string, string>>>;
   workDir?: string;
   logger?: boolean;
+  /**
+   * Whether the target file declares the limits the sandbox enforces (each service's `rateLimit`, the
+   * business `rateGroups`: far above the vendor's, so that its runs are bound by their work). false
+   * leaves them out, so that a run is paced by the documented limits, as against a partner's staging.
+   */
+  declareLimits?: boolean;
 }
 
 export interface RunningSandbox {
@@ -91,7 +97,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     // The reference target meets our policy readings too, so a fault against one fails the run.
     strictPolicy: true,
     ...(faults.ids.length ? { sandboxFaults: faults.ids } : {}),
-    services: Object.fromEntries(SERVICES.map((s) => [s.area, s.targetSection(urls, ctx)])),
+    services: Object.fromEntries(
+      SERVICES.map((s) => {
+        const section = s.targetSection(urls, ctx);
+        if (options.declareLimits !== false) return [s.area, section];
+        const { rateLimit: _limit, rateGroups: _groups, ...undeclared } = section;
+        return [s.area, undeclared];
+      }),
+    ),
   });
 
   return {

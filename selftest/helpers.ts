@@ -26,6 +26,18 @@ export const OBEYED_CONTROLS = [
 /** One raw character of OBEYED_CONTROLS. */
 export const RAW_CONTROL = new RegExp(`[${OBEYED_CONTROLS.map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}]`);
 
+/**
+ * No selftest is held to a time of its own: beside two other suite runs on two cores everything takes
+ * several times as long (a whole-suite run that takes 53 s alone outlived a timeout of 300 s), and a
+ * test that fails for that proves nothing. Each test waits for its work to end, and a bound only catches
+ * a hang, far beyond what any test takes on a machine ten times busier than a quiet one: HANG_MS for one
+ * child run of the suite or the command line (they take from a few seconds to about a minute alone;
+ * past it the child is killed and its test says so), TEST_HANG_MS for a test or hook
+ * (selftest/vitest.config.ts), a minute more so that a child's kill comes first.
+ */
+export const HANG_MS = 20 * 60_000;
+export const TEST_HANG_MS = HANG_MS + 60_000;
+
 export function tempDir(prefix = 'pc-selftest-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
@@ -64,6 +76,7 @@ export function runSuite(options: {
   env?: Record<string, string>;
   files?: string[];
   reportDir?: string;
+  /** When the child is taken for hung and killed (default HANG_MS). */
   timeoutMs?: number;
   onStart?: (pid: number) => void;
 }): Promise<SuiteRun> {
@@ -80,7 +93,7 @@ export function runSuite(options: {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 300_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? HANG_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -93,6 +106,51 @@ export function runSuite(options: {
       resolve({ code, stdout, stderr, summary, reportDir, wallMs: Date.now() - started });
     });
   });
+}
+
+/** A child process run to its end (or killed past `timeoutMs`), its stdout and stderr as one text. */
+export function runCaptured(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+    child.on('error', (error) => (output += String(error)));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+/**
+ * `allure generate` (Allure 3, the nightly templates' report) of a run's allure-results into
+ * <reportDir>/allure-report, with the nightly's configuration; `cwd` holds its history (history/).
+ */
+export function allureReport(
+  reportDir: string,
+  options: { cwd?: string; results?: string[] } = {},
+): Promise<{ code: number | null; output: string }> {
+  const results = options.results ?? [join(reportDir, 'allure-results')];
+  const config = join(ROOT, 'examples', 'ci', 'allurerc.yaml');
+  return runCaptured(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules', 'allure', 'cli.js'),
+      'generate',
+      ...results,
+      '--config',
+      config,
+      '--output',
+      join(reportDir, 'allure-report'),
+    ],
+    { cwd: options.cwd ?? tempDir('pc-allure-'), env: { ...process.env, NO_COLOR: '1' }, timeoutMs: 180_000 },
+  );
 }
 
 /**

@@ -16,7 +16,7 @@ import { firstUnknown, unknownOptionMessage } from './unknown-options.ts';
 export const mergeCommand: Command = {
   name: 'merge',
   summary:
-    'Merges the reports of the shards of one run (--shard i/n) into one junit.xml, conformance.json, conformance.md, report.html and evidence (evidence/*.har).',
+    'Merges the reports of the shards of one run (--shard i/n) into one junit.xml, conformance.json, conformance.md, report.html, evidence (evidence/*.har) and allure-results/.',
   usage: 'partner-conformance merge DIR… [--reports DIR]',
   options: [{ flag: '--reports', value: 'DIR', meaning: 'where the merged reports go (default: CONFORMANCE_REPORT_DIR, else reports/)' }],
   async main(argv) {

@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { ToolError } from '../errors.ts';
 import { makeStagingFolder, publishReports, reportFilesLine } from '../report/publish.ts';
 import type { RunSummary } from '../report/records.ts';
+import type { Target } from '../target.ts';
 import { exitCodeOf, interruptedSummary } from '../report/records.ts';
 import { reportDirProblem } from '../report/report-dir.ts';
 import { DEPTHS, isDepth } from '../runner/depth.ts';
@@ -32,6 +33,7 @@ import { AREAS, type Area } from '../areas.ts';
 import { parseArgs } from './args.ts';
 import type { Command } from './command.ts';
 import { interruption } from './interruption.ts';
+import type { OnlyFailed } from './only-failed.ts';
 import { checkRunInputs } from './run-inputs.ts';
 import { areasOfFiles, areasToRun, suiteFilters } from './suite-filters.ts';
 import { fileFilters, firstUnknown, unknownOptionMessage, vitestRunOptions } from './unknown-options.ts';
@@ -39,8 +41,6 @@ import { runVitest } from './vitest-process.ts';
 
 const VALUE_FLAGS = ['--target', '--waivers', '--reports', '--areas', '--depth', '--seed', '--grep', '--shard', '--from'] as const;
 const SWITCHES = ['--only-failed', '--progress'] as const;
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export interface RunPlan {
   env: Record<string, string>;
@@ -50,7 +50,7 @@ export interface RunPlan {
   reportDir: string;
   /** The flag that set a variable of the run, so that a message names what the user typed. */
   namedBy: Partial<Record<SettingVariable, string>>;
-  onlyFailed?: RunSummary;
+  onlyFailed?: OnlyFailed;
   /** The --grep pattern, if any. */
   grep?: string;
 }
@@ -95,17 +95,20 @@ export async function planRun(argv: readonly string[], env: NodeJS.ProcessEnv): 
     out.CONFORMANCE_PACE_SHARE = String(1 / Number(match[2]));
   }
   if (args.switches.has('--progress')) out.CONFORMANCE_PROGRESS = '1';
-  let onlyFailed: RunSummary | undefined;
+  let onlyFailed: OnlyFailed | undefined;
   if (args.switches.has('--only-failed')) {
-    const { readSummary } = await import('../report/merge.ts');
-    onlyFailed = readSummary(resolve(v['--from'] ?? reportDir));
-    const failed = onlyFailed.tests.filter((t) => t.verdict === 'failed' || t.verdict === 'error');
-    if (failed.length) {
-      // Same seed as the run that failed, unless the command line gives one: a rerun reproduces it.
-      if (!v['--seed'] && onlyFailed.seed !== undefined) out.CONFORMANCE_SEED = String(onlyFailed.seed);
-      vitestArgs.push(...new Set(failed.map((t) => t.file)));
-      vitestArgs.push('--testNamePattern', `(?:${[...new Set(failed.map((t) => escapeRegExp(t.title)))].join('|')})$`);
-    }
+    const { planOnlyFailed } = await import('./only-failed.ts');
+    onlyFailed = planOnlyFailed(resolve(v['--from'] ?? reportDir), {
+      targetFile: out.CONFORMANCE_TARGET,
+      sandboxFaults: (variableOf('CONFORMANCE_SANDBOX_FAULTS', env) ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+      seed: v['--seed'] !== undefined,
+      depth: v['--depth'] !== undefined,
+    });
+    Object.assign(out, onlyFailed.env);
+    vitestArgs.push(...onlyFailed.vitestArgs);
   }
   return { env: out, vitestArgs, passThrough: args.rest, reportDir, namedBy, onlyFailed, grep: v['--grep'] };
 }
@@ -134,7 +137,7 @@ function refuse(reportDir: string, error: { message: string }): number {
  * (CONFORMANCE_AREAS), so that its header, its coverage and the sandbox it starts are of those alone.
  */
 function narrowedAreas(available: readonly Area[], plan: RunPlan, files: readonly string[]): Area[] | undefined {
-  const failedAreas = plan.onlyFailed?.tests.filter((t) => t.verdict === 'failed' || t.verdict === 'error').map((t) => t.area);
+  const failedAreas = plan.onlyFailed?.summary.tests.filter((t) => t.verdict === 'failed' || t.verdict === 'error').map((t) => t.area);
   const wanted = plan.onlyFailed
     ? failedAreas?.every(Boolean)
       ? (failedAreas as Area[])
@@ -161,7 +164,7 @@ function summaryIn(dir: string): RunSummary | undefined {
  * The run's inputs checked (target file, settings, waivers), and what it will run: the suite folders of
  * its areas added to the vitest arguments, and its environment told the areas it runs tests of.
  */
-async function checkedSelection(plan: RunPlan): Promise<Record<string, string>> {
+async function checkedSelection(plan: RunPlan): Promise<{ env: Record<string, string>; target: Target | undefined }> {
   const { target } = await checkRunInputs(plan.env, process.env, plan.namedBy);
   for (const notice of (target as { notices?: string[] } | undefined)?.notices ?? []) console.log(`notice: ${notice}`);
   const files = await fileFilters(plan.passThrough);
@@ -169,7 +172,7 @@ async function checkedSelection(plan: RunPlan): Promise<Record<string, string>> 
   const available = (target?.areas ?? AREAS).filter((a) => !settings.areas || settings.areas.includes(a));
   if (!files.length && !plan.onlyFailed) plan.vitestArgs.push(...suiteFilters(available, plan.grep));
   const narrowed = narrowedAreas(available, plan, files);
-  return narrowed ? { ...plan.env, CONFORMANCE_AREAS: narrowed.join(',') } : plan.env;
+  return { env: narrowed ? { ...plan.env, CONFORMANCE_AREAS: narrowed.join(',') } : plan.env, target };
 }
 
 /**
@@ -251,7 +254,8 @@ export const runCommand: Command = {
     },
     {
       flag: '--only-failed',
-      meaning: 'rerun the tests that failed (or ended in a tool error) in the last run (--from, default --reports), with its seed',
+      meaning:
+        "rerun the tests that failed (or ended in a tool error) in the last run (--from, default --reports) against that run's target, with its seed and runs per property; another target is refused",
     },
     {
       flag: '--from',
@@ -285,6 +289,11 @@ export const runCommand: Command = {
       console.error(`partner-conformance run: ${unknown}`);
       return 2;
     }
+    // A rerun of nothing writes nothing, not even its folder: a later diff finds no rerun and calls nothing flaky.
+    if (onlyFailed && !onlyFailed.vitestArgs.length) {
+      console.log('nothing to rerun: no test failed in the last run');
+      return 0;
+    }
     // Before anything is written there: a folder that cannot be made would leave the run with no report.
     const dirProblem = reportDirProblem(reportDir);
     if (dirProblem) {
@@ -293,17 +302,21 @@ export const runCommand: Command = {
       );
       return 2;
     }
-    if (onlyFailed && !vitestArgs.includes('--testNamePattern')) {
-      console.log('nothing to rerun: no test failed in the last run');
-      return 0;
-    }
-    let runEnv: Record<string, string>;
+    let selection: { env: Record<string, string>; target: Target | undefined };
     try {
-      runEnv = await checkedSelection(plan);
+      selection = await checkedSelection(plan);
     } catch (error) {
       const code = error instanceof ToolError ? error.code : 'TARGET_FILE_INVALID';
       return refuse(reportDir, { message: error instanceof ToolError ? error.message : `${code}: ${(error as Error).message}` });
     }
-    return runAndPublish(vitestArgs, runEnv, reportDir, stop);
+    if (onlyFailed) {
+      const check = (await import('./only-failed.ts')).rerunTargetCheck(onlyFailed, selection.target);
+      if (check && 'refuse' in check) {
+        console.error(`partner-conformance run: ${check.refuse}; the run did not start and wrote no report`);
+        return 2;
+      }
+      if (check) console.log(`notice: ${check.notice}`);
+    }
+    return runAndPublish(vitestArgs, selection.env, reportDir, stop);
   },
 };

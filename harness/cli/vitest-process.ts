@@ -11,7 +11,7 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** How long vitest has, once told to stop, to write what it has and end before it is killed (it ends itself by FORCE_EXIT_MS). */
 const KILL_AFTER_MS = FORCE_EXIT_MS + 4_000;
 
-function vitestEntry(): string {
+export function vitestEntry(): string {
   const require = createRequire(import.meta.url);
   return join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
 }

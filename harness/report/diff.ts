@@ -4,7 +4,7 @@
  * of the newer run that passed on an immediate rerun with the same seed is flaky: listed, never hidden,
  * and not counted as a new failure.
  */
-import type { RunSummary, TestRecord } from './records.ts';
+import { nothingCheckedReason, type RunSummary, type TestRecord } from './records.ts';
 
 export interface RunDiff {
   newFailures: TestRecord[];
@@ -48,14 +48,20 @@ export function diffRuns(older: RunSummary, newer: RunSummary, rerun?: RunSummar
   return out;
 }
 
-/** 1 on a new (not flaky) contract failure, 2 on new tool errors only, else 0. */
-export function diffExitCode(diff: RunDiff): 0 | 1 | 2 {
+/**
+ * The one status of a night: 1 on a new (not flaky) contract failure; 2 on new tool errors, or when the
+ * newer run did not start or checked nothing (no pass over nothing: a target down for two nights is no
+ * green second night); 3 when the only news is flaky failures (listed, a warning, not a failure); else 0.
+ */
+export function diffExitCode(diff: RunDiff, newer: RunSummary): 0 | 1 | 2 | 3 {
   if (diff.newFailures.length) return 1;
-  return diff.newToolErrors.length ? 2 : 0;
+  if (diff.newToolErrors.length || newer.status === 'errored' || nothingCheckedReason(newer)) return 2;
+  return diff.flaky.length ? 3 : 0;
 }
 
-export function renderDiff(diff: RunDiff, labels: { older: string; newer: string; rerun?: string }): string {
-  const lines = [`partner-conformance diff: ${labels.older} → ${labels.newer}${labels.rerun ? ` (rerun ${labels.rerun})` : ''}`];
+/** The diff in lines, by requirement; `notes` (what the comparison rests on) come right after the first line. */
+export function renderDiff(diff: RunDiff, labels: { older: string; newer: string; rerun?: string }, notes: readonly string[] = []): string {
+  const lines = [`partner-conformance diff: ${labels.older} → ${labels.newer}${labels.rerun ? ` (rerun ${labels.rerun})` : ''}`, ...notes];
   const section = (title: string, tests: TestRecord[], detail: (t: TestRecord) => string | undefined) => {
     lines.push(`${title}: ${tests.length}`);
     const byRequirement = new Map<string, TestRecord[]>();

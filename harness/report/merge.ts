@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { settleDependencies } from './dependencies.ts';
+import { describeTarget, targetDifference } from './target-identity.ts';
 import { SUMMARY_FORMAT, summaryOf, type FetchedDocument, type RunSummary, type WaiverUse } from './records.ts';
 
 const PREVIOUS_FORMAT = 'partner-conformance/summary@2';
@@ -57,9 +58,10 @@ export function mergeSummaries(parts: ReadonlyArray<{ path: string; summary: Run
   if (!parts.length) throw new Error('nothing to merge: give the report folders of the shards');
   const first = parts[0].summary;
   for (const { path, summary } of parts.slice(1)) {
-    if (summary.target?.name !== first.target?.name)
+    const difference = targetDifference(first.target, summary.target);
+    if (difference && 'why' in difference)
       throw new Error(
-        `${path}: target "${summary.target?.name}" differs from "${first.target?.name}" of ${parts[0].path}: these are not shards of one run`,
+        `${path}: target ${describeTarget(summary.target)} differs from ${describeTarget(first.target)} of ${parts[0].path} (${difference.why}): these are not shards of one run`,
       );
     if (summary.seed !== first.seed)
       throw new Error(

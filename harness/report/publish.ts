@@ -22,6 +22,7 @@ export const RUN_OUTPUTS = [
   'drift.json',
   'report.html',
   'allure-results',
+  'pacing.json',
   'conformance.json',
 ] as const;
 

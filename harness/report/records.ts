@@ -57,6 +57,20 @@ export interface FetchedDocument {
   note?: string;
 }
 
+/** The target a run checked (target-identity.ts makes it and compares two). */
+export interface TargetRecord {
+  name: string;
+  kind: string;
+  vendorConventions: boolean;
+  strictPolicy?: boolean;
+  /** The target file, relative to the suite's folder; absent for the embedded sandbox. */
+  file?: string;
+  /** The first 16 hex digits of the SHA-256 of the services' URLs; absent for the embedded sandbox, whose ports change. */
+  services?: string;
+  /** The embedded sandbox the run started, with the faults it was started with (sorted). */
+  embeddedSandbox?: { faults: string[] };
+}
+
 export interface TestRecord {
   requirement?: string;
   title: string;
@@ -133,7 +147,7 @@ export interface RunSummary {
   };
   generatedAt: string;
   startedAt?: string;
-  target?: { name: string; kind: string; vendorConventions: boolean; strictPolicy?: boolean };
+  target?: TargetRecord;
   seed?: number;
   runs?: number;
   /** The areas the run checked. */

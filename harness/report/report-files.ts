@@ -1,6 +1,6 @@
 /**
  * The files of a run's reports, rendered from its summary: conformance.md, junit.xml, the evidence
- * (evidence/<area>.har), report.html and conformance.json, each written whole (publish.ts), the summary
+ * (evidence/<area>.har), report.html, allure-results/ and conformance.json, each written whole (publish.ts), the summary
  * last, so that a run whose writing failed midway leaves no summary to be taken for its result. A report
  * folder handed to a run by the command line is a fresh one (publish.ts swaps it in when it is whole);
  * `writeReportsWhole` does the same for a command that writes reports itself (merge).
@@ -9,6 +9,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderReportHtml } from '../certify/html/report-html.ts';
 import { printableJson } from '../printable.ts';
+import { writeAllureResults } from './allure.ts';
 import { exchangesOf, writeEvidence, type EvidenceOutput } from './evidence.ts';
 import { renderJunit } from './junit.ts';
 import { makeStagingFolder, publishReports, writeWhole } from './publish.ts';
@@ -30,6 +31,7 @@ export function writeReports(dir: string, summary: RunSummary, evidence?: Eviden
   writeEvidence(dir, evidence);
   if (options.html !== false)
     writeWhole(join(dir, 'report.html'), renderReportHtml({ summary, exchanges: exchangesOf(evidence?.files ?? []) }));
+  writeAllureResults(dir, summary, evidence);
   writeWhole(join(dir, SUMMARY_FILE), printableJson(summary, 2));
 }
 

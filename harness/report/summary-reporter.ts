@@ -3,7 +3,7 @@
  * into a record with its verdict and its evidence, applies the run's waivers, lists the documents the
  * run fetched and the requirements it judged (with the spec's words each rests on), prints the summary,
  * and writes conformance.json, conformance.md, junit.xml, report.html and the evidence
- * (evidence/<area>.har), each whole (report-files.ts). Every message passes through the target's
+ * (evidence/<area>.har) and allure-results/ (allure.ts), each whole (report-files.ts). Every message passes through the target's
  * redactor once more, on top of the redaction done where messages are made (the exchange records were
  * redacted where they were made). A run interrupted before its end (SIGINT, SIGTERM, SIGHUP or npm's end:
  * runner/interruption.ts; or any cancel of vitest's other than --bail's) is reported as what it had done,
@@ -24,6 +24,7 @@ import { fetchedDocuments } from './fetched-documents.ts';
 import { reportFolderOf } from './publish.ts';
 import { summaryOf, verdictOf, VITEST_TIMEOUT, type RunSummary, type TestRecord } from './records.ts';
 import { writeReports } from './report-files.ts';
+import { runTarget } from './target-identity.ts';
 import { requirementEntries } from './requirement-basis.ts';
 import {
   hookErrorOf,
@@ -159,9 +160,7 @@ export function summarise(
   // A run --bail stopped is what was asked for; any other stop leaves it short of what it was asked to check.
   const interruption = runInterruption() ?? (stop && !stop.bail ? { by: stop.reason, at: new Date().toISOString() } : undefined);
   const summary = summaryOf(waived?.tests ?? settled, {
-    target: info
-      ? { name: info.targetName, kind: info.kind, vendorConventions: info.vendorConventions, strictPolicy: info.strictPolicy }
-      : undefined,
+    target: info ? runTarget(info, root) : undefined,
     seed: info?.seed,
     runs: info?.runs,
     areas: info?.areas,

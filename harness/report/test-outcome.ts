@@ -98,8 +98,13 @@ export function hookErrorOf(test: TestCase): { where: string; message: string } 
 
 /** The message of a test a failed hook kept from running (a tool error: its code, or SUITE_ERROR). */
 export function hookMessage(hook: { where: string; message: string }): string {
-  return `${codeOf(hook.message) ? '' : 'SUITE_ERROR: '}a hook of "${hook.where}" failed, so this test did not run: ${hook.message}`;
+  // A hook out of time is a run out of time, as a test is: TARGET_TIMEOUT, never a contract result.
+  const code = codeOf(hook.message) ? '' : VITEST_HOOK_TIMEOUT.test(hook.message) ? 'TARGET_TIMEOUT: ' : 'SUITE_ERROR: ';
+  return `${code}a hook of "${hook.where}" failed, so this test did not run: ${hook.message}`;
 }
+
+/** vitest's message when a hook outlives its timeout. */
+const VITEST_HOOK_TIMEOUT = /^Hook timed out in \d+ms/;
 
 export function vitestStateOf(test: TestCase): VitestState {
   const { state } = test.result();

@@ -9,7 +9,9 @@ import type { TestProject } from 'vitest/node';
 import { startPacerServer } from '../pacer.ts';
 import { printable, printableLine } from '../printable.ts';
 import { probeServices, type ProbeFailure } from '../probe.ts';
-import { targetFileData, targetOf, type TargetFileData } from '../target.ts';
+import { describePlan, rememberedPlan } from '../pace-plan.ts';
+import { reportFolderOf } from '../report/publish.ts';
+import { targetFileData, targetOf, type Target, type TargetFileData } from '../target.ts';
 import { depthOf } from './depth.ts';
 import { effectiveTarget } from './effective-target.ts';
 import { readBatchManifest, type ProvidedVariant } from './batch.ts';
@@ -35,7 +37,10 @@ interface Shared {
 const KEY = Symbol.for('partner-conformance.global-setup');
 const store = globalThis as unknown as Record<symbol, Shared | undefined>;
 
-async function start(): Promise<Shared> {
+/** What sandbox/global-setup.ts, listed first, says it started: the embedded sandbox and its faults. */
+type EmbeddedSandbox = ReturnType<TestProject['getProvidedContext']>['embeddedSandbox'];
+
+async function start(embedded: EmbeddedSandbox): Promise<Shared> {
   const closers: Array<() => Promise<void>> = [];
   const teardown = async () => {
     for (const close of closers.reverse()) await close();
@@ -77,12 +82,16 @@ async function start(): Promise<Shared> {
       paceShare: final.paceShare,
       areas: target.areas,
       targetData: data,
+      ...(embedded && resolve(embedded.targetFile) === target.file ? { embeddedSandbox: { faults: embedded.faults } } : {}),
+      paceCounts: pacer.counts,
     });
     const share = final.paceShare < 1 ? `; pacing at ${+final.paceShare.toFixed(4)} of every documented limit (this run's share)` : '';
     // The name is the target file's: a line feed or an ESC in it must not start a line of its own.
     console.log(
       `conformance target: ${printableLine(target.name)} (kind ${target.kind}, vendorConventions ${target.vendorConventions}); areas ${target.areas.join(', ') || 'none'}; seed ${final.seed}; ${final.runs} runs per property (depth ${depthOf(final.runs)})${share}`,
     );
+    // The last run's pacing.json is in the report folder; this run's reports go into a fresh one inside it.
+    console.log(planLine(reportFolderOf(final.reportDir), target, final.runs, final.paceShare));
     return {
       targetFile: target.file,
       pacerUrl: pacer.url,
@@ -101,6 +110,15 @@ async function start(): Promise<Shared> {
     users: 0,
     teardown,
   };
+}
+
+/** The run's plan before its first request: what the last comparable run counted, paced by this target's limits. */
+function planLine(reportDir: string, target: Target, runs: number, paceShare: number): string {
+  const plan = rememberedPlan(reportDir, target, runs, paceShare);
+  if (!plan)
+    return `plan: no earlier run at this depth and share of these areas in ${reportDir}; this run counts its requests and prints at its end the pacing they needed`;
+  const { target: from, countedAt, tests } = plan.from;
+  return `plan: ${describePlan(plan.counts)} (requests as counted by the last run of ${tests} tests at this depth in ${reportDir}, against ${from} at ${countedAt}; paced by this target's limits)`;
 }
 
 /**
@@ -158,7 +176,7 @@ async function startBatch(settings: RunSettings, closers: Array<() => Promise<vo
 }
 
 export default async function setup(project: TestProject) {
-  const shared = (store[KEY] ??= await start());
+  const shared = (store[KEY] ??= await start(project.getProvidedContext().embeddedSandbox));
   shared.users++;
   const provided = await shared.ready;
   for (const [key, value] of Object.entries(provided)) project.provide(key as keyof typeof provided, value as never);

@@ -1,4 +1,5 @@
 /** What the global setup learned, for the reporter in the same process. */
+import type { PaceCounts } from '../pace-counts.ts';
 import type { TargetFileData } from '../target.ts';
 
 export interface RunInfo {
@@ -18,6 +19,10 @@ export interface RunInfo {
   areas: string[];
   /** The target file's data as the global setup checked it: the reporter builds its redactor from it instead of parsing and checking the file again. */
   targetData?: TargetFileData;
+  /** Set when the target is the embedded sandbox the run started (sandbox/global-setup.ts), with its faults. */
+  embeddedSandbox?: { faults: string[] };
+  /** What the shared pacer has given slots for so far (absent in a batch run, whose variants share it). */
+  paceCounts?: () => PaceCounts;
 }
 
 const KEY = Symbol.for('partner-conformance.run-info');

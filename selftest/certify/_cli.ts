@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { startStandaloneSandbox } from '../../harness/cli/sandbox-process.ts';
-import { CLI, ROOT, tempDir } from '../helpers.ts';
+import { CLI, HANG_MS, ROOT, tempDir } from '../helpers.ts';
 
 /** A fixed seed, few runs per property and few workers: the selftests check the pack, not the target's depth. */
 export const CERTIFY_ENV = {
@@ -62,7 +62,7 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 300_000): Promise<CliRun> {
+export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = HANG_MS): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: ROOT,

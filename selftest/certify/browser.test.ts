@@ -57,7 +57,7 @@ describe('report.html in a browser', () => {
       if (!request.url().startsWith('file:')) offSite.push(request.url());
     });
     await page.goto(pathToFileURL(join(out, 'report.html')).href);
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -108,7 +108,7 @@ describe('report.html in a browser', () => {
     mkdirSync(join(ROOT, 'reports', 'screenshots'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
     expect(existsSync(SCREENSHOT)).toBe(true);
-  }, 60_000);
+  });
 
   it("opens a test onto the exchanges that decided it: the failure's own request and answer, and a refusal's control", async (ctx) => {
     if (!executablePath) return ctx.skip(NO_BROWSER);
@@ -128,7 +128,7 @@ describe('report.html in a browser', () => {
     expect(await control.first().locator('.head').textContent()).toMatch(/^control · evidence\/insurance\.har#e\d+ · /);
     expect(await control.first().locator('pre').nth(1).textContent()).toMatch(/^HTTP 201\n/);
     expect(offSite).toEqual([]);
-  }, 60_000);
+  });
 
   it('filters by verdict and by area, without a server', async (ctx) => {
     if (!executablePath) return ctx.skip(NO_BROWSER);
@@ -153,5 +153,5 @@ describe('report.html in a browser', () => {
     await setFilter('verdict', 'all');
     expect(await shown()).toBe(inMission.length);
     expect(await filteredOut('.test[data-verdict="passed"]')).toBe(false);
-  }, 60_000);
+  });
 });

@@ -62,7 +62,7 @@ describe(`certify against a sandbox with the fault ${FAULT}`, () => {
   let sandbox: MissionSandbox;
   beforeAll(async () => {
     sandbox = await insuranceSandbox([FAULT]);
-  }, 60_000);
+  });
   afterAll(() => sandbox?.stop());
 
   it('says not certifiable, why, and shows the failure whole in report.html', async () => {
@@ -78,7 +78,7 @@ describe(`certify against a sandbox with the fault ${FAULT}`, () => {
     expect(html).toMatch(/Expected: status 201\n\s+Received: status 400\n\s+Response: HTTP 400[^\n]*\n\s+Reproduce: curl -sS -i -X POST/);
     expect(html).not.toContain('dev-insurance-token');
     expect((await verify(run.out)).code).toBe(0);
-  }, 300_000);
+  });
 
   it('with a waiver for the failure, certifiable with the waiver listed; verify accepts the pack and names a file changed by one byte', async () => {
     waivers(sandbox.dir, '2099-12-31');
@@ -116,7 +116,7 @@ describe(`certify against a sandbox with the fault ${FAULT}`, () => {
     const altered = await verify(run.out);
     expect(altered.code).toBe(1);
     expect(altered.stdout).toMatch(/PROBLEM {2}results\.json: altered: sha256/);
-  }, 300_000);
+  });
 
   it('with the waiver expired, not certifiable, and the failure says its waiver expired', async () => {
     waivers(sandbox.dir, '2020-01-01');
@@ -125,7 +125,7 @@ describe(`certify against a sandbox with the fault ${FAULT}`, () => {
     expect(run.stdout).toContain('1 blocking requirement(s) failed: INS-LIM-003 [spec] (its waiver expired)');
     expect(run.manifest().waivers?.uses[0]).toMatchObject({ status: 'expired', tests: [expect.stringContaining(FAILING_ROW)] });
     expect(run.html()).toContain('Expired waiver, no longer waives:');
-  }, 300_000);
+  });
 
   it('an invalid waiver file stops the run at once: exit 2, one short message, no pack', async () => {
     waiverFile(sandbox.dir, 'waivers:\n  - { requirement: INS-LIM-003, reason: r, owner: o, expires: someday }\n');
@@ -133,14 +133,14 @@ describe(`certify against a sandbox with the fault ${FAULT}`, () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`waiver file ${join(sandbox.dir, 'waivers.yaml')}: entry 1.expires: must be a date, yyyy-mm-dd`);
     expect(run.stdout + run.stderr).not.toMatch(/RUN\s+v\d|\n\s+at /);
-  }, 60_000);
+  });
 
   it('without a target it starts the embedded sandbox, as npm test does, and stops it again when the run cannot start', async () => {
     const bad = waiverFile(tempDir(), 'waivers: []\nextra: 1\n');
-    const run = await runCli(['certify', '--out', join(tempDir('pc-pack-'), 'certification'), '--waivers', bad], {}, 120_000);
+    const run = await runCli(['certify', '--out', join(tempDir('pc-pack-'), 'certification'), '--waivers', bad]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`waiver file ${bad}: (top level): unknown key "extra"`);
-  }, 120_000);
+  });
 
   it('waivers apply in the everyday run too (npm test): waived, counted apart, exit 0', async () => {
     const file = waivers(tempDir(), '2099-12-31');
@@ -163,5 +163,5 @@ describe(`certify against a sandbox with the fault ${FAULT}`, () => {
     expect(readFileSync(join(reports, 'junit.xml'), 'utf8')).toContain(
       '<skipped message="waived: waiver 1 (INS-LIM-003 rows &quot;surrender array of 1000*&quot;), owner partner QA',
     );
-  }, 300_000);
+  });
 });

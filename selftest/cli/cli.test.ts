@@ -2,10 +2,10 @@
  * The command-line entry as a user runs it: help for every command, its version, a command it most likely
  * meant, the settings precedence, shards whose
  * merge equals the unsharded run, a run with a fault (its failure as printed and evidenced), `diff`
- * between it and a clean run, `--only-failed`.
+ * between it and a clean run, `--only-failed` against the failed run's own target, flaky and refused reruns.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allCommands, commandNamed } from '../../harness/cli/commands.ts';
@@ -150,7 +150,7 @@ describe('shards', () => {
         t.title,
       ).toEqual(urlsInShard[i]),
     );
-  }, 180_000);
+  });
 });
 
 describe('a run with a fault, beside a clean run of the same seed', () => {
@@ -164,7 +164,7 @@ describe('a run with a fault, beside a clean run of the same seed', () => {
       .summary!.tests.filter((t) => t.verdict === 'failed')
       .map((t) => t.title)
       .sort();
-  }, 120_000);
+  });
 
   it("fails on the requirement the fault names, printed once in the project's words, with the exchange it is about as evidence", () => {
     expect(older.code, older.stdout.slice(-2000)).toBe(0);
@@ -201,15 +201,56 @@ describe('a run with a fault, beside a clean run of the same seed', () => {
     expect(cli('diff', faulty.reportDir, older.reportDir).stdout).toContain(`fixed: ${failedTitles.length}`);
   });
 
-  it("--only-failed reruns exactly those tests, with the failed run's seed; passing against a clean sandbox, diff --rerun calls them flaky", async () => {
+  it("--only-failed reruns exactly those tests against the failed run's own target (its faults), seed and runs: they fail again, new and not flaky", async () => {
     const rerunDir = tempDir('pc-rerun-');
     const rerun = await runSuite({ env: QUICK_RUN, files: ['--only-failed', '--from', faulty.reportDir], reportDir: rerunDir });
-    expect(rerun.code, rerun.stdout.slice(-2000)).toBe(0);
+    expect(rerun.code, rerun.stdout.slice(-2000)).toBe(1);
     expect(rerun.summary!.seed).toBe(20261121);
+    expect(rerun.summary!.runs).toBe(faulty.summary!.runs);
+    expect(rerun.summary!.target).toEqual(faulty.summary!.target);
+    expect(rerun.summary!.target!.embeddedSandbox).toEqual({ faults: [FAULT] });
     expect(rerun.summary!.tests.map((t) => t.title).sort()).toEqual(failedTitles);
-    const flaky = cli('diff', older.reportDir, faulty.reportDir, '--rerun', join(rerunDir, 'conformance.json'));
-    expect(flaky.status).toBe(0);
-    expect(flaky.stdout).toContain(`flaky (failed, then passed on an immediate rerun with the same seed): ${failedTitles.length}`);
-    expect(flaky.stdout).toContain('new failures: 0');
-  }, 120_000);
+    expect(rerun.summary!.tests.every((t) => t.verdict === 'failed')).toBe(true);
+    const night = cli('diff', older.reportDir, faulty.reportDir, '--rerun', join(rerunDir, 'conformance.json'));
+    expect(night.status, night.stdout + night.stderr).toBe(1);
+    expect(night.stdout).toContain(`new failures: ${failedTitles.length}`);
+    expect(night.stdout).toContain('flaky (failed, then passed on an immediate rerun with the same seed): 0');
+    // The clean run and the faulty one checked different sandboxes: the comparison says so out loud.
+    expect(night.stdout).toContain('WARNING: OLD and NEW checked different targets (the embedded sandbox was started with other faults)');
+  });
+
+  it('a rerun of another target is refused, by run --only-failed before it starts and by diff --rerun', async () => {
+    const refused = spawnSync(process.execPath, [CLI, 'run', '--only-failed', '--from', faulty.reportDir], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', CONFORMANCE_SANDBOX_FAULTS: 'ins-currency-widened' },
+    });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(
+      `--only-failed: ${faulty.reportDir} checked the embedded sandbox (faults ${FAULT}); CONFORMANCE_SANDBOX_FAULTS names ins-currency-widened: a rerun of its failures goes to the target that failed them`,
+    );
+    const named = cli('run', '--only-failed', '--from', faulty.reportDir, '--target', join(ROOT, 'examples', 'target.example.yaml'));
+    expect(named.status).toBe(2);
+    expect(named.stderr).toContain('this run names target file');
+    // The clean run as the "rerun" of the faulty one: its passes would have been called flaky.
+    const diff = cli('diff', older.reportDir, faulty.reportDir, '--rerun', older.reportDir);
+    expect(diff.status).toBe(2);
+    expect(diff.stderr).toContain('a rerun of another target cannot tell a flaky failure from a broken one');
+  });
+
+  it('a failure that passed on a rerun of the same target is flaky: listed, and a warning (exit 3), not a failure', () => {
+    const rerunDir = tempDir('pc-rerun-');
+    const passed = {
+      ...faulty.summary!,
+      tests: faulty
+        .summary!.tests.filter((t) => t.verdict === 'failed')
+        .map((t) => ({ ...t, verdict: 'passed' as const, message: undefined })),
+    };
+    writeFileSync(join(rerunDir, 'conformance.json'), JSON.stringify(passed));
+    const night = cli('diff', older.reportDir, faulty.reportDir, '--rerun', rerunDir);
+    expect(night.status, night.stdout + night.stderr).toBe(3);
+    expect(night.stdout).toContain(`flaky (failed, then passed on an immediate rerun with the same seed): ${failedTitles.length}`);
+    expect(night.stdout).toContain('new failures: 0');
+    expect(night.stdout).toContain('night: nothing new but flaky failures, listed above (exit 3: a warning)');
+  });
 });

@@ -14,13 +14,13 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { Manifest } from '../../harness/certify/manifest.ts';
 import { readJson, runCli } from '../certify/_cli.ts';
-import { CLI, ROOT, tempDir } from '../helpers.ts';
+import { CLI, HANG_MS, ROOT, tempDir } from '../helpers.ts';
 
 const cli = (args: string[], env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [CLI, ...args], {
     cwd: ROOT,
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: HANG_MS,
     env: {
       ...process.env,
       NO_COLOR: '1',
@@ -71,7 +71,7 @@ describe('unknown options', () => {
       cli(['run', '--nothing-like-it']),
       'partner-conformance run: unknown option --nothing-like-it (--help lists the options)',
     );
-  }, 120_000);
+  });
 
   it('certify, merge and diff the same way', () => {
     expectOneLine(
@@ -86,7 +86,7 @@ describe('unknown options', () => {
       cli(['diff', 'a', 'b', '--rerum', 'x']),
       'partner-conformance diff: unknown option --rerum; did you mean --rerun? (--help lists the options)',
     );
-  }, 120_000);
+  });
 });
 
 describe('settings that cannot be used: SETTING_INVALID, named as the user gave them', () => {
@@ -101,7 +101,7 @@ describe('settings that cannot be used: SETTING_INVALID, named as the user gave 
     expectOneLine(byVariable, 'partner-conformance: SETTING_INVALID: CONFORMANCE_SEED must be an integer, got "abc"');
     // Refused before it started: nothing written (the last run's reports, if any, stay as they were).
     expect(readdirSync(reports)).toEqual([]);
-  }, 120_000);
+  });
 
   it('areas the target file does not check are named, with the areas it does', () => {
     const target = insuranceOnly();
@@ -109,7 +109,7 @@ describe('settings that cannot be used: SETTING_INVALID, named as the user gave 
       `partner-conformance: SETTING_INVALID: ${name} names business, which target file "insurance-only" does not check (its areas: insurance)`;
     expectOneLine(cli(['run', '--target', target], { CONFORMANCE_AREAS: 'business' }), line('CONFORMANCE_AREAS'));
     expectOneLine(cli(['run', '--target', target, '--areas', 'business,insurance']), line('--areas'));
-  }, 120_000);
+  });
 });
 
 describe('a file that is not a regular file', () => {
@@ -137,12 +137,10 @@ describe('a file that is not a regular file', () => {
 
 describe('a report folder that cannot be made or written', () => {
   it('is refused before the run, in one line, and nothing is written (a virtual file system once made the run spin)', () => {
-    const started = Date.now();
     expectOneLine(
       cli(['run', '--reports', '/proc/pc-conformance-reports']),
       'partner-conformance run: SETTING_INVALID: --reports: /proc/pc-conformance-reports cannot be created (ENOENT); the run did not start and wrote no report',
     );
-    expect(Date.now() - started).toBeLessThan(30_000);
     const file = join(tempDir('pc-report-'), 'not-a-folder');
     writeFileSync(file, '');
     // Once an EEXIST stack trace and exit 1, which means a contract failure.
@@ -154,14 +152,14 @@ describe('a report folder that cannot be made or written', () => {
       cli(['run'], { CONFORMANCE_REPORT_DIR: join(file, 'under') }),
       /CONFORMANCE_REPORT_DIR: .*under is a file \(or lies under one\), not a folder/,
     );
-  }, 120_000);
+  });
 
   it('certify --out the same way: exit 2, no pack', () => {
     expectOneLine(
       cli(['certify', '--target', insuranceOnly(), '--out', '/proc/pc-conformance-pack']),
       'partner-conformance certify: /proc/pc-conformance-pack cannot be created (ENOENT)',
     );
-  }, 120_000);
+  });
 
   it('that fails only when the reports are written (vitest run directly) ends the run with one line and exit 2, never spinning', () => {
     const run = spawnSync(
@@ -178,7 +176,7 @@ describe('a report folder that cannot be made or written', () => {
       {
         cwd: ROOT,
         encoding: 'utf8',
-        timeout: 240_000,
+        timeout: HANG_MS,
         env: {
           ...process.env,
           NO_COLOR: '1',
@@ -194,17 +192,17 @@ describe('a report folder that cannot be made or written', () => {
       'partner-conformance: SETTING_INVALID: the reports could not be written to /proc/pc-conformance-reports (ENOENT)',
     );
     expect(run.stdout).toContain('conformance: 2 passed, 0 failed, 0 skipped');
-  }, 250_000);
+  });
 });
 
 describe('certify where nothing can run', () => {
   it('writes a pack that says NOT CERTIFIABLE and exits 1 (README: 0 certifiable, 1 not, 2 the run could not start)', async () => {
     const out = join(tempDir('pc-pack-'), 'certification');
     // The whole suite is collected (certify takes no files), so this takes a certify run's minutes.
-    const run = await runCli(['certify', '--target', insuranceOnly(), '--out', out, '--depth', 'quick'], {}, 590_000);
+    const run = await runCli(['certify', '--target', insuranceOnly(), '--out', out, '--depth', 'quick']);
     expect(run.code, run.stdout.slice(-2000) + run.stderr.slice(-2000)).toBe(1);
     expect(run.stdout).toContain('certification: NOT CERTIFIABLE');
     expect(existsSync(join(out, 'manifest.json'))).toBe(true);
     expect(readJson<Manifest>(join(out, 'manifest.json')).verdict.certifiable).toBe(false);
-  }, 600_000);
+  });
 });

@@ -39,7 +39,7 @@ describe('the suite against a standalone sandbox', () => {
   let target: string;
   beforeAll(async () => {
     target = await startCliSandbox();
-  }, 60_000);
+  });
 
   it('passes twice in a row against one long-lived sandbox, as the default run does', async () => {
     for (const round of [1, 2]) {
@@ -48,7 +48,7 @@ describe('the suite against a standalone sandbox', () => {
       expect(run.summary?.counts.failed).toBe(0);
       expect(run.summary?.counts.passed).toBeGreaterThan(40);
     }
-  }, 180_000);
+  });
 
   it('the safety gate on a production target skips every surrender test with the gate as its reason, sends nothing, and says that nothing was checked', async () => {
     // The sandbox's insurance section (every token a test could want), pointed at a server that records what reaches it.
@@ -79,18 +79,18 @@ describe('the suite against a standalone sandbox', () => {
     } finally {
       await server.close();
     }
-  }, 120_000);
+  });
 });
 
 describe('bad targets', () => {
-  it('a service nobody listens on is found once, before its tests, which end as tool errors (exit 2) costing under 10 seconds of test time, not contract failures', async () => {
+  it('a service nobody listens on is found once, before its tests, which end as tool errors (exit 2) sending nothing, not contract failures', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
     const file = join(tempDir(), 'down.yaml');
     writeFileSync(
       file,
       stringify({ name: 'down', kind: 'staging', areas: ['insurance'], services: { insurance: { url, token: 'tok-unreachable' } } }),
     );
-    const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: file }, files: INSURANCE, timeoutMs: 90_000 });
+    const run = await runSuite({ env: { ...QUICK_RUN, CONFORMANCE_TARGET: file }, files: INSURANCE });
     expect(run.code).toBe(2);
     const tests = run.summary!.tests;
     const ran = tests.filter((t) => t.verdict !== 'skipped' && t.verdict !== 'inconclusive');
@@ -100,15 +100,16 @@ describe('bad targets', () => {
       expect(t.code).toBe('TARGET_UNREACHABLE');
       expect(t.message).toContain(`TARGET_UNREACHABLE: ${url} could not be reached (ECONNREFUSED`);
     }
+    // Found by the probe, not by each test's own request: no test sent anything or waited for an answer.
+    for (const t of ran) expect(t.message).toContain('found by the reachability probe before the run; no request of this test was sent');
     const testTime = ran.reduce((sum, t) => sum + t.durationMs, 0);
-    expect(testTime).toBeLessThan(10_000);
     expect(run.summary!.counts.contractFailures).toBe(0);
     expect(run.stdout).toMatch(/conformance: 0 passed, \d+ failed, \d+ skipped\ntool errors: \d+ \(TARGET_UNREACHABLE \d+\)/);
     expect(readFileSync(join(run.reportDir, 'junit.xml'), 'utf8')).toContain('<error type="TARGET_UNREACHABLE"');
     console.log(
       `[e2e] unreachable: wall ${(run.wallMs / 1000).toFixed(1)} s, summed test time ${(testTime / 1000).toFixed(1)} s, ${ran.length} tool errors`,
     );
-  }, 120_000);
+  });
 
   it('a broken target file stops the run at once, naming the file and the key', async () => {
     const file = join(tempDir(), 'broken.yaml');
@@ -124,5 +125,5 @@ describe('bad targets', () => {
     // Stopped before vitest started: no vitest output, no stack trace, and nothing written (a last run's reports would be left as they were).
     expect(run.stdout + run.stderr).not.toMatch(/RUN\s+v\d|\n\s+at /);
     expect(readdirSync(run.reportDir)).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -5,7 +5,9 @@
  * reports is scanned for each secret in every form it can take: raw, encodeURIComponent, form-encoded
  * (URLSearchParams), JSON-escaped, shell-quoted, base64, base64url and hex — also inside a longer base64 or
  * base64url run at any alignment (a JWT header that carries the API key as its `kid`). The reports
- * include the evidence of every exchange (evidence/*.har) and the certification pack of the same run.
+ * include the evidence of every exchange (evidence/*.har), the Allure results (allure-results/: every
+ * test, its exchanges and curl lines) and the Allure report built from them, and the certification pack of
+ * the same run.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -22,7 +24,8 @@ import { loadTarget } from '../../harness/target.ts';
 import { AREAS } from '../../harness/areas.ts';
 import { loadServices } from '../../sandbox/services/index.ts';
 import { startSandbox } from '../../sandbox/server.ts';
-import { filesUnder, QUICK_RUN, runSuite, tempDir } from '../helpers.ts';
+import { allureReport, filesUnder, QUICK_RUN, runSuite, tempDir } from '../helpers.ts';
+import { encodedForms, hiddenInBase64, SecretScan } from '../secret-scan.ts';
 
 const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
 const FAULTS = [
@@ -35,91 +38,6 @@ const FAULTS = [
   'bus-run-html-400',
   'bus-run-500-on-valid',
 ];
-
-/** Every form a secret can take on its way into a message. */
-export function encodedForms(secret: string): string[] {
-  const json = JSON.stringify(secret).slice(1, -1);
-  const shell = secret.replace(/'/g, `'\\''`);
-  const forms = [
-    secret,
-    encodeURIComponent(secret),
-    new URLSearchParams({ x: secret }).toString().slice(2),
-    json,
-    shell,
-    Buffer.from(secret).toString('base64'),
-    Buffer.from(secret).toString('base64url'),
-    Buffer.from(secret).toString('hex'),
-  ];
-  return [...new Set(forms)];
-}
-
-/** What was base64-encoded may itself be JSON (a JWT header) or a form: the plain forms of the secret to look for in it. */
-const plainForms = (secret: string) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)];
-
-/** A long base64 or base64url run. */
-const BASE64_RUN = /[A-Za-z0-9+/_-]{16,}/g;
-
-/** Decodes every long base64 / base64url run of the text at each alignment and says whether one holds the secret. */
-export function hiddenInBase64(text: string, secret: string): boolean {
-  const plain = plainForms(secret);
-  for (const match of text.matchAll(BASE64_RUN)) {
-    for (let offset = 0; offset < 4; offset++) {
-      const decoded = Buffer.from(match[0].slice(offset).replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
-      if (plain.some((p) => decoded.includes(p))) return true;
-    }
-  }
-  return false;
-}
-
-/**
- * The same scan for many secrets over long texts (the reports of a whole run are tens of megabytes):
- * what `encodedForms` and `hiddenInBase64` find, found in one pass per text. Every form of a secret starts
- * with the same form of its first characters (its anchor), so the text is searched for the few anchors
- * and each form is compared only where its anchor is; each base64 run is decoded once for all secrets.
- */
-export class SecretScan {
-  private readonly forms = new Map<string, Array<{ secret: string; form: string }>>();
-  private readonly plain = new Map<string, Array<{ secret: string; form: string }>>();
-  private static readonly ANCHOR = 6;
-
-  constructor(secrets: string[]) {
-    const add = (into: Map<string, Array<{ secret: string; form: string }>>, secret: string, form: string) => {
-      const anchor = form.slice(0, SecretScan.ANCHOR);
-      into.set(anchor, [...(into.get(anchor) ?? []), { secret, form }]);
-    };
-    for (const secret of secrets) {
-      for (const form of encodedForms(secret)) add(this.forms, secret, form);
-      for (const form of plainForms(secret)) add(this.plain, secret, form);
-    }
-  }
-
-  private static found(
-    text: string,
-    byAnchor: Map<string, Array<{ secret: string; form: string }>>,
-  ): Array<{ secret: string; form: string }> {
-    const out = new Set<{ secret: string; form: string }>();
-    for (const [anchor, forms] of byAnchor)
-      for (let at = text.indexOf(anchor); at !== -1; at = text.indexOf(anchor, at + 1))
-        for (const f of forms) if (text.startsWith(f.form, at)) out.add(f);
-    return [...out];
-  }
-
-  /** The forms of the secrets that the text holds as they are. */
-  formsIn(text: string): Array<{ secret: string; form: string }> {
-    return SecretScan.found(text, this.forms);
-  }
-
-  /** The secrets that a base64 or base64url run of the text holds, at any alignment. */
-  hiddenIn(text: string): Set<string> {
-    const out = new Set<string>();
-    for (const match of text.matchAll(BASE64_RUN)) {
-      const run = match[0].replace(/-/g, '+').replace(/_/g, '/');
-      for (let offset = 0; offset < 4; offset++)
-        for (const f of SecretScan.found(Buffer.from(run.slice(offset), 'base64').toString('latin1'), this.plain)) out.add(f.secret);
-    }
-    return out;
-  }
-}
 
 /** The certification pack of a run's reports, written as `certify` writes it, into <reportDir>/certification. */
 async function packOf(summary: RunSummary, reportDir: string, targetFile: string): Promise<void> {
@@ -204,7 +122,7 @@ describe('secrets made of every ASCII punctuation character', () => {
         target,
         `name: yaml-secret\nkind: staging\nservices:\n  insurance:\n    url: http://127.0.0.1:9\n    token: ${sigil}${secret}\n`,
       );
-      const run = await runSuite({ env: { CONFORMANCE_TARGET: target }, reportDir: join(dir, 'reports'), timeoutMs: 60_000 });
+      const run = await runSuite({ env: { CONFORMANCE_TARGET: target }, reportDir: join(dir, 'reports') });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(`${target}: not valid YAML at line 6, key "services.insurance.token": `);
       const texts: Array<[string, string]> = [
@@ -222,7 +140,7 @@ describe('secrets made of every ASCII punctuation character', () => {
         [],
       );
     }
-  }, 120_000);
+  });
 
   it('never appear in the console or any report of a failing whole-suite run', async () => {
     const overrides: Record<string, Record<string, string>> = {};
@@ -242,12 +160,14 @@ describe('secrets made of every ASCII punctuation character', () => {
       const run = await runSuite({
         env: { ...QUICK_RUN, CONFORMANCE_TARGET: targetFile, CONFORMANCE_SHRINK: '0' },
         reportDir: join(dir, 'reports'),
-        timeoutMs: 300_000,
       });
       expect(run.summary, run.stdout.slice(-2000)).toBeDefined();
       expect(run.summary!.counts.contractFailures).toBeGreaterThan(10);
-      // The certification pack of the same run (its evidence, report.html and manifest with the masked target file) is scanned too.
+      // The certification pack of the same run (its evidence, report.html and manifest with the masked target file) is scanned too,
+      // and the Allure report the nightly builds from its allure-results (every test, its exchanges and curl lines).
       await packOf(run.summary!, run.reportDir, targetFile);
+      const allure = await allureReport(run.reportDir);
+      expect(allure.code, allure.output).toBe(0);
       const texts: Array<[string, string]> = [['console', run.stdout + run.stderr]];
       const files = [...filesUnder(run.reportDir)].map((file) => relative(run.reportDir, file));
       expect(files).toEqual(
@@ -259,8 +179,15 @@ describe('secrets made of every ASCII punctuation character', () => {
           'certification/report.html',
           'certification/evidence/identity.har',
           'certification/manifest.json',
+          'allure-results/environment.properties',
+          'allure-report/index.html',
         ]),
       );
+      for (const kind of ['-result.json', '-attachment.httpexchange', '-attachment.txt'])
+        expect(
+          files.some((f) => f.startsWith('allure-results/') && f.endsWith(kind)),
+          kind,
+        ).toBe(true);
       for (const file of files) texts.push([file, readFileSync(join(run.reportDir, file), 'latin1')]);
       const scan = new SecretScan(secrets);
       const leaks: string[] = [];
@@ -273,5 +200,5 @@ describe('secrets made of every ASCII punctuation character', () => {
     } finally {
       await sandbox.close();
     }
-  }, 300_000);
+  });
 });

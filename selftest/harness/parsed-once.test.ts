@@ -35,7 +35,7 @@ describe('made once per content', () => {
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
     expect(child.stderr).toBe('');
     expect(JSON.parse(child.stdout)).toEqual({ calls: 1, list: ['--a', '-b'] });
-  }, 30_000);
+  });
 
   it("the options of vitest run that the command line passes through are those vitest's help lists", async () => {
     const options = await vitestRunOptions();
@@ -45,5 +45,5 @@ describe('made once per content', () => {
     const help = spawnSync(process.execPath, [vitest, 'run', '--help'], { cwd: ROOT, encoding: 'utf8' }).stdout;
     expect(help).toContain('--testNamePattern');
     for (const option of options.filter((o) => o !== '--version' && o !== '-v')) expect(help).toContain(option);
-  }, 30_000);
+  });
 });

@@ -73,6 +73,25 @@ describe('loadTarget', () => {
     expect(error.message).toContain('PC_UNSET_VARIABLE');
   });
 
+  it('names every missing variable at once, each with the keys that refer to it (a CI job lacking secrets learns them all in one run)', () => {
+    const env = exampleEnv();
+    const names = Object.keys(env);
+    expect(names.length).toBeGreaterThan(20);
+    const error = errorOf(() => loadTarget(EXAMPLE, { INSURANCE_TOKEN: env.INSURANCE_TOKEN, ID_PERSON_2: '' }));
+    expect(error.code).toBe('TARGET_FILE_MISSING_VARIABLE');
+    expect(error.message).toContain(`${names.length - 1} environment variables it refers to are missing`);
+    for (const name of names.filter((n) => n !== 'INSURANCE_TOKEN')) expect(error.message).toContain(`\${${name}} (`);
+    expect(error.message).not.toContain('${INSURANCE_TOKEN}');
+    expect(error.message).toContain('${ID_PERSON_2} (set but empty; key "services.identity.tokens.people[1]")');
+    expect(error.message).toContain('${SPEECH_API_KEY} (not set; key "services.speech.apiKey")');
+    const twice = file(
+      'name: t\nkind: staging\nservices:\n  insurance: { url: "https://x.test", token: "${PC_T}", tokenWithoutScope: "${PC_T}" }\n',
+    );
+    expect(errorOf(() => loadTarget(twice, {})).message).toContain(
+      'keys "services.insurance.token", "services.insurance.tokenWithoutScope" refer to environment variable ${PC_T}, which is not set',
+    );
+  });
+
   it('says that a variable is set but empty, rather than not set', () => {
     const path = file('name: t\nkind: staging\nservices:\n  insurance: { url: "https://x.test", token: "${PC_EMPTY_VARIABLE}" }\n');
     const error = errorOf(() => loadTarget(path, { PC_EMPTY_VARIABLE: '' }));

@@ -66,6 +66,7 @@ function context(identity: Record<string, unknown>): RequirementContext {
     id: 'IDN-X',
     title: 'x',
     signal: new AbortController().signal,
+    budget: { allowanceMs: 60_000, usedMs: () => 0 },
     expectNone: () => undefined,
     property: async () => undefined,
     control: async () => {

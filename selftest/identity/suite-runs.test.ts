@@ -70,5 +70,5 @@ describe('the identity suite with a minimal target file', () => {
     } finally {
       await sandbox.close();
     }
-  }, 180_000);
+  });
 });

@@ -71,7 +71,7 @@ describe('pacing on the wire', () => {
     // The service's pace bound the run, not the groups' (which together would allow 7 a second).
     const span = Math.max(...times(arrivals)) - Math.min(...times(arrivals));
     expect(span).toBeGreaterThanOrEqual(((arrivals.length - 1) * 1000) / (SERVICE.requests * FRACTION));
-  }, 30_000);
+  });
 
   it("a shard's share, folded into paceFraction by the run, paces at that share", async () => {
     const before = server.arrivals.length;
@@ -83,7 +83,7 @@ describe('pacing on the wire', () => {
     // 10/s at 0.5 × 0.5 allows 2 a second: four requests span at least one and a half seconds.
     expect(busiestWindow(times(sent), 1000)).toBeLessThanOrEqual(2);
     expect(performance.now() - started).toBeGreaterThan(1500);
-  }, 30_000);
+  });
 });
 
 /**
@@ -108,7 +108,6 @@ describe('a request written long after its slot (issue 23, part 3, item 8)', () 
     const remote = new RemotePacer(pacer.url);
     const dispatcher = stallingDispatcher((n) => n % 3 === 0, 400);
     let next = 0;
-    const started = performance.now();
     // Three senders as three workers; every third request is written 400 ms after its slot.
     await Promise.all(
       Array.from({ length: 3 }, async () => {
@@ -131,8 +130,7 @@ describe('a request written long after its slot (issue 23, part 3, item 8)', () 
     expect(sent.length).toBe(12);
     // Before the check at the wire: 6 and 7 requests within one second, as measured in the issue.
     expect(busiestWindow(times(sent), 1000)).toBeLessThanOrEqual(SERVICE.requests * FRACTION);
-    expect(performance.now() - started).toBeLessThan(15_000);
-  }, 30_000);
+  });
 });
 
 describe('the shared pacer', () => {

@@ -31,10 +31,9 @@ describe('the reachability probe', () => {
     // Before: one GET of the base URL with a fixed 5 s deadline decided, and such a service's tests all ended TARGET_TIMEOUT unsent.
     const postOnly = await track(faultServer(() => (req, res) => void (req.method === 'POST' && res.writeHead(201).end('{}'))));
     const silent = await track(silentServer());
-    const started = performance.now();
+    // A probe that waited for an answer would have ended in its deadline's TARGET_TIMEOUT.
     expect(await probe(postOnly.base)).toEqual({});
     expect(await probe(silent.base)).toEqual({});
-    expect(performance.now() - started).toBeLessThan(1000);
     expect([...postOnly.arrivals, ...silent.arrivals]).toEqual([]);
   });
 

@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import type { CapturedResponse } from '../../http.ts';
 import { isSuccess } from '../../checks/answer.ts';
+import { ToolError } from '../../errors.ts';
 import type { Ndfl3Api, Snapshot } from './api.ts';
 import { isWorkflowRefusal, REFUSAL } from './checks.ts';
 import type { Machine } from './machine.ts';
@@ -158,8 +159,13 @@ export interface ModelRunOptions {
   sequences: number;
   maxCommands: number;
   shrink: boolean;
-  /** Stop exploring (and shrinking) after this long; what was found so far is reported. */
+  /**
+   * Stop exploring (and shrinking) once `usedMs` (the test's budget clock, which does not count the waits
+   * for pacing slots: at a staging's documented limits they are most of a sequence's time) reaches
+   * this; what was found so far is reported. Without `usedMs`, the time since the start.
+   */
   timeLimitMs: number;
+  usedMs?: () => number;
 }
 
 export async function runModel(options: ModelRunOptions): Promise<ModelRunOutcome> {
@@ -183,9 +189,17 @@ export async function runModel(options: ModelRunOptions): Promise<ModelRunOutcom
     return { model: { state: current.state, version: current.version } as ModelState, real };
   };
   const started = Date.now();
+  const usedMs = options.usedMs ?? (() => Date.now() - started);
+  let finished = 0;
+  let outOfTime = false;
   const property = fc.asyncProperty(commands, async (cmds) => {
-    // An empty sequence can fail nothing: no request is spent on it.
+    // An empty sequence can fail nothing: no request is spent on it. Past the time limit nothing more is
+    // sent: the runs left pass as they are, and shrinking keeps the smallest failing sequence found.
     if (cmds[Symbol.iterator]().next().done) return;
+    if (usedMs() >= options.timeLimitMs) {
+      outOfTime = true;
+      return;
+    }
     let real: RealSystem | undefined;
     try {
       await fc.asyncModelRun(async () => {
@@ -193,19 +207,24 @@ export async function runModel(options: ModelRunOptions): Promise<ModelRunOutcom
         real = made.real;
         return made;
       }, cmds);
+      finished++;
     } finally {
       figures.calls += real?.steps.length ?? 0;
     }
   });
-  const result = await fc.check(property, {
-    seed: options.seed,
-    numRuns: options.sequences,
-    endOnFailure: !options.shrink,
-    interruptAfterTimeLimit: options.timeLimitMs,
-  });
+  const result = await fc.check(property, { seed: options.seed, numRuns: options.sequences, endOnFailure: !options.shrink });
   if (current) source.release(current);
   figures.ms = Date.now() - started;
   figures.numShrinks = result.numShrinks;
+  // A run whose time ran out before any sequence finished reached no verdict: a tool error, never a pass or a failure.
+  if (!result.failed && finished === 0 && outOfTime)
+    return {
+      figures,
+      error: new ToolError(
+        'TARGET_TIMEOUT',
+        `the model run's time limit of ${options.timeLimitMs} ms (not counting waits for pacing slots) ran out before any command sequence finished`,
+      ),
+    };
   if (!result.failed) return { figures };
   const error = result.errorInstance;
   if (error instanceof SequenceMismatch)
@@ -215,12 +234,6 @@ export async function runModel(options: ModelRunOptions): Promise<ModelRunOutcom
     };
   return {
     figures,
-    error:
-      error ??
-      new Error(
-        result.interrupted
-          ? `interrupted after ${options.timeLimitMs} ms before any sequence finished`
-          : 'the model run failed without an error',
-      ),
+    error: error ?? new ToolError('SUITE_ERROR', 'the model run failed without an error'),
   };
 }

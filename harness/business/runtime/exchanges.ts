@@ -21,6 +21,7 @@ import { pathParams } from './links.ts';
 import { generatedFor, type OperationPlan, type RuntimePlan } from './plan.ts';
 import { sendOperation, type OperationExchange, type OperationExchanges, type Variant } from './send.ts';
 
+import { isSkip, isToolFailure, type ToolError } from '../../errors.ts';
 import { PromiseMemo } from '../../memo.ts';
 import { perScope } from '../../runner/run-scope.ts';
 
@@ -160,15 +161,43 @@ export function prefetch(plan: RuntimePlan): void {
   next();
 }
 
-/** Every exchange made so far that got an answer, with its operation: the certificate refusals and the plain host's answers too. */
-export async function allAnswered(plan: RuntimePlan): Promise<Array<{ op: OperationPlan; exchange: OperationExchange }>> {
-  const out: Array<{ op: OperationPlan; exchange: OperationExchange }> = [];
+/**
+ * Every operation's exchanges that could be made, and the first tool error one ended with (a test out of
+ * time, a target that stopped answering): a test over every operation that finds nothing to judge says
+ * that error, never an inconclusive or a pass (an operation whose exchanges needed what the target
+ * lacks is left out, as its own rows say).
+ */
+export async function everyOperation(
+  plan: RuntimePlan,
+): Promise<{ made: Array<{ op: OperationPlan; exchanges: OperationExchanges }>; toolError?: ToolError }> {
+  const made: Array<{ op: OperationPlan; exchanges: OperationExchanges }> = [];
+  let toolError: ToolError | undefined;
   for (const op of plan.operations) {
-    const exchanges = await exchangesOf(plan, op).catch(() => undefined);
-    if (!exchanges) continue;
-    const { valid, unknown, invalid, noToken, noCertificate, plainUrl } = exchanges;
-    for (const exchange of [...valid, unknown, ...invalid, noToken, noCertificate, plainUrl])
-      if (exchange?.response) out.push({ op, exchange });
+    try {
+      made.push({ op, exchanges: await exchangesOf(plan, op) });
+    } catch (error) {
+      if (isToolFailure(error)) toolError ??= error;
+      else if (!isSkip(error)) throw error;
+    }
   }
-  return out;
+  return { made, toolError };
+}
+
+/** Every exchange made so far that got an answer, with its operation (the certificate refusals and the plain host's answers too); and the first tool error of an operation's exchanges. */
+export async function allAnswered(
+  plan: RuntimePlan,
+): Promise<{ answers: Array<{ op: OperationPlan; exchange: OperationExchange }>; toolError?: ToolError }> {
+  const { made, toolError } = await everyOperation(plan);
+  const answers: Array<{ op: OperationPlan; exchange: OperationExchange }> = [];
+  for (const { op, exchanges } of made)
+    for (const exchange of [
+      ...exchanges.valid,
+      exchanges.unknown,
+      ...exchanges.invalid,
+      exchanges.noToken,
+      exchanges.noCertificate,
+      exchanges.plainUrl,
+    ])
+      if (exchange?.response) answers.push({ op, exchange });
+  return { answers, toolError };
 }

@@ -14,6 +14,7 @@ import { credentialOf, serviceOf } from '../../target.ts';
 import { toWire, type GeneratedRequest } from './request.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
 import { ScopedMap } from '../../runner/run-scope.ts';
+import { currentHolder } from '../../pace-hold.ts';
 
 export type Variant = 'valid' | 'unknown-id' | 'invalid' | 'no-token' | 'bad-token' | 'no-scope' | 'no-certificate' | 'plain-url';
 export type Host = 'own' | 'plain' | 'secured-without-certificate';
@@ -46,13 +47,21 @@ export interface OperationExchanges {
   plainUrl?: OperationExchange;
 }
 
-class Gate {
+/**
+ * At most `size` requests of a rate group in flight per worker, the rest queued here in order, so that a
+ * group's many exchanges do not take every slot of the service ahead of the other groups and files. A
+ * queued request waits for its group's pace: whoever it works for is held meanwhile (harness/pace-hold.ts).
+ */
+export class Gate {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
   constructor(private readonly size: number) {}
 
   async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.size) await new Promise<void>((r) => this.waiting.push(r));
+    if (this.running >= this.size) {
+      const queued = currentHolder()?.holdOpen();
+      await new Promise<void>((r) => this.waiting.push(r)).finally(queued);
+    }
     this.running++;
     try {
       return await work();

@@ -1,5 +1,5 @@
 /**
- * Who may read which portfolio (spec 5.3, 7; vendor facts): at most 200 requests per minute per token,
+ * Who may read which portfolio (spec 5.3, 7; vendor facts): at most its limit of requests per token (handler.ts),
  * a bearer token the sandbox knows, and an account of the token's own user.
  */
 import type { Incoming } from '../../exchange.ts';

@@ -127,7 +127,7 @@ export const investFaults = [
   f('inv-no-ratelimit-headers', ['INV-HDR-001'], 'answers carry no x-ratelimit-* headers', {
     answer: (a) => ({ ...a, headers: Object.fromEntries(Object.entries(a.headers).filter(([name]) => !name.startsWith('x-ratelimit-'))) }),
   }),
-  f('inv-no-rate-limit', ['INV-RAT-001'], 'the 200 requests per minute limit is counted and reported in the headers but never enforced', {
+  f('inv-no-rate-limit', ['INV-RAT-001'], 'the rate limit is counted and reported in the headers but never enforced', {
     checks: { 'rate-limit': never },
   }),
   f('inv-no-auth', ['INV-AUT-001'], 'a request without a token is served', { checks: { 'token.present': never } }),

@@ -2,8 +2,8 @@
  * Investment portfolio (spec 2.3, 2.4, 4.3, 5.3, 7), under the prefix /invest:
  * POST {base_url}/rest/vendor.public.invest.api.contract.v1.OperationsService/GetPortfolio
  * Bearer token; development accounts with generated portfolios; totals in RUB, USD or EUR; the vendor's
- * error body { code, message, description }; 200 requests per token with x-ratelimit-* headers (public
- * facts: per minute; here per second, as its target file declares). Order of checks: rate limit, token, content type, body, account.
+ * error body { code, message, description }; 20 requests a second per token with x-ratelimit-* headers
+ * (public facts: 200 a minute; the sandbox's own figure, as its target file declares). Order of checks: rate limit, token, content type, body, account.
  */
 import { modifiersOf, route } from '../../faults/modifiers.ts';
 import type { SandboxService, ServiceContext } from '../../types.ts';

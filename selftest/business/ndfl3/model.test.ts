@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CapturedResponse } from '../../../harness/http.ts';
+import { ToolError } from '../../../harness/errors.ts';
 import { Machine } from '../../../harness/business/ndfl3/machine.ts';
 import { runModel } from '../../../harness/business/ndfl3/model.ts';
 import { RequestSource } from '../../../harness/business/ndfl3/requests.ts';
@@ -78,6 +79,25 @@ describe('runModel against an in-memory machine', () => {
     const outcome = await runModel({ ...options, source: wrong, seed: 2, sequences: 20, shrink: false });
     expect(outcome.failure?.steps.at(-1)).toContain('ready from PartnerInProgress');
     expect(outcome.figures.numShrinks).toBe(0);
+  });
+});
+
+describe("runModel's time limit (the test's budget clock)", () => {
+  it('ends as a TARGET_TIMEOUT tool error, never a failure, when it runs out before any sequence finished', async () => {
+    const outcome = await runModel({ ...options, source: memorySource(), seed: 1, shrink: true, usedMs: () => options.timeLimitMs });
+    expect(outcome.failure).toBeUndefined();
+    expect(outcome.error).toBeInstanceOf(ToolError);
+    expect((outcome.error as ToolError).code).toBe('TARGET_TIMEOUT');
+    expect(outcome.figures.sequences).toBe(0);
+  });
+
+  it('stops exploring when it runs out and passes on the sequences that finished', async () => {
+    let clock = 0;
+    const usedMs = () => (clock += options.timeLimitMs / 2);
+    const outcome = await runModel({ ...options, source: memorySource(), seed: 1, sequences: 20, shrink: true, usedMs });
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.failure).toBeUndefined();
+    expect(outcome.figures.sequences).toBe(1);
   });
 });
 

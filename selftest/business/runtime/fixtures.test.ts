@@ -45,7 +45,7 @@ beforeAll(async () => {
     generated: new Map(),
     validRequests: new Map(),
   };
-}, 120_000);
+});
 
 afterAll(async () => {
   await sandbox?.close();

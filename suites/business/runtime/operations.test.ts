@@ -37,7 +37,7 @@ import { isTlsRefusal } from '../../../harness/business/mtls.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
 import { scoped } from '../../../harness/runner/run-scope.ts';
 import { credentialOf } from '../../../harness/target.ts';
-import { allAnswered, authExchangesOf, exchangesOf, prefetch } from '../../../harness/business/runtime/exchanges.ts';
+import { allAnswered, authExchangesOf, everyOperation, exchangesOf, prefetch } from '../../../harness/business/runtime/exchanges.ts';
 import { type OperationExchange, serverErrorsOf } from '../../../harness/business/runtime/send.ts';
 import { disposableShortage } from '../../../harness/business/runtime/fixtures.ts';
 import { identifiersExist } from '../../../harness/business/runtime/identifiers.ts';
@@ -307,13 +307,20 @@ function authRows(plan: RuntimePlan, op: OperationPlan, scopeRefusal: boolean): 
   });
 }
 
-/** The operations whose valid requests reached the documented success in this run: the evidence a convention over all answers needs. */
+/**
+ * The operations whose valid requests reached the documented success in this run: the evidence a
+ * convention over all answers needs. With none, an operation's tool error (a run out of time) is why.
+ */
 async function controlledOperations(plan: RuntimePlan, what: string): Promise<Set<OperationPlan>> {
-  const controlled = new Set<OperationPlan>();
-  for (const op of plan.operations)
-    if ((await exchangesOf(plan, op).catch(() => undefined))?.valid.some((e) => served(plan, op, e.response))) controlled.add(op);
+  const { made, toolError } = await everyOperation(plan);
+  const controlled = new Set(
+    made.filter(({ op, exchanges }) => exchanges.valid.some((e) => served(plan, op, e.response))).map((x) => x.op),
+  );
   if (!controlled.size)
-    throw inconclusive('NO_CONTROL', `no operation's valid request reached its documented success in this run, so ${what} proves nothing`);
+    throw (
+      toolError ??
+      inconclusive('NO_CONTROL', `no operation's valid request reached its documented success in this run, so ${what} proves nothing`)
+    );
   return controlled;
 }
 
@@ -339,16 +346,19 @@ describe('business runtime: every operation of the served document', () => {
   describe('spec 7, over every answer above', () => {
     // The scope refusals have a row per group (suites/business/rules/errors.test.ts); every other 403 is judged here.
     requirementTest('BUS-ERR-004', { row: 'every 403 the operations answered carries its reasons', timeoutMs: 300_000 }, async (t) => {
-      const forbidden = (await allAnswered(plan)).filter(({ exchange }) => exchange.response!.status === 403);
-      if (!forbidden.length) throw inconclusive('PRECONDITION_MISSING', 'no request of the operations was answered 403 in this run');
+      const { answers, toolError } = await allAnswered(plan);
+      const forbidden = answers.filter(({ exchange }) => exchange.response!.status === 403);
+      if (!forbidden.length)
+        throw toolError ?? inconclusive('PRECONDITION_MISSING', 'no request of the operations was answered 403 in this run');
       const bare = forbidden.flatMap(({ op, exchange }) => reasonsCarried(exchange.response!, t.id, `${op.row}, ${exchange.note}`));
       t.expectNone(bare, forbidden[0].exchange.response, `${bare.length} of ${forbidden.length} 403 answers`);
       await controlledOperations(plan, 'a 403 that carries its reasons');
     });
 
     requirementTest('BUS-ERR-002', { row: 'every 400 the operations answered is JSON', timeoutMs: 300_000 }, async (t) => {
-      const bad = (await allAnswered(plan)).filter(({ exchange }) => exchange.response!.status === 400);
-      if (!bad.length) throw inconclusive('PRECONDITION_MISSING', 'no request of the operations was answered 400 in this run');
+      const { answers, toolError } = await allAnswered(plan);
+      const bad = answers.filter(({ exchange }) => exchange.response!.status === 400);
+      if (!bad.length) throw toolError ?? inconclusive('PRECONDITION_MISSING', 'no request of the operations was answered 400 in this run');
       const notJson = bad.flatMap(({ op, exchange }) => jsonWhere400(exchange.response!, t.id, `${op.row}, ${exchange.note}`));
       t.expectNone(notJson, bad[0].exchange.response, `${notJson.length} of ${bad.length} 400 answers`);
       await controlledOperations(plan, 'a 400 in JSON');
@@ -357,9 +367,8 @@ describe('business runtime: every operation of the served document', () => {
 
   describe('vendor conventions, over every answer above', () => {
     requirementTest('BUS-AUT-004', { timeoutMs: 300_000 }, async (t) => {
-      const refusals = (await allAnswered(plan)).filter(
-        ({ exchange }) => exchange.variant === 'no-token' && exchange.response!.status !== 429,
-      );
+      const { answers, toolError } = await allAnswered(plan);
+      const refusals = answers.filter(({ exchange }) => exchange.variant === 'no-token' && exchange.response!.status !== 429);
       const wrong = refusals.filter(({ exchange }) => exchange.response!.status !== 401);
       t.expectNone(
         wrong.map(({ op, exchange }) => failure(t.id, `${op.row} without a token: 401`, `status ${exchange.response!.status}`)),
@@ -368,12 +377,13 @@ describe('business runtime: every operation of the served document', () => {
       );
       const controlled = await controlledOperations(plan, 'a 401 without a token');
       if (!refusals.some(({ op }) => controlled.has(op)))
-        throw inconclusive('NO_CONTROL', 'no operation whose valid request was served got a request without a token');
+        throw toolError ?? inconclusive('NO_CONTROL', 'no operation whose valid request was served got a request without a token');
     });
 
     requirementTest('BUS-ERR-001', { timeoutMs: 300_000 }, async (t) => {
       // The error answers with a JSON body: the convention says what such a body holds, and nothing of others.
-      const errors = (await allAnswered(plan)).filter(
+      const { answers, toolError } = await allAnswered(plan);
+      const errors = answers.filter(
         ({ exchange }) => exchange.response!.status >= 400 && exchange.response!.status !== 429 && isJsonLabelled(exchange.response!),
       );
       const wrong = errors
@@ -389,7 +399,7 @@ describe('business runtime: every operation of the served document', () => {
       );
       const controlled = await controlledOperations(plan, 'an error body');
       if (!errors.some(({ op }) => controlled.has(op)))
-        throw inconclusive('PRECONDITION_MISSING', 'no JSON error answer of an operation whose valid request was served');
+        throw toolError ?? inconclusive('PRECONDITION_MISSING', 'no JSON error answer of an operation whose valid request was served');
     });
   });
 });
