@@ -92,10 +92,18 @@ export function bodyConforms(op: OperationModel, res: CapturedResponse, schemas:
   const validate = schemas.validator(schema, 'response');
   if (validate(res.json)) return [];
   return (validate.errors ?? []).slice(0, 10).map((e) => {
-    const expected = `${e.message ?? e.keyword} [${e.schemaPath}] (status ${res.status} of ${op.name})`;
+    const expected = `${e.message ?? e.keyword} [${schemaPlace(e.schemaPath)}] (status ${res.status} of ${op.name})`;
     // The defect is the schema's words: every answer that breaks it the same way shows one defect, whatever it holds.
     return { ...failure(requirement, expected, shown(res.json, e.instancePath), e.instancePath || '/'), defect: expected };
   });
+}
+
+/**
+ * Where in the served schema a rule is, in the document's names: `PaymentStatusValue/type`, not the
+ * bundle's generated base (`urn:…:<digest>:response#/$defs/…`), which says nothing to a reader.
+ */
+function schemaPlace(schemaPath: string): string {
+  return schemaPath.replace(/^[^#]*#/, '').replace(/^\/\$defs\//, '') || 'the body';
 }
 
 function shown(value: unknown, pointer: string): string {
