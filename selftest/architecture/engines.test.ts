@@ -11,7 +11,7 @@ import { ROOT } from '../helpers.ts';
 
 type Version = [number, number, number];
 
-/** "20", "20.19", "10.x" or "20.19.0" as a version (what is left out is 0). */
+/** "20", "20.19", "10.x", "6.*" or "20.19.0" as a version (what is left out is 0). */
 function versionOf(text: string): Version {
   const [major, minor, patch] = text.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : 0));
   return [major, minor ?? 0, patch ?? 0];
@@ -19,9 +19,11 @@ function versionOf(text: string): Version {
 
 const compare = (a: Version, b: Version) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 
-/** Whether `version` meets one comparator of the forms engines fields use here: >=X, >X, <X, ^X, ~X, X. */
+/** Whether `version` meets one comparator of the forms engines fields use here: *, >=X, >X, <X, ^X, ~X, X. */
 function meets(version: Version, comparator: string): boolean {
-  const match = /^(>=|>|<=|<|\^|~|=)?v?(\d+(?:\.(?:\d+|x))?(?:\.(?:\d+|x))?)$/.exec(comparator);
+  // Any version at all (allure's packages say "*").
+  if (/^[*xX]$/.test(comparator)) return true;
+  const match = /^(>=|>|<=|<|\^|~|=)?v?(\d+(?:\.(?:\d+|[xX*]))?(?:\.(?:\d+|[xX*]))?)$/.exec(comparator);
   if (!match) throw new Error(`a Node range of a form this test does not read: "${comparator}"`);
   const [, op = '=', text] = match;
   const bound = versionOf(text);

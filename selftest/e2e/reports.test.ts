@@ -101,13 +101,17 @@ describe('a target that forges the console', () => {
 
   it('is escaped in every report, and each is still what it says (JSON the same value, HTML and XML markup untouched)', () => {
     const files = [...filesUnder(run.reportDir)];
-    expect(files.map((f) => f.slice(run.reportDir.length + 1)).sort()).toEqual([
+    const names = files.map((f) => f.slice(run.reportDir.length + 1));
+    expect(names.filter((name) => !name.startsWith('allure-results/')).sort()).toEqual([
       'conformance.json',
       'conformance.md',
       'evidence/insurance.har',
       'junit.xml',
+      'pacing.json',
       'report.html',
     ]);
+    // Allure's results too: one per test, with their attachments (every file is scanned below).
+    expect(names.filter((name) => name.endsWith('-result.json'))).toHaveLength(2);
     for (const file of files) expect(readFileSync(file, 'utf8'), file).not.toMatch(RAW_CONTROL);
     const md = readFileSync(join(run.reportDir, 'conformance.md'), 'utf8');
     expect(md.split('\n').filter((line) => line.includes(FORGED_LINE) && !line.includes('\\x1b'))).toEqual([]);
@@ -170,7 +174,7 @@ describe('a run of one area by its requirement ids, against the embedded sandbox
     expect(sum).toEqual(closing);
     expect(closing[1]).toBeGreaterThan(0);
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe(
-      `reports in ${run.reportDir}: report.html (open it in a browser), conformance.md, conformance.json, junit.xml, evidence/ (1 HAR file(s))`,
+      `reports in ${run.reportDir}: report.html (open it in a browser), conformance.md, conformance.json, junit.xml, evidence/ (1 HAR file(s)), allure-results/`,
     );
     expect(readFileSync(join(run.reportDir, 'report.html'), 'utf8')).toContain('<h1>FAILED</h1>');
     expect(run.summary?.areas).toEqual(['insurance']);
