@@ -16,6 +16,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { printable, printableJson } from '../printable.ts';
 import { join } from 'node:path';
 import type { Attachment, Label, StatusDetails, TestResult } from 'allure-js-commons';
 import { quotesOf, requirements, type Requirement } from '../requirements.ts';
@@ -146,7 +147,7 @@ class Attachments {
     const out: Attachment[] = cited.map(({ ref, entry }) => {
       let source = this.written.get(ref);
       if (!source) {
-        source = this.file('.httpexchange', JSON.stringify(httpExchangeOf(entry!)));
+        source = this.file('.httpexchange', printableJson(httpExchangeOf(entry!)));
         this.written.set(ref, source);
       }
       const control = t.controls?.includes(ref) ? ' (control)' : '';
@@ -154,7 +155,7 @@ class Attachments {
     });
     if (cited.length) {
       const curl = cited.map(({ ref, entry }) => `# ${exchangeTitle(ref, entry!)}\n${curlOfEntry(entry!)}\n`).join('\n');
-      out.push({ name: 'curl (the requests, credentials masked)', type: 'text/plain', source: this.file('.txt', curl) });
+      out.push({ name: 'curl (the requests, credentials masked)', type: 'text/plain', source: this.file('.txt', printable(curl)) });
     }
     return out;
   }
@@ -204,7 +205,7 @@ export function writeAllureResults(reportDir: string, summary: RunSummary, evide
   const registry = requirements();
   const attachments = new Attachments(dir, entriesByRef(evidence));
   const stop = Date.parse(summary.generatedAt);
-  const write = (result: Result) => writeFileSync(join(dir, `${result.uuid}-result.json`), JSON.stringify(result));
+  const write = (result: Result) => writeFileSync(join(dir, `${result.uuid}-result.json`), printableJson(result));
   if (summary.status === 'errored') write(runNotStarted(summary, stop));
   const ids = historyIds(summary.tests);
   summary.tests.forEach((t, i) => {
@@ -230,5 +231,5 @@ export function writeAllureResults(reportDir: string, summary: RunSummary, evide
       stop,
     });
   });
-  writeFileSync(join(dir, 'environment.properties'), `${environment(summary)}\n`);
+  writeFileSync(join(dir, 'environment.properties'), `${printable(environment(summary))}\n`);
 }
