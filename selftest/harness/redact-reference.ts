@@ -1,6 +1,6 @@
 /**
  * The redactor as it was before its screenable secrets were found by a scan instead of one regex of
- * every form of every character (harness/redact.ts): kept unchanged as the reference its output must
+ * every form of every character (harness/secrets/redact.ts): kept unchanged as the reference its output must
  * equal byte for byte (redact-equivalence.test.ts). Do not edit it to follow the redactor.
  */
 /**
