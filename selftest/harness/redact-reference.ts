@@ -23,7 +23,7 @@
  * URL, and the value of a query or form parameter, or of a JSON field, whose name says key, token,
  * secret or password.
  */
-import { CREDENTIAL_PARAMETER } from '../../harness/config/url-rules.ts';
+import { CREDENTIAL_PARAMETER } from '../../harness/secrets/credential-names.ts';
 
 const MASK = '***';
 /** Secrets shorter than this are not registered: masking them would blank ordinary words. */
