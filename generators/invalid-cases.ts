@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check';
 import type { ErrorObject } from 'ajv';
-import { pointerOf } from '../harness/json.ts';
-import { schemaRegistry, type SchemaRegistry } from '../harness/schemas.ts';
+import { pointerOf } from '../harness/text/json.ts';
+import { schemaRegistry, type SchemaRegistry } from '../harness/spec/schemas.ts';
 import { flatten, typeOf, type Schema } from './_internals/resolve.ts';
 
 export interface InvalidCase<T = unknown> {

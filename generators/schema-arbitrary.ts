@@ -5,7 +5,7 @@
  * `x-generate` hints narrow values to what a backend would accept (percent 0..100, two decimals).
  */
 import fc from 'fast-check';
-import { schemaRegistry, type SchemaRegistry } from '../harness/schemas.ts';
+import { schemaRegistry, type SchemaRegistry } from '../harness/spec/schemas.ts';
 import { flatten, hintsOf, mergeSchemas, typeOf, type Located, type Schema } from './_internals/resolve.ts';
 import { realistic } from './realistic.ts';
 

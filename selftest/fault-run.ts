@@ -25,7 +25,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { dependenciesOf, requirements } from '../harness/requirements.ts';
+import { dependenciesOf, requirements } from '../harness/spec/requirements.ts';
 import { rootCausesOf } from '../harness/report/records.ts';
 import { CI_SEED, faultRunSettings, type FaultRunSettings } from '../harness/runner/settings.ts';
 import { TARGET_WIDE_FAULTS } from '../sandbox/faults/degenerate.ts';

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CapturedResponse } from '../harness/http.ts';
+import type { CapturedResponse } from '../harness/request/http.ts';
 import type { RunSummary } from '../harness/report/summary-reporter.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -10,7 +10,7 @@
  *   FAULT_BATCH=40    variants per batch run      FAULT_PARALLEL=2   batch runs at a time (default: one per core and one more)
  */
 import { pathToFileURL } from 'node:url';
-import { requirements } from '../harness/requirements.ts';
+import { requirements } from '../harness/spec/requirements.ts';
 import type { TestRecord } from '../harness/report/records.ts';
 import { faultRunSettings } from '../harness/runner/settings.ts';
 import { loadLatitudes } from '../sandbox/faults/index.ts';

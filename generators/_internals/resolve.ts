@@ -1,6 +1,6 @@
 /** $ref resolution against the schema registry (absolute `$id`s, relative refs, local JSON pointers). */
-import { pointerSteps } from '../../harness/json.ts';
-import type { SchemaRegistry } from '../../harness/schemas.ts';
+import { pointerSteps } from '../../harness/text/json.ts';
+import type { SchemaRegistry } from '../../harness/spec/schemas.ts';
 
 export type Schema = Record<string, unknown>;
 

@@ -10,7 +10,7 @@
  * (`serverView`: decoded, coerced to the parameter's type) before it is kept: a "valid" request must
  * still be valid there, an invalid one still invalid (a mutation lost in serialization is dropped).
  */
-import { isJsonObject } from '../../harness/json.ts';
+import { isJsonObject } from '../../harness/text/json.ts';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { convertSchema } from '../../harness/business/openapi/json-schema.ts';
@@ -25,7 +25,7 @@ import {
   type RequestGenerator,
   type WireRequest,
 } from '../../harness/business/runtime/request.ts';
-import { schemaRegistry, type SchemaRegistry } from '../../harness/schemas.ts';
+import { schemaRegistry, type SchemaRegistry } from '../../harness/spec/schemas.ts';
 import { flatten, typeOf, type Schema } from '../_internals/resolve.ts';
 import { failsOnRule, invalidCases } from '../invalid-cases.ts';
 import { schemaArbitrary } from '../schema-arbitrary.ts';

@@ -8,7 +8,7 @@
  *   which the selftests feed to the checks and the schema.
  */
 import fc from 'fast-check';
-import { schemaId } from '../../harness/schemas.ts';
+import { schemaId } from '../../harness/spec/schemas.ts';
 import { schemaArbitrary } from '../schema-arbitrary.ts';
 import type { RequestVariation } from '../../harness/identity/requests.ts';
 

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { fixtureOf, mainAccount } from '../../harness/invest/config.ts';
 import type { PortfolioRequest } from '../../harness/invest/portfolio.ts';
-import { credentialOf, type Target } from '../../harness/target.ts';
+import { credentialOf, type Target } from '../../harness/config/target.ts';
 import { unknownAccountLike } from './portfolio.ts';
 
 type Context = { target: Target };

@@ -7,11 +7,11 @@
  */
 import { randomInt } from 'node:crypto';
 import fc from 'fast-check';
-import { add, fromNanos, INT64_MAX, INT64_MIN, NANOS_PER_UNIT } from '../../harness/decimal.ts';
+import { add, fromNanos, INT64_MAX, INT64_MIN, NANOS_PER_UNIT } from '../../harness/text/decimal.ts';
 import { accountsOf, investConfig, mainAccount } from '../../harness/invest/config.ts';
 import { amountsIn, CLASS_TOTALS, PORTFOLIO_RESPONSE, REQUEST_CURRENCIES, type RequestCurrency } from '../../harness/invest/portfolio.ts';
-import { pointerSteps, setAt } from '../../harness/json.ts';
-import type { Target } from '../../harness/target.ts';
+import { pointerSteps, setAt } from '../../harness/text/json.ts';
+import type { Target } from '../../harness/config/target.ts';
 import { schemaArbitrary } from '../schema-arbitrary.ts';
 
 export interface AmountConstraints {

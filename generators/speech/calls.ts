@@ -6,7 +6,7 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import { schemaId } from '../../harness/schemas.ts';
+import { schemaId } from '../../harness/spec/schemas.ts';
 import { hmacKey, speechHeader, speechPayload, type SpeechClaims, type SpeechKit } from '../../harness/speech/token.ts';
 import { sampleClaims, type ClaimsDraft, type SpeechCall } from '../../harness/speech/requests.ts';
 

@@ -6,7 +6,7 @@
 import { describe } from 'vitest';
 import type { OperationPlan, RuntimePlan } from './runtime/plan.ts';
 import { inconclusive, type ToolError } from '../errors.ts';
-import { requirementTest } from '../suite.ts';
+import { requirementTest } from '../test/suite.ts';
 
 /** A row that cannot run here (known while collecting), ending with the error that says why. */
 export function skippedRow(id: string, row: string, why: ToolError): void {

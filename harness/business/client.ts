@@ -6,7 +6,7 @@ import type { ChangeNote } from './openapi/catalog.ts';
 import { evaluateChangeNote } from './openapi/change-notes.ts';
 import { loadServedDocument, type ReadableDocument, type ServedDocument } from './openapi/load.ts';
 import { NotLocated } from './openapi/locate.ts';
-import type { RequirementContext } from '../suite.ts';
+import type { RequirementContext } from '../test/suite.ts';
 
 export function servedDocument(t: RequirementContext): Promise<ServedDocument> {
   return loadServedDocument(t.client, t.target);

@@ -3,7 +3,7 @@
  * typed, with the defaults of the schema applied: the service itself, its client certificate, the
  * 3-NDFL workflow (ndfl3) and the fixtures of the rule suites (rules).
  */
-import type { RateLimit, Target } from '../target.ts';
+import type { RateLimit, Target } from '../config/target.ts';
 import { checkedSection } from '../config/section.ts';
 import { SERVICE_SHAPE, shapeOf } from '../config/shape.ts';
 
@@ -47,7 +47,7 @@ export interface FixtureSection {
 export interface BusinessSection {
   url: string;
   rateLimit?: RateLimit;
-  /** A group's limit by its key in specs/rate-limits.yaml `businessGroups`, or `undocumented` (harness/rate-groups.ts). */
+  /** A group's limit by its key in specs/rate-limits.yaml `businessGroups`, or `undocumented` (harness/request/rate-groups.ts). */
   rateGroups?: Record<string, RateLimit>;
   token?: string;
   tokenWithoutScope?: string;
@@ -113,7 +113,7 @@ export function rulesSection(target: Target): RulesSection {
   return rules.sbp ? { ...rules, sbp: { ...SBP_DEFAULTS, ...rules.sbp } } : rules;
 }
 
-declare module '../target.ts' {
+declare module '../config/target.ts' {
   interface ServiceSections {
     business: BusinessSection;
   }

@@ -10,7 +10,7 @@ import { readBoundedBytes } from '../config/bounded-file.ts';
 import { Agent } from 'undici';
 import { businessConfig } from './config.ts';
 import { ToolError } from '../errors.ts';
-import type { Target } from '../target.ts';
+import type { Target } from '../config/target.ts';
 
 export interface MtlsFiles {
   cert: string;

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseYamlText } from '../config/yaml-text.ts';
-import { SECRET_KEY_PATTERN, type Redactor } from '../redact.ts';
+import { SECRET_KEY_PATTERN, type Redactor } from '../secrets/redact.ts';
 
 const ONLY_REFERENCES = /^(\$\{[A-Za-z_][A-Za-z0-9_]*\})+$/;
 const PATH_KEYS = new Set(['cert', 'key', 'ca']);

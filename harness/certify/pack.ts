@@ -6,7 +6,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { printableJson } from '../printable.ts';
+import { printableJson } from '../text/printable.ts';
 import { exchangesOf } from '../report/evidence.ts';
 import { renderJunit } from '../report/junit.ts';
 import { makeDirs } from '../report/report-dir.ts';

@@ -2,15 +2,15 @@
  * What a certification pack says about the suite that produced it and the contract it checked against:
  * the suite's name and version, its git commit (and whether the working tree differed from it), the
  * SHA-256 of specs/requirements.yaml, and the SHA-256 of spec/partner-interfaces.md (found by
- * harness/spec-document.ts: CONFORMANCE_SPEC, else ../shared/spec/ beside the project).
+ * harness/spec/spec-document.ts: CONFORMANCE_SPEC, else ../shared/spec/ beside the project).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REQUIREMENTS_FILE } from '../requirements.ts';
-import { loadSpecDocument, SPEC_ENV, specDocumentLocation } from '../spec-document.ts';
+import { REQUIREMENTS_FILE } from '../spec/requirements.ts';
+import { loadSpecDocument, SPEC_ENV, specDocumentLocation } from '../spec/spec-document.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

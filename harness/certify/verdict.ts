@@ -14,7 +14,7 @@
  *   - every area of the mission ran: at least one of its tests reached a verdict;
  *   - the spec the run was checked against could be found and hashed.
  */
-import type { Requirement, RequirementSource } from '../requirements.ts';
+import type { Requirement, RequirementSource } from '../spec/requirements.ts';
 import type { RecordVerdict, RunSummary, TestRecord } from '../report/records.ts';
 import type { Area } from '../areas.ts';
 

@@ -4,7 +4,7 @@
  * success nor a server error. Redirects and a 429 that outlived the client's retries never reach these
  * checks (the HTTP client ends them as tool errors); the JSON label of a body is json-answer.ts's.
  */
-import type { CapturedResponse } from '../http.ts';
+import type { CapturedResponse } from '../request/http.ts';
 import { failure, type Failure } from './failure.ts';
 
 export const isSuccess = (status: number) => status >= 200 && status < 300;

@@ -1,9 +1,9 @@
 import type { ErrorObject } from 'ajv';
-import type { CapturedResponse } from '../http.ts';
-import { pointerSteps } from '../json.ts';
-import { schemaRegistry } from '../schemas.ts';
+import type { CapturedResponse } from '../request/http.ts';
+import { pointerSteps } from '../text/json.ts';
+import { schemaRegistry } from '../spec/schemas.ts';
 import { failure, type Failure } from './failure.ts';
-import { mediaMatches } from '../media-type.ts';
+import { mediaMatches } from '../request/media-type.ts';
 
 /** The body parsed as JSON. */
 export function jsonBody(res: CapturedResponse, requirement: string): Failure[] {

@@ -2,9 +2,9 @@
  * A check returns failures as data: the requirement id, what was expected, what came back.
  * `ConformanceError` turns them into one readable, redacted message with a curl reproduction.
  */
-import type { CapturedResponse } from '../http.ts';
-import { printableLine } from '../printable.ts';
-import type { Redactor } from '../redact.ts';
+import type { CapturedResponse } from '../request/http.ts';
+import { printableLine } from '../text/printable.ts';
+import type { Redactor } from '../secrets/redact.ts';
 
 export interface Failure {
   /**

@@ -4,9 +4,9 @@
  * the body parses. An answer without a body is not judged here: where a body is documented (a 200
  * portfolio, a 201 contract record) the check of that answer asks for it.
  */
-import type { CapturedResponse } from '../http.ts';
+import type { CapturedResponse } from '../request/http.ts';
 import { failure, type Failure } from './failure.ts';
-import { isJsonMedia } from '../media-type.ts';
+import { isJsonMedia } from '../request/media-type.ts';
 
 /** A body, when there is one, is JSON and labelled JSON. */
 export function jsonWhereBody(res: CapturedResponse, requirement: string): Failure[] {

@@ -1,4 +1,4 @@
-import type { CapturedResponse } from '../http.ts';
+import type { CapturedResponse } from '../request/http.ts';
 import { notRefused } from './answer.ts';
 import { failure, type Failure } from './failure.ts';
 

@@ -16,7 +16,7 @@ import { KEY_ENV, KEY_FILE_ENV, loadSigningKey, SigningKeyError, type SigningKey
 import { specDigest, suiteIdentity } from '../certify/suite-identity.ts';
 import { verifyPack } from '../certify/verify.ts';
 import type { RunSummary } from '../report/records.ts';
-import { requirements } from '../requirements.ts';
+import { requirements } from '../spec/requirements.ts';
 import { DEPTHS, depthOf, type Depth } from '../runner/depth.ts';
 import { reportDirOf, runSettings, targetFileOf, variableOf, WAIVERS_ENV } from '../runner/settings.ts';
 import { AREAS, type Area } from '../areas.ts';

@@ -4,7 +4,7 @@
  * control character in it would be obeyed by the terminal. Nothing the command line itself writes needs
  * one (it prints no colours); the suite's run prints through its own reporters, in its own process.
  */
-import { printable } from '../printable.ts';
+import { printable } from '../text/printable.ts';
 
 export function escapeConsole(target: Pick<Console, 'log' | 'error' | 'warn'> = console): void {
   for (const name of ['log', 'error', 'warn'] as const) {

@@ -7,7 +7,7 @@ import { exitCodeOf } from '../report/records.ts';
 import { writeReportsWhole } from '../report/report-files.ts';
 import { requirementEntries } from '../report/requirement-basis.ts';
 import { renderText } from '../report/text.ts';
-import { requirements } from '../requirements.ts';
+import { requirements } from '../spec/requirements.ts';
 import { reportDirOf } from '../runner/settings.ts';
 import { parseArgs } from './args.ts';
 import type { Command } from './command.ts';

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { readSummary } from '../report/merge.ts';
 import type { RunSummary, TargetRecord } from '../report/records.ts';
 import { describeTarget, recordedTargetFile, targetDifference, targetRecord } from '../report/target-identity.ts';
-import type { Target } from '../target.ts';
+import type { Target } from '../config/target.ts';
 import { PROJECT_ROOT } from './vitest-process.ts';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

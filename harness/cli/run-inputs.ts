@@ -8,7 +8,7 @@
 import { ToolError } from '../errors.ts';
 import type { WaiverFile } from '../report/waiver-file.ts';
 import { invalidSetting, runSettings, targetFileOf, variableOf, WAIVERS_ENV, type SettingVariable } from '../runner/settings.ts';
-import type { Target } from '../target.ts';
+import type { Target } from '../config/target.ts';
 
 export interface RunInputs {
   /** Absent for the embedded sandbox (started inside the run). */
@@ -28,7 +28,7 @@ export async function checkRunInputs(
   const all = { ...processEnv, ...env };
   let target: Target | undefined;
   const file = targetFileOf(env);
-  const loadTarget = file ? (await import('../target.ts')).loadTarget : undefined;
+  const loadTarget = file ? (await import('../config/target.ts')).loadTarget : undefined;
   try {
     target = file && loadTarget ? loadTarget(file) : undefined;
     const settings = runSettings(all, target);

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { ToolError } from '../errors.ts';
 import { makeStagingFolder, publishReports, reportFilesLine } from '../report/publish.ts';
 import type { RunSummary } from '../report/records.ts';
-import type { Target } from '../target.ts';
+import type { Target } from '../config/target.ts';
 import { exitCodeOf, interruptedSummary } from '../report/records.ts';
 import { reportDirProblem } from '../report/report-dir.ts';
 import { DEPTHS, isDepth } from '../runner/depth.ts';

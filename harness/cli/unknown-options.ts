@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { didYouMean } from '../config/schema-errors.ts';
-import { madeOnce } from '../parsed-once.ts';
+import { madeOnce } from '../text/parsed-once.ts';
 
 /** The flag of an option argument as typed: `--depht` of `--depht=quick`, `-t` of `-t`. */
 const flagOf = (arg: string) => (arg.startsWith('--') ? arg.split('=')[0] : arg.slice(0, 2));
@@ -67,7 +67,7 @@ async function helpedOptions(): Promise<VitestOptions> {
 /**
  * The options of `vitest run`, as its own parser lists them in its help (read only when an argument is
  * not one of ours). Loading vitest's parser takes two seconds of CPU, more than the rest of the command
- * line: the list is kept per installed vitest version (harness/parsed-once.ts), so only the first run
+ * line: the list is kept per installed vitest version (harness/text/parsed-once.ts), so only the first run
  * after an install pays it. Empty when the help cannot be read, and then vitest itself judges what it is
  * handed.
  */

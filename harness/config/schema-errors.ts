@@ -5,7 +5,7 @@
  * quoted: they may be credentials.
  */
 import type { ErrorObject } from 'ajv';
-import { pointerSteps } from '../json.ts';
+import { pointerSteps } from '../text/json.ts';
 import { formatPath, keysAt, kindAt, targetFileSchema, type SchemaNode } from './target-schema.ts';
 
 /** Keywords that only summarise their branches' errors. */

@@ -1,7 +1,7 @@
 /** A section of the target file checked against its part of the schema, once per target and area. */
 import { ToolError } from '../errors.ts';
-import { schemaRegistry } from '../schemas.ts';
-import { schemaChecked, serviceOf, type ServiceSections, type Target } from '../target.ts';
+import { schemaRegistry } from '../spec/schemas.ts';
+import { schemaChecked, serviceOf, type ServiceSections, type Target } from './target.ts';
 import type { Area } from '../areas.ts';
 import { describeSchemaErrors } from './schema-errors.ts';
 import { TARGET_FILE_SCHEMA_ID } from './target-schema.ts';

@@ -4,8 +4,8 @@
  * key path with its description and default (for the example file and the selftests).
  * The schema is the one description of the file; nothing here restates a key.
  */
-import { isJsonObject } from '../json.ts';
-import { schemaId, schemaRegistry } from '../schemas.ts';
+import { isJsonObject } from '../text/json.ts';
+import { schemaId, schemaRegistry } from '../spec/schemas.ts';
 
 export const TARGET_FILE_SCHEMA_ID = schemaId('common/target-file');
 

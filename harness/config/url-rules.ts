@@ -9,8 +9,7 @@
  * hold the credential), only the names of its parameters.
  */
 
-/** Query parameter names that carry a credential (also used by the redactor): by a part of the name, or the whole. */
-export const CREDENTIAL_PARAMETER = /key|token|secret|passw|credential|signature|^(?:pwd|pw|pass|auth|authorization|sig)$/i;
+import { CREDENTIAL_PARAMETER } from '../secrets/credential-names.ts';
 
 const AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)(?::([^/?#]*))?/;
 

@@ -7,7 +7,7 @@
  * printed by the parser itself.
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type ErrorCode } from 'yaml';
-import { fastYaml } from '../yaml-fast.ts';
+import { fastYaml } from '../text/yaml-fast.ts';
 
 export class YamlProblem extends Error {}
 

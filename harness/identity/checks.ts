@@ -2,12 +2,12 @@
  * Checks of the identity userinfo answer (spec 2.2, 4.2, 5.2) and of its refusals. Field types and
  * formats live in specs/schemas/identity/userinfo.json; these are the rules a schema cannot say.
  */
-import type { CapturedResponse } from '../http.ts';
+import type { CapturedResponse } from '../request/http.ts';
 import { isSuccess, noServerError, isServerError } from '../checks/answer.ts';
 import { contentTypeIn, jsonBody, valueConformsTo } from '../checks/body.ts';
 import { failure, type Failure } from '../checks/failure.ts';
-import { isJsonObject } from '../json.ts';
-import { schemaId } from '../schemas.ts';
+import { isJsonObject } from '../text/json.ts';
+import { schemaId } from '../spec/schemas.ts';
 
 /** Every field of 2.2. */
 export const USERINFO_FIELDS = [

@@ -8,13 +8,13 @@
  */
 import { noServerError } from '../checks/answer.ts';
 import { carriesNoUserValues, isUserinfoAnswer, refusedWithoutData, userValues } from './checks.ts';
-import type { CapturedResponse } from '../http.ts';
-import type { RequirementContext } from '../suite.ts';
+import type { CapturedResponse } from '../request/http.ts';
+import type { RequirementContext } from '../test/suite.ts';
 import { inconclusive } from '../errors.ts';
 import { identityConfig, identityToken, type IdentityTokenName } from './config.ts';
-import { credentialOf } from '../target.ts';
-import { expectRefusal } from '../refusal.ts';
-import { PromiseMemo } from '../memo.ts';
+import { credentialOf } from '../config/target.ts';
+import { expectRefusal } from '../test/refusal.ts';
+import { PromiseMemo } from '../test/memo.ts';
 import { perScope } from '../runner/run-scope.ts';
 import { CANONICAL_REQUEST, encodeForm, formPairs, percentEncodeAll, type RequestVariation } from './requests.ts';
 
@@ -68,7 +68,7 @@ export function control(t: RequirementContext): Promise<CapturedResponse> {
 }
 
 /**
- * Judges an answer to a request that must be refused (harness/refusal.ts): a 2xx or a 5xx fails at
+ * Judges an answer to a request that must be refused (harness/test/refusal.ts): a 2xx or a 5xx fails at
  * once; then the control must have succeeded; then neither 2xx nor 5xx and none of the user's data
  * (values in the form of a phone number, an e-mail address or a date under the fields of 2.2, and the
  * values the run's userinfo answers showed for anyone: the main user and the pool). Part 7 shows no userinfo error, so what the refusal's body is

@@ -3,7 +3,7 @@
  * typed, with the defaults of the schema applied.
  */
 import { ToolError } from '../errors.ts';
-import type { RateLimit, Target } from '../target.ts';
+import type { RateLimit, Target } from '../config/target.ts';
 import { checkedSection } from '../config/section.ts';
 import { SERVICE_SHAPE, shapeOf } from '../config/shape.ts';
 
@@ -58,7 +58,7 @@ export function identityToken(target: Target, name: IdentityTokenName): string {
   return value;
 }
 
-declare module '../target.ts' {
+declare module '../config/target.ts' {
   interface ServiceSections {
     identity: IdentitySection;
   }

@@ -4,12 +4,12 @@
  * names ("with the stored surrender records"); that each sent item comes back in a stored record of
  * its own is every acceptance's (the system "stores them and returns the stored records"); that every
  * field 2.5 lists is there is INS-RSP-004's policy. Date-times are ISO 8601 in any of its forms
- * (harness/iso8601.ts). A check of "every" record or field says how much it judged (harness/checks/judged.ts).
+ * (harness/text/iso8601.ts). A check of "every" record or field says how much it judged (harness/checks/judged.ts).
  */
-import type { CapturedResponse } from '../http.ts';
-import { orderOf, parseIsoDate, sameDay, sameMoment } from '../iso8601.ts';
-import { parseJsonKeepingIntegers } from '../json-integers.ts';
-import { isJsonObject } from '../json.ts';
+import type { CapturedResponse } from '../request/http.ts';
+import { orderOf, parseIsoDate, sameDay, sameMoment } from '../text/iso8601.ts';
+import { parseJsonKeepingIntegers } from '../text/json-integers.ts';
+import { isJsonObject } from '../text/json.ts';
 import { CONTRACT_RECORD, CONTRACT_RECORD_LISTED, type SurrenderItem, type SurrenderRequest } from './surrender.ts';
 import { conformsTo, fieldsPresent, jsonBody } from '../checks/body.ts';
 import { failure, type Failure } from '../checks/failure.ts';

@@ -2,7 +2,7 @@
  * How the insurance suites call the surrender method (spec 4.4) and judge its answers. No answer passes
  * a test without evidence: an acceptance is a 201 that shows its stored surrender records, each the
  * item it stored as sent; a refusal counts only next to a control (a valid request with valid
- * credentials served in the same run; see harness/refusal.ts). One cause, one failure: the record's
+ * credentials served in the same run; see harness/test/refusal.ts). One cause, one failure: the record's
  * shape is INS-RSP-001's, its label INS-CTY-001's, what it stores INS-RSP-002's; a test of another
  * requirement that meets them broken ends inconclusive naming them (`dependsOn`).
  */
@@ -12,13 +12,13 @@ import { isSuccess } from '../checks/answer.ts';
 import { failure, type Failure } from '../checks/failure.ts';
 import { jsonWhereBody } from '../checks/json-answer.ts';
 import { rejectedWith, statusIn } from '../checks/status.ts';
-import { expectRefusal } from '../refusal.ts';
-import { jsonPayload, type CapturedResponse } from '../http.ts';
-import type { RequirementContext } from '../suite.ts';
+import { expectRefusal } from '../test/refusal.ts';
+import { jsonPayload, type CapturedResponse } from '../request/http.ts';
+import type { RequirementContext } from '../test/suite.ts';
 import { insuranceConfig } from './config.ts';
 import { SURRENDER_REJECTED } from './surrender.ts';
 import { ordinaryToken } from './tokens.ts';
-import { credentialOf } from '../target.ts';
+import { credentialOf } from '../config/target.ts';
 import { sampleRequest } from './requests.ts';
 import type { SurrenderRequest } from './surrender.ts';
 
@@ -156,7 +156,7 @@ export interface RefusalOptions {
   refusalOf?: string;
 }
 
-/** A refusal with one of `allowed`, counted only next to the control (harness/refusal.ts); its body's label is INS-CTY-001's. */
+/** A refusal with one of `allowed`, counted only next to the control (harness/test/refusal.ts); its body's label is INS-CTY-001's. */
 export async function expectRefused(t: RequirementContext, res: CapturedResponse, options: RefusalOptions = {}): Promise<CapturedResponse> {
   const { allowed = SURRENDER_REJECTED, note, refusalOf = t.id } = options;
   await expectRefusal(t, res, rejectedWith(res, allowed, refusalOf), () => control(t), note, { jsonBody: false });

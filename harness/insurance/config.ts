@@ -2,7 +2,7 @@
  * services.insurance of the target file (schema: $defs/insurance of specs/schemas/common/target-file.json),
  * typed. Its credentials are read with credentialOf(target, 'insurance', key), typed by this section.
  */
-import type { Target, TokenRateLimit } from '../target.ts';
+import type { Target, TokenRateLimit } from '../config/target.ts';
 import { checkedSection } from '../config/section.ts';
 import { shapeOf, TOKEN_LIMITED_SHAPE } from '../config/shape.ts';
 
@@ -32,7 +32,7 @@ export function insuranceConfig(target: Target): InsuranceConfig {
   return checkedSection(target, 'insurance');
 }
 
-declare module '../target.ts' {
+declare module '../config/target.ts' {
   interface ServiceSections {
     insurance: InsuranceSection;
   }

@@ -3,7 +3,7 @@
  * suites share: the request's types and the schemas of request and answer. Generators import it from
  * here, so no check ever imports a generator.
  */
-import { schemaId } from '../schemas.ts';
+import { schemaId } from '../spec/schemas.ts';
 
 export const SURRENDER_REQUEST = schemaId('insurance/surrender-request');
 export const CONTRACT_RECORD = schemaId('insurance/contract-record');

@@ -2,7 +2,7 @@
  * Checks of the GetPortfolio answer (spec 2.3, 2.4, 4.3, 7). Every MoneyValue and Quotation is found by
  * walking the body alongside the portfolio schema (harness/invest/portfolio.ts), so a field added to
  * specs/schemas/invest is checked without touching this file. Amounts are compared with
- * harness/decimal.ts: exact, never floating point.
+ * harness/text/decimal.ts: exact, never floating point.
  *
  * 2.4 marks no field required, and proto3's JSON mapping (the path names a gRPC service) leaves out
  * zero values: an absent units or nano reads as 0, an absent array as empty. So every check over
@@ -10,7 +10,7 @@
  * one that judged none is inconclusive. A value another requirement judges (a units that is no
  * decimal integer, for the sign and int64 rules) is passed over, not failed again.
  */
-import type { CapturedResponse } from '../http.ts';
+import type { CapturedResponse } from '../request/http.ts';
 import {
   describeAmount,
   formatDecimal,
@@ -21,11 +21,11 @@ import {
   tryNanos,
   unitsProblem,
   unitsValue,
-} from '../decimal.ts';
-import { parseIsoDateTime } from '../iso8601.ts';
-import { isJsonObject } from '../json.ts';
+} from '../text/decimal.ts';
+import { parseIsoDateTime } from '../text/iso8601.ts';
+import { isJsonObject } from '../text/json.ts';
 import { amountsIn, CLASS_TOTALS, PORTFOLIO_LISTED, PORTFOLIO_RESPONSE, PORTFOLIO_STATUSES, portfolioFields, TOTALS } from './portfolio.ts';
-import { schemaId } from '../schemas.ts';
+import { schemaId } from '../spec/schemas.ts';
 import { fieldsPresent, valueConformsTo } from '../checks/body.ts';
 import { failure, type Failure } from '../checks/failure.ts';
 import { judged, type Judged } from '../checks/judged.ts';

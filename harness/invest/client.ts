@@ -10,13 +10,13 @@ import type { Failure } from '../checks/failure.ts';
 import { whyNoPortfolio } from './checks.ts';
 import { isRefusal, refused } from '../checks/answer.ts';
 import { rejectedWith } from '../checks/status.ts';
-import { jsonPayload, type CapturedResponse } from '../http.ts';
+import { jsonPayload, type CapturedResponse } from '../request/http.ts';
 import { REQUEST_CURRENCIES, type PortfolioRequest, type PortfolioRequestOptions, type RequestCurrency as Currency } from './portfolio.ts';
-import { expectRefusal } from '../refusal.ts';
-import type { RequirementContext } from '../suite.ts';
+import { expectRefusal } from '../test/refusal.ts';
+import type { RequirementContext } from '../test/suite.ts';
 import { investConfig, mainAccount, accountsOf } from './config.ts';
-import { credentialOf } from '../target.ts';
-import { PromiseMemo } from '../memo.ts';
+import { credentialOf } from '../config/target.ts';
+import { PromiseMemo } from '../test/memo.ts';
 import { perScope } from '../runner/run-scope.ts';
 
 export const OPERATION = 'POST /rest/{package}.OperationsService/GetPortfolio';

@@ -3,7 +3,7 @@
  * typed, with the defaults of the schema applied.
  */
 import { ToolError } from '../errors.ts';
-import type { StringKey, Target, TokenRateLimit } from '../target.ts';
+import type { StringKey, Target, TokenRateLimit } from '../config/target.ts';
 import { checkedSection } from '../config/section.ts';
 import { shapeOf, TOKEN_LIMITED_SHAPE } from '../config/shape.ts';
 
@@ -62,7 +62,7 @@ export function accountsOf(t: { target: Target }): string[] {
   return [...new Set([mainAccount(t), ...investConfig(t.target).accountIds])];
 }
 
-declare module '../target.ts' {
+declare module '../config/target.ts' {
   interface ServiceSections {
     invest: InvestSection;
   }

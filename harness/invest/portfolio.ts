@@ -3,8 +3,8 @@
  * and suites share: the request currencies, the totals, and where the schema places every MoneyValue
  * and Quotation. Generators import it from here, never from harness/checks/.
  */
-import { isJsonObject } from '../json.ts';
-import { schemaId, schemaRegistry } from '../schemas.ts';
+import { isJsonObject } from '../text/json.ts';
+import { schemaId, schemaRegistry } from '../spec/schemas.ts';
 
 export const PORTFOLIO_RESPONSE = schemaId('invest/portfolio-response');
 export const PORTFOLIO_REQUEST = schemaId('invest/portfolio-request');

@@ -5,7 +5,7 @@
  * already masked and each body cut where the HAR cut it.
  */
 import type { HttpExchange, HttpExchangeBody, HttpExchangeNameValue } from 'allure-js-commons';
-import { curlOf } from '../curl.ts';
+import { curlOf } from '../secrets/curl.ts';
 
 interface HarBody {
   text?: string;

@@ -19,7 +19,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { printable, printableJson } from '../printable.ts';
 import { join } from 'node:path';
 import type { Attachment, Label, StatusDetails, TestResult } from 'allure-js-commons';
-import { quotesOf, requirements, type Requirement } from '../requirements.ts';
+import { quotesOf, requirements, type Requirement } from '../spec/requirements.ts';
 import { curlOfEntry, exchangeTitle, httpExchangeOf, type HarEntry } from './allure-exchange.ts';
 import type { EvidenceOutput } from './evidence.ts';
 import { harEntries } from './har.ts';

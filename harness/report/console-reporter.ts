@@ -12,8 +12,8 @@
  */
 import { relative } from 'node:path';
 import { DefaultReporter, type TestCase, type TestModule } from 'vitest/node';
-import { printable, printableLine } from '../printable.ts';
-import { requirements } from '../requirements.ts';
+import { printable, printableLine } from '../text/printable.ts';
+import { requirements } from '../spec/requirements.ts';
 import { getRunInfo } from '../runner/run-info.ts';
 import { codeOf, type RecordVerdict, type WaiverRecord } from './records.ts';
 import { isFilteredOut, outcomeOf } from './test-outcome.ts';

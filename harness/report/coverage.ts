@@ -5,9 +5,9 @@
  * (not testable from outside, or pending) when its section has a statement that belongs. A run of every
  * area sees the whole matrix.
  */
-import { requirements } from '../requirements.ts';
+import { requirements } from '../spec/requirements.ts';
 import { AREAS } from '../areas.ts';
-import { coverageBySection, totalCoverage, traceability, type SectionCoverage, type TraceStatement } from '../traceability.ts';
+import { coverageBySection, totalCoverage, traceability, type SectionCoverage, type TraceStatement } from '../spec/traceability.ts';
 import type { TestRecord } from './records.ts';
 
 export function statementsOfAreas(areas: readonly string[], statements: readonly TraceStatement[] = traceability()): TraceStatement[] {

@@ -1,7 +1,7 @@
 /**
  * Dependencies between requirements, settled over a whole run. A test that found a requirement it takes
  * as given broken (specs/requirements.yaml `dependsOn`) ended inconclusive, DEPENDENCY_FAILED, naming it
- * (harness/suite.ts). That holds when the requirement it names failed in the run: the defect is then
+ * (harness/test/suite.ts). That holds when the requirement it names failed in the run: the defect is then
  * counted as that requirement's (a root cause of its own where its own tests failed on something else,
  * records.ts `rootCausesOf`). When it did not fail (its own tests passed, or did not run: a `--grep`,
  * another shard), nothing else reports the defect this test saw, so the test is counted failed, with

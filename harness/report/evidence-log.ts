@@ -7,8 +7,8 @@
  * crosses the process boundary once, however many tests cite it, and no worker writes a file.
  */
 import { randomBytes } from 'node:crypto';
-import type { Redactor } from '../redact.ts';
-import { currentTestScope, type EvidenceRole, type TestEvidence } from '../test-scope.ts';
+import type { Redactor } from '../secrets/redact.ts';
+import { currentTestScope, type EvidenceRole, type TestEvidence } from '../runner/test-scope.ts';
 import { cappedBody, headerLines, headersOf, recordedBody, redactedTogether, type ExchangeRecord } from './exchange-record.ts';
 import { withDecodedTokens } from './token-evidence.ts';
 

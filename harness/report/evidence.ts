@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { suitePackage } from '../certify/suite-identity.ts';
-import { printableJson } from '../printable.ts';
+import { printableJson } from '../text/printable.ts';
 import { BODY_CAP_BYTES, type ExchangeRecord } from './exchange-record.ts';
 import type { ShippedEvidence } from './evidence-log.ts';
 import { harEntries, harEntry, harText } from './har.ts';

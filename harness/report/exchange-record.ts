@@ -5,7 +5,7 @@
  * reporter in the main process (test meta), which writes them as HAR (har.ts); the record is plain
  * data so that it crosses the process boundary as it is.
  */
-import { CREDENTIAL_HEADER_NAME, type Redactor } from '../redact.ts';
+import { CREDENTIAL_HEADER_NAME, type Redactor } from '../secrets/redact.ts';
 
 /** Bodies are kept to this many bytes; a longer one is cut there and says so. */
 export const BODY_CAP_BYTES = 64 * 1024;

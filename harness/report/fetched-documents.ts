@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redactor } from '../redact.ts';
+import type { Redactor } from '../secrets/redact.ts';
 import { writeWhole } from './publish.ts';
 import type { FetchedDocument } from './records.ts';
 import { makeDirs } from './report-dir.ts';

@@ -9,7 +9,7 @@
  * said to be ours; also at the end of a failure's text) and the test's evidence (HAR entries,
  * evidence/<area>.har#e<n>).
  */
-import { printable } from '../printable.ts';
+import { printable } from '../text/printable.ts';
 import { reasonOf } from './message.ts';
 import { interruptionOf, type RunSummary, type TestRecord } from './records.ts';
 import { basisLine, basisLines, basisOf, type Basis } from './requirement-basis.ts';

@@ -4,7 +4,7 @@
  * `failure@message`, a list of tool errors): what was expected and what came back, or the tool error's
  * first line with its code.
  */
-import { printableLine } from '../printable.ts';
+import { printableLine } from '../text/printable.ts';
 import type { TestRecord } from './records.ts';
 
 /** The message's lines after its title line, leading blank lines dropped. */

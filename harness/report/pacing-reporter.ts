@@ -1,14 +1,14 @@
 /**
  * The vitest reporter that closes a run with where its time went: the requests the shared pacer gave
  * slots for, per service and business group, the time the pacing alone required, and the run's wall
- * time over it (harness/pace-plan.ts); then the test that came closest to its time budget (time held at
- * the pacer not counted: harness/test-budget.ts), which says how much busier the machine could be
+ * time over it (harness/request/pace-plan.ts); then the test that came closest to its time budget (time held at
+ * the pacer not counted: harness/test/test-budget.ts), which says how much busier the machine could be
  * before a test runs out of time. Remembers the counts in the report folder (`pacing.json`) for the
  * plan the next run prints before its first request. Prints nothing in a batch run, whose variants
  * share one pacer.
  */
 import type { Reporter, TestModule } from 'vitest/node';
-import { describeCloseness, describePlan, rememberPlan } from '../pace-plan.ts';
+import { describeCloseness, describePlan, rememberPlan } from '../request/pace-plan.ts';
 import { getRunInfo } from '../runner/run-info.ts';
 
 interface Closest {

@@ -6,9 +6,9 @@
  * cannot disagree.
  */
 import { ERROR_CODES, INCONCLUSIVE_CODES, SKIP_CODES, type ErrorCode } from '../errors.ts';
-import type { RequirementSource } from '../requirements.ts';
+import type { RequirementSource } from '../spec/requirements.ts';
 import { interruptionLine, type Interruption } from '../runner/interruption.ts';
-import type { Verdict } from '../suite.ts';
+import type { Verdict } from '../test/suite.ts';
 import type { RequirementEntry } from './requirement-basis.ts';
 
 /**

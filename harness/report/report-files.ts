@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderReportHtml } from '../certify/html/report-html.ts';
-import { printableJson } from '../printable.ts';
+import { printableJson } from '../text/printable.ts';
 import { writeAllureResults } from './allure.ts';
 import { exchangesOf, writeEvidence, type EvidenceOutput } from './evidence.ts';
 import { renderJunit } from './junit.ts';

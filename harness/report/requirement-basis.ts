@@ -7,8 +7,8 @@
  * from a summary later (merge, certify) needs no registry.
  */
 import type { Area } from '../areas.ts';
-import type { Requirement, RequirementSource } from '../requirements.ts';
-import { quotesOf } from '../requirements.ts';
+import type { Requirement, RequirementSource } from '../spec/requirements.ts';
+import { quotesOf } from '../spec/requirements.ts';
 
 /** A requirement as the summary carries it: its area, section, source, text, the spec's words and our reading. */
 export interface RequirementEntry {

@@ -3,7 +3,7 @@
  * body or a hash. A defect is what one requirement forbids, seen as one expectation broken at one place:
  * "INS-STA-001: expected status 201, received status 200". Every test it touched shares its key, the
  * tests that fail it themselves and those that took it as given and ended inconclusive
- * (DEPENDENCY_FAILED, harness/suite.ts), so a report counts defects first, then requirements, then tests.
+ * (DEPENDENCY_FAILED, harness/test/suite.ts), so a report counts defects first, then requirements, then tests.
  *
  * The key leaves out what differs from one answer to the next (the values received, the index of an
  * item), so that the same defect met by many tests is one; the words keep the first answer's values as

@@ -12,9 +12,9 @@
  */
 import { relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
-import { Redactor } from '../redact.ts';
-import { REQUIREMENT_ID, requirements } from '../requirements.ts';
-import { loadTarget, targetOf } from '../target.ts';
+import { Redactor } from '../secrets/redact.ts';
+import { REQUIREMENT_ID, requirements } from '../spec/requirements.ts';
+import { loadTarget, targetOf } from '../config/target.ts';
 import { runInterruption } from '../runner/interruption.ts';
 import { getRunInfo, type RunInfo } from '../runner/run-info.ts';
 import { reportDirOf, runSettings } from '../runner/settings.ts';

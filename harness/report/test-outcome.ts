@@ -8,7 +8,7 @@
  */
 import type { TestCase, Vitest } from 'vitest/node';
 import { codeOf, verdictOf, type VitestState } from './records.ts';
-import type { Verdict } from '../suite.ts';
+import type { Verdict } from '../test/suite.ts';
 import type { ErrorCode } from '../errors.ts';
 
 /** vitest's reason for cancelling a run when `--bail` reached its number of failed tests. */

@@ -13,7 +13,7 @@
  */
 import { ERROR_CODES } from '../errors.ts';
 import { AREAS } from '../areas.ts';
-import { printable, printableLine } from '../printable.ts';
+import { printable, printableLine } from '../text/printable.ts';
 import { runCoverage } from './coverage.ts';
 import { bodyOf } from './message.ts';
 import { interruptionOf, nothingCheckedReason, type RunSummary, type TestRecord, type WaiverUse } from './records.ts';

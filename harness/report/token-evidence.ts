@@ -7,8 +7,8 @@
  * file anywhere in the claims is masked there. A token that is itself a credential of the target file (an
  * access token it names) is left whole, for the redactor to mask as a whole.
  */
-import { printableLine } from '../printable.ts';
-import type { Redactor } from '../redact.ts';
+import { printableLine } from '../text/printable.ts';
+import type { Redactor } from '../secrets/redact.ts';
 
 /** A JWT's shape, as the redactor finds one; padding and the standard alphabet of a malformed one included. */
 const TOKEN = /\beyJ[A-Za-z0-9_+/-]{2,}={0,2}\.[A-Za-z0-9_+/-]*={0,2}(?:\.[A-Za-z0-9_+/-]*={0,2})+/g;

@@ -12,8 +12,8 @@ import { basename, dirname, resolve } from 'node:path';
 import { readBounded, readBoundedBytes } from '../config/bounded-file.ts';
 import { parseYamlText } from '../config/yaml-text.ts';
 import { ToolError } from '../errors.ts';
-import { requirements } from '../requirements.ts';
-import { schemaRegistry, SCHEMA_BASE } from '../schemas.ts';
+import { requirements } from '../spec/requirements.ts';
+import { schemaRegistry, SCHEMA_BASE } from '../spec/schemas.ts';
 import type { WaiverRecord } from './records.ts';
 import { variableOf, WAIVERS_ENV } from '../runner/settings.ts';
 

@@ -13,7 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
-import type { ProbeFailure } from '../probe.ts';
+import type { ProbeFailure } from '../request/probe.ts';
 import type { Area } from '../areas.ts';
 import { enterScope } from './run-scope.ts';
 

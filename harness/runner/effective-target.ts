@@ -3,7 +3,7 @@
  * command line or in CONFORMANCE_AREAS) and paced at this run's share of every documented limit (a
  * shard of n uses 1/n, so that n shards hitting one staging never multiply its request rate).
  */
-import type { Target } from '../target.ts';
+import type { Target } from '../config/target.ts';
 import type { RunSettings } from './settings.ts';
 
 export function effectiveTarget(target: Target, settings: Pick<RunSettings, 'areas' | 'paceShare'>): Target {

@@ -6,12 +6,12 @@
 import { ToolError } from '../errors.ts';
 import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startPacerServer } from '../pacer.ts';
-import { printable, printableLine } from '../printable.ts';
-import { probeServices, type ProbeFailure } from '../probe.ts';
-import { describePlan, rememberedPlan } from '../pace-plan.ts';
+import { startPacerServer } from '../request/pacer.ts';
+import { printable, printableLine } from '../text/printable.ts';
+import { probeServices, type ProbeFailure } from '../request/probe.ts';
+import { describePlan, rememberedPlan } from '../request/pace-plan.ts';
 import { reportFolderOf } from '../report/publish.ts';
-import { targetFileData, targetOf, type Target, type TargetFileData } from '../target.ts';
+import { targetFileData, targetOf, type Target, type TargetFileData } from '../config/target.ts';
 import { depthOf } from './depth.ts';
 import { effectiveTarget } from './effective-target.ts';
 import { readBatchManifest, type ProvidedVariant } from './batch.ts';

@@ -1,6 +1,6 @@
 /** What the global setup learned, for the reporter in the same process. */
-import type { PaceCounts } from '../pace-counts.ts';
-import type { TargetFileData } from '../target.ts';
+import type { PaceCounts } from '../request/pace-counts.ts';
+import type { TargetFileData } from '../config/target.ts';
 
 export interface RunInfo {
   targetFile: string;

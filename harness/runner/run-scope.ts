@@ -12,7 +12,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject } from 'vitest';
-import type { ProbeFailure } from '../probe.ts';
+import type { ProbeFailure } from '../request/probe.ts';
 import type { Area } from '../areas.ts';
 
 export interface RunScope {

@@ -6,7 +6,7 @@
  * by name, and that every `settings` key of the schema has its row).
  */
 import { ToolError } from '../errors.ts';
-import type { Target } from '../target.ts';
+import type { Target } from '../config/target.ts';
 import { AREAS, type Area } from '../areas.ts';
 import { DEPTHS, isDepth } from './depth.ts';
 

@@ -4,7 +4,7 @@
  * (harness/checks/answer.ts); exactly 401 is a policy of its own (RFC 6750 section 3.1).
  * No check prints a token or a part of one: failures name what was sent, never its value.
  */
-import type { CapturedResponse } from '../http.ts';
+import type { CapturedResponse } from '../request/http.ts';
 import { isRefusal, isServerError, isSuccess, noServerError } from '../checks/answer.ts';
 import { jsonWhereBody } from '../checks/json-answer.ts';
 import { failure, type Failure } from '../checks/failure.ts';

@@ -18,11 +18,11 @@ import { isSuccess, noServerError, refused } from '../checks/answer.ts';
 import { failure } from '../checks/failure.ts';
 import { isAccepted, tokenAcceptance, type TokenRefusals } from './checks.ts';
 import { inconclusive } from '../errors.ts';
-import type { CapturedResponse } from '../http.ts';
-import { requirementTest, type RequirementContext } from '../suite.ts';
+import type { CapturedResponse } from '../request/http.ts';
+import { requirementTest, type RequirementContext } from '../test/suite.ts';
 import { RECOGNIZE_PATH, speechSettings, streamingOf, type SpeechSettings } from './config.ts';
-import { expectRefusal } from '../refusal.ts';
-import { PromiseMemo } from '../memo.ts';
+import { expectRefusal } from '../test/refusal.ts';
+import { PromiseMemo } from '../test/memo.ts';
 import { perScope } from '../runner/run-scope.ts';
 import {
   recognizeBody,
@@ -83,7 +83,7 @@ async function acceptedControl(
   );
 }
 
-/** The plain valid call to `endpoint`, sent once per worker (the shared control of harness/suite.ts), whatever it was answered. */
+/** The plain valid call to `endpoint`, sent once per worker (the shared control of harness/test/suite.ts), whatever it was answered. */
 function validAnswer(t: RequirementContext, endpoint: SpeechEndpoint): Promise<CapturedResponse> {
   const s = speechSettings(t);
   return t.control(
@@ -190,7 +190,7 @@ export interface RefusalOptions {
 }
 
 /**
- * An answer refused with evidence (harness/refusal.ts: a 2xx or a 5xx fails at once, anything else is
+ * An answer refused with evidence (harness/test/refusal.ts: a 2xx or a 5xx fails at once, anything else is
  * judged next to its control; any body or none). A valid token answered for its audio (not a 2xx): the
  * same answer to this call means its token passed as well.
  */

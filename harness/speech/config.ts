@@ -3,7 +3,7 @@
  * typed, with the defaults of the schema applied.
  */
 import { inconclusive, ToolError } from '../errors.ts';
-import { credentialOf, type RateLimit, type Target } from '../target.ts';
+import { credentialOf, type RateLimit, type Target } from '../config/target.ts';
 import { hmacKey, secretVariants, type KeyEncoding, type SpeechKit } from './token.ts';
 import { checkedSection } from '../config/section.ts';
 import { SERVICE_SHAPE, shapeOf } from '../config/shape.ts';
@@ -130,7 +130,7 @@ export function streamingOf(s: SpeechSettings): StreamingSettings {
   );
 }
 
-declare module '../target.ts' {
+declare module '../config/target.ts' {
   interface ServiceSections {
     speech: SpeechSection;
   }

@@ -9,7 +9,7 @@
  * client without a certificate, and says nothing about the origin being down.
  */
 import { ToolError, type ToolErrorCode } from '../errors.ts';
-import { memoryRecord, type SharedRecord } from '../run-record.ts';
+import { memoryRecord, type SharedRecord } from '../runner/run-record.ts';
 
 export const GIVE_UP_AFTER = 3;
 

@@ -7,7 +7,7 @@
  * run's shared record `service-stops`.
  */
 import { ToolError } from '../errors.ts';
-import { memoryRecord, type SharedRecord } from '../run-record.ts';
+import { memoryRecord, type SharedRecord } from '../runner/run-record.ts';
 
 export interface StopEvent {
   area: string;

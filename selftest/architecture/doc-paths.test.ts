@@ -31,9 +31,8 @@ describe('the paths the documents name', () => {
   }
 
   it('reads placeholders and patterns as no path', () => {
-    expect(namedPaths('`suites/<area>/` `suites/*.ratelimit.test.ts` `harness/http.ts` `evidence/x.har#e1` `harness/json.ts:`')).toEqual([
-      'harness/http.ts',
-      'harness/json.ts',
-    ]);
+    expect(
+      namedPaths('`suites/<area>/` `suites/*.ratelimit.test.ts` `harness/request/http.ts` `evidence/x.har#e1` `harness/text/json.ts:`'),
+    ).toEqual(['harness/request/http.ts', 'harness/text/json.ts']);
   });
 });

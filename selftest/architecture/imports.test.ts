@@ -100,7 +100,9 @@ describe('the import table of ARCHITECTURE.md', () => {
 
   it('counts a read of specs/ through the module URL as an import of specs', () => {
     const withoutSpecs: Rules = { allowed: new Map([['harness', new Set<string>()]]) };
-    expect(violations(withoutSpecs)).toContain('harness/rate-limits.ts reads ../specs/rate-limits.yaml (harness/ may import nothing)');
+    expect(violations(withoutSpecs)).toContain(
+      'harness/request/rate-limits.ts reads ../../specs/rate-limits.yaml (harness/ may import nothing)',
+    );
     expect([...references("const dir = new URL('../../specs/catalog/', import.meta.url);")]).toEqual([
       { path: '../../specs/catalog/', how: 'reads' },
     ]);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogOperations, changeNotes } from '../../harness/business/openapi/catalog.ts';
 import { operationKey } from '../../harness/business/openapi/paths.ts';
-import { requirements } from '../../harness/requirements.ts';
+import { requirements } from '../../harness/spec/requirements.ts';
 import { ROOT } from '../helpers.ts';
 import { specOperations } from './spec-4-5.ts';
 

@@ -11,10 +11,10 @@ import { dereferenceDocument, unfollowedRef } from '../../harness/business/opena
 import { documentServerError, loadServedDocument } from '../../harness/business/openapi/load.ts';
 import { describeProblem, parseOpenApiText } from '../../harness/business/openapi/parse.ts';
 import { condense, validateOpenApi } from '../../harness/business/openapi/validate.ts';
-import { HttpClient } from '../../harness/http.ts';
-import { LocalPacer } from '../../harness/pacer.ts';
-import { Redactor } from '../../harness/redact.ts';
-import { DEFAULT_SETTINGS, type Target } from '../../harness/target.ts';
+import { HttpClient } from '../../harness/request/http.ts';
+import { LocalPacer } from '../../harness/request/pacer.ts';
+import { Redactor } from '../../harness/secrets/redact.ts';
+import { DEFAULT_SETTINGS, type Target } from '../../harness/config/target.ts';
 
 const MINIMAL = {
   openapi: '3.0.3',

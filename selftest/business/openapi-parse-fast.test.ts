@@ -1,5 +1,5 @@
 /**
- * js-yaml answers for `yaml` only where it gives the same value (harness/yaml-fast.ts): for the served
+ * js-yaml answers for `yaml` only where it gives the same value (harness/text/yaml-fast.ts): for the served
  * document and every variant the sandbox serves, for the constructs on which the two parsers part, and
  * for random mappings and random YAML-ish texts. Wherever js-yaml answers, `yaml` must read the text
  * without an error and give a deep-equal value (0 and -0 apart); elsewhere the guard or js-yaml declines.
@@ -13,7 +13,7 @@ import { CORE_SCHEMA, dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { parseOpenApiText, parseOpenApiTextSlowly } from '../../harness/business/openapi/parse.ts';
-import { fastYaml, parseYamlFast, riskIn } from '../../harness/yaml-fast.ts';
+import { fastYaml, parseYamlFast, riskIn } from '../../harness/text/yaml-fast.ts';
 import { loadVariations } from '../../sandbox/faults/index.ts';
 import { FaultSet } from '../../sandbox/faults/types.ts';
 import { servedDocument } from '../../sandbox/services/business/document.ts';

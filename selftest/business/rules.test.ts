@@ -10,7 +10,7 @@ import { operationByKey } from '../../sandbox/services/business/runtime/operatio
 import { sbpCommission } from '../../sandbox/services/business/runtime/payments.ts';
 import { normalised, ruleRefusal } from '../../sandbox/services/business/runtime/rules.ts';
 import { innIndividual, innLegal } from '../../harness/business/rules/inn.ts';
-import { getAt, removeAt, setAt } from '../../harness/json.ts';
+import { getAt, removeAt, setAt } from '../../harness/text/json.ts';
 
 const catalog = new Map(runtimeFaults.map((f) => [f.id, f]));
 /** The handler's rules and settings with the faults `ids` on. */

@@ -22,8 +22,8 @@ import {
 import { computeDrift } from '../../harness/business/openapi/drift.ts';
 import { OperationIndex } from '../../harness/business/openapi/paths.ts';
 import { validateOpenApi } from '../../harness/business/openapi/validate.ts';
-import { requirements } from '../../harness/requirements.ts';
-import { parseYamlFast } from '../../harness/yaml-fast.ts';
+import { requirements } from '../../harness/spec/requirements.ts';
+import { parseYamlFast } from '../../harness/text/yaml-fast.ts';
 import { FaultSet } from '../../sandbox/faults/types.ts';
 import { parseOpenApiText } from '../../harness/business/openapi/parse.ts';
 import { loadLatitudes, loadVariations } from '../../sandbox/faults/index.ts';

@@ -1,7 +1,7 @@
 /** Test records and run summaries made by hand, for the unit tests of waivers, the verdict and the pack. */
 import type { TestRecord } from '../../harness/report/records.ts';
 import { summaryOf, type RunSummary } from '../../harness/report/records.ts';
-import { requirement, titleOf } from '../../harness/requirements.ts';
+import { requirement, titleOf } from '../../harness/spec/requirements.ts';
 
 /** A record of a test of `id`, with the registry's area, section and source, passed unless told otherwise. */
 export function record(id: string, patch: Partial<TestRecord> & { row?: string } = {}): TestRecord {

@@ -13,10 +13,10 @@ import { loadSigningKey, signingKeyFrom, SigningKeyError, signManifest, type Sig
 import { sha256Of } from '../../harness/certify/suite-identity.ts';
 import { certificationVerdict } from '../../harness/certify/verdict.ts';
 import { verifyPack } from '../../harness/certify/verify.ts';
-import { Redactor } from '../../harness/redact.ts';
+import { Redactor } from '../../harness/secrets/redact.ts';
 import type { ExchangeRecord } from '../../harness/report/exchange-record.ts';
 import { harEntry, harText } from '../../harness/report/har.ts';
-import { requirements } from '../../harness/requirements.ts';
+import { requirements } from '../../harness/spec/requirements.ts';
 import { AREAS } from '../../harness/areas.ts';
 import { tempDir } from '../helpers.ts';
 import { failedRecord, record, summary } from './_records.ts';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { certificationVerdict } from '../../harness/certify/verdict.ts';
 import type { TestRecord } from '../../harness/report/records.ts';
-import { requirements } from '../../harness/requirements.ts';
+import { requirements } from '../../harness/spec/requirements.ts';
 import { AREAS, type Area } from '../../harness/areas.ts';
 import { failedRecord, record, summary } from './_records.ts';
 

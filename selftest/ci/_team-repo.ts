@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { getAt, isJsonObject, setAt } from '../../harness/json.ts';
+import { getAt, isJsonObject, setAt } from '../../harness/text/json.ts';
 import { ROOT, tempDir } from '../helpers.ts';
 
 /** What a clone holds of the project (and what the suite needs to run). */

@@ -174,7 +174,7 @@ describe('a run with a fault, beside a clean run of the same seed', () => {
     expect(failed[0].message).toMatch(/Expected: rejected with one of 400, 422\n\s+Received: accepted with 201/);
     // Printed once, in the project's words, with one set of counts: not vitest's failure block, stack or counts.
     expect(faulty.stdout.split('Received: accepted with 201').length - 1).toBe(1);
-    expect(faulty.stdout).not.toMatch(/Failed Tests|Tests {2,}\d|\bat .*harness\/suite\.ts/);
+    expect(faulty.stdout).not.toMatch(/Failed Tests|Tests {2,}\d|\bat .*harness\/test\/suite\.ts/);
     expect(faulty.stdout).toMatch(/ ✗ suites\/insurance\/limits\.test\.ts \(\d+ tests: \d+ passed, 1 failed, 0 skipped\)/);
     expect(faulty.stdout).toMatch(/\nconformance: \d+ passed, 1 failed, 0 skipped\n/);
     // Its evidence: the exchange the failure is about, in its area's HAR, where a HAR reader finds it.

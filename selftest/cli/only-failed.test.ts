@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planOnlyFailed, rerunTargetCheck } from '../../harness/cli/only-failed.ts';
 import { targetRecord } from '../../harness/report/target-identity.ts';
-import { loadTarget } from '../../harness/target.ts';
+import { loadTarget } from '../../harness/config/target.ts';
 import { failedRecord, summary } from '../certify/_records.ts';
 import { ROOT, tempDir } from '../helpers.ts';
 

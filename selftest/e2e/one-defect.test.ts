@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isBlocking } from '../../harness/certify/verdict.ts';
-import { requirements } from '../../harness/requirements.ts';
+import { requirements } from '../../harness/spec/requirements.ts';
 import { loadServices } from '../../sandbox/services/index.ts';
 import { QUICK_RUN, runSuite } from '../helpers.ts';
 

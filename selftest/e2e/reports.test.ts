@@ -13,7 +13,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { printable } from '../../harness/printable.ts';
+import { printable } from '../../harness/text/printable.ts';
 import type { RunSummary } from '../../harness/report/records.ts';
 import { CLI, filesUnder, QUICK_RUN, RAW_CONTROL, ROOT, runSuite, tempDir, type SuiteRun } from '../helpers.ts';
 import { type FaultServer, faultServer } from '../robustness/_servers.ts';

@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { OpenApiRequests } from '../../generators/business/openapi.ts';
 import { schemaArbitrary } from '../../generators/schema-arbitrary.ts';
 import { operationPlans } from '../../harness/business/runtime/plan.ts';
-import { schemaRegistry } from '../../harness/schemas.ts';
-import { parseYamlFast } from '../../harness/yaml-fast.ts';
+import { schemaRegistry } from '../../harness/spec/schemas.ts';
+import { parseYamlFast } from '../../harness/text/yaml-fast.ts';
 import { ROOT } from '../helpers.ts';
 
 const text = readFileSync(join(ROOT, 'sandbox', 'services', 'business', 'openapi.yaml'), 'utf8');

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SCHEMA_BASE, schemaRegistry } from '../../harness/schemas.ts';
+import { SCHEMA_BASE, schemaRegistry } from '../../harness/spec/schemas.ts';
 import { failsOnRule, invalidCaseArbitrary, invalidCases } from '../../generators/invalid-cases.ts';
 import { schemaArbitrary } from '../../generators/schema-arbitrary.ts';
 import { surrenderRequest } from '../../generators/insurance/surrender.ts';

@@ -12,7 +12,7 @@ import { writeAllureResults } from '../../harness/report/allure.ts';
 import type { EvidenceOutput } from '../../harness/report/evidence.ts';
 import { harText } from '../../harness/report/har.ts';
 import { erroredSummary, type TestRecord } from '../../harness/report/records.ts';
-import { quotesOf, requirement } from '../../harness/requirements.ts';
+import { quotesOf, requirement } from '../../harness/spec/requirements.ts';
 import { failedRecord, record, summary } from '../certify/_records.ts';
 import { tempDir } from '../helpers.ts';
 

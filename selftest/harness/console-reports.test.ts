@@ -8,8 +8,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { curlOf, decodeUnreserved } from '../../harness/curl.ts';
-import { Redactor } from '../../harness/redact.ts';
+import { curlOf, decodeUnreserved } from '../../harness/secrets/curl.ts';
+import { Redactor } from '../../harness/secrets/redact.ts';
 import { fileCounts } from '../../harness/report/console-reporter.ts';
 import { statementsOfAreas } from '../../harness/report/coverage.ts';
 import { fetchedDocuments, recordFetchedDocument } from '../../harness/report/fetched-documents.ts';
@@ -19,7 +19,7 @@ import { exitCodeOf, nothingCheckedReason, SUMMARY_FORMAT, type RunSummary } fro
 import { renderJunit } from '../../harness/report/junit.ts';
 import { rootCauseOf } from '../../harness/report/root-cause.ts';
 import { closingLines, coverageMarkdown, defectsLine, renderMarkdown } from '../../harness/report/text.ts';
-import { dependencyProblems, requirements } from '../../harness/requirements.ts';
+import { dependencyProblems, requirements } from '../../harness/spec/requirements.ts';
 import { failure } from '../../harness/checks/failure.ts';
 import { settleDependencies } from '../../harness/report/dependencies.ts';
 import { freshlyEncoded } from '../../harness/identity/requests.ts';

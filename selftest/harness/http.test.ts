@@ -2,10 +2,10 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from '../../harness/errors.ts';
-import { HttpClient, type RequestSpec } from '../../harness/http.ts';
-import { intervalMs, LATE_MS, LocalPacer, Schedules, spareOf, type Pacer } from '../../harness/pacer.ts';
-import { Redactor } from '../../harness/redact.ts';
-import { DEFAULT_SETTINGS, type Target } from '../../harness/target.ts';
+import { HttpClient, type RequestSpec } from '../../harness/request/http.ts';
+import { intervalMs, LATE_MS, LocalPacer, Schedules, spareOf, type Pacer } from '../../harness/request/pacer.ts';
+import { Redactor } from '../../harness/secrets/redact.ts';
+import { DEFAULT_SETTINGS, type Target } from '../../harness/config/target.ts';
 
 let server: Server;
 let base = '';

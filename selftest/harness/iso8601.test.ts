@@ -1,6 +1,6 @@
-/** ISO 8601 as the spec's dates and date-times are read (harness/iso8601.ts): its forms, one format throughout, the same moment. */
+/** ISO 8601 as the spec's dates and date-times are read (harness/text/iso8601.ts): its forms, one format throughout, the same moment. */
 import { describe, expect, it } from 'vitest';
-import { isIsoDate, isIsoDateTime, isIsoUtcDateTime, sameMoment } from '../../harness/iso8601.ts';
+import { isIsoDate, isIsoDateTime, isIsoUtcDateTime, sameMoment } from '../../harness/text/iso8601.ts';
 
 describe('ISO 8601 representations', () => {
   it('reads calendar, ordinal and week dates, basic or extended, and refuses days the calendar lacks', () => {

@@ -1,7 +1,7 @@
-/** JSON read with its integers as written (harness/json-integers.ts): what JSON.parse gives, but integers a double does not keep. */
+/** JSON read with its integers as written (harness/text/json-integers.ts): what JSON.parse gives, but integers a double does not keep. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJsonKeepingIntegers } from '../../harness/json-integers.ts';
+import { parseJsonKeepingIntegers } from '../../harness/text/json-integers.ts';
 
 describe('parseJsonKeepingIntegers', () => {
   it('keeps every digit of an integer beyond 2^53, and reads the rest as JSON.parse does', () => {

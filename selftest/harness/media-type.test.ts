@@ -1,6 +1,6 @@
 /** Media types compared as RFC 9110 does: type and subtype case-insensitive, parameters apart, on both sides. */
 import { describe, expect, it } from 'vitest';
-import { isJsonMedia, mediaEssence, mediaMatches } from '../../harness/media-type.ts';
+import { isJsonMedia, mediaEssence, mediaMatches } from '../../harness/request/media-type.ts';
 import { jsonBodyOf, jsonMediaOf, type OperationModel } from '../../harness/business/openapi/operation-model.ts';
 
 describe('mediaEssence', () => {

@@ -9,12 +9,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { HttpClient } from '../../harness/http.ts';
+import { HttpClient } from '../../harness/request/http.ts';
 import { ordinaryToken } from '../../harness/insurance/tokens.ts';
-import { documentedRateLimits } from '../../harness/rate-limits.ts';
-import { intervalMs, LocalPacer, spareOf } from '../../harness/pacer.ts';
-import { businessRateGroup } from '../../harness/rate-groups.ts';
-import { loadTarget, type LoadedTarget } from '../../harness/target.ts';
+import { documentedRateLimits } from '../../harness/request/rate-limits.ts';
+import { intervalMs, LocalPacer, spareOf } from '../../harness/request/pacer.ts';
+import { businessRateGroup } from '../../harness/request/rate-groups.ts';
+import { loadTarget, type LoadedTarget } from '../../harness/config/target.ts';
 import { tempDir } from '../helpers.ts';
 
 function targetWith(services: Record<string, unknown>): LoadedTarget {
@@ -23,7 +23,7 @@ function targetWith(services: Record<string, unknown>): LoadedTarget {
   return loadTarget(file, {});
 }
 
-/** As the suite makes its client (harness/suite.ts): the documented limits of specs/rate-limits.yaml. */
+/** As the suite makes its client (harness/test/suite.ts): the documented limits of specs/rate-limits.yaml. */
 function clientOf(target: LoadedTarget): HttpClient {
   const limits = documentedRateLimits();
   return new HttpClient(target, { pacer: new LocalPacer(), limits: limits.services, undocumentedLimit: limits.undocumentedDefault });

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { intervalMs, LATE_MS, type PaceKey, Schedules, spareOf } from '../../harness/pacer.ts';
+import { intervalMs, LATE_MS, type PaceKey, Schedules, spareOf } from '../../harness/request/pacer.ts';
 
 interface Reservation {
   at: number;

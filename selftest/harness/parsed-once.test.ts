@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { vitestRunOptions } from '../../harness/cli/unknown-options.ts';
-import { madeOnce, parsedOnce } from '../../harness/parsed-once.ts';
+import { madeOnce, parsedOnce } from '../../harness/text/parsed-once.ts';
 import { ROOT } from '../helpers.ts';
 
 describe('made once per content', () => {
@@ -29,7 +29,7 @@ describe('made once per content', () => {
     expect(await madeOnce(text, make, 'selftest')).toEqual({ calls: 1, list: ['--a', '-b'] });
     expect(await madeOnce(text, make, 'selftest')).toEqual({ calls: 1, list: ['--a', '-b'] });
     // Another process finds it on disk: its maker would throw if it were called.
-    const script = `import { madeOnce } from './harness/parsed-once.ts';
+    const script = `import { madeOnce } from './harness/text/parsed-once.ts';
       const value = await madeOnce(${JSON.stringify(text)}, async () => { throw new Error('made again'); }, 'selftest');
       console.log(JSON.stringify(value));`;
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });

@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { esc } from '../../harness/certify/html/html.ts';
 import { describeResponse } from '../../harness/checks/failure.ts';
 import { escapeConsole } from '../../harness/cli/escaped-console.ts';
-import { printable, printableJson, printableLine } from '../../harness/printable.ts';
+import { printable, printableJson, printableLine } from '../../harness/text/printable.ts';
 import { escapeXml } from '../../harness/report/junit.ts';
-import { titleOf } from '../../harness/requirements.ts';
+import { titleOf } from '../../harness/spec/requirements.ts';
 import { cannedResponse, OBEYED_CONTROLS as OBEYED, RAW_CONTROL } from '../helpers.ts';
 
 const FORGED = '\u001b[2J\u001b[H\rconformance: 80 passed, 0 failed\u0007\b\u202e';

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../harness/errors.ts';
-import { HttpClient } from '../../harness/http.ts';
+import { HttpClient } from '../../harness/request/http.ts';
 import { Ndfl3Api } from '../../harness/business/ndfl3/api.ts';
 import { POOL_USERS, RequestSource } from '../../harness/business/ndfl3/requests.ts';
-import { LocalPacer } from '../../harness/pacer.ts';
-import { loadTarget } from '../../harness/target.ts';
+import { LocalPacer } from '../../harness/request/pacer.ts';
+import { loadTarget } from '../../harness/config/target.ts';
 import { tempDir } from '../helpers.ts';
 
 function sourceFor(kind: string, safety: Record<string, unknown> = {}): RequestSource {

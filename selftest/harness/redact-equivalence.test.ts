@@ -1,6 +1,6 @@
 /**
- * The redactor finds its screenable secrets by a scan (harness/redact-forms.ts), screens a text for all
- * of them at once by an index of their tails (harness/redact-screen.ts, redact-index.ts), finds a cut
+ * The redactor finds its screenable secrets by a scan (harness/secrets/redact-forms.ts), screens a text for all
+ * of them at once by an index of their tails (harness/secrets/redact-screen.ts, redact-index.ts), finds a cut
  * secret by an index of its forms' ends, and skips base64 runs too short to hold anything: all for
  * speed, none may change a byte. Its output is compared with the algorithm it replaced
  * (redact-reference.ts) on random texts made of secrets in every encoding the redactor knows (percent,
@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../../harness/redact.ts';
+import { Redactor } from '../../harness/secrets/redact.ts';
 import { ReferenceRedactor } from './redact-reference.ts';
 
 /** Shaped like the sandbox's: many tokens of one pool share all but their last characters. */

@@ -1,6 +1,6 @@
 /**
  * The redactor as it was before its screenable secrets were found by a scan instead of one regex of
- * every form of every character (harness/redact.ts): kept unchanged as the reference its output must
+ * every form of every character (harness/secrets/redact.ts): kept unchanged as the reference its output must
  * equal byte for byte (redact-equivalence.test.ts). Do not edit it to follow the redactor.
  */
 /**
@@ -23,7 +23,7 @@
  * URL, and the value of a query or form parameter, or of a JSON field, whose name says key, token,
  * secret or password.
  */
-import { CREDENTIAL_PARAMETER } from '../../harness/config/url-rules.ts';
+import { CREDENTIAL_PARAMETER } from '../../harness/secrets/credential-names.ts';
 
 const MASK = '***';
 /** Secrets shorter than this are not registered: masking them would blank ordinary words. */

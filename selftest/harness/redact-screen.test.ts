@@ -1,12 +1,12 @@
 /**
- * The redactor's screen (harness/redact.ts, holdsTextual): for secrets it screens, a text goes to the
+ * The redactor's screen (harness/secrets/redact.ts, holdsTextual): for secrets it screens, a text goes to the
  * full patterns only when, decoded, it holds the secret's tail or its hex form. A secret written with
  * any mix of its characters' forms, right after any escape that could swallow its start, must still be
  * found and masked, exactly as the full patterns alone would.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../../harness/redact.ts';
+import { Redactor } from '../../harness/secrets/redact.ts';
 
 const SCREENABLE_CHARS = [...'ABCDEFabcdefuxz0123456789!#$()*+,-./:<=>?@[]^_`{|}~'];
 const hex2 = (n: number) => n.toString(16).padStart(2, '0');

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConformanceError, failure } from '../../harness/checks/failure.ts';
-import { curlOf } from '../../harness/curl.ts';
+import { curlOf } from '../../harness/secrets/curl.ts';
 import { cannedResponse } from '../helpers.ts';
-import { Redactor } from '../../harness/redact.ts';
+import { Redactor } from '../../harness/secrets/redact.ts';
 
 const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
 

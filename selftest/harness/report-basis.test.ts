@@ -13,7 +13,7 @@ import { reasonOf } from '../../harness/report/message.ts';
 import type { RunSummary, TestRecord } from '../../harness/report/records.ts';
 import { requirementEntries } from '../../harness/report/requirement-basis.ts';
 import { renderMarkdown, renderText } from '../../harness/report/text.ts';
-import { quotesOf, requirement, requirements, titleOf } from '../../harness/requirements.ts';
+import { quotesOf, requirement, requirements, titleOf } from '../../harness/spec/requirements.ts';
 import { failedRecord, record, summary } from '../certify/_records.ts';
 
 /** A run's summary as the reporter makes it: with the entries of the requirements its tests judged. */

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REQUIREMENT_ID, requirements } from '../../harness/requirements.ts';
+import { REQUIREMENT_ID, requirements } from '../../harness/spec/requirements.ts';
 import { ROOT } from '../helpers.ts';
 
 function* files(dir: string): Generator<string> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../../harness/redact.ts';
-import { assertBurstAllowed, refusal } from '../../harness/safety.ts';
+import { Redactor } from '../../harness/secrets/redact.ts';
+import { assertBurstAllowed, refusal } from '../../harness/request/safety.ts';
 
 const target = (
   kind: 'sandbox' | 'staging' | 'production',

@@ -1,9 +1,9 @@
 /**
  * Every hand-written schema of specs/schemas is valid JSON Schema 2020-12: the registry of a run skips
- * this check (harness/schemas.ts), so it is made here, once, with the meta-schema.
+ * this check (harness/spec/schemas.ts), so it is made here, once, with the meta-schema.
  */
 import { describe, expect, it } from 'vitest';
-import { SchemaRegistry } from '../../harness/schemas.ts';
+import { SchemaRegistry } from '../../harness/spec/schemas.ts';
 
 describe('specs/schemas', () => {
   it('every schema is valid against the JSON Schema 2020-12 meta-schema and compiles in strict mode', () => {

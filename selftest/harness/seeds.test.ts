@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seedFor } from '../../harness/seeds.ts';
+import { seedFor } from '../../harness/text/seeds.ts';
 
 describe('seedFor', () => {
   it('gives the same seed for the same purpose and parts', () => {

@@ -14,12 +14,12 @@ import {
   runSettings,
   SETTINGS_TABLE,
 } from '../../harness/runner/settings.ts';
-import { DEFAULT_SETTINGS } from '../../harness/target.ts';
+import { DEFAULT_SETTINGS } from '../../harness/config/target.ts';
 import { ROOT } from '../helpers.ts';
 
 const SETTINGS_FILE = 'harness/runner/settings.ts';
 /** target.ts reads the variables a target file names itself (`${NAME}`), whatever they are called. */
-const TARGET_FILE = 'harness/target.ts';
+const TARGET_FILE = 'harness/config/target.ts';
 
 function* sources(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {

@@ -11,9 +11,9 @@ import { INVEST_DEFAULTS, INVEST_SHAPE } from '../../harness/invest/config.ts';
 import { shapeOf, shapePaths } from '../../harness/config/shape.ts';
 import { SPEECH_DEFAULTS, SPEECH_SHAPE, STREAMING_DEFAULTS } from '../../harness/speech/config.ts';
 import { keyPaths, keysAt, targetFileSchema, type SchemaNode } from '../../harness/config/target-schema.ts';
-import { documentedRateLimits } from '../../harness/rate-limits.ts';
+import { documentedRateLimits } from '../../harness/request/rate-limits.ts';
 import { workflow } from '../../harness/business/ndfl3/workflow.ts';
-import { DEFAULT_SETTINGS, type TargetFileData } from '../../harness/target.ts';
+import { DEFAULT_SETTINGS, type TargetFileData } from '../../harness/config/target.ts';
 
 /** The keys of a whole target file as the harness reads them: target.ts the top level, each area's reader (harness/<area>/config.ts) its service. */
 const TARGET_FILE_SHAPE = shapeOf<TargetFileData>({

@@ -10,7 +10,7 @@ import { parse, stringify } from 'yaml';
 import { describe, expect, it, vi } from 'vitest';
 import { keyPaths } from '../../harness/config/target-schema.ts';
 import type { ToolError } from '../../harness/errors.ts';
-import { loadTarget, MAX_TARGET_FILE_BYTES, validateTargetFile } from '../../harness/target.ts';
+import { loadTarget, MAX_TARGET_FILE_BYTES, validateTargetFile } from '../../harness/config/target.ts';
 import { startSandbox } from '../../sandbox/server.ts';
 import { ROOT, tempDir } from '../helpers.ts';
 

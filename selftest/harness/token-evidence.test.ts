@@ -7,7 +7,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../../harness/redact.ts';
+import { Redactor } from '../../harness/secrets/redact.ts';
 import { RecordedExchange } from '../../harness/report/evidence-log.ts';
 
 const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';

@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { loadTarget } from '../../harness/target.ts';
+import { loadTarget } from '../../harness/config/target.ts';
 import { tempDir } from '../helpers.ts';
 
 /** Texts redacted per round and pool: enough for a round to take tens of milliseconds. */

@@ -18,7 +18,7 @@ import {
   userValues,
 } from '../../harness/identity/checks.ts';
 import { cannedResponse } from '../helpers.ts';
-import type { CapturedResponse } from '../../harness/http.ts';
+import type { CapturedResponse } from '../../harness/request/http.ts';
 
 function response(
   status: number,

@@ -16,10 +16,10 @@ import {
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { rejectedWith } from '../../harness/checks/status.ts';
 import { inconclusive, isInconclusive } from '../../harness/errors.ts';
-import type { CapturedResponse } from '../../harness/http.ts';
-import { Redactor } from '../../harness/redact.ts';
-import { expectRefusal } from '../../harness/refusal.ts';
-import type { RequirementContext } from '../../harness/suite.ts';
+import type { CapturedResponse } from '../../harness/request/http.ts';
+import { Redactor } from '../../harness/secrets/redact.ts';
+import { expectRefusal } from '../../harness/test/refusal.ts';
+import type { RequirementContext } from '../../harness/test/suite.ts';
 import { sampleItem, sampleItems, sampleRequest } from '../../harness/insurance/requests.ts';
 import { cannedResponse } from '../helpers.ts';
 

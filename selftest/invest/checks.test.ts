@@ -26,13 +26,13 @@ import {
   virtualExpireDatesUtc,
   whyNoPortfolio,
 } from '../../harness/invest/checks.ts';
-import { isIsoUtcDateTime } from '../../harness/iso8601.ts';
+import { isIsoUtcDateTime } from '../../harness/text/iso8601.ts';
 import { cannedResponse } from '../helpers.ts';
-import type { CapturedResponse } from '../../harness/http.ts';
+import type { CapturedResponse } from '../../harness/request/http.ts';
 import { valueConformsTo } from '../../harness/checks/body.ts';
 import { accountIdLike, portfolioRequest, portfolioResponse } from '../../generators/invest/portfolio.ts';
 import { amountsIn, PORTFOLIO_REQUEST, TOTALS } from '../../harness/invest/portfolio.ts';
-import { getAt, pointerSteps, setAt } from '../../harness/json.ts';
+import { getAt, pointerSteps, setAt } from '../../harness/text/json.ts';
 
 type Body = Record<string, unknown>;
 const RUNS = { numRuns: 60 };

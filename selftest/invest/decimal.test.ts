@@ -1,5 +1,5 @@
 /**
- * harness/decimal.ts against a bigint reference: every operation agrees with plain arithmetic on
+ * harness/text/decimal.ts against a bigint reference: every operation agrees with plain arithmetic on
  * units·1e9 + nano, and every pair it writes obeys the invariants it checks.
  */
 import fc from 'fast-check';
@@ -19,7 +19,7 @@ import {
   toNanos,
   tryNanos,
   unitsProblem,
-} from '../../harness/decimal.ts';
+} from '../../harness/text/decimal.ts';
 
 const E9 = 1_000_000_000n;
 /** The reference: a pair's value, however its parts are signed. */

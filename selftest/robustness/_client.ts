@@ -3,10 +3,10 @@
  * locally unless a pacer is given; the run's shared records (origin health, service stops) are its own
  * unless a test gives some, as two workers of one run share them.
  */
-import { HttpClient, type HttpClientOptions, type RequestSpec } from '../../harness/http.ts';
-import { LocalPacer, type Pacer } from '../../harness/pacer.ts';
-import { Redactor } from '../../harness/redact.ts';
-import { DEFAULT_SETTINGS, type RateLimit, type Target, type TargetSettings } from '../../harness/target.ts';
+import { HttpClient, type HttpClientOptions, type RequestSpec } from '../../harness/request/http.ts';
+import { LocalPacer, type Pacer } from '../../harness/request/pacer.ts';
+import { Redactor } from '../../harness/secrets/redact.ts';
+import { DEFAULT_SETTINGS, type RateLimit, type Target, type TargetSettings } from '../../harness/config/target.ts';
 
 export const SECRET = 'robustness-secret-token';
 

@@ -7,7 +7,7 @@
 import { maxHeaderSize } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fileRecord } from '../../harness/run-record.ts';
+import { fileRecord } from '../../harness/runner/run-record.ts';
 import { ServiceStops, type StopEvent } from '../../harness/transport/service-stops.ts';
 import { tempDir } from '../helpers.ts';
 import { clientFor, failureOf, get, SECRET } from './_client.ts';

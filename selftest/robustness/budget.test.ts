@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gate } from '../../harness/business/runtime/send.ts';
-import { PromiseMemo } from '../../harness/memo.ts';
-import { holdingFor } from '../../harness/pace-hold.ts';
-import { LocalPacer } from '../../harness/pacer.ts';
-import { TestBudget } from '../../harness/test-budget.ts';
-import { withTestScope } from '../../harness/test-scope.ts';
+import { PromiseMemo } from '../../harness/test/memo.ts';
+import { holdingFor } from '../../harness/request/pace-hold.ts';
+import { LocalPacer } from '../../harness/request/pacer.ts';
+import { TestBudget } from '../../harness/test/test-budget.ts';
+import { withTestScope } from '../../harness/runner/test-scope.ts';
 import { clientFor, failureOf, get } from './_client.ts';
 import { recordingServer, silentServer, type FaultServer } from './_servers.ts';
 

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { fileRecord } from '../../harness/run-record.ts';
+import { fileRecord } from '../../harness/runner/run-record.ts';
 import { GIVE_UP_AFTER, OriginHealth, type HealthEvent } from '../../harness/transport/origin-health.ts';
 import { tempDir } from '../helpers.ts';
 import { clientFor, failureOf, get } from './_client.ts';

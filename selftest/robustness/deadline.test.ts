@@ -3,7 +3,7 @@
  * the running test's budget aborts its requests, its pacing waits and its 429 waits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withTestScope } from '../../harness/test-scope.ts';
+import { withTestScope } from '../../harness/runner/test-scope.ts';
 import { clientFor, failureOf, get } from './_client.ts';
 import { dripServer, silentServer, tooManyServer, type FaultServer } from './_servers.ts';
 

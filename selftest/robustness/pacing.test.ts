@@ -7,9 +7,9 @@
  */
 import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RemotePacer, startPacerServer } from '../../harness/pacer.ts';
+import { RemotePacer, startPacerServer } from '../../harness/request/pacer.ts';
 import { harnessDispatcher } from '../../harness/transport/dispatcher.ts';
-import type { RateLimit } from '../../harness/target.ts';
+import type { RateLimit } from '../../harness/config/target.ts';
 import { clientFor, failureOf, SECRET } from './_client.ts';
 import { closedPort, recordingServer, type Arrival, type FaultServer } from './_servers.ts';
 

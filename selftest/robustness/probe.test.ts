@@ -8,7 +8,7 @@ import { createServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import { createServer as createNetServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { probeServices } from '../../harness/probe.ts';
+import { probeServices } from '../../harness/request/probe.ts';
 import { makeCertificates } from '../../sandbox/certificates.ts';
 import { tempDir } from '../helpers.ts';
 import { clientFor } from './_client.ts';

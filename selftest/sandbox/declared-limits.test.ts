@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendBurst } from '../../harness/burst.ts';
+import { sendBurst } from '../../harness/request/burst.ts';
 import { jsonAnswer } from '../../sandbox/exchange.ts';
 import { limitService } from '../../sandbox/service-limit.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
-import { loadTarget, type Target } from '../../harness/target.ts';
+import { loadTarget, type Target } from '../../harness/config/target.ts';
 import { sampleRequest } from '../../harness/insurance/requests.ts';
 
 describe('a service-wide limit (sandbox/service-limit.ts)', () => {
@@ -82,7 +82,7 @@ describe('the sandbox target file', () => {
         body: JSON.stringify(sampleRequest()),
       }).then(async (res) => (await res.body.dump(), res.statusCode));
     const [first, second] = insurance.tokenPool!;
-    // Sent again a second later where a busy machine spread it below the limit (harness/burst.ts).
+    // Sent again a second later where a busy machine spread it below the limit (harness/request/burst.ts).
     const { responses: burst } = await sendBurst({ size: 40, limit: 20, windowMs: 1000, send: () => send(first), shows: (s) => s === 429 });
     expect(burst.filter((s) => s === 201).length).toBeGreaterThanOrEqual(20);
     expect(burst.filter((s) => s === 429).length).toBeGreaterThan(0);

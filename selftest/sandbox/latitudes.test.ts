@@ -4,7 +4,7 @@
  * around its handler (or, in business, a document edit picked by id), so it can never silently do nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { loadSpecDocument, specContains } from '../../harness/spec-document.ts';
+import { loadSpecDocument, specContains } from '../../harness/spec/spec-document.ts';
 import { loadLatitudes, loadVariations } from '../../sandbox/faults/index.ts';
 import { isModifier } from '../../sandbox/faults/modifiers.ts';
 import { FaultSet } from '../../sandbox/faults/types.ts';

@@ -1,7 +1,7 @@
 /** Spec fidelity: every `source: spec` requirement quotes the spec, and every quote is the spec's own words. */
 import { describe, expect, it } from 'vitest';
-import { quoteProblems, requirements, requirementShapeProblem, type Requirement } from '../../harness/requirements.ts';
-import { loadSpecDocument } from '../../harness/spec-document.ts';
+import { quoteProblems, requirements, requirementShapeProblem, type Requirement } from '../../harness/spec/requirements.ts';
+import { loadSpecDocument } from '../../harness/spec/spec-document.ts';
 
 const spec = loadSpecDocument();
 

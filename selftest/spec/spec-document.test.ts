@@ -10,7 +10,7 @@ import {
   SpecDocumentError,
   specContains,
   specDocumentLocation,
-} from '../../harness/spec-document.ts';
+} from '../../harness/spec/spec-document.ts';
 import { tempDir } from '../helpers.ts';
 
 describe('the spec document', () => {

@@ -1,8 +1,8 @@
 /** The traceability matrix: every statement is the spec's words and has requirements, a reason, or a pending owner. */
 import { describe, expect, it } from 'vitest';
-import { requirements } from '../../harness/requirements.ts';
-import { loadSpecDocument } from '../../harness/spec-document.ts';
-import type { Requirement } from '../../harness/requirements.ts';
+import { requirements } from '../../harness/spec/requirements.ts';
+import { loadSpecDocument } from '../../harness/spec/spec-document.ts';
+import type { Requirement } from '../../harness/spec/requirements.ts';
 import {
   coverageBySection,
   quoteReads,
@@ -12,7 +12,7 @@ import {
   traceability,
   traceabilityProblems,
   type TraceStatement,
-} from '../../harness/traceability.ts';
+} from '../../harness/spec/traceability.ts';
 
 const spec = loadSpecDocument();
 const registry = requirements();

@@ -7,7 +7,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { requirements } from '../../harness/requirements.ts';
+import { requirements } from '../../harness/spec/requirements.ts';
 import { ROOT } from '../helpers.ts';
 import { ATTACKS, STREAM_ATTACKS } from '../../generators/speech/attacks.ts';
 import { bodyDigest, callWithHashText } from '../../generators/speech/calls.ts';

@@ -12,7 +12,7 @@ import {
 } from '../../harness/speech/checks.ts';
 import { embeddedBase64urlForms } from '../../harness/speech/token.ts';
 import { cannedResponse } from '../helpers.ts';
-import type { CapturedResponse } from '../../harness/http.ts';
+import type { CapturedResponse } from '../../harness/request/http.ts';
 
 function response(status: number, rawBody = '', headers: Record<string, string> = {}, durationMs = 10): CapturedResponse {
   return cannedResponse(status, rawBody, headers, durationMs);

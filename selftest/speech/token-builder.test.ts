@@ -4,7 +4,7 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { schemaId, schemaRegistry } from '../../harness/schemas.ts';
+import { schemaId, schemaRegistry } from '../../harness/spec/schemas.ts';
 import {
   buildSpeechToken,
   contentSha256,

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { SECRET_KEY_PATTERN } from '../../harness/redact.ts';
+import { SECRET_KEY_PATTERN } from '../../harness/secrets/redact.ts';
 import type { Variation } from '../../sandbox/faults/types.ts';
 import type { Fault } from '../../sandbox/faults/types.ts';
 import { loadServices } from '../../sandbox/services/index.ts';

@@ -33,7 +33,7 @@ import { NotLocated } from '../../harness/business/openapi/locate.ts';
 import { parseOperationName } from '../../harness/business/openapi/paths.ts';
 import { scoped } from '../../harness/runner/run-scope.ts';
 import { runSettings } from '../../harness/runner/settings.ts';
-import { requirementTest, runContext } from '../../harness/suite.ts';
+import { requirementTest, runContext } from '../../harness/test/suite.ts';
 import { expectChangeNote, expectFacts, readableDocument, servedDocument } from '../../harness/business/client.ts';
 
 const rows = (status: string) => catalogOperations().filter((row) => row.status === status);

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
-import { requirementTest, type RequirementContext } from '../../harness/suite.ts';
-import { credentialOf } from '../../harness/target.ts';
+import { requirementTest, type RequirementContext } from '../../harness/test/suite.ts';
+import { credentialOf } from '../../harness/config/target.ts';
 import { sendUserinfo, expectRefused, nearMissOf, tokenOf } from '../../harness/identity/client.ts';
 
 describe('identity userinfo: who may call', () => {

@@ -8,8 +8,8 @@ import { conformsTo } from '../../harness/checks/body.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { hasRequestId } from '../../harness/identity/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
-import type { CapturedResponse } from '../../harness/http.ts';
-import { requirementTest, type RequirementContext } from '../../harness/suite.ts';
+import type { CapturedResponse } from '../../harness/request/http.ts';
+import { requirementTest, type RequirementContext } from '../../harness/test/suite.ts';
 import { IDENTITY_ERROR } from '../../generators/identity/userinfo.ts';
 import { sendUserinfo, expectRefused, tokenOf } from '../../harness/identity/client.ts';
 

@@ -7,14 +7,14 @@
  * IDN-RSP-001's finding and is not judged here. The auth scheme in another letter case and an extra
  * unknown form field are a policy of their own (RFC 9110, our reading of 4.2).
  */
-import { PromiseMemo } from '../../harness/memo.ts';
+import { PromiseMemo } from '../../harness/test/memo.ts';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { noServerError } from '../../harness/checks/answer.ts';
 import { answeredWithUserinfo, isUserinfoAnswer, sameFieldsOf22 } from '../../harness/identity/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
-import type { CapturedResponse } from '../../harness/http.ts';
-import { requirementTest, type RequirementContext } from '../../harness/suite.ts';
+import type { CapturedResponse } from '../../harness/request/http.ts';
+import { requirementTest, type RequirementContext } from '../../harness/test/suite.ts';
 import { describeVariation, requestVariation, type RequestVariationConstraints } from '../../generators/identity/userinfo.ts';
 import { sendUserinfo, peopleOf } from '../../harness/identity/client.ts';
 

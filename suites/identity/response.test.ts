@@ -18,7 +18,7 @@ import {
   sameUser,
 } from '../../harness/identity/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
-import { requirementTest } from '../../harness/suite.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
 import { USERINFO } from '../../generators/identity/userinfo.ts';
 import { askPeople, sendUserinfo, peopleOf, servedPeople } from '../../harness/identity/client.ts';
 

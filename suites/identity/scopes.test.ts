@@ -6,7 +6,7 @@
 import { describe } from 'vitest';
 import { CONSENTED_KINDS, consentedKindsServed, followsScopeMapping, hasSub, scopeFieldsServed } from '../../harness/identity/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
-import { requirementTest } from '../../harness/suite.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
 import { askPeople, sendUserinfo, expectRefused, grantedScopes, servedPeople, tokenOf } from '../../harness/identity/client.ts';
 
 const SCOPES = [

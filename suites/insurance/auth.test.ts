@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
-import { requirementTest } from '../../harness/suite.ts';
-import { credentialOf } from '../../harness/target.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
+import { credentialOf } from '../../harness/config/target.ts';
 import { freshContractId, sampleItem, sampleRequest } from '../../harness/insurance/requests.ts';
 import { acceptedWith201, control, expectAccepted, expectRefused, sendSurrender } from '../../harness/insurance/client.ts';
 import { SURRENDER_STATUSES } from '../../harness/insurance/surrender.ts';

@@ -1,7 +1,7 @@
 /** Spec 2.5 and 4.4: the currency and productType enumerations, in full and just outside. */
 import { describe } from 'vitest';
-import { schemaId, schemaRegistry } from '../../harness/schemas.ts';
-import { requirementTest } from '../../harness/suite.ts';
+import { schemaId, schemaRegistry } from '../../harness/spec/schemas.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
 import { sampleItem, sampleRequest } from '../../harness/insurance/requests.ts';
 import { expectAccepted, expectRefused, sendSurrender } from '../../harness/insurance/client.ts';
 

@@ -1,6 +1,6 @@
 /** Spec part 8: contractId 1 to 128 characters, surrender array 1 to 1000 items. */
 import { describe } from 'vitest';
-import { requirementTest } from '../../harness/suite.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
 import { freshContractId, sampleItems, sampleRequest } from '../../harness/insurance/requests.ts';
 import { expectAccepted, expectRefused, sendSurrender } from '../../harness/insurance/client.ts';
 

@@ -18,12 +18,12 @@ import { noServerError, isServerError } from '../../harness/checks/answer.ts';
 import { whyNotStored } from '../../harness/insurance/checks.ts';
 import { failure } from '../../harness/checks/failure.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
-import { burstTooSlow, sendBurst, type Burst } from '../../harness/burst.ts';
+import { burstTooSlow, sendBurst, type Burst } from '../../harness/request/burst.ts';
 import { inconclusive } from '../../harness/errors.ts';
-import type { CapturedResponse } from '../../harness/http.ts';
-import { assertBurstAllowed } from '../../harness/safety.ts';
-import type { RequirementContext } from '../../harness/suite.ts';
-import { requirementTest } from '../../harness/suite.ts';
+import type { CapturedResponse } from '../../harness/request/http.ts';
+import { assertBurstAllowed } from '../../harness/request/safety.ts';
+import type { RequirementContext } from '../../harness/test/suite.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
 import { perScope } from '../../harness/runner/run-scope.ts';
 import { sampleRequest } from '../../harness/insurance/requests.ts';
 import { quietBeforeBurst, sendSurrender, surrenderUrl } from '../../harness/insurance/client.ts';
@@ -39,7 +39,7 @@ const burstOfThisRun = perScope<{ burst?: Promise<InsuranceBurst> }>(() => ({}))
 
 /**
  * One burst per run of this file, with a cool-down before (and, where a loaded machine spread it below
- * the limit, sent again a window later: harness/burst.ts): INS-RAT-002, INS-RAT-003 and INS-CTY-001
+ * the limit, sent again a window later: harness/request/burst.ts): INS-RAT-002, INS-RAT-003 and INS-CTY-001
  * read the same one.
  */
 function burst(t: RequirementContext): Promise<InsuranceBurst> {

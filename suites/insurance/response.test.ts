@@ -2,7 +2,7 @@
 import { describe } from 'vitest';
 import { listedFieldsCarried, storedRecordsConsistent } from '../../harness/insurance/checks.ts';
 import { Tally } from '../../harness/checks/judged.ts';
-import { requirementTest } from '../../harness/suite.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
 import { surrenderRequest } from '../../generators/insurance/surrender.ts';
 import { freshContractId, sampleItem, sampleItems, sampleRequest } from '../../harness/insurance/requests.ts';
 import { expectAccepted, expectRecord, sendSurrender } from '../../harness/insurance/client.ts';

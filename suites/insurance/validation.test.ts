@@ -1,8 +1,8 @@
 /** Spec 2.5, 4.4 and 7: requests that break the contract are rejected (400 or 422), never a 5xx. */
 import { describe } from 'vitest';
 import { failure } from '../../harness/checks/failure.ts';
-import { expectRefusal } from '../../harness/refusal.ts';
-import { requirementTest } from '../../harness/suite.ts';
+import { expectRefusal } from '../../harness/test/refusal.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
 import { invalidCases } from '../../generators/invalid-cases.ts';
 import { surrenderRequest } from '../../generators/insurance/surrender.ts';
 import { freshContractId, sampleItem, sampleRequest } from '../../harness/insurance/requests.ts';

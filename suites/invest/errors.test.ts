@@ -8,10 +8,10 @@ import { describe } from 'vitest';
 import { noPortfolioIn, portfolioStatusDocumented, vendorErrorBody } from '../../harness/invest/checks.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { inconclusive, isSkip, ToolError } from '../../harness/errors.ts';
-import type { CapturedResponse } from '../../harness/http.ts';
-import { expectRefusal } from '../../harness/refusal.ts';
-import type { RequirementContext } from '../../harness/suite.ts';
-import { requirementTest } from '../../harness/suite.ts';
+import type { CapturedResponse } from '../../harness/request/http.ts';
+import { expectRefusal } from '../../harness/test/refusal.ts';
+import type { RequirementContext } from '../../harness/test/suite.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
 import { ERROR_CASES, errorCase, type PortfolioErrorCase } from '../../generators/invest/errors.ts';
 import { answerTo, control, expectRefused } from '../../harness/invest/client.ts';
 

@@ -32,8 +32,8 @@ import {
 import { judged, Tally, type Judged } from '../../harness/checks/judged.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
 import { inconclusive, ToolError } from '../../harness/errors.ts';
-import type { RequirementContext } from '../../harness/suite.ts';
-import { requirementTest } from '../../harness/suite.ts';
+import type { RequirementContext } from '../../harness/test/suite.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
 import { accountsOf, investConfig, mainAccount } from '../../harness/invest/config.ts';
 import { portfolioRequest } from '../../generators/invest/portfolio.ts';
 import { control, CURRENCIES, describeRequest, portfolioOf, sample, type SampledPortfolio } from '../../harness/invest/client.ts';

@@ -7,16 +7,16 @@
  * everything shows no limit.
  */
 import { isServerError } from '../../harness/checks/answer.ts';
-import { burstTooSlow, sendBurst } from '../../harness/burst.ts';
+import { burstTooSlow, sendBurst } from '../../harness/request/burst.ts';
 import { describe } from 'vitest';
 import { failure } from '../../harness/checks/failure.ts';
 import { readablePortfolio } from '../../harness/invest/checks.ts';
 import { jsonWhereBody } from '../../harness/checks/json-answer.ts';
-import type { CapturedResponse } from '../../harness/http.ts';
-import { assertBurstAllowed } from '../../harness/safety.ts';
-import { requirementTest } from '../../harness/suite.ts';
+import type { CapturedResponse } from '../../harness/request/http.ts';
+import { assertBurstAllowed } from '../../harness/request/safety.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
 import { investConfig, mainAccount } from '../../harness/invest/config.ts';
-import { credentialOf } from '../../harness/target.ts';
+import { credentialOf } from '../../harness/config/target.ts';
 import { portfolioUrl, sendPortfolio } from '../../harness/invest/client.ts';
 
 describe('invest portfolio: rate limit', () => {

@@ -6,7 +6,7 @@
 import { describe } from 'vitest';
 import { emptyBodyHashVerdict } from '../../harness/speech/checks.ts';
 import { inconclusive } from '../../harness/errors.ts';
-import { requirementTest } from '../../harness/suite.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
 import { bodyDigest, callWithHashText } from '../../generators/speech/calls.ts';
 import { NO_BODY, recognizeBody, sampleClaims, validCall } from '../../harness/speech/requests.ts';
 import { ATTACKS } from '../../generators/speech/attacks.ts';

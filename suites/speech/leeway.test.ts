@@ -5,7 +5,7 @@
 import { describe } from 'vitest';
 import { isSuccess } from '../../harness/checks/answer.ts';
 import { clockOffsetSeconds, leewayFigure, type LeewayProbe } from '../../harness/speech/checks.ts';
-import { requirementTest } from '../../harness/suite.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
 import { sampleClaims, unixNow, validCall } from '../../harness/speech/requests.ts';
 import { expectAccepted, plainTokenAccepted, reportFigure, sendSpeech } from '../../harness/speech/client.ts';
 import { speechSettings } from '../../harness/speech/config.ts';

@@ -6,7 +6,7 @@
 import { describe } from 'vitest';
 import { failure } from '../../harness/checks/failure.ts';
 import { inconclusive, ToolError } from '../../harness/errors.ts';
-import { requirementTest } from '../../harness/suite.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
 import { noServerError } from '../../harness/checks/answer.ts';
 import { tokenAcceptance } from '../../harness/speech/checks.ts';
 import { sendSpeech, tokenRefusals, validTokenNote } from '../../harness/speech/client.ts';

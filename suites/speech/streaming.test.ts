@@ -4,7 +4,7 @@
  * method, content type); the messages travel as newline-delimited JSON. Without it: NOT_SUPPORTED.
  */
 import { describe } from 'vitest';
-import { requirementTest } from '../../harness/suite.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
 import { STREAM_ATTACKS } from '../../generators/speech/attacks.ts';
 import { validStream } from '../../harness/speech/requests.ts';
 import { attackTests, expectAccepted, sendSpeech } from '../../harness/speech/client.ts';

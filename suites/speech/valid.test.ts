@@ -11,9 +11,9 @@ import { isRefusal, noServerError } from '../../harness/checks/answer.ts';
 import { failure } from '../../harness/checks/failure.ts';
 import { tokenAcceptance, VALID_TOKEN_REFUSED, type TokenVerdict } from '../../harness/speech/checks.ts';
 import { inconclusive, ToolError } from '../../harness/errors.ts';
-import type { CapturedResponse } from '../../harness/http.ts';
-import { schemaId } from '../../harness/schemas.ts';
-import { requirementTest } from '../../harness/suite.ts';
+import type { CapturedResponse } from '../../harness/request/http.ts';
+import { schemaId } from '../../harness/spec/schemas.ts';
+import { requirementTest } from '../../harness/test/suite.ts';
 import { claimsDraft } from '../../generators/speech/calls.ts';
 import { claimsAt, recognizeBody, sampleClaims, validCall } from '../../harness/speech/requests.ts';
 import {

@@ -5,9 +5,9 @@
  * error").
  */
 import { failure, type Failure } from '../../checks/failure.ts';
-import type { CapturedResponse } from '../../http.ts';
-import { isJsonObject } from '../../json.ts';
-import { isJsonAnswer } from '../../media-type.ts';
+import type { CapturedResponse } from '../../request/http.ts';
+import { isJsonObject } from '../../text/json.ts';
+import { isJsonAnswer } from '../../request/media-type.ts';
 
 const kindOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
 

@@ -5,13 +5,13 @@
  * the vendor's error body. Pure functions of (operation model, response); each failure names the
  * requirement, what was expected and what came back.
  */
-import type { CapturedResponse } from '../../http.ts';
+import type { CapturedResponse } from '../../request/http.ts';
 import type { DocumentSchemas } from '../openapi/json-schema.ts';
 import { jsonMediaOf, responseFor, type OperationModel } from '../openapi/operation-model.ts';
 import { failure, type Failure } from '../../checks/failure.ts';
 import { isSuccess } from '../../checks/answer.ts';
-import { getAt, pointerSteps } from '../../json.ts';
-import { isJsonLabelled, isJsonMedia, mediaMatches } from '../../media-type.ts';
+import { getAt, pointerSteps } from '../../text/json.ts';
+import { isJsonLabelled, isJsonMedia, mediaMatches } from '../../request/media-type.ts';
 
 const documented = (op: OperationModel) => op.responses.map((r) => r.key.toLowerCase()).join(', ') || 'none';
 

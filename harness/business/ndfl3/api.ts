@@ -6,14 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { inconclusive, ToolError } from '../../errors.ts';
-import type { CapturedResponse, HttpClient, RequestSpec } from '../../http.ts';
-import { isJsonAnswer } from '../../media-type.ts';
+import type { CapturedResponse, HttpClient, RequestSpec } from '../../request/http.ts';
+import { isJsonAnswer } from '../../request/media-type.ts';
 import { catalogOperations } from '../openapi/catalog.ts';
 import { operationKey } from '../openapi/paths.ts';
-import type { SideEffect } from '../../safety.ts';
-import { credentialOf, serviceOf, type Target } from '../../target.ts';
-import { businessRateGroup } from '../../rate-groups.ts';
-import { recordServerError, serverErrorOf } from '../../server-errors.ts';
+import type { SideEffect } from '../../request/safety.ts';
+import { credentialOf, serviceOf, type Target } from '../../config/target.ts';
+import { businessRateGroup } from '../../request/rate-groups.ts';
+import { recordServerError, serverErrorOf } from '../../request/server-errors.ts';
 import { ndfl3Config, valueAt, type Ndfl3Config } from './config.ts';
 import type { WorkflowOperation } from './workflow.ts';
 

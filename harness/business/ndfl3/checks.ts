@@ -4,9 +4,9 @@
  */
 import { isRefusal, isSuccess } from '../../checks/answer.ts';
 import { failure, type Failure } from '../../checks/failure.ts';
-import type { CapturedResponse } from '../../http.ts';
-import { isJsonLabelled } from '../../media-type.ts';
-import { isJsonObject } from '../../json.ts';
+import type { CapturedResponse } from '../../request/http.ts';
+import { isJsonLabelled } from '../../request/media-type.ts';
+import { isJsonObject } from '../../text/json.ts';
 import type { Snapshot } from './api.ts';
 import type { WorkflowOperation } from './workflow.ts';
 

@@ -2,14 +2,14 @@
  * How the 3-NDFL suites reach the target: one Ndfl3Api per target, and one RequestSource per pool
  * user (a test file's share of the request pool, or the sandbox's provisioning). See harness/business/ndfl3/.
  */
-import type { CapturedResponse } from '../../http.ts';
+import type { CapturedResponse } from '../../request/http.ts';
 import { isSuccess } from '../../checks/answer.ts';
 import { Ndfl3Api } from './api.ts';
 import { requireMachine, requireStateField } from './config.ts';
 import { RequestSource, type PoolUser } from './requests.ts';
 import type { WorkflowOperation } from './workflow.ts';
-import { assertAllowed } from '../../safety.ts';
-import type { RequirementContext } from '../../suite.ts';
+import { assertAllowed } from '../../request/safety.ts';
+import type { RequirementContext } from '../../test/suite.ts';
 import { perScope } from '../../runner/run-scope.ts';
 
 /** Per target: the API, and each pool user's request source. */

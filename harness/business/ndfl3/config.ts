@@ -14,9 +14,9 @@
  * The schema checks every value (operations and states included) when the file is loaded.
  */
 import { ToolError } from '../../errors.ts';
-import { isJsonObject } from '../../json.ts';
+import { isJsonObject } from '../../text/json.ts';
 import { ndfl3Section } from '../config.ts';
-import type { Target } from '../../target.ts';
+import type { Target } from '../../config/target.ts';
 import { Machine } from './machine.ts';
 import { workflow, type State } from './workflow.ts';
 

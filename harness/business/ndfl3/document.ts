@@ -9,12 +9,12 @@ import { businessRefusal } from '../checks/runtime.ts';
 import { failure, type Failure } from '../../checks/failure.ts';
 import { isSuccess } from '../../checks/answer.ts';
 import { inconclusive } from '../../errors.ts';
-import type { CapturedResponse, HttpClient } from '../../http.ts';
-import { isJsonLabelled } from '../../media-type.ts';
+import type { CapturedResponse, HttpClient } from '../../request/http.ts';
+import { isJsonLabelled } from '../../request/media-type.ts';
 import { DocumentSchemas } from '../openapi/json-schema.ts';
 import { loadServedDocument, type ReadableDocument } from '../openapi/load.ts';
 import { locateRoot, NotLocated } from '../openapi/locate.ts';
-import type { Target } from '../../target.ts';
+import type { Target } from '../../config/target.ts';
 
 const compiled = new WeakMap<ReadableDocument, DocumentSchemas>();
 

@@ -6,7 +6,7 @@
  * each attempt on a fresh request, and the failure prints that sequence as a numbered list of calls.
  */
 import fc from 'fast-check';
-import type { CapturedResponse } from '../../http.ts';
+import type { CapturedResponse } from '../../request/http.ts';
 import { isSuccess } from '../../checks/answer.ts';
 import { ToolError } from '../../errors.ts';
 import type { Ndfl3Api, Snapshot } from './api.ts';

@@ -13,7 +13,7 @@
  */
 import { describeResponse } from '../../checks/failure.ts';
 import { ToolError } from '../../errors.ts';
-import { refusal } from '../../safety.ts';
+import { refusal } from '../../request/safety.ts';
 import type { Ndfl3Api, Snapshot } from './api.ts';
 import type { Machine } from './machine.ts';
 import type { State, WorkflowOperation } from './workflow.ts';

@@ -6,11 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseYamlFast } from '../../yaml-fast.ts';
-import { parsedOnce } from '../../parsed-once.ts';
+import { parseYamlFast } from '../../text/yaml-fast.ts';
+import { parsedOnce } from '../../text/parsed-once.ts';
 import { catalogOperations } from '../openapi/catalog.ts';
 import { operationKey } from '../openapi/paths.ts';
-import type { SideEffect } from '../../safety.ts';
+import type { SideEffect } from '../../request/safety.ts';
 
 export type State = string;
 

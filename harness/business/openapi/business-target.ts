@@ -12,7 +12,7 @@
  */
 import { BUSINESS_DEFAULTS, businessConfig } from '../config.ts';
 import { ToolError } from '../../errors.ts';
-import type { Target } from '../../target.ts';
+import type { Target } from '../../config/target.ts';
 import { parseOperationName, type OperationName } from './paths.ts';
 
 export const DEFAULT_DOCUMENT_PATH = BUSINESS_DEFAULTS.documentPath;

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseYamlFast } from '../../yaml-fast.ts';
-import { parsedOnce } from '../../parsed-once.ts';
-import type { SideEffect } from '../../safety.ts';
+import { parseYamlFast } from '../../text/yaml-fast.ts';
+import { parsedOnce } from '../../text/parsed-once.ts';
+import type { SideEffect } from '../../request/safety.ts';
 import { HTTP_METHODS, operationKey, parseOperationName } from './paths.ts';
 
 export type OperationStatus = 'current' | 'deprecated' | 'removed';

@@ -23,7 +23,7 @@ import type { ChangeNote, Expectations } from './catalog.ts';
 import { followed, locateRoot, NotLocated, type Root, type Schema } from './locate.ts';
 import type { OperationIndex } from './paths.ts';
 import { verdictOn } from './schema-behaviour.ts';
-import { isJsonObject } from '../../json.ts';
+import { isJsonObject } from '../../text/json.ts';
 
 export interface Problem {
   expected: string;

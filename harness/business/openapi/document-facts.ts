@@ -5,7 +5,7 @@
  * when the document does not describe what the fact is about (the suite reports that as inconclusive).
  * How each fact is read is written beside its requirement in specs/requirements.yaml.
  */
-import { isJsonObject } from '../../json.ts';
+import { isJsonObject } from '../../text/json.ts';
 import { failure, type Failure } from '../../checks/failure.ts';
 import { unfollowedRef } from './dereference.ts';
 import { NotLocated } from './locate.ts';

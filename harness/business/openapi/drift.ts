@@ -6,7 +6,7 @@
  * fails.
  */
 import { join } from 'node:path';
-import { printableJson } from '../../printable.ts';
+import { printableJson } from '../../text/printable.ts';
 import { reportFolderOf, writeWhole } from '../../report/publish.ts';
 import { makeDirs } from '../../report/report-dir.ts';
 import type { CatalogOperation } from './catalog.ts';

@@ -15,7 +15,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { createHash } from 'node:crypto';
-import { isJsonObject } from '../../json.ts';
+import { isJsonObject } from '../../text/json.ts';
 
 export type Direction = 'request' | 'response';
 

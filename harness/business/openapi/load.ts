@@ -5,16 +5,16 @@
  * the reason, so each test can fail with it instead of crashing; a transport error is cached too, so
  * an unreachable target costs one timeout, not one per test.
  */
-import type { CapturedResponse, HttpClient } from '../../http.ts';
-import { isJsonObject } from '../../json.ts';
-import { PromiseMemo } from '../../memo.ts';
-import { recordServerError, serverErrorOf } from '../../server-errors.ts';
+import type { CapturedResponse, HttpClient } from '../../request/http.ts';
+import { isJsonObject } from '../../text/json.ts';
+import { PromiseMemo } from '../../test/memo.ts';
+import { recordServerError, serverErrorOf } from '../../request/server-errors.ts';
 import { cite } from '../../report/evidence-log.ts';
 import { recordFetchedDocument } from '../../report/fetched-documents.ts';
-import type { Target } from '../../target.ts';
+import type { Target } from '../../config/target.ts';
 import { businessDocumentUrl, DEFAULT_DOCUMENT_PATH } from './business-target.ts';
 import { dereferenceDocument } from './dereference.ts';
-import { parsedOnce } from '../../parsed-once.ts';
+import { parsedOnce } from '../../text/parsed-once.ts';
 import { describeProblem, parseOpenApiText, type YamlProblem } from './parse.ts';
 import { OperationIndex } from './paths.ts';
 import { validateOpenApi, type ValidationResult } from './validate.ts';

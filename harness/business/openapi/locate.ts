@@ -7,8 +7,8 @@ import { unfollowedRef } from './dereference.ts';
 import type { OperationIndex, DocumentOperation } from './paths.ts';
 import { parseOperationName } from './paths.ts';
 import type { Location } from './catalog.ts';
-import { isJsonObject } from '../../json.ts';
-import { isJsonMedia, mediaEssence } from '../../media-type.ts';
+import { isJsonObject } from '../../text/json.ts';
+import { isJsonMedia, mediaEssence } from '../../request/media-type.ts';
 
 export type Schema = Record<string, unknown>;
 

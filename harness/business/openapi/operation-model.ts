@@ -4,8 +4,8 @@
  * responses by status key, and whether it needs credentials. Works on the document as parsed (schema
  * `$ref`s stay, for the JSON Schema conversion to bundle them).
  */
-import { isJsonObject } from '../../json.ts';
-import { isJsonMedia, mediaEssence } from '../../media-type.ts';
+import { isJsonObject } from '../../text/json.ts';
+import { isJsonMedia, mediaEssence } from '../../request/media-type.ts';
 import type { OperationIndex } from './paths.ts';
 import { resolvePointer } from './refs.ts';
 

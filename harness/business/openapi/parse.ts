@@ -6,7 +6,7 @@
  * (yaml-fast.ts) is read by js-yaml, ten times faster; any other goes to `yaml`.
  */
 import { parseDocument, type YAMLError } from 'yaml';
-import { fastYaml } from '../../yaml-fast.ts';
+import { fastYaml } from '../../text/yaml-fast.ts';
 
 export interface YamlProblem {
   code: string;

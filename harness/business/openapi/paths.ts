@@ -12,7 +12,7 @@
  *     lookup fails only because of a trailing slash, `nearMisses` says so;
  *   - the document's server URL is not part of the path.
  */
-import { isJsonObject } from '../../json.ts';
+import { isJsonObject } from '../../text/json.ts';
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 

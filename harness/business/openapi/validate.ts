@@ -7,7 +7,7 @@
  * property 'description'".
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { pointerSteps } from '../../json.ts';
+import { pointerSteps } from '../../text/json.ts';
 import { templateKey } from './paths.ts';
 import { brokenRefs, escapePointer, resolvePointer } from './refs.ts';
 

@@ -10,7 +10,7 @@
  * notes of one operation, and a new version is where a required field may go, so the fields 2.6 itself
  * makes required or conditionally required in the v2 checkout request are never counted.
  */
-import { isJsonObject } from '../../json.ts';
+import { isJsonObject } from '../../text/json.ts';
 import { unfollowedRef } from './dereference.ts';
 import { jsonMedia, NotLocated } from './locate.ts';
 import type { DocumentOperation, OperationIndex } from './paths.ts';

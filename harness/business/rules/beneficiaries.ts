@@ -6,10 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { GeneratedRequest } from '../runtime/request.ts';
-import type { JsonObject } from '../../json.ts';
+import type { JsonObject } from '../../text/json.ts';
 import { innIndividual, innLegal } from './inn.ts';
 import { loadedPlan, validRequests, type OperationPlan } from '../runtime/plan.ts';
-import { seedFor, type SeedPart } from '../../seeds.ts';
+import { seedFor, type SeedPart } from '../../text/seeds.ts';
 
 export const BENEFICIARY_CREATE = 'POST /api/v1/nominal-accounts/beneficiaries';
 

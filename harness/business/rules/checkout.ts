@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { GeneratedRequest } from '../runtime/request.ts';
-import { getAt, isJsonObject, removeAt, setAt, type JsonObject } from '../../json.ts';
+import { getAt, isJsonObject, removeAt, setAt, type JsonObject } from '../../text/json.ts';
 import type { OperationPlan } from '../runtime/plan.ts';
 import { generatedRequest, rulesConfig } from './rules.ts';
 import { fieldSites, needSite, siteOf } from '../runtime/schema-sites.ts';

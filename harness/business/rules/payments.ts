@@ -6,7 +6,7 @@
  * body declares them (at the top of a draft, in the `tax` block of a transfer).
  */
 import { ToolError } from '../../errors.ts';
-import { getAt, isJsonObject, removeAt, setAt, type JsonObject, type JsonPath } from '../../json.ts';
+import { getAt, isJsonObject, removeAt, setAt, type JsonObject, type JsonPath } from '../../text/json.ts';
 import type { GeneratedRequest } from '../runtime/request.ts';
 import type { OperationPlan } from '../runtime/plan.ts';
 import { freshCounterparty, generatedRequest, uniqueId } from './rules.ts';

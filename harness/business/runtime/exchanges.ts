@@ -22,7 +22,7 @@ import { generatedFor, type OperationPlan, type RuntimePlan } from './plan.ts';
 import { sendOperation, type OperationExchange, type OperationExchanges, type Variant } from './send.ts';
 
 import { isSkip, isToolFailure, type ToolError } from '../../errors.ts';
-import { PromiseMemo } from '../../memo.ts';
+import { PromiseMemo } from '../../test/memo.ts';
 import { perScope } from '../../runner/run-scope.ts';
 
 export interface AuthExchanges {

@@ -9,7 +9,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { GeneratedRequest } from './request.ts';
-import { isJsonObject } from '../../json.ts';
+import { isJsonObject } from '../../text/json.ts';
 import { pathParams, readLinks } from './links.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
 

@@ -19,16 +19,16 @@
  * repeat is refused as a duplicate.
  */
 import { ToolError, isSkip } from '../../errors.ts';
-import type { CapturedResponse } from '../../http.ts';
+import type { CapturedResponse } from '../../request/http.ts';
 import { Ndfl3Api } from '../ndfl3/api.ts';
 import { RequestSource, SetupError, type Goal, type Handle } from '../ndfl3/requests.ts';
 import { workflow } from '../ndfl3/workflow.ts';
 import { operationKey } from '../openapi/paths.ts';
 import type { GeneratedRequest } from './request.ts';
-import { isJsonObject } from '../../json.ts';
+import { isJsonObject } from '../../text/json.ts';
 import { isSuccess } from '../../checks/answer.ts';
-import { PromiseMemo } from '../../memo.ts';
-import { seedFor } from '../../seeds.ts';
+import { PromiseMemo } from '../../test/memo.ts';
+import { seedFor } from '../../text/seeds.ts';
 import { disposableSet, namedValue } from './fixtures.ts';
 import { meetingRules } from './fit.ts';
 import { freshIdentifiers } from './fresh.ts';

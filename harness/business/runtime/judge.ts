@@ -4,11 +4,11 @@
  */
 import { documentedSuccess } from '../checks/runtime.ts';
 import { inconclusive, ToolError } from '../../errors.ts';
-import type { CapturedResponse } from '../../http.ts';
+import type { CapturedResponse } from '../../request/http.ts';
 import type { OperationModel } from '../openapi/operation-model.ts';
-import { isJsonMedia } from '../../media-type.ts';
+import { isJsonMedia } from '../../request/media-type.ts';
 import { cite } from '../../report/evidence-log.ts';
-import { serverErrorOf } from '../../server-errors.ts';
+import { serverErrorOf } from '../../request/server-errors.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
 import type { OperationExchange, OperationExchanges } from './send.ts';
 

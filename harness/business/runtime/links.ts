@@ -12,7 +12,7 @@
 import { resolvePointer } from '../openapi/refs.ts';
 import { templateKey } from '../openapi/paths.ts';
 import { jsonBodyOf, jsonMediaOf } from '../openapi/operation-model.ts';
-import { isJsonObject, type JsonObject } from '../../json.ts';
+import { isJsonObject, type JsonObject } from '../../text/json.ts';
 import type { OperationPlan } from './plan.ts';
 
 export interface ReadLink {

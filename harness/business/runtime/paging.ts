@@ -5,7 +5,7 @@
  * that names its paging otherwise is not located (inconclusive), never failed on a name.
  */
 import type { OperationModel, ParameterModel } from '../openapi/operation-model.ts';
-import { isJsonObject } from '../../json.ts';
+import { isJsonObject } from '../../text/json.ts';
 
 const SIZE = /^(limit|size|page_?size|per_?page|count|take|top)$/i;
 const POSITION = /^(offset|skip|page|page_?number|page_?no|cursor|page_?token|after|from|start)$/i;

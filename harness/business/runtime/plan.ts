@@ -13,10 +13,10 @@ import { loadServedDocument } from '../openapi/load.ts';
 import { inconclusive, ToolError, type ErrorCode } from '../../errors.ts';
 import { jsonBodyOf, operationModel, type OperationModel } from '../openapi/operation-model.ts';
 import { OperationIndex, sameOperation, type OperationName } from '../openapi/paths.ts';
-import { businessRateGroup, type RateGroup } from '../../rate-groups.ts';
-import { runContext, type RunContext } from '../../suite.ts';
+import { businessRateGroup, type RateGroup } from '../../request/rate-groups.ts';
+import { runContext, type RunContext } from '../../test/suite.ts';
 import { perScope } from '../../runner/run-scope.ts';
-import { seedFor } from '../../seeds.ts';
+import { seedFor } from '../../text/seeds.ts';
 import { GenerationError, type GeneratedRequest, type InvalidRequest, type RequestGenerator } from './request.ts';
 
 export interface OperationPlan {
@@ -127,7 +127,7 @@ async function build(generatorFor: RequestGeneratorFor): Promise<RuntimePlan> {
 /**
  * What the served document alone decides: the compiled schemas, the request generator and the requests
  * generated for an operation and a seed. None depends on the target, so they are made once per parsed
- * document in a worker (the parse is shared by content: harness/parsed-once.ts) and every target that
+ * document in a worker (the parse is shared by content: harness/text/parsed-once.ts) and every target that
  * serves the same text shares them: in the fault and latitude runs many variants, each a target of its
  * own, serve the clean document, and each paid the schema compiling and the generation again.
  */

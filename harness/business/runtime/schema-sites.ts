@@ -4,7 +4,7 @@
  * through "*"), so that a rule test sets the fields the spec names whatever the document's nesting.
  */
 import { ToolError } from '../../errors.ts';
-import { isJsonObject, type JsonObject, type JsonPath } from '../../json.ts';
+import { isJsonObject, type JsonObject, type JsonPath } from '../../text/json.ts';
 import { jsonBodyOf } from '../openapi/operation-model.ts';
 import { resolvePointer } from '../openapi/refs.ts';
 import { loadedPlan, type OperationPlan } from './plan.ts';

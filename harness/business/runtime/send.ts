@@ -3,18 +3,18 @@
  * keep what came back: the catalog's side-effect class and the operation's rate group on every
  * request, at most two requests of a group at a time (the pacer spaces them), the host the operation
  * needs (plain, or secured with or without the client certificate), and every 5xx recorded for the
- * run (harness/server-errors.ts). A valid request that draws a 5xx may be sent once more, only to tell
+ * run (harness/request/server-errors.ts). A valid request that draws a 5xx may be sent once more, only to tell
  * an intermittent 5xx from a steady one: every answer is kept, and every 5xx counts.
  */
 import { ToolError } from '../../errors.ts';
-import type { CapturedResponse, RequestSpec } from '../../http.ts';
+import type { CapturedResponse, RequestSpec } from '../../request/http.ts';
 import { mtlsDispatcher, mtlsUrl } from '../mtls.ts';
-import { recordServerError } from '../../server-errors.ts';
-import { credentialOf, serviceOf } from '../../target.ts';
+import { recordServerError } from '../../request/server-errors.ts';
+import { credentialOf, serviceOf } from '../../config/target.ts';
 import { toWire, type GeneratedRequest } from './request.ts';
 import type { OperationPlan, RuntimePlan } from './plan.ts';
 import { ScopedMap } from '../../runner/run-scope.ts';
-import { currentHolder } from '../../pace-hold.ts';
+import { currentHolder } from '../../request/pace-hold.ts';
 
 export type Variant = 'valid' | 'unknown-id' | 'invalid' | 'no-token' | 'bad-token' | 'no-scope' | 'no-certificate' | 'plain-url';
 export type Host = 'own' | 'plain' | 'secured-without-certificate';
@@ -50,7 +50,7 @@ export interface OperationExchanges {
 /**
  * At most `size` requests of a rate group in flight per worker, the rest queued here in order, so that a
  * group's many exchanges do not take every slot of the service ahead of the other groups and files. A
- * queued request waits for its group's pace: whoever it works for is held meanwhile (harness/pace-hold.ts).
+ * queued request waits for its group's pace: whoever it works for is held meanwhile (harness/request/pace-hold.ts).
  */
 export class Gate {
   private running = 0;
@@ -75,7 +75,7 @@ export class Gate {
 /**
  * Every 5xx a valid request of an operation drew in this worker (the generated valid requests, their
  * retries, and the creates and lists that found identifiers), for BUS-RUN-001 to report. Every 5xx of
- * any request of the operation is also recorded for the whole run (harness/server-errors.ts), so that
+ * any request of the operation is also recorded for the whole run (harness/request/server-errors.ts), so that
  * no worker counts a later answer of that operation as evidence.
  */
 const serverErrors = new ScopedMap<string, Array<{ note: string; res: CapturedResponse }>>();

@@ -6,7 +6,7 @@
  * Each body is shown to `HTML_BODY_BYTES`; the whole recorded body (up to the run's cap) is in the
  * pack's HAR file, which the block names.
  */
-import { printable } from '../../printable.ts';
+import { printable } from '../../text/printable.ts';
 import type { TestRecord } from '../../report/records.ts';
 import { esc } from './html.ts';
 

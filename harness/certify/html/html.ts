@@ -1,5 +1,5 @@
 /** Small helpers of report.html: escaping, ids, grouping, the order of spec sections. */
-import { printable } from '../../printable.ts';
+import { printable } from '../../text/printable.ts';
 
 /** Text as HTML shows it, never as markup; control characters and bidi overrides shown as escapes, never obeyed. */
 export function esc(value: unknown): string {

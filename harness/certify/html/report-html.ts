@@ -15,13 +15,13 @@
  * message and exchange was redacted when it was made.
  */
 import { AREAS } from '../../areas.ts';
-import type { Requirement } from '../../requirements.ts';
+import type { Requirement } from '../../spec/requirements.ts';
 import { runCoverage } from '../../report/coverage.ts';
 import { bodyOf } from '../../report/message.ts';
 import type { RecordVerdict, TestRecord, WaiverRecord } from '../../report/records.ts';
 import { basisOf, type RequirementEntry } from '../../report/requirement-basis.ts';
 import { describeWaiver } from '../../report/waivers.ts';
-import type { SectionCoverage } from '../../traceability.ts';
+import type { SectionCoverage } from '../../spec/traceability.ts';
 import { certificationVerdict, type RequirementOutcome } from '../verdict.ts';
 import { SCRIPT, STYLE } from './assets.ts';
 import { EXCHANGES_SCRIPT, EXCHANGES_STYLE, exchangesBlock, exchangesData } from './exchanges.ts';

@@ -2,10 +2,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { HttpClient } from '../../../harness/http.ts';
+import { HttpClient } from '../../../harness/request/http.ts';
 import { Ndfl3Api } from '../../../harness/business/ndfl3/api.ts';
-import { LocalPacer } from '../../../harness/pacer.ts';
-import { loadTarget, type Target } from '../../../harness/target.ts';
+import { LocalPacer } from '../../../harness/request/pacer.ts';
+import { loadTarget, type Target } from '../../../harness/config/target.ts';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/server.ts';
 import { tempDir } from '../../helpers.ts';
 

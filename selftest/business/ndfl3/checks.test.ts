@@ -1,7 +1,7 @@
 /** The 3-NDFL checks, each shown to pass on a right answer and to fail, saying why, on a wrong one. */
 import { describe, expect, it } from 'vitest';
 import { cannedResponse } from '../../helpers.ts';
-import type { CapturedResponse } from '../../../harness/http.ts';
+import type { CapturedResponse } from '../../../harness/request/http.ts';
 import type { Snapshot } from '../../../harness/business/ndfl3/api.ts';
 import {
   businessErrorBody,

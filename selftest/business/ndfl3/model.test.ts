@@ -3,7 +3,7 @@
  * report), and against the real sandbox, clean and with a fault.
  */
 import { describe, expect, it } from 'vitest';
-import type { CapturedResponse } from '../../../harness/http.ts';
+import type { CapturedResponse } from '../../../harness/request/http.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { Machine } from '../../../harness/business/ndfl3/machine.ts';
 import { runModel } from '../../../harness/business/ndfl3/model.ts';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from '../../../harness/errors.ts';
-import type { RequestSpec } from '../../../harness/http.ts';
+import type { RequestSpec } from '../../../harness/request/http.ts';
 import { inState, POOL_USERS, RequestSource } from '../../../harness/business/ndfl3/requests.ts';
 import { workflow } from '../../../harness/business/ndfl3/workflow.ts';
 import type { RunningSandbox } from '../../../sandbox/server.ts';

@@ -13,7 +13,7 @@ import { workflow } from '../../../harness/business/ndfl3/workflow.ts';
 import { DocumentSchemas } from '../../../harness/business/openapi/json-schema.ts';
 import { locateRoot } from '../../../harness/business/openapi/locate.ts';
 import { OperationIndex } from '../../../harness/business/openapi/paths.ts';
-import { requirements } from '../../../harness/requirements.ts';
+import { requirements } from '../../../harness/spec/requirements.ts';
 import { chatText, declarationEdit, documentData, taxFormUpload } from '../../../generators/business/ndfl3.ts';
 import { faults } from '../../../sandbox/services/business/ndfl3/index.ts';
 import { sourceStateTable, WORKFLOW } from '../../../sandbox/services/business/ndfl3/machine.ts';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolError } from '../../../harness/errors.ts';
 import { ndfl3Config, requireMachine, requireStateField } from '../../../harness/business/ndfl3/config.ts';
 import { workflow } from '../../../harness/business/ndfl3/workflow.ts';
-import { loadTarget } from '../../../harness/target.ts';
+import { loadTarget } from '../../../harness/config/target.ts';
 import { sourceStateTable } from '../../../sandbox/services/business/ndfl3/machine.ts';
 import { tempDir } from '../../helpers.ts';
 

@@ -20,7 +20,7 @@ import {
   vendorErrorBody,
 } from '../../../harness/business/checks/runtime.ts';
 import { cannedResponse } from '../../helpers.ts';
-import type { CapturedResponse } from '../../../harness/http.ts';
+import type { CapturedResponse } from '../../../harness/request/http.ts';
 import { DocumentSchemas } from '../../../harness/business/openapi/json-schema.ts';
 import type { OperationModel } from '../../../harness/business/openapi/operation-model.ts';
 

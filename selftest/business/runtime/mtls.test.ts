@@ -11,7 +11,7 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from '../../../harness/errors.ts';
 import { isTlsRefusal, mtlsDispatcher, mtlsFiles } from '../../../harness/business/mtls.ts';
-import { loadTarget, type Target } from '../../../harness/target.ts';
+import { loadTarget, type Target } from '../../../harness/config/target.ts';
 import { makeCertificates } from '../../../sandbox/certificates.ts';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/server.ts';
 

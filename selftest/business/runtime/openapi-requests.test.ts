@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { operationModel, type OperationModel } from '../../../harness/business/openapi/operation-model.ts';
 import { OperationIndex } from '../../../harness/business/openapi/paths.ts';
-import { SchemaRegistry } from '../../../harness/schemas.ts';
+import { SchemaRegistry } from '../../../harness/spec/schemas.ts';
 import { OpenApiRequests } from '../../../generators/business/openapi.ts';
 import { toWire } from '../../../harness/business/runtime/request.ts';
 import { cleanDocument } from '../../../sandbox/services/business/document.ts';

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendBurst } from '../../../harness/burst.ts';
-import { businessRateGroup, groupLimit } from '../../../harness/rate-groups.ts';
-import { loadTarget, type Target } from '../../../harness/target.ts';
+import { sendBurst } from '../../../harness/request/burst.ts';
+import { businessRateGroup, groupLimit } from '../../../harness/request/rate-groups.ts';
+import { loadTarget, type Target } from '../../../harness/config/target.ts';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/server.ts';
 
 describe('the groups of specs/rate-limits.yaml', () => {
@@ -85,7 +85,7 @@ describe('the sandbox enforces the group limits it declares', () => {
 
   /**
    * Twice the group's limit at once, sent again a second later when a busy machine spread it below the
-   * limit (harness/burst.ts): its statuses.
+   * limit (harness/request/burst.ts): its statuses.
    */
   async function burst(url: string, limit: number, method: 'GET' | 'POST' = 'GET'): Promise<number[]> {
     const business = target.services.business as unknown as { token: string };

@@ -1,9 +1,9 @@
 /**
- * The run's record of operations that answered with a 5xx (harness/server-errors.ts): what one place
+ * The run's record of operations that answered with a 5xx (harness/request/server-errors.ts): what one place
  * records, every later verdict sees; an operation that never failed has no record.
  */
 import { describe, expect, it } from 'vitest';
-import { recordServerError, serverErrorOf } from '../../../harness/server-errors.ts';
+import { recordServerError, serverErrorOf } from '../../../harness/request/server-errors.ts';
 
 describe('the record of 5xx answers', () => {
   it('keeps the first 5xx of an operation and nothing for the others', () => {

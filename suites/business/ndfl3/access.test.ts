@@ -13,13 +13,13 @@ import { refused } from '../../../harness/checks/answer.ts';
 import type { Failure } from '../../../harness/checks/failure.ts';
 import { statusIn } from '../../../harness/checks/status.ts';
 import { ToolError } from '../../../harness/errors.ts';
-import type { CapturedResponse } from '../../../harness/http.ts';
+import type { CapturedResponse } from '../../../harness/request/http.ts';
 import { NDFL3 } from '../../../harness/business/ndfl3/api.ts';
-import { isJsonAnswer } from '../../../harness/media-type.ts';
+import { isJsonAnswer } from '../../../harness/request/media-type.ts';
 import { businessErrorBody, refusedUnchanged } from '../../../harness/business/ndfl3/checks.ts';
 import { anyState, type Goal } from '../../../harness/business/ndfl3/requests.ts';
 import type { WorkflowOperation } from '../../../harness/business/ndfl3/workflow.ts';
-import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
+import { requirementTest, type RequirementContext } from '../../../harness/test/suite.ts';
 import { ndfl3 } from '../../../harness/business/ndfl3/client.ts';
 
 const CREDENTIALS: Array<[string, () => string | null]> = [

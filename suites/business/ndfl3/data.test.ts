@@ -14,8 +14,8 @@ import { containsText, valuesOfKey, writtenIsRead } from '../../../harness/busin
 import { acceptedAsDocumented, bodyMisfit, conformsToServedDocument } from '../../../harness/business/ndfl3/document.ts';
 import { anyState, type Goal } from '../../../harness/business/ndfl3/requests.ts';
 import { workflow } from '../../../harness/business/ndfl3/workflow.ts';
-import { assertAllowed } from '../../../harness/safety.ts';
-import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
+import { assertAllowed } from '../../../harness/request/safety.ts';
+import { requirementTest, type RequirementContext } from '../../../harness/test/suite.ts';
 import { chatText, declarationEdit, documentData, one, taxFormUpload } from '../../../generators/business/ndfl3.ts';
 import { ndfl3 } from '../../../harness/business/ndfl3/client.ts';
 

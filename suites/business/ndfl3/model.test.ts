@@ -11,7 +11,7 @@ import { failure } from '../../../harness/checks/failure.ts';
 import { ToolError } from '../../../harness/errors.ts';
 import { requireMachine } from '../../../harness/business/ndfl3/config.ts';
 import { runModel } from '../../../harness/business/ndfl3/model.ts';
-import { requirementTest } from '../../../harness/suite.ts';
+import { requirementTest } from '../../../harness/test/suite.ts';
 import { ndfl3 } from '../../../harness/business/ndfl3/client.ts';
 
 const MAX_COMMANDS = 8;

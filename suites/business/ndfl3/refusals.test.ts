@@ -14,8 +14,8 @@ import { requireMachine } from '../../../harness/business/ndfl3/config.ts';
 import { businessErrorBody, isWorkflowRefusal, REFUSAL, refusedUnchanged } from '../../../harness/business/ndfl3/checks.ts';
 import { inState, type Goal, type Handle, type RequestSource } from '../../../harness/business/ndfl3/requests.ts';
 import { workflow, type State, type WorkflowOperation } from '../../../harness/business/ndfl3/workflow.ts';
-import type { CapturedResponse } from '../../../harness/http.ts';
-import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
+import type { CapturedResponse } from '../../../harness/request/http.ts';
+import { requirementTest, type RequirementContext } from '../../../harness/test/suite.ts';
 import { ndfl3, workflowControl } from '../../../harness/business/ndfl3/client.ts';
 
 const wf = workflow();

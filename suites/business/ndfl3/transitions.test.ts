@@ -9,7 +9,7 @@ import { ToolError } from '../../../harness/errors.ts';
 import { isWorkflowRefusal, landedIn, repeatChangesNothing } from '../../../harness/business/ndfl3/checks.ts';
 import { anyState, inState, type Goal } from '../../../harness/business/ndfl3/requests.ts';
 import { workflow, type WorkflowOperation } from '../../../harness/business/ndfl3/workflow.ts';
-import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
+import { requirementTest, type RequirementContext } from '../../../harness/test/suite.ts';
 import { gateAllows, ndfl3 } from '../../../harness/business/ndfl3/client.ts';
 
 const TOUR = [

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { failure } from '../../../harness/checks/failure.ts';
 import { ToolError } from '../../../harness/errors.ts';
-import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
+import { requirementTest, type RequirementContext } from '../../../harness/test/suite.ts';
 import type { GeneratedRequest } from '../../../harness/business/runtime/request.ts';
 import {
   beneficiary,
@@ -27,7 +27,7 @@ import {
   ruleControl,
   submit,
 } from '../../../harness/business/rules/rules.ts';
-import { isJsonObject, type JsonObject } from '../../../harness/json.ts';
+import { isJsonObject, type JsonObject } from '../../../harness/text/json.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
 

@@ -8,7 +8,7 @@
 import { failure } from '../../../harness/checks/failure.ts';
 import { statusIn } from '../../../harness/checks/status.ts';
 import { ToolError } from '../../../harness/errors.ts';
-import { requirementTest } from '../../../harness/suite.ts';
+import { requirementTest } from '../../../harness/test/suite.ts';
 import { order, readBackDifferences, v1Order } from '../../../harness/business/rules/checkout.ts';
 import { judgedSchema } from '../../../harness/business/checks/runtime.ts';
 import {
@@ -22,7 +22,7 @@ import {
   submit,
 } from '../../../harness/business/rules/rules.ts';
 import { enumOf, fieldSites, fieldsOf, needSite } from '../../../harness/business/runtime/schema-sites.ts';
-import { getAt, isJsonObject, type JsonObject, type JsonPath, removeAt, setAt } from '../../../harness/json.ts';
+import { getAt, isJsonObject, type JsonObject, type JsonPath, removeAt, setAt } from '../../../harness/text/json.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
 import type { OperationPlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';

@@ -8,8 +8,8 @@ import { errorFormat, formatDifferences, jsonWhere400, reasonsCarried } from '..
 import { judgedSchema } from '../../../harness/business/checks/runtime.ts';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { inconclusive, ToolError } from '../../../harness/errors.ts';
-import type { CapturedResponse } from '../../../harness/http.ts';
-import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
+import type { CapturedResponse } from '../../../harness/request/http.ts';
+import { requirementTest, type RequirementContext } from '../../../harness/test/suite.ts';
 import type { GeneratedRequest } from '../../../harness/business/runtime/request.ts';
 import { sendOperation } from '../../../harness/business/runtime/send.ts';
 import { locate } from '../../../harness/business/runtime/identifiers.ts';
@@ -19,7 +19,7 @@ import { runtimePlan } from '../../../generators/business/plan.ts';
 import { beneficiary, BENEFICIARY_CREATE, beneficiaryRequest } from '../../../harness/business/rules/beneficiaries.ts';
 import { accepted, generatedRequest, opOf, ruleControl, submit, submitRaw } from '../../../harness/business/rules/rules.ts';
 import { fieldSites, fieldsOf } from '../../../harness/business/runtime/schema-sites.ts';
-import { isJsonObject, type JsonObject, setAt } from '../../../harness/json.ts';
+import { isJsonObject, type JsonObject, setAt } from '../../../harness/text/json.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();

@@ -7,8 +7,8 @@
  */
 import { failure } from '../../../harness/checks/failure.ts';
 import { ToolError } from '../../../harness/errors.ts';
-import type { CapturedResponse } from '../../../harness/http.ts';
-import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
+import type { CapturedResponse } from '../../../harness/request/http.ts';
+import { requirementTest, type RequirementContext } from '../../../harness/test/suite.ts';
 import type { OperationPlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { payment, RUBLE_TRANSFER, SBP_TRANSFER } from '../../../harness/business/rules/payments.ts';
@@ -25,7 +25,7 @@ import {
   submit,
   uniqueId,
 } from '../../../harness/business/rules/rules.ts';
-import { isJsonObject, setAt } from '../../../harness/json.ts';
+import { isJsonObject, setAt } from '../../../harness/text/json.ts';
 import { needSite } from '../../../harness/business/runtime/schema-sites.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
 

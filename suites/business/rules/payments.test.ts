@@ -7,8 +7,8 @@
  * These operations move money: they run against the sandbox, or where safety.allowMoney names them.
  */
 import { failure } from '../../../harness/checks/failure.ts';
-import type { CapturedResponse } from '../../../harness/http.ts';
-import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
+import type { CapturedResponse } from '../../../harness/request/http.ts';
+import { requirementTest, type RequirementContext } from '../../../harness/test/suite.ts';
 import type { OperationPlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { payment, PAYMENT_DRAFT, paymentOpWith, type Recipient, RUBLE_TRANSFER } from '../../../harness/business/rules/payments.ts';
@@ -27,7 +27,7 @@ import {
   submit,
   uniqueId,
 } from '../../../harness/business/rules/rules.ts';
-import { isJsonObject, removeAt, setAt } from '../../../harness/json.ts';
+import { isJsonObject, removeAt, setAt } from '../../../harness/text/json.ts';
 import { needSite } from '../../../harness/business/runtime/schema-sites.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
 

@@ -11,13 +11,13 @@ import { randomUUID } from 'node:crypto';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { statusIn } from '../../../harness/checks/status.ts';
 import { inconclusive, ToolError } from '../../../harness/errors.ts';
-import type { CapturedResponse } from '../../../harness/http.ts';
-import { requirementTest } from '../../../harness/suite.ts';
+import type { CapturedResponse } from '../../../harness/request/http.ts';
+import { requirementTest } from '../../../harness/test/suite.ts';
 import type { GeneratedRequest } from '../../../harness/business/runtime/request.ts';
 import type { OperationPlan } from '../../../harness/business/runtime/plan.ts';
 import { runtimePlan } from '../../../generators/business/plan.ts';
 import { accepted, controlRefused, generatedRequest, rulesConfig, submit } from '../../../harness/business/rules/rules.ts';
-import { isJsonObject, type JsonObject } from '../../../harness/json.ts';
+import { isJsonObject, type JsonObject } from '../../../harness/text/json.ts';
 import { rulesBlock } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();

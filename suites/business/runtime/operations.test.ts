@@ -27,16 +27,16 @@ import {
   operationStatusDocumented,
   vendorErrorBody,
 } from '../../../harness/business/checks/runtime.ts';
-import { isJsonLabelled } from '../../../harness/media-type.ts';
+import { isJsonLabelled } from '../../../harness/request/media-type.ts';
 import { jsonWhere400, reasonsCarried } from '../../../harness/business/checks/errors.ts';
 import { refused } from '../../../harness/checks/answer.ts';
 import { failure, type Failure } from '../../../harness/checks/failure.ts';
 import { inconclusive } from '../../../harness/errors.ts';
-import type { CapturedResponse } from '../../../harness/http.ts';
+import type { CapturedResponse } from '../../../harness/request/http.ts';
 import { isTlsRefusal } from '../../../harness/business/mtls.ts';
-import { requirementTest, type RequirementContext } from '../../../harness/suite.ts';
+import { requirementTest, type RequirementContext } from '../../../harness/test/suite.ts';
 import { scoped } from '../../../harness/runner/run-scope.ts';
-import { credentialOf } from '../../../harness/target.ts';
+import { credentialOf } from '../../../harness/config/target.ts';
 import { allAnswered, authExchangesOf, everyOperation, exchangesOf, prefetch } from '../../../harness/business/runtime/exchanges.ts';
 import { type OperationExchange, serverErrorsOf } from '../../../harness/business/runtime/send.ts';
 import { disposableShortage } from '../../../harness/business/runtime/fixtures.ts';

@@ -10,8 +10,8 @@
 import { describe } from 'vitest';
 import { failure } from '../../../harness/checks/failure.ts';
 import { inconclusive } from '../../../harness/errors.ts';
-import type { CapturedResponse } from '../../../harness/http.ts';
-import { requirementTest } from '../../../harness/suite.ts';
+import type { CapturedResponse } from '../../../harness/request/http.ts';
+import { requirementTest } from '../../../harness/test/suite.ts';
 import { sendOperation } from '../../../harness/business/runtime/send.ts';
 import { create, requestsFor, withIdentifiers } from '../../../harness/business/runtime/identifiers.ts';
 import { served } from '../../../harness/business/runtime/judge.ts';

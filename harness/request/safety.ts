@@ -5,8 +5,8 @@
  *   staging     read and write; destructive and money only when the target file allows each by name
  *   production  read only
  */
-import { ToolError } from './errors.ts';
-import type { Target } from './target.ts';
+import { ToolError } from '../errors.ts';
+import type { Target } from '../config/target.ts';
 
 export type SideEffect = 'read' | 'write' | 'destructive' | 'money';
 

@@ -10,13 +10,13 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Area } from './areas.ts';
+import type { Area } from '../areas.ts';
 import { serviceLimit } from './http.ts';
 import { floorOf, floorOfKey, partsOf, type KeyCount, type PaceCounts } from './pace-counts.ts';
 import { intervalMs } from './pacer.ts';
 import { businessRateGroupByKey, groupLimit } from './rate-groups.ts';
 import { documentedRateLimits } from './rate-limits.ts';
-import type { Target } from './target.ts';
+import type { Target } from '../config/target.ts';
 
 const seconds = (ms: number) => (ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`);
 const rate = (count: KeyCount) => `${+(1000 / count.intervalMs).toPrecision(2)}/s`;

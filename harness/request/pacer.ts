@@ -10,11 +10,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import { request } from 'undici';
-import { ToolError } from './errors.ts';
+import { ToolError } from '../errors.ts';
 import { currentHolder } from './pace-hold.ts';
 import { PaceCounter, type PaceCounts } from './pace-counts.ts';
-import type { RateLimit } from './target.ts';
-import { RequestDeadline } from './transport/deadline.ts';
+import type { RateLimit } from '../config/target.ts';
+import { RequestDeadline } from '../transport/deadline.ts';
 
 /** One budget a request counts against: its key and the spacing its limit asks for. */
 export interface PaceKey {
@@ -104,7 +104,7 @@ const earlier = (a: Reservation | undefined, b: Reservation) => (a === undefined
  * The reserved slots of every key; `reserve` is the whole pacing rule. An ordinary request (no span)
  * gets the earliest time at or after `now` at least each key's interval away from every slot and
  * every clear span of that key: slots of a key are spaced evenly. A request whose worker missed its
- * slot (harness/http.ts) asks for a span in which it may leave: in a key with a spare request left in
+ * slot (harness/request/http.ts) asks for a span in which it may leave: in a key with a spare request left in
  * every window its span can touch, it takes one (nothing else moves); otherwise its span is kept clear,
  * an interval away from every other slot and span of the key. Either way no window holds more than the
  * key's share. A request may take a gap before slots reserved further ahead (a business group with a
@@ -263,7 +263,7 @@ export const LATE_MS = 50;
 /**
  * Waits for a slot given as an absolute time (Date.now() on this machine: the pacer server is always on
  * loopback). Whoever the waiting code works for (a test's budget, shared work and its callers) is held
- * from the ask until the slot: the wait the pacer imposes is not the target's time (harness/pace-hold.ts).
+ * from the ask until the slot: the wait the pacer imposes is not the target's time (harness/request/pace-hold.ts).
  */
 async function waitForSlot(reserve: () => Promise<number>, signal?: AbortSignal): Promise<number> {
   const holder = currentHolder();
@@ -281,7 +281,7 @@ async function waitForSlot(reserve: () => Promise<number>, signal?: AbortSignal)
 
 export class LocalPacer implements Pacer {
   private readonly schedules = new Schedules();
-  /** The requests each key was given a slot for (harness/pace-counts.ts). */
+  /** The requests each key was given a slot for (harness/request/pace-counts.ts). */
   readonly counts = new PaceCounter();
 
   /** The slot, as a Date.now() time. */

@@ -11,11 +11,11 @@
  */
 import type { Socket } from 'node:net';
 import { buildConnector } from 'undici';
-import type { ToolErrorCode } from './errors.ts';
-import type { Target } from './target.ts';
-import { AREAS, type Area } from './areas.ts';
-import { RequestDeadline } from './transport/deadline.ts';
-import { causeOf, classifyTransportError } from './transport/errors.ts';
+import type { ToolErrorCode } from '../errors.ts';
+import type { Target } from '../config/target.ts';
+import { AREAS, type Area } from '../areas.ts';
+import { RequestDeadline } from '../transport/deadline.ts';
+import { causeOf, classifyTransportError } from '../transport/errors.ts';
 
 export interface ProbeFailure {
   code: ToolErrorCode;

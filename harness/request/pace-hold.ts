@@ -1,8 +1,8 @@
 /**
  * Who is held while a request waits for its turn at the pace the rate limits allow. A test's time budget
- * (harness/test-budget.ts) is meant for the target's answers and the suite's own work, not for the
+ * (harness/test/test-budget.ts) is meant for the target's answers and the suite's own work, not for the
  * queue the limits make: while the waiting code works for a holder, that holder is held, from the
- * ask to the pacer until the slot it gives (harness/pacer.ts), and while a request waits behind its
+ * ask to the pacer until the slot it gives (harness/request/pacer.ts), and while a request waits behind its
  * business group's gate (harness/business/runtime/send.ts). The holder is carried by an
  * AsyncLocalStorage: inside a test, its budget; inside work several tests share (a memo's computation:
  * an operation's exchanges, a create many reads need), a `SharedHold`, and every caller that awaits that

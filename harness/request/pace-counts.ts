@@ -1,7 +1,7 @@
 /**
  * What the shared pacer gave slots for: per pace key, the requests and the spacing each took. The
  * floor of a key is the time its requests need at that spacing; the run's floor, the longest of them,
- * is the time the pacing alone requires (harness/pace-plan.ts prints both).
+ * is the time the pacing alone requires (harness/request/pace-plan.ts prints both).
  */
 
 /** What one pace key was asked for: its requests, and the spacing each took. */
@@ -13,7 +13,7 @@ export interface KeyCount {
 /** By pace key ("business", "business:ndfl3", "insurance#services.insurance.tokenPool[2]"). */
 export type PaceCounts = Record<string, KeyCount>;
 
-/** A key as the pacer is asked for it (harness/pacer.ts PaceKey). */
+/** A key as the pacer is asked for it (harness/request/pacer.ts PaceKey). */
 interface AskedKey {
   key: string;
   intervalMs: number;

@@ -7,7 +7,7 @@
  * few seconds, at most twice; a minute's window is not waited for. One that never came fast enough ends
  * its test inconclusive (BURST_TOO_SLOW), never failed and never passed.
  */
-import { inconclusive, type ToolError } from './errors.ts';
+import { inconclusive, type ToolError } from '../errors.ts';
 import { sleep } from './pacer.ts';
 
 /** How many more bursts a burst too slow to prove anything gets, where the limit's window is short. */

@@ -12,35 +12,35 @@
  * The verdict, the code, the requirement's source and the test's evidence (the exchanges it made or
  * judged, harness/report/evidence-log.ts) travel to the reporters as the test's meta.
  * Every message is redacted where it is made. A test has a time budget for the target's answers and its
- * own work; time it is held at the pacer does not count (harness/test-budget.ts). When the budget runs
+ * own work; time it is held at the pacer does not count (harness/test/test-budget.ts). When the budget runs
  * out, every request of the test is aborted and the test ends as a TARGET_TIMEOUT tool error, never as
  * vitest's own timeout.
  */
 import { setMaxListeners } from 'node:events';
 import fc from 'fast-check';
 import { inject, it, type TestContext } from 'vitest';
-import { isSuccess } from './checks/answer.ts';
-import { ConformanceError, type Failure } from './checks/failure.ts';
-import { inconclusive, isInconclusive, isSkip, isToolFailure, ToolError, type ErrorCode } from './errors.ts';
-import type { CapturedResponse } from './http.ts';
-import { HttpClient } from './http.ts';
-import { documentedRateLimits } from './rate-limits.ts';
-import { RemotePacer } from './pacer.ts';
-import type { ProbeFailure } from './probe.ts';
-import { cite, shipEvidence, type ShippedEvidence } from './report/evidence-log.ts';
-import { rootCauseOf, type RootCause } from './report/root-cause.ts';
-import { dependenciesOf, requirement, titleOf, type RequirementSource } from './requirements.ts';
-import { loadTarget, type Target } from './target.ts';
-import type { Area } from './areas.ts';
+import { isSuccess } from '../checks/answer.ts';
+import { ConformanceError, type Failure } from '../checks/failure.ts';
+import { inconclusive, isInconclusive, isSkip, isToolFailure, ToolError, type ErrorCode } from '../errors.ts';
+import type { CapturedResponse } from '../request/http.ts';
+import { HttpClient } from '../request/http.ts';
+import { documentedRateLimits } from '../request/rate-limits.ts';
+import { RemotePacer } from '../request/pacer.ts';
+import type { ProbeFailure } from '../request/probe.ts';
+import { cite, shipEvidence, type ShippedEvidence } from '../report/evidence-log.ts';
+import { rootCauseOf, type RootCause } from '../report/root-cause.ts';
+import { dependenciesOf, requirement, titleOf, type RequirementSource } from '../spec/requirements.ts';
+import { loadTarget, type Target } from '../config/target.ts';
+import type { Area } from '../areas.ts';
 import { PromiseMemo } from './memo.ts';
-import { DEPTHS } from './runner/depth.ts';
-import { effectiveTarget } from './runner/effective-target.ts';
-import { interruptedBy } from './runner/interruption.ts';
-import { currentScope, inScope, perScope, type RunScope } from './runner/run-scope.ts';
-import { runSettings } from './runner/settings.ts';
-import { TestEvidence, withTestScope } from './test-scope.ts';
+import { DEPTHS } from '../runner/depth.ts';
+import { effectiveTarget } from '../runner/effective-target.ts';
+import { interruptedBy } from '../runner/interruption.ts';
+import { currentScope, inScope, perScope, type RunScope } from '../runner/run-scope.ts';
+import { runSettings } from '../runner/settings.ts';
+import { TestEvidence, withTestScope } from '../runner/test-scope.ts';
 import { MAX_HELD_MS, TestBudget } from './test-budget.ts';
-import { holdingFor } from './pace-hold.ts';
+import { holdingFor } from '../request/pace-hold.ts';
 
 export type Verdict = 'passed' | 'failed' | 'error' | 'skipped' | 'inconclusive' | 'warning';
 

@@ -5,9 +5,9 @@
  * file does not name (a made-up token is still counted by the target, against something); one for all
  * requests without a token. Every worker reads the same file, so they name the same budgets.
  */
-import { formatPath, stringsWithKind } from './config/target-schema.ts';
-import type { Target } from './target.ts';
-import type { Area } from './areas.ts';
+import { formatPath, stringsWithKind } from '../config/target-schema.ts';
+import type { Target } from '../config/target.ts';
+import type { Area } from '../areas.ts';
 
 const BEARER = /^bearer\s+(\S+)\s*$/i;
 

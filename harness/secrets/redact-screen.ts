@@ -1,5 +1,5 @@
 /**
- * The redactor's screen (harness/redact.ts): a cheap look at a text that says which secrets may be in it
+ * The redactor's screen (harness/secrets/redact.ts): a cheap look at a text that says which secrets may be in it
  * in one of their textual forms, before those are searched. It is exact for the screenable secrets: with
  * every escape decoded, a text holding such a secret holds the secret's tail (an escape just before the
  * secret can swallow at most its first SCREEN_SKIP characters), or holds its hex form; or the text holds

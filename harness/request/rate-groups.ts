@@ -7,7 +7,7 @@
  * a request with no token or a bad one counts against its operation's group like any other.
  */
 import { documentedRateLimits } from './rate-limits.ts';
-import type { RateLimit, Target } from './target.ts';
+import type { RateLimit, Target } from '../config/target.ts';
 
 const PREFIX = 'business:';
 

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseYamlFast } from './yaml-fast.ts';
-import { parsedOnce } from './parsed-once.ts';
+import { parseYamlFast } from '../text/yaml-fast.ts';
+import { parsedOnce } from '../text/parsed-once.ts';
 import { quotesOf, type Requirement } from './requirements.ts';
 import { normaliseSpecText, specContains, type SpecDocument } from './spec-document.ts';
 
@@ -29,7 +29,7 @@ export interface TraceStatement {
 
 export type StatementStatus = 'checked' | 'untestable' | 'pending';
 
-export const TRACEABILITY_FILE = fileURLToPath(new URL('../specs/traceability.yaml', import.meta.url));
+export const TRACEABILITY_FILE = fileURLToPath(new URL('../../specs/traceability.yaml', import.meta.url));
 export const STATEMENT_ID = /^S([2-9](?:\.[0-9])?)-([0-9]{2})$/;
 const FIELDS = new Set(['id', 'section', 'words', 'requirements', 'untestable', 'pending', 'note']);
 

@@ -1,5 +1,5 @@
 /**
- * A screenable secret (harness/redact.ts: ASCII, without % \ & ' " ; or a space) found in every textual
+ * A screenable secret (harness/secrets/redact.ts: ASCII, without % \ & ' " ; or a space) found in every textual
  * form the redactor masks, or hex-encoded, by a scan instead of a regex. The regex of every form of every
  * character cost milliseconds to compile for each secret in every worker, and its first run over a long
  * body was interpreted. For these characters the forms of one character begin with different characters

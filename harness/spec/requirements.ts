@@ -1,11 +1,11 @@
 /** The requirement registry: specs/requirements.yaml, loaded once, every entry checked for shape. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseYamlFast } from './yaml-fast.ts';
-import { parsedOnce } from './parsed-once.ts';
-import { printableLine } from './printable.ts';
+import { parseYamlFast } from '../text/yaml-fast.ts';
+import { parsedOnce } from '../text/parsed-once.ts';
+import { printableLine } from '../text/printable.ts';
 import { specContains, type SpecDocument } from './spec-document.ts';
-import type { Area } from './areas.ts';
+import type { Area } from '../areas.ts';
 
 /**
  * Where a requirement rests:
@@ -49,7 +49,7 @@ export interface Requirement {
 }
 
 export const REQUIREMENT_ID = /^(SPE|IDN|INV|INS|BUS|NDF)-[A-Z0-9]{2,10}-[0-9]{3}$/;
-export const REQUIREMENTS_FILE = fileURLToPath(new URL('../specs/requirements.yaml', import.meta.url));
+export const REQUIREMENTS_FILE = fileURLToPath(new URL('../../specs/requirements.yaml', import.meta.url));
 const KNOWN_FIELDS = new Set(['id', 'area', 'section', 'source', 'text', 'quote', 'reading', 'acceptance', 'dependsOn']);
 
 let cache: Map<string, Requirement> | undefined;

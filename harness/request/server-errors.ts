@@ -2,12 +2,12 @@
  * Operations that answered a valid request with a 5xx anywhere in this run, across test workers. Every
  * 5xx counts: once an operation has failed a valid request, an answer of it that looks right proves
  * nothing (a flaky target may serve a repeat, and another worker may have sent the same request
- * first). The record is the run's shared record `server-errors` (harness/run-record.ts), appended to as
+ * first). The record is the run's shared record `server-errors` (harness/runner/run-record.ts), appended to as
  * 5xx answers come and read when a verdict needs it. A batch run's variants are separate targets: each
  * entry names the variant it belongs to.
  */
-import { runRecord, type SharedRecord } from './run-record.ts';
-import { currentScope } from './runner/run-scope.ts';
+import { runRecord, type SharedRecord } from '../runner/run-record.ts';
+import { currentScope } from '../runner/run-scope.ts';
 
 interface ServerError {
   operation: string;

@@ -3,9 +3,9 @@
  *   forget  the next caller asks again (a control that failed to send, a transient error)
  *   keep    every caller gets the same rejection (a target found unreachable once costs one timeout)
  * A promise made here is work its callers share: whoever awaits it is held while it waits for a
- * pacing slot, as if the request were its own (harness/pace-hold.ts).
+ * pacing slot, as if the request were its own (harness/request/pace-hold.ts).
  */
-import { holdingFor, SharedHold } from './pace-hold.ts';
+import { holdingFor, SharedHold } from '../request/pace-hold.ts';
 
 export type OnFailure = 'forget' | 'keep';
 

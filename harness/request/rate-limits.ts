@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseYamlFast } from './yaml-fast.ts';
-import { parsedOnce } from './parsed-once.ts';
-import type { RateLimit } from './target.ts';
-import type { Area } from './areas.ts';
+import { parseYamlFast } from '../text/yaml-fast.ts';
+import { parsedOnce } from '../text/parsed-once.ts';
+import type { RateLimit } from '../config/target.ts';
+import type { Area } from '../areas.ts';
 
 interface LimitsFile {
   undocumentedDefault: RateLimit;
@@ -12,6 +12,6 @@ interface LimitsFile {
 
 /** The documented rate limits of specs/rate-limits.yaml. */
 export function documentedRateLimits(): LimitsFile {
-  const file = fileURLToPath(new URL('../specs/rate-limits.yaml', import.meta.url));
+  const file = fileURLToPath(new URL('../../specs/rate-limits.yaml', import.meta.url));
   return parsedOnce(readFileSync(file, 'utf8'), parseYamlFast, 'yaml') as LimitsFile;
 }

@@ -7,10 +7,10 @@
  * where part 7 shows no error of the operation at all (speech, userinfo), how a refusal's body is
  * written is a policy of the area, not part of the refusal.
  */
-import { isServerError, isSuccess } from './checks/answer.ts';
-import { failure, type Failure } from './checks/failure.ts';
-import { jsonWhereBody } from './checks/json-answer.ts';
-import type { CapturedResponse } from './http.ts';
+import { isServerError, isSuccess } from '../checks/answer.ts';
+import { failure, type Failure } from '../checks/failure.ts';
+import { jsonWhereBody } from '../checks/json-answer.ts';
+import type { CapturedResponse } from '../request/http.ts';
 import type { RequirementContext } from './suite.ts';
 
 export async function expectRefusal(

@@ -1,5 +1,5 @@
 /**
- * The redactor's indexes of many strings (harness/redact.ts): which of them a text holds, and which a
+ * The redactor's indexes of many strings (harness/secrets/redact.ts): which of them a text holds, and which a
  * text ends with the start of or begins with the end of, each found by one look at the text instead of
  * one search per string. A target file's token pool registers every token as a secret: with a search per
  * secret, each text cost time in proportion to the pool, and a pool of 3,000 tokens made a 13-test file

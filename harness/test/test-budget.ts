@@ -1,14 +1,14 @@
 /**
  * A test's time budget: time for the target's answers and the suite's own work, not for the queue the
- * rate limits make. The clock stops while the test is held (harness/pace-hold.ts: its own requests'
+ * rate limits make. The clock stops while the test is held (harness/request/pace-hold.ts: its own requests'
  * waits for their turn, or those of shared work it awaits), so a test whose requests queue behind the
  * whole run's at a staging's documented limits, or behind more workers, gets the same time for what it
  * does as one that never queues. The pacer's waits are bounded by its schedule, and the time a test may
  * be held by MAX_HELD_MS. When the budget runs out, the signal aborts every request of the test and
  * `outOfTime` rejects with a TARGET_TIMEOUT tool error.
  */
-import { ToolError } from './errors.ts';
-import { Hold } from './pace-hold.ts';
+import { ToolError } from '../errors.ts';
+import { Hold } from '../request/pace-hold.ts';
 
 /**
  * The most a test may be held: far beyond the whole pacing of a run against a staging at its documented

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type AnySchema, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { isIsoDate, isIsoDateTime } from './iso8601.ts';
+import { isIsoDate, isIsoDateTime } from '../text/iso8601.ts';
 
 export const SCHEMA_BASE = 'https://partner-conformance.example/schemas';
-export const SCHEMA_DIR = fileURLToPath(new URL('../specs/schemas/', import.meta.url));
+export const SCHEMA_DIR = fileURLToPath(new URL('../../specs/schemas/', import.meta.url));
 
 // Annotation keywords that drive the generators only; they never change validation.
 const ANNOTATIONS = ['x-generate'];

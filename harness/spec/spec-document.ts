@@ -10,10 +10,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { specFileOf } from './runner/settings.ts';
+import { specFileOf } from '../runner/settings.ts';
 
 export const SPEC_ENV = 'CONFORMANCE_SPEC';
-const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Beside the project: <parent>/shared/spec/partner-interfaces.md. */
 export const DEFAULT_SPEC_PATH = resolve(PROJECT_ROOT, '..', 'shared', 'spec', 'partner-interfaces.md');
 

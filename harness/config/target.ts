@@ -8,17 +8,17 @@
  * imports no area.
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { readBounded } from './config/bounded-file.ts';
-import { describeSchemaErrors } from './config/schema-errors.ts';
-import { formatPath, stringsWithKind, TARGET_FILE_SCHEMA_ID } from './config/target-schema.ts';
-import { urlProblem } from './config/url-rules.ts';
-import { parseYamlText, YamlProblem } from './config/yaml-text.ts';
-import { ToolError } from './errors.ts';
-import { getAt, setAt } from './json.ts';
-import { Redactor } from './redact.ts';
-import { schemaRegistry } from './schemas.ts';
+import { readBounded } from './bounded-file.ts';
+import { describeSchemaErrors } from './schema-errors.ts';
+import { formatPath, stringsWithKind, TARGET_FILE_SCHEMA_ID } from './target-schema.ts';
+import { urlProblem } from './url-rules.ts';
+import { parseYamlText, YamlProblem } from './yaml-text.ts';
+import { ToolError } from '../errors.ts';
+import { getAt, setAt } from '../text/json.ts';
+import { Redactor } from '../secrets/redact.ts';
+import { schemaRegistry } from '../spec/schemas.ts';
 import { inject } from 'vitest';
-import { AREAS, type Area } from './areas.ts';
+import { AREAS, type Area } from '../areas.ts';
 
 export type TargetKind = 'sandbox' | 'staging' | 'production';
 
@@ -95,7 +95,7 @@ export const DEFAULT_SETTINGS: Readonly<TargetSettings> = Object.freeze({
 });
 
 /** A target file larger than this is refused before it is parsed. */
-export { MAX_TARGET_FILE_BYTES } from './config/bounded-file.ts';
+export { MAX_TARGET_FILE_BYTES } from './bounded-file.ts';
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

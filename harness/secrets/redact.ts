@@ -18,7 +18,7 @@
  * URL, and the value of a query or form parameter, or of a JSON field, whose name says key, token,
  * secret or password.
  */
-import { CREDENTIAL_PARAMETER } from './config/url-rules.ts';
+import { CREDENTIAL_PARAMETER } from './credential-names.ts';
 import { SecretForms } from './redact-forms.ts';
 import { Overlaps } from './redact-index.ts';
 import { SCREENABLE, SecretScreen } from './redact-screen.ts';

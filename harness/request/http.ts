@@ -10,26 +10,26 @@
  * The response is captured as status, headers, raw body and parsed JSON (or the parse error).
  */
 import { request, type Dispatcher } from 'undici';
-import { curlOf } from './curl.ts';
-import { ToolError, type ToolErrorCode } from './errors.ts';
+import { curlOf } from '../secrets/curl.ts';
+import { ToolError, type ToolErrorCode } from '../errors.ts';
 import { intervalMs, LATE_MS, LocalPacer, sleep, spareOf, type PaceKey, type Pacer } from './pacer.ts';
-import { cite, RecordedExchange } from './report/evidence-log.ts';
+import { cite, RecordedExchange } from '../report/evidence-log.ts';
 import { assertAllowed, type SideEffect } from './safety.ts';
 import { groupLimit } from './rate-groups.ts';
-import type { RateLimit, Target, TokenRateLimit } from './target.ts';
-import type { Area } from './areas.ts';
+import type { RateLimit, Target, TokenRateLimit } from '../config/target.ts';
+import type { Area } from '../areas.ts';
 import { TokenBudgets } from './token-budgets.ts';
-import { currentTestScope } from './test-scope.ts';
-import { discard, readBounded } from './transport/body.ts';
-import { RequestDeadline } from './transport/deadline.ts';
-import { departingBy, LateDeparture } from './transport/departure.ts';
-import { harnessDispatcher } from './transport/dispatcher.ts';
-import { classifyTransportError, type ExchangeState } from './transport/errors.ts';
-import { OriginHealth, type HealthEvent } from './transport/origin-health.ts';
-import { retryAfterOf } from './transport/retry-after.ts';
-import { ServiceStops, type StopEvent } from './transport/service-stops.ts';
-import { runRecord } from './run-record.ts';
-import { interruptedBy, runInterruption } from './runner/interruption.ts';
+import { currentTestScope } from '../runner/test-scope.ts';
+import { discard, readBounded } from '../transport/body.ts';
+import { RequestDeadline } from '../transport/deadline.ts';
+import { departingBy, LateDeparture } from '../transport/departure.ts';
+import { harnessDispatcher } from '../transport/dispatcher.ts';
+import { classifyTransportError, type ExchangeState } from '../transport/errors.ts';
+import { OriginHealth, type HealthEvent } from '../transport/origin-health.ts';
+import { retryAfterOf } from '../transport/retry-after.ts';
+import { ServiceStops, type StopEvent } from '../transport/service-stops.ts';
+import { runRecord } from '../runner/run-record.ts';
+import { interruptedBy, runInterruption } from '../runner/interruption.ts';
 
 export interface RequestSpec {
   area: Area;
