@@ -16,7 +16,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { printable, printableJson } from '../printable.ts';
+import { printable, printableJson } from '../text/printable.ts';
 import { join } from 'node:path';
 import type { Attachment, Label, StatusDetails, TestResult } from 'allure-js-commons';
 import { quotesOf, requirements, type Requirement } from '../spec/requirements.ts';
