@@ -113,7 +113,11 @@ function kindSites(create: OperationPlan): JsonPath[] {
   return out;
 }
 
-/** An order that meets every rule, with the DeliveryKind value at the first site the generated order fills. */
+/**
+ * An order that meets every rule, with the DeliveryKind value at the first site the generated order fills
+ * and post_office at every other one: a document that still lists russian_post lets the generator put it
+ * anywhere, and the value judged must be the order's only difference from its control.
+ */
 function withKind(create: OperationPlan, value: string): { request: ReturnType<typeof order>; site: JsonPath } {
   const sites = kindSites(create);
   if (!sites.length)
@@ -129,7 +133,9 @@ function withKind(create: OperationPlan, value: string): { request: ReturnType<t
       ['declaredValue', 500],
     ] as const)
       setAt(request.body, needSite(create, name).path, v);
-  const site = sites.find((p) => getAt(request.body, p) !== undefined)!;
+  const filled = sites.filter((p) => getAt(request.body, p) !== undefined);
+  for (const other of filled) setKind(request.body, other, 'post_office');
+  const site = filled[0];
   setKind(request.body, site, value);
   return { request, site };
 }
