@@ -40,8 +40,12 @@ const nestedSuccessUrl =
     props.redirects = { type: 'object', properties: { successUrl: { type: 'string', format: 'uri', maxLength: 2048 } } };
   };
 
-/** [requirement, what the fault does (also its id's tail), edit] */
-const TABLE: Array<[string, string, string, Edit]> = [
+/**
+ * Each row: the requirement of the note, the fault's id tail, what the fault does, its edit, and where
+ * the edit breaks more than the note (the service still answers as its own document says, which the
+ * edited document no longer allows), the requirements it breaks besides.
+ */
+const TABLE: Array<[string, string, string, Edit, string[]?]> = [
   [
     'BUS-CHG-001',
     'force-redirect-required',
@@ -96,6 +100,7 @@ const TABLE: Array<[string, string, string, Edit]> = [
     'statuses-not-a-list',
     'statuses of the v2 checkout order response is a string',
     retype(ORDER, 'statuses', { type: 'string', maxLength: 64 }),
+    ['BUS-RUN-004'],
   ],
   ['BUS-CHG-018', 'order-force-redirect-dropped', 'the v2 checkout order response has no isForceRedirect', drop(ORDER, 'isForceRedirect')],
   ['BUS-CHG-021', 'success-url-back', 'the v2 checkout order request has successUrl again', add(V2_ORDER, 'successUrl')],
@@ -521,9 +526,9 @@ const TABLE: Array<[string, string, string, Edit]> = [
   ],
 ];
 
-export const NOTE_FAULTS: DocumentFault[] = TABLE.map(([requirement, tail, description, edit]) => ({
+export const NOTE_FAULTS: DocumentFault[] = TABLE.map(([requirement, tail, description, edit, besides = []]) => ({
   id: `bus-doc-${requirement.slice(4).toLowerCase()}-${tail}`,
-  catches: [requirement],
+  catches: [requirement, ...besides],
   description,
   edit,
 }));
