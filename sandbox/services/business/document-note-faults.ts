@@ -263,18 +263,22 @@ const TABLE: Array<[string, string, string, Edit, string[]?]> = [
     'checkout-v1-create-current',
     'POST /api/v1/checkout/order is no longer marked deprecated',
     undeprecate('/api/v1/checkout/order', 'post'),
+    // Part 9's list of deprecated operations, which BUS-CAT-002 reads whole (so the next two).
+    ['BUS-CAT-002'],
   ],
   [
     'BUS-CHG-071',
     'checkout-v1-read-current',
     'the v1 checkout order read is no longer marked deprecated',
     undeprecate('/api/v1/checkout/order/{shopId}/by/{orderId}', 'get'),
+    ['BUS-CAT-002'],
   ],
   [
     'BUS-CHG-072',
     'bank-accounts-v2-current',
     'GET /api/v2/bank-accounts is no longer marked deprecated',
     undeprecate('/api/v2/bank-accounts', 'get'),
+    ['BUS-CAT-002'],
   ],
   [
     'BUS-CHG-073',
