@@ -296,8 +296,15 @@ const TABLE: Array<[string, string, string, Edit, string[]?]> = [
   [
     'BUS-CHG-076',
     'installment-dropped',
-    'the checkout payment type has no installment value',
-    dropValue('CheckoutPaymentType', 'installment'),
+    // Only the request's options: CheckoutPaymentType is also the order's answer, which the service still
+    // fills with installment, so dropping it there would break BUS-RUN-004 whenever the answer drew it.
+    "the v2 checkout order request's delivery-payment options have no installment payment type",
+    (doc) => {
+      const option = structuredClone(schema(doc, 'DeliveryPaymentOption'));
+      const kinds = schema(doc, 'CheckoutPaymentType').enum as string[];
+      at(option, 'properties').paymentType = { type: 'string', enum: kinds.filter((v) => v !== 'installment') };
+      at(properties(doc, V2_ORDER), 'deliveryPayment').items = option;
+    },
   ],
   ['BUS-CHG-077', 'order-payment-type-dropped', 'the v2 checkout order response has no paymentType', drop(ORDER, 'paymentType')],
   [
