@@ -7,8 +7,8 @@
  *    Many faults share one vitest run (selftest/variants/batch.ts), each against its own sandbox and target file. A fault is killed only when every requirement it names failed
  *    with a contract failure (verdict `failed`): a tool error (TARGET_*, SUITE_ERROR) proves nothing.
  *    Every requirement must be named by at least one fault.
- *    Precision: the faults of the share PRECISION names (default: one part in four of every area's faults,
- *    a part a day; `full`: all) run their area's whole suite instead, and any blocking requirement (spec,
+ *    Precision: the faults of the share PRECISION names (default: the day's part of each area's faults, one
+ *    in fourteen of business, one in four of the others; `full`: all) run their area's whole suite instead, and any blocking requirement (spec,
  *    configuration) that failed and that the fault does not name is a collateral failure: printed per
  *    fault with its root cause, and the run fails on any.
  * 3. Degenerate targets (sandbox/faults/degenerate.ts: every answer 401, 404, an empty 200, `{}`, an HTML page, JSON labelled HTML,
@@ -21,13 +21,13 @@
  *   FAULT_BATCH=40 faults per batch run    SKIP_CLEAN=1     skip step 1 (while developing faults)
  *   SKIP_DEGENERATE=1 skip step 3          DEGENERATE=id,id only these degenerate targets (run even with FAULTS)
  *   FAULT_PARALLEL=2  batch runs at a time (default: one per core and one more)
- *   PRECISION=full|off|k/n  which faults run their area's whole suite (default: the day's part of four)
+ *   PRECISION=full|off|k/n  which faults run their area's whole suite (default: the day's part, k/14 of business, k/4 of the others)
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dependenciesOf, requirements } from '../harness/spec/requirements.ts';
 import { rootCausesOf } from '../harness/report/records.ts';
-import { CI_SEED, faultRunSettings, type FaultRunSettings } from '../harness/runner/settings.ts';
+import { CI_SEED, faultRunSettings, precisionParts, type FaultRunSettings } from '../harness/runner/settings.ts';
 import { TARGET_WIDE_FAULTS } from '../sandbox/faults/degenerate.ts';
 import type { TestRecord } from '../harness/report/records.ts';
 import type { Fault } from '../sandbox/faults/types.ts';
@@ -220,7 +220,7 @@ export async function faultRun(slots: SlotUser, out: OrderedLog = new OrderedLog
     ),
   ].sort((a, b) => kinds(b) * b.length - kinds(a) * a.length);
   log(
-    `fault run: ${faults.length} faults in ${batches.length} batch run(s), each fault against its own sandbox; ${precise.size} of them over their area's whole suite (precision: ${describePrecision(settings.precision)})`,
+    `fault run: ${faults.length} faults in ${batches.length} batch run(s), each fault against its own sandbox; ${precise.size} of them over their area's whole suite (precision: ${describePrecision(settings.precision, [...new Set(faults.map((f) => f.area))])})`,
   );
   const outcomes: Outcome[] = [];
   let leaked = false;
@@ -292,21 +292,28 @@ export async function faultRun(slots: SlotUser, out: OrderedLog = new OrderedLog
  */
 const PRECISE_BATCH: Record<string, number> = { business: 10 };
 
-/** The faults whose precision the run measures: all, none, or the k-th of n parts of every area's faults. */
+/** The part of an area's faults a share measures: the k-th of n, or the day's of the area's own number of parts. */
+function partOf(share: { part: number; of: number } | { day: number }, area: string): { part: number; of: number } {
+  if ('part' in share) return share;
+  const of = precisionParts(area);
+  return { part: share.day % of, of };
+}
+
+/** The faults whose precision the run measures: all, none, or a part of every area's faults. */
 function preciseFaults(faults: readonly Fault[], precision: FaultRunSettings['precision']): Fault[] {
   if (precision === 'full') return [...faults];
   if (precision === 'off') return [];
-  const { part, of } = precision;
   return faults.filter((f) => {
     const ofArea = faults.filter((g) => g.area === f.area);
+    const { part, of } = partOf(precision, f.area);
     return Math.floor((ofArea.indexOf(f) * of) / ofArea.length) === part;
   });
 }
 
-function describePrecision(precision: FaultRunSettings['precision']): string {
-  return typeof precision === 'string'
-    ? precision
-    : `part ${precision.part} of ${precision.of} (PRECISION=${precision.part}/${precision.of})`;
+function describePrecision(precision: FaultRunSettings['precision'], areas: readonly string[]): string {
+  if (typeof precision === 'string') return precision;
+  if ('part' in precision) return `part ${precision.part} of ${precision.of} (PRECISION=${precision.part}/${precision.of})`;
+  return `the day's part of each area: ${areas.map((area) => `${area} ${partOf(precision, area).part}/${partOf(precision, area).of}`).join(', ')}`;
 }
 
 /** The tests that judge only the served business document, not the target's answers: its file, and the runtime rows of its own operation. */

@@ -9,7 +9,7 @@ import { keyPaths } from '../../harness/config/target-schema.ts';
 import {
   CI_SEED,
   faultRunSettings,
-  PRECISION_PARTS,
+  precisionParts,
   renderSettingsTable,
   runSettings,
   SETTINGS_TABLE,
@@ -129,7 +129,7 @@ describe('settings', () => {
       skipClean: false,
       skipDegenerate: false,
       degenerate: [],
-      precision: { part: expect.any(Number), of: PRECISION_PARTS },
+      precision: { day: expect.any(Number) },
     });
     expect(
       faultRunSettings({
@@ -153,6 +153,8 @@ describe('settings', () => {
       precision: { part: 2, of: 8 },
     });
     expect(faultRunSettings({ PRECISION: 'full' }).precision).toBe('full');
+    // A business fault runs the area's whole 1,800-test suite: its daily share is cut finer.
+    expect([precisionParts('business'), precisionParts('insurance')]).toEqual([14, 4]);
     expect(() => faultRunSettings({ PRECISION: '8/8' })).toThrow(/^SETTING_INVALID: PRECISION must be full, off, or k\/n/);
   });
 });

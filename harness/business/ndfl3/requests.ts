@@ -11,7 +11,7 @@
  * POOL_USERS.length gets the ids at positions k, k + n, k + 2n, ... A request a test is done with goes
  * back to its file's idle list, so the next test of the same file may continue from it.
  */
-import { describeResponse } from '../../checks/failure.ts';
+import { ConformanceError, describeResponse, failure, type Failure } from '../../checks/failure.ts';
 import { ToolError } from '../../errors.ts';
 import { refusal } from '../../request/safety.ts';
 import type { Ndfl3Api, Snapshot } from './api.ts';
@@ -28,8 +28,15 @@ export interface Handle {
   version?: string;
 }
 
-/** The test could not even bring a request to the state it needs: says which call answered what. */
-export class SetupError extends Error {}
+/**
+ * The test could not even bring a request to the state it needs: says which call answered what. A walk
+ * the configured table allows that was refused, or that GET then reads in another state, is NDF-WF-001's
+ * defect (each operation accepted and landing in its target state), which the tests that walk take as given.
+ */
+export class SetupError extends ConformanceError {}
+
+/** A walk's step that NDF-WF-001 judges. */
+const walkFailure = (expected: string, received: string): Failure => failure('NDF-WF-001', expected, received);
 
 interface Idle {
   id: string;
@@ -97,11 +104,15 @@ export class RequestSource {
     return this.machine?.path(from, (s) => goal.accepts(s), this.usable())?.length;
   }
 
+  private setupFailed(title: string, walked?: Failure): SetupError {
+    return new SetupError(walked ? [walked] : [], { title, redactor: this.api.target.redactor });
+  }
+
   /** Reads a request; a read that does not answer 200 with a state fails the test. */
   async read(id: string, why: string): Promise<Snapshot & { state: State }> {
     const snap = await this.api.read(id);
     if (snap.response.status !== 200 || snap.state === undefined) {
-      throw new SetupError(
+      throw this.setupFailed(
         `${why}: GET request data of ${id} should answer 200 with the state at "${this.api.config.stateField}"; ${describeResponse(snap.response)}`,
       );
     }
@@ -183,8 +194,9 @@ export class RequestSource {
       const res = await this.api.transition(handle.id, op, handle.version ?? null);
       if (res.status < 200 || res.status > 299) {
         this.release(handle);
-        throw new SetupError(
+        throw this.setupFailed(
           `bringing request ${handle.id} to ${goal.describe}: ${op.operation} from ${handle.state} (allowed by the configured table) should be accepted; ${describeResponse(res)}`,
+          walkFailure(`${op.operation} from ${handle.state} accepted`, `status ${res.status}`),
         );
       }
       handle.state = op.target;
@@ -194,8 +206,9 @@ export class RequestSource {
     Object.assign(handle, { state: snap.state, version: snap.version });
     if (!goal.accepts(snap.state)) {
       this.release(handle);
-      throw new SetupError(
+      throw this.setupFailed(
         `bringing request ${handle.id} to ${goal.describe} along ${path.map((op) => op.name).join(' → ')}: every call was accepted, but GET reads state ${snap.state}`,
+        walkFailure(`GET reads ${goal.describe} after ${path.map((op) => op.name).join(' → ')}`, `state ${snap.state}`),
       );
     }
     return handle;

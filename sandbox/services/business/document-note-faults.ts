@@ -40,8 +40,12 @@ const nestedSuccessUrl =
     props.redirects = { type: 'object', properties: { successUrl: { type: 'string', format: 'uri', maxLength: 2048 } } };
   };
 
-/** [requirement, what the fault does (also its id's tail), edit] */
-const TABLE: Array<[string, string, string, Edit]> = [
+/**
+ * Each row: the requirement of the note, the fault's id tail, what the fault does, its edit, and where
+ * the edit breaks more than the note (the service still answers as its own document says, which the
+ * edited document no longer allows), the requirements it breaks besides.
+ */
+const TABLE: Array<[string, string, string, Edit, string[]?]> = [
   [
     'BUS-CHG-001',
     'force-redirect-required',
@@ -96,6 +100,7 @@ const TABLE: Array<[string, string, string, Edit]> = [
     'statuses-not-a-list',
     'statuses of the v2 checkout order response is a string',
     retype(ORDER, 'statuses', { type: 'string', maxLength: 64 }),
+    ['BUS-RUN-004'],
   ],
   ['BUS-CHG-018', 'order-force-redirect-dropped', 'the v2 checkout order response has no isForceRedirect', drop(ORDER, 'isForceRedirect')],
   ['BUS-CHG-021', 'success-url-back', 'the v2 checkout order request has successUrl again', add(V2_ORDER, 'successUrl')],
@@ -258,18 +263,22 @@ const TABLE: Array<[string, string, string, Edit]> = [
     'checkout-v1-create-current',
     'POST /api/v1/checkout/order is no longer marked deprecated',
     undeprecate('/api/v1/checkout/order', 'post'),
+    // Part 9's list of deprecated operations, which BUS-CAT-002 reads whole (so the next two).
+    ['BUS-CAT-002'],
   ],
   [
     'BUS-CHG-071',
     'checkout-v1-read-current',
     'the v1 checkout order read is no longer marked deprecated',
     undeprecate('/api/v1/checkout/order/{shopId}/by/{orderId}', 'get'),
+    ['BUS-CAT-002'],
   ],
   [
     'BUS-CHG-072',
     'bank-accounts-v2-current',
     'GET /api/v2/bank-accounts is no longer marked deprecated',
     undeprecate('/api/v2/bank-accounts', 'get'),
+    ['BUS-CAT-002'],
   ],
   [
     'BUS-CHG-073',
@@ -287,8 +296,15 @@ const TABLE: Array<[string, string, string, Edit]> = [
   [
     'BUS-CHG-076',
     'installment-dropped',
-    'the checkout payment type has no installment value',
-    dropValue('CheckoutPaymentType', 'installment'),
+    // Only the request's options: CheckoutPaymentType is also the order's answer, which the service still
+    // fills with installment, so dropping it there would break BUS-RUN-004 whenever the answer drew it.
+    "the v2 checkout order request's delivery-payment options have no installment payment type",
+    (doc) => {
+      const option = structuredClone(schema(doc, 'DeliveryPaymentOption'));
+      const kinds = schema(doc, 'CheckoutPaymentType').enum as string[];
+      at(option, 'properties').paymentType = { type: 'string', enum: kinds.filter((v) => v !== 'installment') };
+      at(properties(doc, V2_ORDER), 'deliveryPayment').items = option;
+    },
   ],
   ['BUS-CHG-077', 'order-payment-type-dropped', 'the v2 checkout order response has no paymentType', drop(ORDER, 'paymentType')],
   [
@@ -521,9 +537,9 @@ const TABLE: Array<[string, string, string, Edit]> = [
   ],
 ];
 
-export const NOTE_FAULTS: DocumentFault[] = TABLE.map(([requirement, tail, description, edit]) => ({
+export const NOTE_FAULTS: DocumentFault[] = TABLE.map(([requirement, tail, description, edit, besides = []]) => ({
   id: `bus-doc-${requirement.slice(4).toLowerCase()}-${tail}`,
-  catches: [requirement],
+  catches: [requirement, ...besides],
   description,
   edit,
 }));

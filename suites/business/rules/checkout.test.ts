@@ -14,6 +14,7 @@ import { judgedSchema } from '../../../harness/business/checks/runtime.ts';
 import {
   accepted,
   controlRefused,
+  expectRuleAccepted,
   expectRuleRefused,
   fitsDocument,
   refused,
@@ -88,7 +89,22 @@ rulesBlock(
         if (verdict === 'accepted') fitsDocument(create, request, `an order with DeliveryKind ${value}`);
         const res = await submit(create, request, `DeliveryKind ${value} at ${site.join('.')}`);
         const note = `an order whose ${site.join('.')} is ${value}`;
-        if (verdict === 'accepted') return t.expectNone(accepted(create, res, t.id), res, note);
+        if (verdict === 'accepted') {
+          // A refusal is post_office's only where the same order with another kind is accepted: a document
+          // that drops a field the service needs (paymentType) gets every generated order refused, for a
+          // rule outside this one. Where the document lists no other kind, a refusal is judged alone.
+          const other = otherKind(create);
+          return expectRuleAccepted(
+            t,
+            create,
+            res,
+            () =>
+              other === undefined
+                ? Promise.resolve()
+                : ruleControl(t, create, `an order with DeliveryKind ${other}`, () => withKind(create, other, other).request),
+            note,
+          );
+        }
         await expectRuleRefused(
           t,
           res,
@@ -105,17 +121,30 @@ function withDelivery(create: OperationPlan) {
   return order(create, 'delivery base', { delivery: true });
 }
 
-/** The paths of DeliveryKind values (an enum holding post_office) in the body schema. */
-function kindSites(create: OperationPlan): JsonPath[] {
-  const out: JsonPath[] = [];
+/** The DeliveryKind values (an enum holding post_office) in the body schema, each with its path. */
+function kindSites(create: OperationPlan): Array<{ path: JsonPath; kinds: string[] }> {
+  const out: Array<{ path: JsonPath; kinds: string[] }> = [];
   for (const name of ['deliveryType', 'types', 'deliveryTypes', 'deliveryKind'])
-    for (const site of fieldSites(create, name)) if (enumOf(site.schema).includes('post_office')) out.push(site.path);
+    for (const site of fieldSites(create, name)) {
+      const kinds = enumOf(site.schema).filter((v): v is string => typeof v === 'string');
+      if (kinds.includes('post_office')) out.push({ path: site.path, kinds });
+    }
   return out;
 }
 
-/** An order that meets every rule, with the DeliveryKind value at the first site the generated order fills. */
-function withKind(create: OperationPlan, value: string): { request: ReturnType<typeof order>; site: JsonPath } {
+/** A DeliveryKind every site lists besides post_office and the old russian_post, if any. */
+function otherKind(create: OperationPlan): string | undefined {
   const sites = kindSites(create);
+  return sites[0]?.kinds.find((v) => v !== 'post_office' && v !== 'russian_post' && sites.every((s) => s.kinds.includes(v)));
+}
+
+/**
+ * An order that meets every rule, with the DeliveryKind value at the first site the generated order fills
+ * and `rest` (post_office) at every other one: a document that still lists russian_post lets the generator
+ * put it anywhere, and the value judged must be the order's only difference from its control.
+ */
+function withKind(create: OperationPlan, value: string, rest = 'post_office'): { request: ReturnType<typeof order>; site: JsonPath } {
+  const sites = kindSites(create).map((s) => s.path);
   if (!sites.length)
     throw new ToolError(
       'PRECONDITION_MISSING',
@@ -129,7 +158,9 @@ function withKind(create: OperationPlan, value: string): { request: ReturnType<t
       ['declaredValue', 500],
     ] as const)
       setAt(request.body, needSite(create, name).path, v);
-  const site = sites.find((p) => getAt(request.body, p) !== undefined)!;
+  const filled = sites.filter((p) => getAt(request.body, p) !== undefined);
+  for (const other of filled) setKind(request.body, other, rest);
+  const site = filled[0];
   setKind(request.body, site, value);
   return { request, site };
 }

@@ -1,6 +1,8 @@
 /**
  * Faults of the 3-NDFL part: each breaks one rule the way a real backend might, and names the
- * requirements whose tests must fail while it is on.
+ * requirements whose tests must fail while it is on: the 3-NDFL rows, and the rows every business
+ * operation is held to that the same defect breaks (an answer off the served schema, BUS-RUN-004; an
+ * undocumented 415 to a valid request, BUS-RUN-002 and 005; a call without a token served, BUS-AUT-001).
  */
 import type { Fault } from '../../../faults/types.ts';
 
@@ -35,7 +37,7 @@ export const ndfl3Faults: Fault[] = [
     ['NDF-REQ-001', 'NDF-RSP-001'],
     'the request data reports a state 3.1 does not name (InReview) while the request is in Preprocess',
   ),
-  f('ndf-structure-without-sections', ['NDF-RSP-001'], 'the questionnaire structure lacks its required sections list'),
+  f('ndf-structure-without-sections', ['NDF-RSP-001', 'BUS-RUN-004'], 'the questionnaire structure lacks its required sections list'),
   f(
     'ndf-declaration-not-stored',
     ['NDF-DEC-001'],
@@ -43,15 +45,15 @@ export const ndfl3Faults: Fault[] = [
   ),
   f('ndf-declaration-first-answer-only', ['NDF-DEC-001'], 'PUT declaration stores only the first of the answers sent'),
   f('ndf-chat-message-lost', ['NDF-CHT-001'], 'chat/send answers 200, but the message never appears in the chat'),
-  f('ndf-attachment-not-found', ['NDF-FRM-001'], 'the attachments the form lists answer 404'),
+  f('ndf-attachment-not-found', ['NDF-FRM-001', 'NDF-RSP-001'], 'the attachments the form lists answer 404'),
   f(
     'ndf-document-data-rejected',
-    ['NDF-UPL-001'],
+    ['NDF-UPL-001', 'BUS-RUN-002', 'BUS-RUN-005'],
     'valid document data is refused with 415, as if JSON, its documented media type, were not accepted',
   ),
   f('ndf-upload-500', ['NDF-UPL-002'], 'the tax-form upload fails with 500'),
   f('ndf-unknown-request-500', ['NDF-ERR-001', 'NDF-ERR-002'], 'an unknown taxRequestId crashes the handler (500)'),
   f('ndf-unknown-request-404', ['NDF-ERR-002'], "an unknown taxRequestId is answered 404 instead of the vendor's 400"),
-  f('ndf-no-auth', ['NDF-AUT-001', 'NDF-AUT-002'], '3-NDFL calls without a bearer token are served'),
+  f('ndf-no-auth', ['NDF-AUT-001', 'NDF-AUT-002', 'BUS-AUT-001'], '3-NDFL calls without a bearer token are served'),
   f('ndf-bad-token-403', ['NDF-AUT-002'], 'an invalid bearer token is answered 403 instead of 401'),
 ];

@@ -25,7 +25,7 @@ export const RUNTIME_FAULTS: Fault[] = [
   ),
   fault(
     'bus-run-html-400',
-    ['BUS-NEG-001', 'BUS-RUN-003', 'BUS-ERR-002'],
+    ['BUS-NEG-001', 'BUS-RUN-003', 'BUS-ERR-002', 'BUS-RUN-004'],
     'validation errors are answered 400 with an HTML page instead of the JSON error body',
   ),
   fault('bus-run-500-on-valid', ['BUS-RUN-001'], 'POST /api/v1/invoice/send answers 500 to a valid request'),
@@ -39,7 +39,7 @@ export const RUNTIME_FAULTS: Fault[] = [
   ),
   fault(
     'bus-run-valid-rejected',
-    ['BUS-RUN-005'],
+    ['BUS-RUN-005', 'BUS-RUN-002'],
     'POST /api/v1/delivery/tasks, a documented method, refuses valid requests with 405 (Allow: GET)',
   ),
   fault('bus-run-wrong-content-type', ['BUS-RUN-003'], 'the cards lists answer JSON text labelled text/plain'),
@@ -50,8 +50,8 @@ export const RUNTIME_FAULTS: Fault[] = [
   ),
   fault(
     'bus-run-query-not-validated',
-    ['BUS-NEG-001'],
-    'query parameters are not validated: a broken one is ignored and the request served',
+    ['BUS-NEG-001', 'BUS-CRD-004', 'BUS-RUN-004'],
+    'query parameters are not validated: a broken one is ignored and the request served (a cards list filtered by a 19-digit account among them, and a list answering the out-of-range limit it was given)',
   ),
   fault('bus-run-body-not-validated', ['BUS-NEG-001'], 'request bodies are parsed but not checked against their schema'),
   fault('bus-run-path-param-crash', ['BUS-NEG-001'], 'a path identifier of the wrong form makes the handler crash with 500'),
