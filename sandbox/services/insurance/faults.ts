@@ -131,6 +131,12 @@ export const insuranceFaults = [
   f('ins-malformed-json-500', ['INS-ERR-001'], 'a malformed JSON body crashes the handler (500)', {
     answer: onRefusal('body.json', crash('internal error')),
   }),
+  f(
+    'ins-malformed-json-415',
+    ['INS-STA-001', 'INS-ERR-001'],
+    'a malformed JSON body is answered 415, a status part 7 does not list for the method (and not the 400 or 422 a malformed body gets)',
+    { answer: onRefusal('body.json', (a) => ({ ...a, status: 415 })) },
+  ),
   f('ins-text-plain-500', ['INS-ERR-002'], 'a text/plain body crashes the handler (500)', {
     answer: onRefusal('body.content-type', crash('unexpected body')),
   }),

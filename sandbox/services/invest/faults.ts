@@ -6,7 +6,7 @@
 import { bearerOf, type Incoming } from '../../exchange.ts';
 import { editBody, editJsonBody, faultsOf, never, onRefusal, withHeader } from '../../faults/modifiers.ts';
 import { BEARER, type AccountLookup } from './access.ts';
-import { FORBIDDEN, INTERNAL, reject, rejectionAnswer, type PortfolioAnswer, type Rejection } from './answers.ts';
+import { FORBIDDEN, INTERNAL, NOT_FOUND, reject, rejectionAnswer, type PortfolioAnswer, type Rejection } from './answers.ts';
 import type { PortfolioShape } from './handler.ts';
 import { amountOf, NANO, type Pair } from './money.ts';
 import { portfolioOf } from './portfolio.ts';
@@ -142,6 +142,12 @@ export const investFaults = [
   f('inv-foreign-account-readable', ['INV-AUT-003'], 'any valid token may read any account (broken object-level authorization)', {
     checks: { 'account.owner': never },
   }),
+  f(
+    'inv-foreign-account-404',
+    ['INV-AUT-004'],
+    "an account the token has no access to is refused 404, as an unknown one is: a refusal, but not the vendor's 403 40002",
+    instead('account.owner', NOT_FOUND),
+  ),
   f(
     'inv-unknown-account-200',
     ['INV-ACC-001'],

@@ -198,6 +198,20 @@ export const speechFaults = [
   f('spe-jit-only', ['SPE-TOK-001'], 'a strict claim allowlist that knows only the older `jit` spelling refuses tokens carrying `jti`', {
     checks: { 'claims.names': ({ claims }: Presented) => ('jti' in claims ? 'unknown claim jti' : undefined) },
   }),
+  f('spe-jit-500', ['SPE-JTI-001'], "a token whose id is spelled jit (the claim list's spelling) crashes the claim check (500)", {
+    checks: {
+      'claims.names': ({ claims }: Presented) => {
+        if ('jit' in claims) throw new TypeError('claim jit is not mapped');
+        return undefined;
+      },
+    },
+  }),
+  f(
+    'spe-jti-refused-for-jit',
+    ['SPE-JTI-002'],
+    "the target file says its tokens spell the id jit, and a strict allowlist that knows only jit refuses tokens carrying jti, the vendor's newer spelling",
+    { checks: { 'claims.names': ({ claims }: Presented) => ('jti' in claims ? 'unknown claim jti' : undefined) } },
+  ),
   f(
     'spe-token-id-refused',
     ['SPE-TOK-001'],

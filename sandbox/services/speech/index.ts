@@ -63,6 +63,8 @@ export const service: SandboxService = {
       keyEncoding: 'base64',
       audience: AUDIENCE,
       streaming: { path: STREAMING_PATH, method: 'POST', contentType: NDJSON },
+      // A partner whose tokens spell the id jit, the claim list's spelling (the fault that refuses jti is theirs).
+      ...(ctx.faults.has('spe-jti-refused-for-jit') ? { tokenIdClaim: 'jit' } : {}),
     };
   },
 };
