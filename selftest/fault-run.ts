@@ -13,7 +13,7 @@
  *    fault with its root cause, and the run fails on any but those selftest/known-collateral.ts lists as
  *    not fixed yet (printed as KNOWN COLLATERAL).
  * 3. Degenerate targets (sandbox/faults/degenerate.ts: every answer 401, 404, an empty 200, `{}`, an HTML page, JSON labelled HTML,
- *    a first 500): the whole suite runs against each; per area, at most 5% of the tests that ran may
+ *    a first 500): the whole suite runs against each; per area, at most 5% of the tests that ran (one at least) may
  *    pass, and no test of an `acceptance: true` requirement may pass.
  * 4. No output of any run (console, junit, summaries) may contain a marker secret or a whole JWT.
  * Prints `mutation score: K/N killed` (contract failures only) and the wall time; exits non-zero when
@@ -356,12 +356,15 @@ function harAnswers(reports: Array<[string, string]>): Map<string, HarAnswer> {
  * touched: a test counts against it only when one of its exchanges got such an answer (a DELETE answered
  * 204 without a body is the same under target-json-as-html, and may pass).
  */
-const TOUCHED: Record<string, (answer: HarAnswer) => boolean> = {
-  'target-json-as-html': (a) => a.content.size > 0 && /text\/html/i.test(a.content.mimeType),
-  'target-first-500': (a) => a.status === 500,
+const TOUCHED: Record<string, (answers: HarAnswer[]) => boolean> = {
+  // A test whose served request has no body (a DELETE's empty success) stands on answers the label cannot touch.
+  'target-json-as-html': (answers) =>
+    answers.some((a) => a.content.size > 0 && /text\/html/i.test(a.content.mimeType)) &&
+    !answers.some((a) => a.status >= 200 && a.status < 300 && a.content.size === 0),
+  'target-first-500': (answers) => answers.some((a) => a.status === 500),
 };
 
-/** The share of tests that ran (not skipped or inconclusive) that may still pass against a degenerate target. */
+/** The share of tests that ran (not skipped or inconclusive) that may still pass against a degenerate target (one test at least). */
 const DEGENERATE_PASS_LIMIT = 0.05;
 
 /** Step 3: the whole suite against each degenerate target; per area at most 5% passing, no acceptance passing. */
@@ -415,7 +418,8 @@ async function degenerateRun(
     const touched = TOUCHED[fault.id];
     const judged = fault.documentIntact
       ? tests.filter(
-          (t) => !documentOnly(t) && (!touched || (t.evidence ?? []).some((ref) => answers.has(ref) && touched(answers.get(ref)!))),
+          (t) =>
+            !documentOnly(t) && (!touched || touched((t.evidence ?? []).flatMap((ref) => (answers.has(ref) ? [answers.get(ref)!] : [])))),
         )
       : tests;
     const left = tests.length - judged.length;
@@ -425,9 +429,10 @@ async function degenerateRun(
     for (const area of areas) {
       const ran = judged.filter((t) => (t.area ?? 'other') === area && !['skipped', 'inconclusive'].includes(t.verdict));
       const passed = ran.filter((t) => t.verdict === 'passed');
-      const share = ran.length ? passed.length / ran.length : 0;
-      if (share > DEGENERATE_PASS_LIMIT) faultOk = false;
-      cells.push(`${area} ${passed.length}/${ran.length}${share > DEGENERATE_PASS_LIMIT ? ' ✗' : ''}`);
+      // One test may pass however few ran: a burst that draws no 5xx holds against any label.
+      const tooMany = passed.length > Math.max(1, DEGENERATE_PASS_LIMIT * ran.length);
+      if (tooMany) faultOk = false;
+      cells.push(`${area} ${passed.length}/${ran.length}${tooMany ? ' ✗' : ''}`);
     }
     const acceptancePassed = judged.filter((t) => t.verdict === 'passed' && t.requirement && registry.get(t.requirement)?.acceptance);
     if (acceptancePassed.length) faultOk = false;
