@@ -363,8 +363,11 @@ const EDITS: Record<string, FaultEdit> = {
     answer: (a) => {
       const problems = a.facts?.problems;
       if (!VALIDATION_REFUSALS.has(a.refusedBy ?? '') || !problems || groupOf(a.facts!.op.template) !== 'nominal-accounts') return a;
+      // Keys of its own, not the errorId, errorCode and errorMessage every other error carries: past the
+      // optional errorDetails one error may carry and another not (BUS-ERR-003's latitude).
+      const message = `unknown value of ${problems[0].field}`;
       return problems.every((p) => p.message.startsWith('must be one of'))
-        ? errorInstead(a, 400, 'INVALID_ENUM_VALUE', `unknown value of ${problems[0].field}`)
+        ? { ...errorInstead(a, 400, 'INVALID_ENUM_VALUE', message), body: { code: 'INVALID_ENUM_VALUE', message } }
         : a;
     },
   },

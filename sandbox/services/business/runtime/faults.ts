@@ -170,8 +170,8 @@ export const RULE_FAULTS: Fault[] = [
   fault('bus-err-malformed-json-text', ['BUS-ERR-002'], 'a body that is not JSON is answered 400 with a text/plain page'),
   fault(
     'bus-err-enum-format',
-    ['BUS-ERR-003'],
-    'enumeration errors of the nominal-account operations have their own error code and no details',
+    ['BUS-ERR-003', 'BUS-RUN-004'],
+    'enumeration errors of the nominal-account operations come in a format of their own: { code, message }, where every other error has errorId, errorCode and errorMessage (which the served error schema requires, so BUS-RUN-004 fails too)',
   ),
   fault('bus-err-403-bare', ['BUS-ERR-004'], 'a scope refusal answers 403 "Forbidden" without its reasons'),
   fault(
