@@ -231,16 +231,18 @@ export async function faultRun(slots: SlotUser, out: OrderedLog = new OrderedLog
       batch.map((f) => ({ id: f.id, switches: [f.id], files: filesOf.get(f.id)!, only: precise.has(f.id) ? undefined : onlyOf(f) })),
       { credentials: overrides },
     );
-  await inOrder(batches, slots, run, (batch, run) => {
+  const report = (batch: Fault[], run: BatchRun, again = false) => {
     const batchLeaks = leaks([['console output', run.stdout + run.stderr], ...run.reports], markers);
     for (const l of batchLeaks) log(`    ✗ leak in the batch of ${batch[0].area}: ${l}`);
     if (batchLeaks.length) leaked = true;
     log(
-      `  batch of ${batch.length} ${batch[0].area} fault(s): ${(run.wallMs / 1000).toFixed(1)} s (from ${run.startedAtS.toFixed(0)} s; test time by file: ${slowestFiles(run.byVariant)})`,
+      `  ${again ? 'again, ' : ''}batch of ${batch.length} ${batch[0].area} fault(s): ${(run.wallMs / 1000).toFixed(1)} s (from ${run.startedAtS.toFixed(0)} s; test time by file: ${slowestFiles(run.byVariant)})`,
     );
     for (const fault of batch) {
       const o = outcomeOf(fault, run, precise.has(fault.id));
-      outcomes.push(o);
+      const earlier = outcomes.findIndex((x) => x.fault.id === fault.id);
+      if (earlier >= 0) outcomes[earlier] = o;
+      else outcomes.push(o);
       const mark = o.killed ? 'killed  ' : 'SURVIVED';
       const extra = o.killed
         ? ''
@@ -256,7 +258,27 @@ export async function faultRun(slots: SlotUser, out: OrderedLog = new OrderedLog
       const defects = o.defects !== undefined ? ` ${o.defects} defect(s)` : '';
       log(`  ${mark} ${o.fault.id.padEnd(40)} [${o.fault.catches.join(', ')}]${defects}${extra}${also}`);
     }
-  });
+  };
+  await inOrder(batches, slots, run, (batch, run) => report(batch, run));
+  // A fault that survived only because what it names ended in tool errors (a sandbox a busy machine starved
+  // past its deadline) proved nothing either way: it runs once more, in small batches of its own.
+  const onTools = outcomes.filter(
+    (o) => !o.killed && o.missing.length && o.missing.every((id) => o.toolErrors.some((e) => e.startsWith(`${id}:`))),
+  );
+  if (onTools.length) {
+    log(
+      `  ${onTools.length} fault(s) survived on tool errors alone: run again, a few at a time: ${onTools.map((o) => o.fault.id).join(', ')}`,
+    );
+    await inOrder(
+      batchesOf(
+        onTools.map((o) => o.fault),
+        4,
+      ),
+      slots,
+      run,
+      (batch, run) => report(batch, run, true),
+    );
+  }
   const killed = outcomes.filter((o) => o.killed).length;
   if (!wanted.length && !settings.area) {
     const named = new Set(catalog.flatMap((f) => f.catches));
