@@ -5,7 +5,9 @@
  * share batch runs (selftest/variants/batch.ts) as the faults do, each still alone against its sandbox.
  * A false alarm is a failed test of a `spec` or `configuration` requirement, or a tool error; policy and
  * vendor failures, warnings and inconclusive tests are counted and reported, never held against the
- * suite. Prints `latitude: N held, K false alarms`; exits non-zero on any false alarm.
+ * suite. A latitude whose only alarms are tool errors runs once more, a few at a time (a busy machine can
+ * starve a sandbox past its deadline); a tool error then too is a false alarm. Prints `latitude: N held,
+ * K false alarms`; exits non-zero on any false alarm.
  *   LATITUDES=id,id   only these latitudes     AREA=insurance   only this area's latitudes
  *   FAULT_BATCH=40    variants per batch run      FAULT_PARALLEL=2   batch runs at a time (default: one per core and one more)
  */
@@ -15,7 +17,7 @@ import type { TestRecord } from '../harness/report/records.ts';
 import { faultRunSettings } from '../harness/runner/settings.ts';
 import { loadLatitudes } from '../sandbox/faults/index.ts';
 import type { Latitude } from '../sandbox/faults/types.ts';
-import { runBatch } from './variants/batch.ts';
+import { runBatch, type BatchRun } from './variants/batch.ts';
 import { areaFiles, batchesOf, slowestFiles } from './variants/common.ts';
 import { batchesAtOnce, inOrder, OrderedLog, type SlotUser, Slots } from './variants/pool.ts';
 
@@ -75,15 +77,26 @@ export async function latitudeRun(slots: SlotUser, out: OrderedLog = new Ordered
   let held = 0;
   let alarms = 0;
   const run = (batch: Latitude[]) => runBatch(batch.map((l) => ({ id: l.id, switches: [l.id], files: areaFiles(l.area) })));
-  await inOrder(batches, slots, run, (batch, run) => {
+  // A latitude whose only alarms are tool errors (a sandbox a busy machine starved past its deadline) runs
+  // once more, a few at a time, before it is counted: a tool error there again is a false alarm.
+  const onTools: Latitude[] = [];
+  const report = (batch: Latitude[], run: BatchRun, again: boolean) => {
     log(
-      `  batch of ${batch.length} ${batch[0].area} latitude(s): ${(run.wallMs / 1000).toFixed(1)} s (from ${run.startedAtS.toFixed(0)} s; test time by file: ${slowestFiles(run.byVariant)})`,
+      `  ${again ? 'again, ' : ''}batch of ${batch.length} ${batch[0].area} latitude(s): ${(run.wallMs / 1000).toFixed(1)} s (from ${run.startedAtS.toFixed(0)} s; test time by file: ${slowestFiles(run.byVariant)})`,
     );
     const failedRun = run.summary
       ? undefined
       : `the batch run wrote no summary (exit ${run.code}): ${(run.stderr || run.stdout).slice(-400)}`;
     for (const latitude of batch) {
-      const o = judge(latitude, run.byVariant.get(latitude.id) ?? [], failedRun);
+      const tests = run.byVariant.get(latitude.id) ?? [];
+      const o = judge(latitude, tests, failedRun);
+      const toolErrorsOnly = o.falseAlarms.length > 0 && o.falseAlarms.every((a) => a.startsWith('tool error')) && !failedRun;
+      if (!again && toolErrorsOnly) {
+        onTools.push(latitude);
+        log(`  (tools)     ${latitude.id.padEnd(40)} ${o.counts}; its only alarms are tool errors: run again`);
+        for (const a of o.falseAlarms) log(`      · ${a.split('\n')[0]}`);
+        continue;
+      }
       if (o.falseAlarms.length) alarms++;
       else held++;
       log(
@@ -92,7 +105,9 @@ export async function latitudeRun(slots: SlotUser, out: OrderedLog = new Ordered
       for (const a of o.falseAlarms) log(`      ✗ ${a}`);
       for (const r of o.reported) log(`      · ${r}`);
     }
-  });
+  };
+  await inOrder(batches, slots, run, (batch, run) => report(batch, run, false));
+  if (onTools.length) await inOrder(batchesOf(onTools, 4), slots, run, (batch, run) => report(batch, run, true));
   log(`latitude: ${held} held, ${alarms} false alarms`);
   log(`latitude run wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   part.end();
