@@ -84,12 +84,14 @@ function outcomeOf(fault: Fault, run: BatchRun, precise: boolean): Outcome {
   const failedIds = new Set(tests.filter((t) => t.verdict === 'failed').map((t) => t.requirement ?? '?'));
   const erroredIds = new Set(tests.filter((t) => t.verdict === 'error').map((t) => t.requirement ?? '?'));
   const missing = fault.catches.filter((id) => !failedIds.has(id));
-  const collateralIds = precise ? [...failedIds].filter((id) => !fault.catches.includes(id) && blocking(id)) : undefined;
+  // A batch that wrote no summary measured nothing: its faults are not counted as precise.
+  const measured = precise && run.summary !== undefined;
+  const collateralIds = measured ? [...failedIds].filter((id) => !fault.catches.includes(id) && blocking(id)) : undefined;
   const described = (id: string) => `${id} (${tests.find((t) => t.verdict === 'failed' && t.requirement === id)?.rootCause ?? '?'})`;
   return {
     collateral: collateralIds?.filter((id) => !isKnownCollateral(fault.id, id)).map(described),
     knownCollateral: collateralIds?.filter((id) => isKnownCollateral(fault.id, id)).map(described),
-    defects: precise ? rootCausesOf(tests).length : undefined,
+    defects: measured ? rootCausesOf(tests).length : undefined,
     fault,
     killed: run.summary !== undefined && missing.length === 0,
     missing,

@@ -174,7 +174,16 @@ export function acceptanceOf(
   res: CapturedResponse,
   schemas: DocumentSchemas,
   requirement: string,
-  context: { identifiersExist: boolean; unknownIdentifierIs400?: boolean },
+  context: {
+    identifiersExist: boolean;
+    unknownIdentifierIs400?: boolean;
+    /**
+     * The requirement that states a create's answer can be found through this operation (BUS-STA-001 on
+     * the path of a create and read pair), where an identifier of the request was created in this run:
+     * a 404 then says first that what was created cannot be read, that requirement's subject.
+     */
+    createdReadableBy?: string;
+  },
 ): AcceptanceVerdict {
   const { status } = res;
   if (isSuccess(status)) {
@@ -208,7 +217,11 @@ export function acceptanceOf(
     if (context.identifiersExist)
       return {
         failures: [
-          failure(requirement, `${op.name}: found (its identifiers exist: named in the target file or created in this run)`, 'status 404'),
+          failure(
+            context.createdReadableBy ?? requirement,
+            `${op.name}: found (its identifiers exist: named in the target file or created in this run)`,
+            'status 404',
+          ),
         ],
       };
     return { failures: [], unjudged: 'answered 404 for an identifier that was generated, or found but not known to be of this kind' };

@@ -41,6 +41,8 @@ import { allAnswered, authExchangesOf, everyOperation, exchangesOf, prefetch } f
 import { type OperationExchange, serverErrorsOf } from '../../../harness/business/runtime/send.ts';
 import { disposableShortage } from '../../../harness/business/runtime/fixtures.ts';
 import { identifiersExist } from '../../../harness/business/runtime/identifiers.ts';
+import { readLinks } from '../../../harness/business/runtime/links.ts';
+import { templateKey } from '../../../harness/business/openapi/paths.ts';
 import {
   answered,
   conclusive,
@@ -55,6 +57,12 @@ import { runtimePlan } from '../../../generators/business/plan.ts';
 import { skippedRow, unusableRows } from '../../../harness/business/blocks.ts';
 
 const plan = await runtimePlan();
+/**
+ * The paths of the reads BUS-STA-001 pairs with a create: whether what the create made is found there
+ * (by its read, or an edit or delete of the same path) is that requirement's subject.
+ */
+const linkedPaths = new Set(readLinks(plan.raw, plan.operations).map((link) => templateKey(link.read.model.path)));
+const readOfCreate = (op: OperationPlan) => linkedPaths.has(templateKey(op.model.path));
 
 const IDS = [
   'BUS-RUN-001',
@@ -193,6 +201,7 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
       acceptanceOf(op.model, answered(e), plan.schemas, t.id, {
         identifiersExist: identifiersExist(e.origins ?? {}),
         unknownIdentifierIs400: unknownIdentifierIs400(op),
+        createdReadableBy: readOfCreate(op) && Object.values(e.origins ?? {}).includes('created') ? 'BUS-STA-001' : undefined,
       });
     judge(
       t,

@@ -34,7 +34,7 @@ export const ndfl3Faults: Fault[] = [
   f('ndf-if-match-optional', ['NDF-VER-002'], 'a transition without If-Match goes through'),
   f(
     'ndf-state-outside-table',
-    ['NDF-REQ-001', 'NDF-RSP-001'],
+    ['NDF-REQ-001', 'NDF-RSP-001', 'BUS-RUN-004'],
     'the request data reports a state 3.1 does not name (InReview) while the request is in Preprocess',
   ),
   f('ndf-structure-without-sections', ['NDF-RSP-001', 'BUS-RUN-004'], 'the questionnaire structure lacks its required sections list'),

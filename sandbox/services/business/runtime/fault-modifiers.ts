@@ -198,7 +198,7 @@ const EDITS: Record<string, FaultEdit> = {
     answer: (a) => (a.facts?.outcome === 'error' && a.status === 404 ? { ...a, body: { message: errorMessageOf(a), code: 404 } } : a),
   },
   'bus-run-query-not-validated': { checks: { parameters: (op, raw) => checkParameters(op, raw, true) } },
-  'bus-run-body-not-validated': { checks: { 'body.schema': () => [], ...rulesOff(...(Object.keys(BUSINESS_RULES) as Rule[])).checks } },
+  'bus-run-body-not-validated': { checks: { 'body.schema': () => [] } },
   'bus-run-path-param-crash': {
     answer: (a) => (a.refusedBy === 'parameters' && a.facts?.problems?.some((p) => p.field.startsWith('path.')) ? crashed(a) : a),
   },
@@ -209,7 +209,9 @@ const EDITS: Record<string, FaultEdit> = {
   'bus-run-scope-ignored': { checks: { scope: never } },
   'bus-run-no-token-403': {
     answer: onRefusal('token.present', (a: RuntimeAnswer) =>
-      errorInstead(withoutHeader(a, 'www-authenticate'), 403, 'FORBIDDEN', 'access denied'),
+      errorInstead(withoutHeader(a, 'www-authenticate'), 403, 'FORBIDDEN', 'access denied: the request carries no bearer token', {
+        authorization: 'a bearer token is required',
+      }),
     ),
   },
   'bus-run-created-not-stored': { settings: { 'rules.keptWhenCreated': false } },

@@ -53,12 +53,20 @@ export const RUNTIME_FAULTS: Fault[] = [
     ['BUS-NEG-001', 'BUS-CRD-004', 'BUS-RUN-004'],
     'query parameters are not validated: a broken one is ignored and the request served (a cards list filtered by a 19-digit account among them, and a list answering the out-of-range limit it was given)',
   ),
-  fault('bus-run-body-not-validated', ['BUS-NEG-001'], 'request bodies are parsed but not checked against their schema'),
+  fault(
+    'bus-run-body-not-validated',
+    ['BUS-NEG-001', 'BUS-PAY-002', 'BUS-PAY-003', 'BUS-PAY-006', 'BUS-BEN-005', 'BUS-CHK-005', 'BUS-RUN-004'],
+    "request bodies are parsed but not checked against their schema, so the rules of 2.6 that the served schema states (uin's pattern, a document number's digits, revenueTypeCode's and DeliveryKind's values, a beneficiary document's number and date) go unchecked too, and an answer that echoes what was sent breaks the served schema; the business rules beyond the schema still hold",
+  ),
   fault('bus-run-path-param-crash', ['BUS-NEG-001'], 'a path identifier of the wrong form makes the handler crash with 500'),
   fault('bus-run-missing-token-accepted', ['BUS-AUT-001', 'BUS-AUT-004'], 'the counterparty checks answer without a token'),
   fault('bus-run-any-token-accepted', ['BUS-AUT-002'], 'any bearer token is accepted, known or not'),
   fault('bus-run-scope-ignored', ['BUS-AUT-003'], 'token scopes are not checked: a token without the scope is served'),
-  fault('bus-run-no-token-403', ['BUS-AUT-004'], 'a request without a token is answered 403 instead of 401'),
+  fault(
+    'bus-run-no-token-403',
+    ['BUS-AUT-004'],
+    'a request without a token is answered 403 instead of 401 (a 403 that gives its reason, as the spec asks of a 403)',
+  ),
   fault('bus-run-created-not-stored', ['BUS-STA-001'], 'POST /api/v1/rules answers the new rule but does not keep it'),
   fault(
     'bus-run-deleted-readable',
@@ -108,9 +116,17 @@ export const RULE_FAULTS: Fault[] = [
     ['BUS-LIM-001'],
     'a ruble transfer of exactly 100 000 rubles is refused (the limit taken as exclusive)',
   ),
-  fault('bus-lim-kopecks-ignored', ['BUS-LIM-001'], 'the single and day limits compare whole rubles: 100 000.01 passes'),
+  fault(
+    'bus-lim-kopecks-ignored',
+    ['BUS-LIM-001', 'BUS-LIM-002', 'BUS-LIM-003'],
+    'the single, day and month limits compare whole rubles: a single 100 000.01, a day of 100 000.01 and a month of 1 000 000.01 pass',
+  ),
   fault('bus-lim-day-not-enforced', ['BUS-LIM-002'], "the day's total of ruble transfers is not limited"),
-  fault('bus-lim-day-inclusive', ['BUS-LIM-002'], "a day's total of exactly 100 000 rubles is refused"),
+  fault(
+    'bus-lim-day-inclusive',
+    ['BUS-LIM-002', 'BUS-LIM-001'],
+    "a day's total of exactly 100 000 rubles is refused: so is a single transfer of 100 000 from an account with nothing paid today",
+  ),
   fault('bus-lim-month-not-enforced', ['BUS-LIM-003'], "the month's total of ruble transfers is not limited"),
   fault('bus-lim-counterparty-4th-accepted', ['BUS-LIM-004'], 'a fourth ruble transfer to one counterparty in a day is accepted'),
   fault('bus-lim-sbp-commission-rounded', ['BUS-LIM-005'], 'the instant-payment commission rounds 1 percent to whole rubles'),
@@ -136,7 +152,11 @@ export const RULE_FAULTS: Fault[] = [
   ),
   fault('bus-chk-items-amount-optional', ['BUS-CHK-001'], 'a v2 order with neither itemsAmount nor amount is accepted'),
   fault('bus-chk-weight-optional', ['BUS-CHK-002'], 'items without weight or declaredValue are accepted when delivery services are used'),
-  fault('bus-chk-v1-create-200', ['BUS-CHK-003'], 'the v1 order create answers 200 instead of 201'),
+  fault(
+    'bus-chk-v1-create-200',
+    ['BUS-CHK-003', 'BUS-RUN-002'],
+    'the v1 order create answers 200 instead of 201, a status the served document does not list for it',
+  ),
   fault(
     'bus-chk-v1-total-refused',
     ['BUS-CHK-003'],
@@ -159,15 +179,27 @@ export const RULE_FAULTS: Fault[] = [
   ),
   fault('bus-chk-russian-post-accepted', ['BUS-CHK-005'], 'the old DeliveryKind value russian_post is still accepted'),
   fault('bus-chk-post-office-refused', ['BUS-CHK-005'], 'the DeliveryKind value post_office is refused at runtime'),
-  fault('bus-se-receipt-new', ['BUS-SEL-001', 'BUS-SEL-002'], 'receipts answer the removed status NEW'),
+  fault(
+    'bus-se-receipt-new',
+    ['BUS-SEL-001', 'BUS-SEL-002', 'BUS-RUN-004'],
+    'receipts answer the removed status NEW, which the served ReceiptStatus enumeration does not hold',
+  ),
   fault(
     'bus-se-error-message-not-string',
     ['BUS-SEL-003'],
     'the errorMessage of a failed receipt operation is an object { text } instead of a string',
   ),
-  fault('bus-se-registry-result-lost', ['BUS-SEL-004'], 'the result of a payment-registry create is never found (404)'),
+  fault(
+    'bus-se-registry-result-lost',
+    ['BUS-SEL-004', 'BUS-RUN-005'],
+    'the result of a payment-registry create is never found (404), though its correlationId comes from the create of this run',
+  ),
   fault('bus-crd-account-22-refused', ['BUS-CRD-004'], 'the cards list refuses an accountNumber of 22 digits'),
-  fault('bus-err-malformed-json-text', ['BUS-ERR-002'], 'a body that is not JSON is answered 400 with a text/plain page'),
+  fault(
+    'bus-err-malformed-json-text',
+    ['BUS-ERR-002', 'BUS-RUN-003', 'BUS-RUN-004'],
+    'a body that is not JSON is answered 400 with a text/plain page (where the served document gives the 400 a JSON error body)',
+  ),
   fault(
     'bus-err-enum-format',
     ['BUS-ERR-003', 'BUS-RUN-004'],
@@ -186,7 +218,7 @@ export const RULE_FAULTS: Fault[] = [
   ),
   fault(
     'bus-err-path-400-text',
-    ['BUS-ERR-002', 'BUS-RUN-003', 'BUS-NEG-001'],
+    ['BUS-ERR-002', 'BUS-RUN-003', 'BUS-RUN-004', 'BUS-NEG-001'],
     'a path identifier of the wrong form is answered 400 with a text/plain body (the body and query refusals stay JSON)',
   ),
   fault(
