@@ -24,8 +24,11 @@ describe('the known collateral list', () => {
   });
 
   it('excuses only what it lists', () => {
-    expect(isKnownCollateral('bus-run-no-token-403', 'BUS-ERR-004')).toBe(true);
-    expect(isKnownCollateral('bus-run-no-token-403', 'BUS-RUN-004')).toBe(false);
+    for (const [fault, known] of Object.entries(KNOWN_COLLATERAL)) {
+      if (known.requirements === '*') continue;
+      for (const id of known.requirements) expect(isKnownCollateral(fault, id), `${fault}: ${id}`).toBe(true);
+      expect(isKnownCollateral(fault, 'INS-CTY-001'), fault).toBe(false);
+    }
     expect(isKnownCollateral('ins-status-200', 'INS-CTY-001')).toBe(false);
   });
 });
