@@ -15,7 +15,8 @@ import { credentialOf, serviceOf, type Target } from '../../config/target.ts';
 import { businessRateGroup } from '../../request/rate-groups.ts';
 import { recordServerError, serverErrorOf } from '../../request/server-errors.ts';
 import { ndfl3Config, valueAt, type Ndfl3Config } from './config.ts';
-import type { WorkflowOperation } from './workflow.ts';
+import { SetupError, stateReadFailures } from './state.ts';
+import type { State, WorkflowOperation } from './workflow.ts';
 
 const PRIVATE = '/api/private/ndfl3/requests/{taxRequestId}';
 const V1 = '/api/v1/ndfl-3/requests/{taxRequestId}';
@@ -54,6 +55,11 @@ export interface Snapshot {
   response: CapturedResponse;
   state?: string;
   version?: string;
+}
+
+/** A read whose state is one of 3.1's (harness/business/ndfl3/state.ts). */
+export interface StateRead extends Snapshot {
+  state: State;
 }
 
 let sideEffects: Map<string, SideEffect> | undefined;
@@ -128,18 +134,35 @@ export class Ndfl3Api {
     op: WorkflowOperation,
     ifMatch: string | null = held.version ?? null,
     options: CallOptions = {},
-  ): Promise<{ res: CapturedResponse; before: { state: string; version?: string }; after: Snapshot }> {
+  ): Promise<{ res: CapturedResponse; before: { state: string; version?: string }; after: StateRead }> {
     const before = { state: held.state, version: held.version };
     const res = await this.transition(held.id, op, ifMatch, options);
-    const after = await this.read(held.id);
-    Object.assign(held, { state: after.state ?? held.state, version: after.version });
+    const after = await this.read(held.id, `reading request ${held.id} back after ${op.name} from ${before.state}`);
+    Object.assign(held, { state: after.state, version: after.version });
     return { res, before, after };
   }
 
-  /** GET request data, with the state and the version where the target file says they are. */
-  async read(taxRequestId: string, options: CallOptions = {}): Promise<Snapshot> {
-    const response = await this.call(NDFL3.request, taxRequestId, options);
+  /** GET request data as it came back, with the state and the version where the target file says they are. */
+  async snapshot(taxRequestId: string): Promise<Snapshot> {
+    const response = await this.call(NDFL3.request, taxRequestId);
     return { response, state: this.stateOf(response), version: this.versionOf(response) };
+  }
+
+  /**
+   * GET request data whose state the caller takes as given: a read without one of the ten states of
+   * 3.1 throws a SetupError naming NDF-REQ-001 (harness/business/ndfl3/state.ts), `why` saying what it was for.
+   */
+  async read(taxRequestId: string, why = `reading the state of request ${taxRequestId}`): Promise<StateRead> {
+    const snap = await this.snapshot(taxRequestId);
+    const field = this.config.stateField ?? '(no stateField)';
+    const failures = stateReadFailures(snap.response, field);
+    if (failures.length)
+      throw new SetupError(failures, {
+        title: `${why}: GET request data should answer 200 with one of the ten states of 3.1 at "${field}"`,
+        response: snap.response,
+        redactor: this.target.redactor,
+      });
+    return snap as StateRead;
   }
 
   /** The state where the target file says it is, read only from a JSON answer (spec 4: bodies are JSON). */

@@ -11,11 +11,12 @@
  * POOL_USERS.length gets the ids at positions k, k + n, k + 2n, ... A request a test is done with goes
  * back to its file's idle list, so the next test of the same file may continue from it.
  */
-import { ConformanceError, describeResponse, failure, type Failure } from '../../checks/failure.ts';
+import { describeResponse, failure, type Failure } from '../../checks/failure.ts';
 import { ToolError } from '../../errors.ts';
 import { refusal } from '../../request/safety.ts';
-import type { Ndfl3Api, Snapshot } from './api.ts';
+import type { Ndfl3Api } from './api.ts';
 import type { Machine } from './machine.ts';
+import { SetupError } from './state.ts';
 import type { State, WorkflowOperation } from './workflow.ts';
 import { workflow } from './workflow.ts';
 
@@ -29,13 +30,10 @@ export interface Handle {
 }
 
 /**
- * The test could not even bring a request to the state it needs: says which call answered what. A walk
- * the configured table allows that was refused, or that GET then reads in another state, is NDF-WF-001's
- * defect (each operation accepted and landing in its target state), which the tests that walk take as given.
+ * A walk's step that NDF-WF-001 judges: a call the configured table allows that was refused, or that GET
+ * then reads in another state of 3.1 (each operation accepted and landing in its target state), which
+ * the tests that walk take as given.
  */
-export class SetupError extends ConformanceError {}
-
-/** A walk's step that NDF-WF-001 judges. */
 const walkFailure = (expected: string, received: string): Failure => failure('NDF-WF-001', expected, received);
 
 interface Idle {
@@ -104,19 +102,8 @@ export class RequestSource {
     return this.machine?.path(from, (s) => goal.accepts(s), this.usable())?.length;
   }
 
-  private setupFailed(title: string, walked?: Failure): SetupError {
-    return new SetupError(walked ? [walked] : [], { title, redactor: this.api.target.redactor });
-  }
-
-  /** Reads a request; a read that does not answer 200 with a state fails the test. */
-  async read(id: string, why: string): Promise<Snapshot & { state: State }> {
-    const snap = await this.api.read(id);
-    if (snap.response.status !== 200 || snap.state === undefined) {
-      throw this.setupFailed(
-        `${why}: GET request data of ${id} should answer 200 with the state at "${this.api.config.stateField}"; ${describeResponse(snap.response)}`,
-      );
-    }
-    return snap as Snapshot & { state: State };
+  private setupFailed(title: string, walked: Failure): SetupError {
+    return new SetupError([walked], { title, redactor: this.api.target.redactor });
   }
 
   /** A request in a state `goal` accepts; `fresh` asks for a newly provisioned one where possible. */
@@ -130,7 +117,7 @@ export class RequestSource {
       if (best && best.steps! <= provisionSteps) {
         this.idle.splice(this.idle.indexOf(best.entry), 1);
         if (best.entry.known) return this.walk({ id: best.entry.id, state: best.entry.hint!, version: best.entry.version }, goal);
-        const snap = await this.read(best.entry.id, `bringing a request to ${goal.describe}`);
+        const snap = await this.api.read(best.entry.id, `bringing a request to ${goal.describe}`);
         if (this.steps(snap.state, goal) !== undefined)
           return this.walk({ id: best.entry.id, state: snap.state, version: snap.version }, goal);
         this.idle.push({ id: best.entry.id, hint: snap.state });
@@ -139,7 +126,7 @@ export class RequestSource {
       if (provisionSteps !== Infinity) return this.walk(await this.provisionAndRead(), goal);
       const unknown = this.idle.find((entry) => entry.hint === undefined);
       if (unknown) {
-        const snap = await this.read(unknown.id, 'learning the state of a pool request');
+        const snap = await this.api.read(unknown.id, 'learning the state of a pool request');
         Object.assign(unknown, { hint: snap.state, version: snap.version, known: snap.version !== undefined });
         continue;
       }
@@ -177,7 +164,7 @@ export class RequestSource {
     const known =
       made.state !== undefined && made.version !== undefined
         ? { state: made.state, version: made.version }
-        : await this.read(made.id, 'reading a freshly provisioned request');
+        : await this.api.read(made.id, 'reading a freshly provisioned request');
     this.initialHint = known.state;
     return { id: made.id, state: known.state!, version: known.version };
   }
@@ -200,9 +187,9 @@ export class RequestSource {
         );
       }
       handle.state = op.target;
-      handle.version = this.api.versionOf(res) ?? (await this.read(handle.id, `reading the version after ${op.name}`)).version;
+      handle.version = this.api.versionOf(res) ?? (await this.api.read(handle.id, `reading the version after ${op.name}`)).version;
     }
-    const snap = await this.read(handle.id, `checking that the walk reached ${goal.describe}`);
+    const snap = await this.api.read(handle.id, `checking that the walk reached ${goal.describe}`);
     Object.assign(handle, { state: snap.state, version: snap.version });
     if (!goal.accepts(snap.state)) {
       this.release(handle);

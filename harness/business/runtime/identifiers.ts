@@ -21,7 +21,8 @@
 import { ToolError, isSkip } from '../../errors.ts';
 import type { CapturedResponse } from '../../request/http.ts';
 import { Ndfl3Api } from '../ndfl3/api.ts';
-import { RequestSource, SetupError, type Goal, type Handle } from '../ndfl3/requests.ts';
+import { RequestSource, type Goal, type Handle } from '../ndfl3/requests.ts';
+import { SetupError } from '../ndfl3/state.ts';
 import { workflow } from '../ndfl3/workflow.ts';
 import { operationKey } from '../openapi/paths.ts';
 import type { GeneratedRequest } from './request.ts';

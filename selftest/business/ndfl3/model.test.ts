@@ -8,6 +8,9 @@ import { ToolError } from '../../../harness/errors.ts';
 import { Machine } from '../../../harness/business/ndfl3/machine.ts';
 import { runModel } from '../../../harness/business/ndfl3/model.ts';
 import { RequestSource } from '../../../harness/business/ndfl3/requests.ts';
+import { SetupError } from '../../../harness/business/ndfl3/state.ts';
+import { failure } from '../../../harness/checks/failure.ts';
+import { Redactor } from '../../../harness/secrets/redact.ts';
 import { workflow, type WorkflowOperation } from '../../../harness/business/ndfl3/workflow.ts';
 import { sourceStateTable } from '../../../sandbox/services/business/ndfl3/machine.ts';
 import { apiOf, sandbox, targetOf } from './_sandbox.ts';
@@ -17,7 +20,7 @@ const table = sourceStateTable() as Record<string, string[]>;
 const machine = new Machine(wf, new Map(Object.entries(table).map(([k, v]) => [k, new Set(v)])));
 
 /** A source whose requests live in memory and follow the table, except where `landing` says otherwise. */
-function memorySource(landing: (op: WorkflowOperation) => string = (op) => op.target) {
+function memorySource(landing: (op: WorkflowOperation) => string = (op) => op.target, readBack: (state: string) => void = () => undefined) {
   const requests = new Map<string, { state: string; version: number }>();
   const answer = (status: number) =>
     ({
@@ -38,6 +41,7 @@ function memorySource(landing: (op: WorkflowOperation) => string = (op) => op.ta
     },
     async read(id: string) {
       const r = requests.get(id)!;
+      readBack(r.state);
       return { response: answer(200), state: r.state, version: String(r.version) };
     },
   };
@@ -79,6 +83,29 @@ describe('runModel against an in-memory machine', () => {
     const outcome = await runModel({ ...options, source: wrong, seed: 2, sequences: 20, shrink: false });
     expect(outcome.failure?.steps.at(-1)).toContain('ready from PartnerInProgress');
     expect(outcome.figures.numShrinks).toBe(0);
+  });
+});
+
+describe('runModel when a read gives no state of 3.1', () => {
+  it("ends with that error, NDF-REQ-001's, not a disagreement, and sends nothing more for it", async () => {
+    let acquired = 0;
+    let acquiredWhenRead: number | undefined;
+    const unreadable = new SetupError([failure('NDF-REQ-001', 'a state of 3.1 at "status"', '"InReview"', '/status')], {
+      title: 'reading request back',
+      redactor: new Redactor(),
+    });
+    const source = memorySource(undefined, (state) => {
+      if (state !== 'Ready') return;
+      acquiredWhenRead ??= acquired;
+      throw unreadable;
+    });
+    const acquire = source.acquire.bind(source);
+    source.acquire = (...args) => ((acquired += 1), acquire(...args));
+    const outcome = await runModel({ ...options, source, seed: 2, sequences: 20, shrink: true });
+    expect(outcome.failure).toBeUndefined();
+    expect(outcome.error).toBe(unreadable);
+    expect(acquiredWhenRead).toBeDefined();
+    expect(acquired).toBe(acquiredWhenRead);
   });
 });
 

@@ -13,7 +13,7 @@ import { NDFL3, sideEffectOf } from '../../../harness/business/ndfl3/api.ts';
 import { containsText, valuesOfKey, writtenIsRead } from '../../../harness/business/ndfl3/checks.ts';
 import { acceptedAsDocumented, bodyMisfit, conformsToServedDocument } from '../../../harness/business/ndfl3/document.ts';
 import { anyState, type Goal } from '../../../harness/business/ndfl3/requests.ts';
-import { workflow } from '../../../harness/business/ndfl3/workflow.ts';
+import { stateReadFailures } from '../../../harness/business/ndfl3/state.ts';
 import { assertAllowed } from '../../../harness/request/safety.ts';
 import { requirementTest, type RequirementContext } from '../../../harness/test/suite.ts';
 import { chatText, declarationEdit, documentData, one, taxFormUpload } from '../../../generators/business/ndfl3.ts';
@@ -33,30 +33,16 @@ function editable(t: RequirementContext): Goal {
 describe('3-NDFL request data and the served document', () => {
   requirementTest('NDF-REQ-001', async (t) => {
     const { api, source } = ndfl3(t, 'data');
-    await source.with(anyState, async (h) => {
-      const snap = await api.read(h.id);
-      const states = workflow().states;
-      const field = api.config.stateField!;
-      const where = api.config.versionFrom === 'header' ? 'the ETag header' : `the body field ${api.config.versionField}`;
-      t.expectNone(
-        [
-          ...statusIn(snap.response, [200], t.id),
-          ...(snap.state !== undefined && states.includes(snap.state)
-            ? []
-            : [
-                failure(
-                  t.id,
-                  `a state of 3.1 at "${field}" (${states.join(', ')})`,
-                  snap.state === undefined ? 'none' : JSON.stringify(snap.state),
-                  `/${field.replace(/\./g, '/')}`,
-                ),
-              ]),
-          ...(snap.version ? [] : [failure(t.id, `a version in ${where}`, 'none')]),
-        ],
-        snap.response,
-      );
-      Object.assign(h, { state: snap.state ?? h.state, version: snap.version });
-    });
+    const id = await source.someId();
+    const snap = await api.snapshot(id);
+    const where = api.config.versionFrom === 'header' ? 'the ETag header' : `the body field ${api.config.versionField}`;
+    t.expectNone(
+      [
+        ...stateReadFailures(snap.response, api.config.stateField!, t.id),
+        ...(snap.version ? [] : [failure(t.id, `a version in ${where}`, 'none')]),
+      ],
+      snap.response,
+    );
   });
 
   const reads: Array<[string, string]> = [
@@ -70,25 +56,24 @@ describe('3-NDFL request data and the served document', () => {
   for (const [what, operation] of reads) {
     // The first read of a worker also fetches and compiles the served document: a generous budget on a busy machine.
     requirementTest('NDF-RSP-001', { row: `${what} (${operation}) conforms to the served document`, timeoutMs: 180_000 }, async (t) => {
-      const { api, source } = ndfl3(t, 'data');
-      await source.with(anyState, async (h) => {
-        let params: Record<string, string> | undefined;
-        if (operation === NDFL3.attachment) {
-          const form = await api.call(NDFL3.form, h.id);
-          const id = valuesOfKey(form.json, 'attachmentId').find((v): v is string => typeof v === 'string');
-          if (!id)
-            throw new ToolError(
-              'CREDENTIAL_MISSING',
-              `the form of request ${h.id} lists no attachment (no attachmentId), so there is none to read`,
-            );
-          params = { attachmentId: id };
-        }
-        const res = await api.call(operation, h.id, { params });
-        t.expectNone(
-          [...statusIn(res, [200], t.id), ...(res.status === 200 ? await conformsToServedDocument(t, operation, res, t.id) : [])],
-          res,
-        );
-      });
+      const { api, source } = ndfl3(t, 'data', { stateless: true });
+      const id = await source.someId();
+      let params: Record<string, string> | undefined;
+      if (operation === NDFL3.attachment) {
+        const form = await api.call(NDFL3.form, id);
+        const attachmentId = valuesOfKey(form.json, 'attachmentId').find((v): v is string => typeof v === 'string');
+        if (!attachmentId)
+          throw new ToolError(
+            'CREDENTIAL_MISSING',
+            `the form of request ${id} lists no attachment (no attachmentId), so there is none to read`,
+          );
+        params = { attachmentId };
+      }
+      const res = await api.call(operation, id, { params });
+      t.expectNone(
+        [...statusIn(res, [200], t.id), ...(res.status === 200 ? await conformsToServedDocument(t, operation, res, t.id) : [])],
+        res,
+      );
     });
   }
 });
@@ -112,60 +97,57 @@ describe('3-NDFL declaration, chat, form, uploads', () => {
   });
 
   requirementTest('NDF-CHT-001', async (t) => {
-    const { api, source } = ndfl3(t, 'data');
-    await source.with(anyState, async (h) => {
-      const text = one(chatText(), t.seed);
-      await fits(t, NDFL3.sendChat, { text });
-      const sent = await api.call(NDFL3.sendChat, h.id, { json: { text } });
-      t.expectNone(await acceptedAsDocumented(t, NDFL3.sendChat, sent, t.id, 'chat/send'), sent);
-      const chat = await api.call(NDFL3.chat, h.id);
-      const found = chat.status === 200 && containsText(chat.json, text);
-      t.expectNone(
-        [
-          ...statusIn(chat, [200], t.id),
-          ...(found ? [] : [failure(t.id, `the chat holds the message just sent: ${JSON.stringify(text)}`, 'no such message in the chat')]),
-        ],
-        chat,
-      );
-    });
+    const { api, source } = ndfl3(t, 'data', { stateless: true });
+    const id = await source.someId();
+    const text = one(chatText(), t.seed);
+    await fits(t, NDFL3.sendChat, { text });
+    const sent = await api.call(NDFL3.sendChat, id, { json: { text } });
+    t.expectNone(await acceptedAsDocumented(t, NDFL3.sendChat, sent, t.id, 'chat/send'), sent);
+    const chat = await api.call(NDFL3.chat, id);
+    const found = chat.status === 200 && containsText(chat.json, text);
+    t.expectNone(
+      [
+        ...statusIn(chat, [200], t.id),
+        ...(found ? [] : [failure(t.id, `the chat holds the message just sent: ${JSON.stringify(text)}`, 'no such message in the chat')]),
+      ],
+      chat,
+    );
   });
 
   requirementTest('NDF-FRM-001', async (t) => {
-    const { api, source } = ndfl3(t, 'data');
-    await source.with(anyState, async (h) => {
-      const form = await api.call(NDFL3.form, h.id);
+    const { api, source } = ndfl3(t, 'data', { stateless: true });
+    const id = await source.someId();
+    const form = await api.call(NDFL3.form, id);
+    t.expectNone(
+      [
+        ...statusIn(form, [200], t.id),
+        ...(form.json !== undefined ? [] : [failure(t.id, 'a JSON form', form.jsonError ?? 'an empty body')]),
+      ],
+      form,
+    );
+    const ids = valuesOfKey(form.json, 'attachmentId').filter((v): v is string => typeof v === 'string');
+    if (!ids.length)
+      throw new ToolError('CREDENTIAL_MISSING', `the form of request ${id} lists no attachment (no attachmentId), so none can be read`);
+    for (const attachmentId of ids.slice(0, 3)) {
+      const res = await api.call(NDFL3.attachment, id, { params: { attachmentId } });
       t.expectNone(
         [
-          ...statusIn(form, [200], t.id),
-          ...(form.json !== undefined ? [] : [failure(t.id, 'a JSON form', form.jsonError ?? 'an empty body')]),
+          ...statusIn(res, [200], t.id),
+          ...(res.json !== undefined ? [] : [failure(t.id, 'a JSON attachment', res.jsonError ?? 'an empty body')]),
         ],
-        form,
+        res,
+        `attachment ${attachmentId} listed by the form`,
       );
-      const ids = valuesOfKey(form.json, 'attachmentId').filter((v): v is string => typeof v === 'string');
-      if (!ids.length)
-        throw new ToolError('CREDENTIAL_MISSING', `the form of request ${h.id} lists no attachment (no attachmentId), so none can be read`);
-      for (const attachmentId of ids.slice(0, 3)) {
-        const res = await api.call(NDFL3.attachment, h.id, { params: { attachmentId } });
-        t.expectNone(
-          [
-            ...statusIn(res, [200], t.id),
-            ...(res.json !== undefined ? [] : [failure(t.id, 'a JSON attachment', res.jsonError ?? 'an empty body')]),
-          ],
-          res,
-          `attachment ${attachmentId} listed by the form`,
-        );
-      }
-    });
+    }
   });
 
   requirementTest('NDF-UPL-001', async (t) => {
-    const { api, source } = ndfl3(t, 'data');
-    await source.with(anyState, async (h) => {
-      const body = one(documentData(), t.seed);
-      await fits(t, NDFL3.documentData, body);
-      const res = await api.call(NDFL3.documentData, h.id, { json: body });
-      t.expectNone(await acceptedAsDocumented(t, NDFL3.documentData, res, t.id, 'document data'), res);
-    });
+    const { api, source } = ndfl3(t, 'data', { stateless: true });
+    const id = await source.someId();
+    const body = one(documentData(), t.seed);
+    await fits(t, NDFL3.documentData, body);
+    const res = await api.call(NDFL3.documentData, id, { json: body });
+    t.expectNone(await acceptedAsDocumented(t, NDFL3.documentData, res, t.id, 'document data'), res);
   });
 
   requirementTest('NDF-UPL-002', async (t) => {

@@ -51,8 +51,8 @@ async function quickPass(
       break;
     }
   }
-  const after = await api.read(h.id);
-  Object.assign(h, { state: after.state ?? h.state, version: after.version });
+  const after = await api.read(h.id, `reading request ${h.id} back after the calls refused from ${before.state}`);
+  Object.assign(h, { state: after.state, version: after.version });
   if (after.state !== before.state)
     failures.push(failure(t.id, `the refused calls leave the state ${before.state}`, `state ${after.state ?? '(none)'}`));
   else if (before.version !== undefined && after.version !== before.version)
