@@ -35,7 +35,14 @@ export interface RealSystem {
 type Pick = { kind: 'allowed' | 'refused' | 'repeat'; index: number };
 
 export class SequenceMismatch extends Error {
-  constructor(readonly steps: string[]) {
+  /**
+   * @param defect the disagreeing call and what the model expected of it, without what came back: the
+   *   same for every sequence that meets the same wrong transition, however it got there.
+   */
+  constructor(
+    readonly steps: string[],
+    readonly defect: string,
+  ) {
     super(`the workflow disagrees with the model:\n${steps.map((s) => `    ${s}`).join('\n')}`);
   }
 }
@@ -125,7 +132,7 @@ class WorkflowCommand implements fc.AsyncCommand<ModelState, RealSystem> {
     real.steps.push(`${real.steps.length + 1}. ${short(op)} from ${from} → expected ${expected}, got ${got(res, after, model.version)}`);
     if (!agrees) {
       this.coverage.frozen = true;
-      throw new SequenceMismatch(real.steps);
+      throw new SequenceMismatch(real.steps, `${op.name} from ${from} disagrees with the model: expected ${expected}`);
     }
     this.coverage.record(from, op);
     model.state = after.state;
@@ -149,7 +156,7 @@ export interface ModelRunFigures {
 export interface ModelRunOutcome {
   figures: ModelRunFigures;
   /** The shrunk failing sequence, numbered; absent when every sequence agreed with the model. */
-  failure?: { steps: string[]; seed: number; path?: string; runs: number };
+  failure?: { steps: string[]; defect: string; seed: number; path?: string; runs: number };
   /** A failure that is not a disagreement with the model (a timeout, an unreachable target). */
   error?: unknown;
 }
@@ -239,7 +246,13 @@ export async function runModel(options: ModelRunOptions): Promise<ModelRunOutcom
   if (error instanceof SequenceMismatch)
     return {
       figures,
-      failure: { steps: error.steps, seed: result.seed, path: result.counterexamplePath ?? undefined, runs: result.numRuns },
+      failure: {
+        steps: error.steps,
+        defect: error.defect,
+        seed: result.seed,
+        path: result.counterexamplePath ?? undefined,
+        runs: result.numRuns,
+      },
     };
   return {
     figures,

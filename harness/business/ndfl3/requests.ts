@@ -11,7 +11,7 @@
  * POOL_USERS.length gets the ids at positions k, k + n, k + 2n, ... A request a test is done with goes
  * back to its file's idle list, so the next test of the same file may continue from it.
  */
-import { describeResponse, failure, type Failure } from '../../checks/failure.ts';
+import { landedIn } from './checks.ts';
 import { ToolError } from '../../errors.ts';
 import { refusal } from '../../request/safety.ts';
 import type { Ndfl3Api } from './api.ts';
@@ -29,12 +29,8 @@ export interface Handle {
   version?: string;
 }
 
-/**
- * A walk's step that NDF-WF-001 judges: a call the configured table allows that was refused, or that GET
- * then reads in another state of 3.1 (each operation accepted and landing in its target state), which
- * the tests that walk take as given.
- */
-const walkFailure = (expected: string, received: string): Failure => failure('NDF-WF-001', expected, received);
+/** The requirement whose subject a walk's step is: each operation accepted and landing in its target state (3.1). */
+const WALK_REQUIREMENT = 'NDF-WF-001';
 
 interface Idle {
   id: string;
@@ -102,10 +98,6 @@ export class RequestSource {
     return this.machine?.path(from, (s) => goal.accepts(s), this.usable())?.length;
   }
 
-  private setupFailed(title: string, walked: Failure): SetupError {
-    return new SetupError([walked], { title, redactor: this.api.target.redactor });
-  }
-
   /** A request in a state `goal` accepts; `fresh` asks for a newly provisioned one where possible. */
   async acquire(goal: Goal, options: { fresh?: boolean } = {}): Promise<Handle> {
     if (options.fresh && this.api.config.provisioningPath) return this.walk(await this.provisionAndRead(), goal);
@@ -169,7 +161,12 @@ export class RequestSource {
     return { id: made.id, state: known.state!, version: known.version };
   }
 
-  /** Walks the request to `goal` along the table's shortest path; every step must be accepted. */
+  /**
+   * Walks the request to `goal` along the table's shortest path, reading it back after every call: each
+   * step must be accepted and land in its target state. A step that does not is NDF-WF-001's failure,
+   * worded as NDF-WF-001's own test words it (the call, not the path that met it), so that one wrong
+   * transition is one root cause whichever walk found it.
+   */
   async walk(handle: Handle, goal: Goal): Promise<Handle> {
     if (goal.accepts(handle.state)) return handle;
     const path = this.machine?.path(handle.state, (s) => goal.accepts(s), this.usable());
@@ -177,26 +174,21 @@ export class RequestSource {
       this.release(handle, handle.version !== undefined);
       throw this.noRequest(goal);
     }
+    const along = path.map((op) => op.name).join(' → ');
     for (const op of path) {
+      const from = handle.state;
       const res = await this.api.transition(handle.id, op, handle.version ?? null);
-      if (res.status < 200 || res.status > 299) {
+      const after = await this.api.read(handle.id, `reading request ${handle.id} back after ${op.name} from ${from}`);
+      Object.assign(handle, { state: after.state, version: after.version });
+      const failures = landedIn(WALK_REQUIREMENT, op, from, res, after);
+      if (failures.length) {
         this.release(handle);
-        throw this.setupFailed(
-          `bringing request ${handle.id} to ${goal.describe}: ${op.operation} from ${handle.state} (allowed by the configured table) should be accepted; ${describeResponse(res)}`,
-          walkFailure(`${op.operation} from ${handle.state} accepted`, `status ${res.status}`),
-        );
+        throw new SetupError(failures, {
+          title: `bringing request ${handle.id} to ${goal.describe} along ${along}: ${op.name} from ${from} (allowed by the configured table) should be accepted and land in ${op.target}`,
+          response: res,
+          redactor: this.api.target.redactor,
+        });
       }
-      handle.state = op.target;
-      handle.version = this.api.versionOf(res) ?? (await this.api.read(handle.id, `reading the version after ${op.name}`)).version;
-    }
-    const snap = await this.api.read(handle.id, `checking that the walk reached ${goal.describe}`);
-    Object.assign(handle, { state: snap.state, version: snap.version });
-    if (!goal.accepts(snap.state)) {
-      this.release(handle);
-      throw this.setupFailed(
-        `bringing request ${handle.id} to ${goal.describe} along ${path.map((op) => op.name).join(' → ')}: every call was accepted, but GET reads state ${snap.state}`,
-        walkFailure(`GET reads ${goal.describe} after ${path.map((op) => op.name).join(' → ')}`, `state ${snap.state}`),
-      );
     }
     return handle;
   }

@@ -84,6 +84,15 @@ describe('runModel against an in-memory machine', () => {
     expect(outcome.failure?.steps.at(-1)).toContain('ready from PartnerInProgress');
     expect(outcome.figures.numShrinks).toBe(0);
   });
+
+  it('words the defect by the disagreeing call, the same whichever sequence met it', async () => {
+    const wrong = () => memorySource((op) => (op.name === 'ready' ? 'Acknowledge' : op.target));
+    const shrunk = await runModel({ ...options, source: wrong(), seed: 2, sequences: 20, shrink: true });
+    const asRun = await runModel({ ...options, source: wrong(), seed: 2, sequences: 20, shrink: false });
+    expect(asRun.failure!.steps.length).toBeGreaterThan(shrunk.failure!.steps.length);
+    expect(shrunk.failure?.defect).toBe('ready from PartnerInProgress disagrees with the model: expected accepted, state Ready');
+    expect(asRun.failure?.defect).toBe(shrunk.failure?.defect);
+  });
 });
 
 describe('runModel when a read gives no state of 3.1', () => {

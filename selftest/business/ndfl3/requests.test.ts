@@ -8,6 +8,10 @@ import { ToolError } from '../../../harness/errors.ts';
 import type { RequestSpec } from '../../../harness/request/http.ts';
 import { inState, POOL_USERS, RequestSource } from '../../../harness/business/ndfl3/requests.ts';
 import { workflow } from '../../../harness/business/ndfl3/workflow.ts';
+import { landedIn } from '../../../harness/business/ndfl3/checks.ts';
+import { SetupError } from '../../../harness/business/ndfl3/state.ts';
+import { rootCauseOf } from '../../../harness/report/root-cause.ts';
+import { cannedResponse } from '../../helpers.ts';
 import type { RunningSandbox } from '../../../sandbox/server.ts';
 import { apiOf, sandbox, targetOf } from './_sandbox.ts';
 
@@ -41,7 +45,7 @@ describe('RequestSource on a pool (kind staging)', () => {
     expect(new Set(shares.flat()).size).toBe(pool.length);
   });
 
-  it('reads a pool request, walks it along the shortest path, and continues from what it knows', async () => {
+  it('reads a pool request, walks it along the shortest path reading each step back, and continues from what it knows', async () => {
     const { api, sent } = staging();
     const source = new RequestSource(api, 'transitions');
     const h = await source.acquire(inState('Ready'));
@@ -49,7 +53,9 @@ describe('RequestSource on a pool (kind staging)', () => {
     expect(sent).toEqual([
       'GET …',
       'POST …/declaration/workflow/start-work',
+      'GET …',
       'POST …/declaration/workflow/resume-work',
+      'GET …',
       'POST …/declaration/workflow/ready',
       'GET …',
     ]);
@@ -94,5 +100,33 @@ describe('RequestSource on kind sandbox', () => {
     const same = await source.acquire(inState('Preprocess'));
     expect(same.id).toBe(first.id);
     expect(source.provisioned).toBe(1);
+  });
+});
+
+describe('a walk that meets a wrong transition', () => {
+  it("fails NDF-WF-001 by the call, as NDF-WF-001's own test does, whichever path met it", async () => {
+    const faulty = await sandbox(['ndf-ready-lands-in-acknowledge']);
+    try {
+      const api = apiOf(targetOf(faulty));
+      const ready = workflow().byName.get('ready')!;
+      const keyOf = (error: unknown) => {
+        expect(error).toBeInstanceOf(SetupError);
+        return rootCauseOf((error as SetupError).failures, { requirement: 'X', words: '' }, (s) => s);
+      };
+      const source = new RequestSource(api, 'transitions');
+      const long = keyOf(await source.acquire(inState('Ready'), { fresh: true }).catch((e: unknown) => e));
+      const near = await source.acquire(inState('PartnerInProgress'), { fresh: true });
+      const short = keyOf(await source.walk(near, inState('Ready')).catch((e: unknown) => e));
+      expect(long.requirement).toBe('NDF-WF-001');
+      expect(long.about).toContain('GET reads state Ready after ready');
+      expect(short.key).toBe(long.key);
+      const own = landedIn('NDF-WF-001', ready, 'PartnerInProgress', cannedResponse(200), {
+        response: cannedResponse(200),
+        state: 'Acknowledge',
+      });
+      expect(rootCauseOf(own, { requirement: 'X', words: '' }, (s) => s).key).toBe(long.key);
+    } finally {
+      await faulty.close();
+    }
   });
 });
