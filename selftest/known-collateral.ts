@@ -12,10 +12,6 @@ export interface KnownCollateral {
 }
 
 export const KNOWN_COLLATERAL: Readonly<Record<string, KnownCollateral>> = {
-  'ndf-state-outside-table': {
-    requirements: ['NDF-AUT-001', 'NDF-WF-001', 'NDF-WF-003', 'NDF-WF-005'],
-    why: 'a state outside the table breaks every walk: the walks should take NDF-REQ-001 as given',
-  },
   'bus-run-mtls-cert-refused': {
     requirements: ['BUS-RUN-005'],
     why: 'the refused certificate refuses valid requests, which BUS-RUN-005 judges: it should take BUS-MTL-005 as given',
