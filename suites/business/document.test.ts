@@ -31,6 +31,7 @@ import {
 import { alreadyLoaded, documentServerError } from '../../harness/business/openapi/load.ts';
 import { NotLocated } from '../../harness/business/openapi/locate.ts';
 import { parseOperationName } from '../../harness/business/openapi/paths.ts';
+import { CARDS_WITHOUT_CERTIFICATE } from '../../harness/business/runtime/certificate.ts';
 import { scoped } from '../../harness/runner/run-scope.ts';
 import { runSettings } from '../../harness/runner/settings.ts';
 import { requirementTest, runContext } from '../../harness/test/suite.ts';
@@ -173,11 +174,8 @@ describe('business document: errors, certificates and versions (5.5, 7, 9)', () 
   requirementTest('BUS-DOC-008', async (t) => expectFacts(t, ({ index }) => errorExamplesCarryDetails(index, t.id)));
 });
 
-/** Spec 5.5: "the cards list and single-card methods do not" need a client certificate (v3 is the cards list too). */
-const WITHOUT_CERTIFICATE = ['GET /api/v1/card', 'GET /api/v3/card', 'GET /api/v1/card/{ucid}'];
-
 describe('business document: client-certificate markings (5.5)', () => {
-  for (const operation of WITHOUT_CERTIFICATE) {
+  for (const operation of CARDS_WITHOUT_CERTIFICATE) {
     requirementTest('BUS-MTL-001', { row: `${operation} is not marked as needing a client certificate` }, async (t) => {
       await expectFacts(t, ({ index }) => {
         const { method, path } = parseOperationName(operation);

@@ -315,9 +315,22 @@ export function notServedOnPlainHost(res: CapturedResponse, requirement: string)
   ];
 }
 
+/** Statuses that refuse a request for its client certificate or its credentials (5.5: BUS-MTL-005, BUS-MTL-006). */
+export const REFUSED_FOR_CERTIFICATE = [401, 403, 495, 496];
+
+/**
+ * Not refused for its client certificate or credentials, sent `how` ("with the client certificate"). The
+ * defect is the same words for every operation and answer: one host that refuses the certificate is one
+ * defect, whichever tests met it.
+ */
+export function notRefusedForCertificate(res: CapturedResponse, requirement: string, how: string): Failure[] {
+  if (!REFUSED_FOR_CERTIFICATE.includes(res.status)) return [];
+  const body = res.rawBody.length > 160 ? `${res.rawBody.slice(0, 160)}…` : res.rawBody;
+  const expected = `served ${how} (no 401, 403, 495 or 496)`;
+  return [{ ...failure(requirement, expected, `status ${res.status}: ${body}`), defect: expected }];
+}
+
 /** With the client certificate: not refused for it. */
 export function servedWithCertificate(res: CapturedResponse, requirement: string): Failure[] {
-  if (![401, 403, 495, 496].includes(res.status)) return [];
-  const body = res.rawBody.length > 160 ? `${res.rawBody.slice(0, 160)}…` : res.rawBody;
-  return [failure(requirement, 'served with the client certificate (no 401, 403, 495 or 496)', `status ${res.status}: ${body}`)];
+  return notRefusedForCertificate(res, requirement, 'with the client certificate');
 }

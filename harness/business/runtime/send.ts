@@ -24,6 +24,8 @@ export type Origin = 'named' | 'created' | 'found' | 'generated';
 
 export interface OperationExchange {
   variant: Variant;
+  /** Where it was sent: the certificate a refusal can be about (harness/business/runtime/certificate.ts). */
+  host: Host;
   /** What was sent: "a valid request", "query.limit of 1001 (maximum 1000)". */
   note: string;
   /** The first answer: the one the checks judge (a retry never stands in for it). */
@@ -95,9 +97,12 @@ export interface SendOptions {
   retryServerError?: boolean;
 }
 
+/** Whether a request of the operation sent to `host` goes to the plain url (an operation that needs no certificate always does). */
+export const onPlainUrl = (op: OperationPlan, host: Host): boolean => host === 'plain' || !op.mtls;
+
 export function baseUrl(plan: RuntimePlan, op: OperationPlan, host: Host): { url: string; dispatcher?: RequestSpec['dispatcher'] } {
   const { target } = plan.run;
-  if (host === 'plain' || !op.mtls) return { url: serviceOf(target, 'business').url.replace(/\/+$/, '') };
+  if (onPlainUrl(op, host)) return { url: serviceOf(target, 'business').url.replace(/\/+$/, '') };
   return { url: mtlsUrl(target), dispatcher: mtlsDispatcher(target, host === 'own' ? 'with-certificate' : 'without-certificate') };
 }
 
@@ -113,7 +118,8 @@ export async function sendOperation(
   const { client, target } = plan.run;
   const wire = toWire(op.model, request);
   const token = options.token === undefined ? credentialOf(target, 'business', 'token') : options.token;
-  const { url, dispatcher } = baseUrl(plan, op, options.host ?? 'own');
+  const host = options.host ?? 'own';
+  const { url, dispatcher } = baseUrl(plan, op, host);
   const headers: Record<string, string> = { ...wire.headers };
   if (token !== null) headers.authorization = `Bearer ${token}`;
   const spec: RequestSpec = {
@@ -138,10 +144,10 @@ export async function sendOperation(
       if (variant === 'valid' || variant === 'unknown-id') serverErrors.set(op.row, [...serverErrorsOf(op), { note, res }]);
       recordServerError(op.row, `${note} answered HTTP ${res.status}: ${res.curl}`);
     }
-    return { variant, note, response: attempts[0], attempts };
+    return { variant, host, note, response: attempts[0], attempts };
   } catch (error) {
     // Only a connection the secured host refused or broke can be its answer to a missing certificate; a timeout stays a tool error.
     if (variant !== 'no-certificate' || !(error instanceof ToolError) || error.code !== 'TARGET_UNREACHABLE') throw error;
-    return { variant, note, attempts: [], error: (error as Error).message };
+    return { variant, host, note, attempts: [], error: (error as Error).message };
   }
 }

@@ -15,6 +15,7 @@
 import { beforeAll, describe } from 'vitest';
 import {
   acceptanceOf,
+  type AcceptanceVerdict,
   bodyConforms,
   bodyDocumented,
   contentTypeDocumented,
@@ -40,6 +41,7 @@ import { credentialOf } from '../../../harness/config/target.ts';
 import { allAnswered, authExchangesOf, everyOperation, exchangesOf, prefetch } from '../../../harness/business/runtime/exchanges.ts';
 import { type OperationExchange, serverErrorsOf } from '../../../harness/business/runtime/send.ts';
 import { disposableShortage } from '../../../harness/business/runtime/fixtures.ts';
+import { refusedForCertificate } from '../../../harness/business/runtime/certificate.ts';
 import { identifiersExist } from '../../../harness/business/runtime/identifiers.ts';
 import { readLinks } from '../../../harness/business/runtime/links.ts';
 import { templateKey } from '../../../harness/business/openapi/paths.ts';
@@ -197,12 +199,16 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
 
   requirementTest('BUS-RUN-005', options('a valid request reaches its documented success'), async (t) => {
     const valid = conclusive((await exchangesOf(plan, op)).valid);
-    const verdictOf = (e: OperationExchange) =>
-      acceptanceOf(op.model, answered(e), plan.schemas, t.id, {
+    // Refused for its certificate where 5.5 says it is not: BUS-MTL-005's or BUS-MTL-006's subject, which this row takes as given.
+    const verdictOf = (e: OperationExchange): AcceptanceVerdict => {
+      const certificate = refusedForCertificate(op, e.host, answered(e));
+      if (certificate.length) return { failures: certificate };
+      return acceptanceOf(op.model, answered(e), plan.schemas, t.id, {
         identifiersExist: identifiersExist(e.origins ?? {}),
         unknownIdentifierIs400: unknownIdentifierIs400(op),
         createdReadableBy: readOfCreate(op) && Object.values(e.origins ?? {}).includes('created') ? 'BUS-STA-001' : undefined,
       });
+    };
     judge(
       t,
       valid.map((e) => ({ e, res: answered(e) })),
