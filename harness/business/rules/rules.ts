@@ -30,6 +30,7 @@ import { seedFor } from '../../text/seeds.ts';
 import { notAfterServerError } from '../runtime/judge.ts';
 import { loadedPlan, validRequests, type OperationPlan } from '../runtime/plan.ts';
 import { baseUrl, sendOperation } from '../runtime/send.ts';
+import { refusedForCertificate } from '../runtime/certificate.ts';
 
 /** The served document's operation of this catalog row, if it describes it (after runtimePlan()). */
 export const opOf = (row: string): OperationPlan | undefined => loadedPlan().operations.find((op) => op.row === row);
@@ -151,9 +152,15 @@ export async function submitRaw(op: OperationPlan, request: GeneratedRequest, ra
   return client.send(spec);
 }
 
-/** Accepted: the operation's documented success, a 2xx with the body the served document gives it. */
-export const accepted = (op: OperationPlan, res: CapturedResponse, id: string): Failure[] =>
-  documentedSuccess(op.model, res, loadedPlan().schemas, id);
+/**
+ * Accepted: the operation's documented success, a 2xx with the body the served document gives it. Refused
+ * for its certificate where 5.5 says it is not is BUS-MTL-005's or BUS-MTL-006's subject (every request
+ * of the rule suites goes to the operation's own host: submit, submitRaw).
+ */
+export function accepted(op: OperationPlan, res: CapturedResponse, id: string): Failure[] {
+  const certificate = refusedForCertificate(op, 'own', res);
+  return certificate.length ? certificate : documentedSuccess(op.model, res, loadedPlan().schemas, id);
+}
 /** Refused: neither a 2xx nor a 5xx (the spec fixes no status for a broken business rule). */
 export const refused = (res: CapturedResponse, id: string): Failure[] => refusedAnswer(res, id);
 /** Refused with 400 or 422: the vendor's practice, for the policy requirements that ask for it. */
