@@ -10,8 +10,7 @@
  *    Precision: the faults of the share PRECISION names (default: the day's part of each area's faults, one
  *    in fourteen of business, one in four of the others; `full`: all) run their area's whole suite instead, and any blocking requirement (spec,
  *    configuration) that failed and that the fault does not name is a collateral failure: printed per
- *    fault with its root cause, and the run fails on any but those selftest/known-collateral.ts lists as
- *    not fixed yet (printed as KNOWN COLLATERAL).
+ *    fault with its root cause, and the run fails on any.
  * 3. Degenerate targets (sandbox/faults/degenerate.ts: every answer 401, 404, an empty 200, `{}`, an HTML page, JSON labelled HTML,
  *    a first 500): the whole suite runs against each; per area, at most 5% of the tests that ran (one at least) may
  *    pass, and no test of an `acceptance: true` requirement may pass.
@@ -37,7 +36,6 @@ import { startSandbox } from '../sandbox/server.ts';
 import { runSuite, tempDir } from './helpers.ts';
 import { rmSync } from 'node:fs';
 import { runBatch, type BatchRun } from './variants/batch.ts';
-import { isKnownCollateral, KNOWN_COLLATERAL } from './known-collateral.ts';
 import {
   allSuiteFiles,
   areaFiles,
@@ -65,8 +63,6 @@ interface Outcome {
    * and that it does not name, each with the defect it failed on. Undefined where it ran only what it names.
    */
   collateral?: string[];
-  /** Collateral failures selftest/known-collateral.ts lists as not fixed yet: printed, not failing the run. */
-  knownCollateral?: string[];
   /** Defects (root causes) the fault's run showed, where it ran its area's whole suite. */
   defects?: number;
   note?: string;
@@ -89,8 +85,7 @@ function outcomeOf(fault: Fault, run: BatchRun, precise: boolean): Outcome {
   const collateralIds = measured ? [...failedIds].filter((id) => !fault.catches.includes(id) && blocking(id)) : undefined;
   const described = (id: string) => `${id} (${tests.find((t) => t.verdict === 'failed' && t.requirement === id)?.rootCause ?? '?'})`;
   return {
-    collateral: collateralIds?.filter((id) => !isKnownCollateral(fault.id, id)).map(described),
-    knownCollateral: collateralIds?.filter((id) => isKnownCollateral(fault.id, id)).map(described),
+    collateral: collateralIds?.map(described),
     defects: measured ? rootCausesOf(tests).length : undefined,
     fault,
     killed: run.summary !== undefined && missing.length === 0,
@@ -249,14 +244,11 @@ export async function faultRun(slots: SlotUser, out: OrderedLog = new OrderedLog
       const extra = o.killed
         ? ''
         : `  missing: ${o.missing.join(', ')}${o.toolErrors.length ? ` (tool errors, not contract failures: ${o.toolErrors.join('; ')})` : ''}${o.note ? `; ${o.note}` : ''}`;
-      const known = o.knownCollateral?.length
-        ? `  KNOWN COLLATERAL (${KNOWN_COLLATERAL[o.fault.id].why}): ${o.knownCollateral.join('; ')}`
-        : '';
       const also = o.collateral?.length
-        ? `  COLLATERAL: ${o.collateral.join('; ')}${known}`
+        ? `  COLLATERAL: ${o.collateral.join('; ')}`
         : !o.collateral && o.alsoFailed.length
           ? `  also failed: ${o.alsoFailed.join(', ')}`
-          : known;
+          : '';
       const defects = o.defects !== undefined ? ` ${o.defects} defect(s)` : '';
       log(`  ${mark} ${o.fault.id.padEnd(40)} [${o.fault.catches.join(', ')}]${defects}${extra}${also}`);
     }
@@ -310,16 +302,6 @@ export async function faultRun(slots: SlotUser, out: OrderedLog = new OrderedLog
     ok = false;
     summaryPart.log(`  ✗ faults with collateral failures: ${withCollateral.map((o) => o.fault.id).join(', ')}`);
   }
-  const withKnown = measured.filter((o) => o.knownCollateral?.length);
-  if (withKnown.length)
-    summaryPart.log(
-      `  known collateral, not fixed yet (selftest/known-collateral.ts; not failing the run): ${withKnown.length} fault(s), ${withKnown.reduce((n, o) => n + o.knownCollateral!.length, 0)} failure(s): ${withKnown.map((o) => o.fault.id).join(', ')}`,
-    );
-  const clearedKnown = measured.filter((o) => KNOWN_COLLATERAL[o.fault.id] && !o.knownCollateral?.length);
-  if (clearedKnown.length)
-    summaryPart.log(
-      `  listed as known collateral but measured without any: ${clearedKnown.map((o) => o.fault.id).join(', ')} (take them off selftest/known-collateral.ts)`,
-    );
   summaryPart.log(`fault run wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   summaryPart.end();
   return ok && killed === outcomes.length ? 0 : 1;
