@@ -114,40 +114,44 @@ describe('3-NDFL declaration, chat, form, uploads', () => {
     );
   });
 
+  // The request's state read first is the control: a target that answers 200 to everything has no
+  // request of 3.1 to show (NDF-REQ-001's subject, which these take as given).
   requirementTest('NDF-FRM-001', async (t) => {
-    const { api, source } = ndfl3(t, 'data', { stateless: true });
-    const id = await source.someId();
-    const form = await api.call(NDFL3.form, id);
-    t.expectNone(
-      [
-        ...statusIn(form, [200], t.id),
-        ...(form.json !== undefined ? [] : [failure(t.id, 'a JSON form', form.jsonError ?? 'an empty body')]),
-      ],
-      form,
-    );
-    const ids = valuesOfKey(form.json, 'attachmentId').filter((v): v is string => typeof v === 'string');
-    if (!ids.length)
-      throw new ToolError('CREDENTIAL_MISSING', `the form of request ${id} lists no attachment (no attachmentId), so none can be read`);
-    for (const attachmentId of ids.slice(0, 3)) {
-      const res = await api.call(NDFL3.attachment, id, { params: { attachmentId } });
+    const { api, source } = ndfl3(t, 'data');
+    await source.with(anyState, async (h) => {
+      const form = await api.call(NDFL3.form, h.id);
       t.expectNone(
         [
-          ...statusIn(res, [200], t.id),
-          ...(res.json !== undefined ? [] : [failure(t.id, 'a JSON attachment', res.jsonError ?? 'an empty body')]),
+          ...statusIn(form, [200], t.id),
+          ...(form.json !== undefined ? [] : [failure(t.id, 'a JSON form', form.jsonError ?? 'an empty body')]),
         ],
-        res,
-        `attachment ${attachmentId} listed by the form`,
+        form,
       );
-    }
+      const ids = valuesOfKey(form.json, 'attachmentId').filter((v): v is string => typeof v === 'string');
+      if (!ids.length)
+        throw new ToolError('CREDENTIAL_MISSING', `the form of request ${h.id} lists no attachment (no attachmentId), so none can be read`);
+      for (const attachmentId of ids.slice(0, 3)) {
+        const res = await api.call(NDFL3.attachment, h.id, { params: { attachmentId } });
+        t.expectNone(
+          [
+            ...statusIn(res, [200], t.id),
+            ...(res.json !== undefined ? [] : [failure(t.id, 'a JSON attachment', res.jsonError ?? 'an empty body')]),
+          ],
+          res,
+          `attachment ${attachmentId} listed by the form`,
+        );
+      }
+    });
   });
 
   requirementTest('NDF-UPL-001', async (t) => {
-    const { api, source } = ndfl3(t, 'data', { stateless: true });
-    const id = await source.someId();
-    const body = one(documentData(), t.seed);
-    await fits(t, NDFL3.documentData, body);
-    const res = await api.call(NDFL3.documentData, id, { json: body });
-    t.expectNone(await acceptedAsDocumented(t, NDFL3.documentData, res, t.id, 'document data'), res);
+    const { api, source } = ndfl3(t, 'data');
+    await source.with(anyState, async (h) => {
+      const body = one(documentData(), t.seed);
+      await fits(t, NDFL3.documentData, body);
+      const res = await api.call(NDFL3.documentData, h.id, { json: body });
+      t.expectNone(await acceptedAsDocumented(t, NDFL3.documentData, res, t.id, 'document data'), res);
+    });
   });
 
   requirementTest('NDF-UPL-002', async (t) => {
