@@ -9,6 +9,7 @@ import type { CapturedResponse } from '../../request/http.ts';
 import type { DocumentSchemas } from '../openapi/json-schema.ts';
 import { jsonMediaOf, responseFor, type OperationModel } from '../openapi/operation-model.ts';
 import { failure, type Failure } from '../../checks/failure.ts';
+import { ERROR_CODES, type ErrorCode, ToolError } from '../../errors.ts';
 import { isSuccess } from '../../checks/answer.ts';
 import { getAt, pointerSteps } from '../../text/json.ts';
 import { isJsonLabelled, isJsonMedia, mediaMatches } from '../../request/media-type.ts';
@@ -287,17 +288,25 @@ export function vendorErrorBody(res: CapturedResponse, requirement: string, wher
 /** Statuses with which a host refuses a request for its client certificate (nginx uses 400, 495, 496). */
 export const CERTIFICATE_REFUSALS = [400, 401, 403, 421, 495, 496];
 
-/** Without the client certificate on the secured host: refused in the TLS handshake or with a refusal status. */
+/**
+ * Without the client certificate on the secured host: refused in the TLS handshake or with a refusal
+ * status. No answer for another reason (refused connection, timeout, a connection that broke before
+ * the handshake ended on a starved host) proves nothing either way: a tool error with its code.
+ */
 export function refusedWithoutCertificate(
   outcome: { response?: CapturedResponse; error?: string },
   requirement: string,
   isTlsRefusal: (error: string) => boolean,
 ): Failure[] {
   const expected = `refused for the missing client certificate (TLS handshake, or ${CERTIFICATE_REFUSALS.join(', ')})`;
-  if (outcome.error !== undefined)
-    return isTlsRefusal(outcome.error)
-      ? []
-      : [failure(requirement, expected, `no answer, for a reason that is not a TLS refusal: ${outcome.error}`)];
+  if (outcome.error !== undefined) {
+    if (isTlsRefusal(outcome.error)) return [];
+    const code = /^([A-Z][A-Z_]+): /.exec(outcome.error)?.[1];
+    throw new ToolError(
+      code && code in ERROR_CODES ? (code as ErrorCode) : 'TARGET_UNREACHABLE',
+      `no answer without the client certificate, for a reason that is not a TLS refusal: ${outcome.error.replace(/^[A-Z][A-Z_]+: /, '')}`,
+    );
+  }
   const res = outcome.response!;
   if (CERTIFICATE_REFUSALS.includes(res.status)) return [];
   return [failure(requirement, expected, res.status < 300 ? `served with ${res.status}` : `status ${res.status}`)];

@@ -165,7 +165,11 @@ describe('credentials and certificates', () => {
   it('without a client certificate: a TLS refusal or a refusal status', () => {
     const tls = (e: string) => /SSL/.test(e);
     expect(refusedWithoutCertificate({ error: 'SSL alert 116' }, ID, tls)).toEqual([]);
-    expect(refusedWithoutCertificate({ error: 'ECONNREFUSED' }, ID, tls)).toHaveLength(1);
+    // No answer for another reason is a tool error with its code, never a contract result.
+    expect(() => refusedWithoutCertificate({ error: 'ECONNREFUSED' }, ID, tls)).toThrow(/^TARGET_UNREACHABLE: /);
+    expect(() => refusedWithoutCertificate({ error: 'TARGET_TIMEOUT: GET /x did not answer' }, ID, tls)).toThrow(
+      /^TARGET_TIMEOUT: no answer without the client certificate, for a reason that is not a TLS refusal: GET \/x/,
+    );
     expect(refusedWithoutCertificate({ response: res(403) }, ID, tls)).toEqual([]);
     expect(refusedWithoutCertificate({ response: res(200) }, ID, tls)[0].received).toBe('served with 200');
     expect(refusedWithoutCertificate({ response: res(404) }, ID, tls)).toHaveLength(1);
