@@ -184,6 +184,12 @@ export function acceptanceOf(
      * a 404 then says first that what was created cannot be read, that requirement's subject.
      */
     createdReadableBy?: string;
+    /**
+     * A request of the same operation and identifiers, sent alongside and refused by nobody, that was
+     * served where it should not have been (a destructive operation): it may have removed what the
+     * valid request names, so a 404 proves nothing. Its own requirement judges that it was served.
+     */
+    consumedBy?: string;
   },
 ): AcceptanceVerdict {
   const { status } = res;
@@ -215,6 +221,11 @@ export function acceptanceOf(
       ],
     };
   if (status === 404) {
+    if (context.consumedBy)
+      return {
+        failures: [],
+        unjudged: `answered 404 after ${context.consumedBy}, sent alongside with the same identifiers, was served and may have removed what they name`,
+      };
     if (context.identifiersExist)
       return {
         failures: [

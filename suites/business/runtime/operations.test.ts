@@ -117,6 +117,18 @@ function noServerErrors(e: OperationExchange, id: string): Failure[] {
   });
 }
 
+/**
+ * On an operation that destroys what it names, the probe sent alongside with the valid request's
+ * identifiers (without a token, without the certificate, on the plain url, or breaking one rule) that
+ * was served anyway: what the valid request names may be gone by the time it arrives. Each probe's own
+ * requirement (BUS-AUT-001, BUS-MTL-003/004, BUS-NEG-001) judges that it was served.
+ */
+function servedProbe(op: OperationPlan, x: Awaited<ReturnType<typeof exchangesOf>>): string | undefined {
+  if (op.catalog.sideEffect !== 'destructive' && op.model.method !== 'DELETE') return undefined;
+  const probes = [x.noToken, x.noCertificate, x.plainUrl, ...x.invalid].filter((e): e is OperationExchange => e !== undefined);
+  return probes.find((e) => e.attempts.some((res) => res.status >= 200 && res.status < 300))?.note;
+}
+
 function operationRows(plan: RuntimePlan, op: OperationPlan): void {
   const row = (text: string) => `${op.row}: ${text}`;
   const options = (text: string) => ({ row: row(text), timeoutMs: 180_000 });
@@ -198,12 +210,15 @@ function operationRows(plan: RuntimePlan, op: OperationPlan): void {
   }
 
   requirementTest('BUS-RUN-005', options('a valid request reaches its documented success'), async (t) => {
-    const valid = conclusive((await exchangesOf(plan, op)).valid);
+    const exchanges = await exchangesOf(plan, op);
+    const valid = conclusive(exchanges.valid);
+    const consumedBy = servedProbe(op, exchanges);
     // Refused for its certificate where 5.5 says it is not: BUS-MTL-005's or BUS-MTL-006's subject, which this row takes as given.
     const verdictOf = (e: OperationExchange): AcceptanceVerdict => {
       const certificate = refusedForCertificate(op, e.host, answered(e));
       if (certificate.length) return { failures: certificate };
       return acceptanceOf(op.model, answered(e), plan.schemas, t.id, {
+        consumedBy,
         identifiersExist: identifiersExist(e.origins ?? {}),
         unknownIdentifierIs400: unknownIdentifierIs400(op),
         createdReadableBy: readOfCreate(op) && Object.values(e.origins ?? {}).includes('created') ? 'BUS-STA-001' : undefined,
